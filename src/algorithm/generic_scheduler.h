@@ -1,0 +1,99 @@
+// The generic scheduler: upstream's findNodesThatFit, PrioritizeNodes and
+// selectHost over a ClusterState.
+//
+// One Schedule() call is one scheduling cycle for one pod: per-pod metadata is
+// built once, predicates run in upstream's fixed order over nodes walked in
+// NodeTree order, extenders filter, then each priority maps and reduces over
+// the feasible nodes and the weighted sum picks the host. The caller decides
+// whether to bind (Assume) the result; the scheduler never mutates the state.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "algorithm/scheduler_extender.h"
+#include "cache/cluster_state.h"
+#include "cache/node_tree.h"
+#include "predicates/predicate.h"
+#include "priorities/priority.h"
+
+namespace ksched {
+
+// How to choose among the nodes with the top total score.
+enum class TieBreak {
+  kName,        // the lexicographically smallest node name (the vectors' rule)
+  kRoundRobin,  // upstream's selectHost: lastNodeIndex % count, in filter order
+};
+
+struct PredicateConfig {
+  std::string name;  // upstream name, e.g. "GeneralPredicates"
+  std::unique_ptr<Predicate> predicate;
+};
+
+struct PriorityConfig {
+  std::string name;  // the Policy entry name, e.g. "LeastRequestedPriority"
+  std::unique_ptr<Priority> priority;
+  int64_t weight = 1;
+};
+
+// Everything that defines a scheduler: built by algorithm/provider.h from a
+// provider name or a Policy.
+struct SchedulerConfig {
+  std::vector<PredicateConfig> predicates;  // already in upstream's order
+  std::vector<PriorityConfig> priorities;   // in Policy / provider order
+  std::vector<std::unique_ptr<SchedulerExtender>> extenders;
+  bool always_check_all_predicates = false;
+  int hard_pod_affinity_symmetric_weight = 1;
+  int percentage_of_nodes_to_score = 100;  // 0: upstream's adaptive default
+};
+
+// A failing node and its reasons, in predicate order.
+struct NodeFailure {
+  NodeId node = kNoNode;
+  std::vector<std::string> reasons;
+};
+
+struct ScheduleResult {
+  NodeId chosen = kNoNode;
+  // Set when no node was chosen: upstream's FitError text, or another error
+  // (missing PVC, extender failure, predicate error).
+  std::string error;
+  bool fit_error = false;
+  std::vector<NodeId> feasible;       // in the order the filter found them
+  std::vector<NodeFailure> failures;  // in the order the filter met them
+  // Filled only when at least two nodes were feasible (upstream skips
+  // scoring otherwise). priority_scores[p][i] is priority p's (reduced,
+  // unweighted) score for feasible[i]; totals[i] includes extender scores.
+  bool scored = false;
+  std::vector<std::vector<int64_t>> priority_scores;
+  std::vector<int64_t> totals;
+};
+
+class GenericScheduler {
+ public:
+  GenericScheduler(SchedulerConfig config, TieBreak tie_break);
+
+  const SchedulerConfig& config() const { return config_; }
+
+  // Runs one scheduling cycle for `pod` against `cluster`. `tree` is the
+  // NodeTree walk (its position persists between calls).
+  ScheduleResult Schedule(const Pod& pod, const ClusterState& cluster, NodeTree* tree);
+
+  // Upstream's numFeasibleNodesToFind.
+  static size_t NumFeasibleNodesToFind(size_t num_all_nodes, int percentage);
+
+  // Upstream's FitError message for a list of failures.
+  static std::string FitErrorMessage(size_t num_all_nodes, const std::vector<NodeFailure>& failures);
+
+ private:
+  SchedulerConfig config_;
+  TieBreak tie_break_;
+  uint64_t last_node_index_ = 0;
+  // Reused between cycles so the hot loop does not allocate.
+  std::vector<NodeId> walk_;
+  ReasonList reasons_;
+};
+
+}  // namespace ksched

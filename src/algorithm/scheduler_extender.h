@@ -1,0 +1,38 @@
+// What the generic scheduler needs from a scheduler extender. The HTTP
+// implementation lives in extender/; tests can provide fakes.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "cache/cluster_state.h"
+#include "predicates/predicate.h"
+#include "util/result.h"
+
+namespace ksched {
+
+struct ExtenderFilterResult {
+  std::vector<NodeId> nodes;                              // nodes that passed
+  std::vector<std::pair<NodeId, std::string>> failed;     // node -> reason
+};
+
+class SchedulerExtender {
+ public:
+  virtual ~SchedulerExtender() = default;
+  virtual std::string Name() const = 0;
+  // Upstream IsInterested: false when managedResources are set and the pod
+  // requests none of them.
+  virtual bool IsInterested(const Pod& pod) const = 0;
+  virtual bool IsIgnorable() const = 0;
+  virtual bool HasFilter() const = 0;
+  virtual bool HasPrioritize() const = 0;
+  virtual int64_t Weight() const = 0;
+  virtual Result<ExtenderFilterResult> Filter(const Pod& pod, const std::vector<NodeId>& nodes,
+                                              const ClusterState& cluster) = 0;
+  // Scores for (a subset of) nodes; the scheduler multiplies by Weight().
+  virtual Result<std::vector<std::pair<NodeId, int64_t>>> Prioritize(
+      const Pod& pod, const std::vector<NodeId>& nodes, const ClusterState& cluster) = 0;
+};
+
+}  // namespace ksched

@@ -1,0 +1,306 @@
+// Kubernetes objects as the v1.15 scheduler reads them.
+//
+// Plain structs, filled by api/decode.h. Only the fields that some predicate,
+// priority or front end reads are kept. Strings that are compared often (label
+// keys and values, namespaces, resource names, images) are interned (StrId);
+// quantities are parsed once, at decode time, into the integers upstream uses
+// (milli-cores for cpu, plain units for everything else).
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "api/intern.h"
+#include "api/quantity.h"
+
+namespace ksched {
+
+// A label (or nodeSelector) map: pairs sorted by key id, keys unique.
+// Lookups are binary searches over a handful of integers.
+class Labels {
+ public:
+  using Pair = std::pair<StrId, StrId>;
+
+  Labels() = default;
+  // Takes unsorted pairs; later duplicates of a key win (as JSON objects do).
+  explicit Labels(std::vector<Pair> pairs);
+
+  // Value id for `key`, or nullopt when the key is absent.
+  std::optional<StrId> Get(StrId key) const {
+    auto it = std::lower_bound(pairs_.begin(), pairs_.end(), key,
+                               [](const Pair& p, StrId k) { return p.first < k; });
+    if (it == pairs_.end() || it->first != key) return std::nullopt;
+    return it->second;
+  }
+  bool Has(StrId key) const { return Get(key).has_value(); }
+  void Set(StrId key, StrId value);
+
+  // True when every pair of `subset` is also in *this.
+  bool ContainsAll(const Labels& subset) const;
+
+  bool empty() const { return pairs_.empty(); }
+  size_t size() const { return pairs_.size(); }
+  const std::vector<Pair>& pairs() const { return pairs_; }
+  auto begin() const { return pairs_.begin(); }
+  auto end() const { return pairs_.end(); }
+  bool operator==(const Labels& o) const { return pairs_ == o.pairs_; }
+
+ private:
+  std::vector<Pair> pairs_;
+};
+
+// One entry of a requests/limits/allocatable map, parsed once.
+struct ResourceQuantity {
+  StrId name = kEmptyStr;  // e.g. "cpu", "memory", "example.com/gpu"
+  int64_t value = 0;       // Quantity.Value(): rounded up to whole units
+  int64_t milli = 0;       // Quantity.MilliValue(): rounded up to milli-units
+};
+using ResourceList = std::vector<ResourceQuantity>;
+
+struct OwnerReference {
+  std::string api_version;
+  std::string kind;
+  std::string name;
+  std::string uid;
+  bool controller = false;
+};
+
+struct ObjectMeta {
+  std::string name;
+  StrId ns = kEmptyStr;  // namespace; "" for cluster-scoped objects
+  std::string uid;
+  Labels labels;
+  std::vector<std::pair<std::string, std::string>> annotations;
+  std::vector<OwnerReference> owner_references;
+  bool has_deletion_timestamp = false;
+  std::string creation_timestamp;  // RFC 3339 as given, "" when absent
+
+  const std::string* Annotation(std::string_view key) const {
+    for (const auto& [k, v] : annotations)
+      if (k == key) return &v;
+    return nullptr;
+  }
+};
+
+// ---------------------------------------------------------------- selectors
+
+// metav1.LabelSelectorRequirement / v1.NodeSelectorRequirement, unparsed:
+// validation happens when labels/ compiles them, because upstream reports
+// invalid requirements at match time, not at decode time.
+struct SelectorRequirement {
+  std::string key;
+  std::string op;  // In, NotIn, Exists, DoesNotExist, Gt, Lt
+  std::vector<std::string> values;
+};
+
+// metav1.LabelSelector. A missing selector is std::nullopt at the use site.
+struct LabelSelector {
+  std::vector<std::pair<std::string, std::string>> match_labels;
+  std::vector<SelectorRequirement> match_expressions;
+};
+
+struct NodeSelectorTerm {
+  std::vector<SelectorRequirement> match_expressions;
+  std::vector<SelectorRequirement> match_fields;
+};
+
+struct NodeSelector {
+  std::vector<NodeSelectorTerm> terms;  // nodeSelectorTerms
+};
+
+struct PreferredSchedulingTerm {
+  int32_t weight = 0;
+  NodeSelectorTerm preference;
+};
+
+struct NodeAffinity {
+  std::optional<NodeSelector> required;  // requiredDuringSchedulingIgnoredDuringExecution
+  std::vector<PreferredSchedulingTerm> preferred;
+};
+
+struct PodAffinityTerm {
+  std::optional<LabelSelector> label_selector;
+  std::vector<std::string> namespaces;
+  std::string topology_key;
+};
+
+struct WeightedPodAffinityTerm {
+  int32_t weight = 0;
+  PodAffinityTerm term;
+};
+
+struct PodAffinity {  // used for both podAffinity and podAntiAffinity
+  std::vector<PodAffinityTerm> required;
+  std::vector<WeightedPodAffinityTerm> preferred;
+};
+
+struct Affinity {
+  std::optional<NodeAffinity> node_affinity;
+  std::optional<PodAffinity> pod_affinity;
+  std::optional<PodAffinity> pod_anti_affinity;
+};
+
+// ---------------------------------------------------------------- taints
+
+enum class TaintEffect : uint8_t { kNone, kNoSchedule, kPreferNoSchedule, kNoExecute, kOther };
+
+struct Taint {
+  StrId key = kEmptyStr;
+  StrId value = kEmptyStr;
+  TaintEffect effect = TaintEffect::kNone;
+  std::string effect_str;  // as written, for messages
+};
+
+struct Toleration {
+  StrId key = kEmptyStr;
+  std::string op;  // "", "Equal", "Exists"
+  StrId value = kEmptyStr;
+  TaintEffect effect = TaintEffect::kNone;  // kNone: matches every effect
+  std::optional<int64_t> toleration_seconds;
+};
+
+// ---------------------------------------------------------------- pods
+
+struct ContainerPort {
+  int32_t container_port = 0;
+  int32_t host_port = 0;
+  std::string host_ip;   // "" means all addresses
+  std::string protocol;  // "TCP" when absent
+};
+
+struct Container {
+  std::string name;
+  std::string image;
+  ResourceList requests;
+  ResourceList limits;
+  std::vector<ContainerPort> ports;
+};
+
+enum class VolumeKind : uint8_t {
+  kOther,
+  kGCEPersistentDisk,
+  kAWSElasticBlockStore,
+  kAzureDisk,
+  kCinder,
+  kRBD,
+  kISCSI,
+  kPersistentVolumeClaim,
+  kCSI,
+};
+
+struct Volume {
+  std::string name;
+  VolumeKind kind = VolumeKind::kOther;
+  // The source's identifying fields; which ones are set depends on kind.
+  std::string id;  // gce pdName, aws volumeID, azure diskName, cinder volumeID, pvc claimName,
+                   // csi driver
+  bool read_only = false;
+  std::vector<std::string> rbd_monitors;  // rbd
+  std::string rbd_pool;                   // rbd (default "rbd")
+  std::string rbd_image;                  // rbd
+  std::string iscsi_iqn;                  // iscsi
+  std::string iscsi_target_portal;        // iscsi
+  int32_t iscsi_lun = 0;                  // iscsi
+};
+
+struct PodSpec {
+  std::vector<Container> containers;
+  std::vector<Container> init_containers;
+  std::string node_name;
+  Labels node_selector;
+  bool has_node_selector = false;
+  std::optional<Affinity> affinity;
+  std::vector<Toleration> tolerations;
+  std::vector<Volume> volumes;
+  std::optional<int32_t> priority;
+  std::string scheduler_name;
+};
+
+struct Pod {
+  ObjectMeta meta;
+  PodSpec spec;
+  std::string phase;  // status.phase
+
+  // "namespace/name", the key the cache and the output use.
+  std::string Key() const;
+};
+
+// ---------------------------------------------------------------- nodes
+
+struct NodeCondition {
+  std::string type;
+  std::string status;
+};
+
+struct ContainerImage {
+  std::vector<std::string> names;
+  int64_t size_bytes = 0;
+};
+
+struct Node {
+  ObjectMeta meta;
+  bool unschedulable = false;
+  std::vector<Taint> taints;
+  ResourceList capacity;
+  ResourceList allocatable;
+  std::vector<NodeCondition> conditions;
+  std::vector<ContainerImage> images;
+};
+
+// ---------------------------------------------------------------- workloads
+
+struct Service {
+  ObjectMeta meta;
+  Labels selector;            // spec.selector
+  bool has_selector = false;  // nil selector selects nothing; {} selects everything
+};
+
+struct ReplicationController {
+  ObjectMeta meta;
+  Labels selector;            // spec.selector; nil or empty selects nothing
+  bool has_selector = false;
+};
+
+struct ReplicaSet {  // also StatefulSet
+  ObjectMeta meta;
+  std::optional<LabelSelector> selector;
+};
+using StatefulSet = ReplicaSet;
+
+// ---------------------------------------------------------------- storage
+
+struct PersistentVolume {
+  ObjectMeta meta;
+  VolumeKind kind = VolumeKind::kOther;
+  std::string volume_id;   // pdName / volumeID / diskName / csi volumeHandle
+  std::string csi_driver;  // for kCSI
+  std::optional<Quantity> capacity;  // spec.capacity.storage
+  std::vector<std::string> access_modes;
+  std::string storage_class_name;
+  std::optional<NodeSelector> node_affinity;  // spec.nodeAffinity.required
+  std::optional<std::pair<std::string, std::string>> claim_ref;  // (namespace, name)
+  std::string claim_ref_uid;
+  std::string phase;
+};
+
+struct PersistentVolumeClaim {
+  ObjectMeta meta;
+  std::string volume_name;
+  std::optional<std::string> storage_class_name;  // nullopt: field absent
+  std::vector<std::string> access_modes;
+  std::optional<Quantity> request;  // spec.resources.requests.storage
+  std::optional<LabelSelector> selector;
+  std::string phase;
+};
+
+struct StorageClass {
+  ObjectMeta meta;
+  std::string provisioner;
+  std::string volume_binding_mode;  // "Immediate" when absent
+};
+
+}  // namespace ksched

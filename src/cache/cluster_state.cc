@@ -1,0 +1,149 @@
+#include "cache/cluster_state.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+namespace ksched {
+
+std::string ZoneKey(const Labels& labels) {
+  static const StrId kRegion = Intern("failure-domain.beta.kubernetes.io/region");
+  static const StrId kZone = Intern("failure-domain.beta.kubernetes.io/zone");
+  std::string_view region = Str(labels.Get(kRegion).value_or(kEmptyStr));
+  std::string_view zone = Str(labels.Get(kZone).value_or(kEmptyStr));
+  if (region.empty() && zone.empty()) return "";
+  std::string key(region);
+  key += ":";
+  key += '\0';
+  key += ":";
+  key += zone;
+  return key;
+}
+
+PodInfo MakePodInfo(Pod pod) {
+  PodInfo info;
+  info.request = PodRequestOnNode(pod);
+  info.nonzero = PodNonZeroRequest(pod);
+  info.host_ports = PodHostPorts(pod);
+  info.has_affinity = pod.spec.affinity.has_value() && (pod.spec.affinity->pod_affinity.has_value() ||
+                                                        pod.spec.affinity->pod_anti_affinity.has_value());
+  info.terminating = pod.meta.has_deletion_timestamp;
+  info.pod = std::move(pod);
+  return info;
+}
+
+Result<ClusterState> ClusterState::Build(ObjectSet objects, std::vector<Pod>* pending) {
+  ClusterState s;
+  s.nodes_ = std::move(objects.nodes);
+  s.node_infos_.resize(s.nodes_.size());
+  s.zone_keys_.resize(s.nodes_.size());
+  s.node_by_name_.reserve(s.nodes_.size() * 2);
+  for (NodeId id = 0; id < s.nodes_.size(); ++id) {
+    const Node& node = s.nodes_[id];
+    if (!s.node_by_name_.emplace(node.meta.name, id).second) {
+      return MakeError(fmt::format("Node {}: duplicate node name", node.meta.name));
+    }
+    NodeInfo& info = s.node_infos_[id];
+    info.node = &node;
+    info.allocatable.Add(node.allocatable);
+    s.zone_keys_[id] = Intern(ZoneKey(node.meta.labels));
+    for (const ContainerImage& image : node.images) {
+      for (const std::string& name : image.names) {
+        StrId nid = Intern(name);
+        auto it = std::lower_bound(info.images.begin(), info.images.end(), nid,
+                                   [](const ImageOnNode& i, StrId n) { return i.name < n; });
+        if (it != info.images.end() && it->name == nid) {
+          it->size = image.size_bytes;  // a later listing of the same name wins
+        } else {
+          info.images.insert(it, ImageOnNode{nid, image.size_bytes});
+        }
+      }
+    }
+    for (const ImageOnNode& image : info.images) ++s.image_num_nodes_[image.name];
+  }
+
+  std::unordered_map<std::string, bool> seen_pods;
+  seen_pods.reserve(objects.pods.size() * 2);
+  for (Pod& pod : objects.pods) {
+    if (!seen_pods.emplace(pod.Key(), true).second) {
+      return MakeError(fmt::format("Pod {}: duplicate pod (same namespace and name)", pod.Key()));
+    }
+    if (pod.phase == "Succeeded" || pod.phase == "Failed") continue;
+    if (pod.spec.node_name.empty()) {
+      if (pending != nullptr) pending->push_back(std::move(pod));
+      continue;
+    }
+    NodeId node = s.FindNode(pod.spec.node_name);
+    s.AddPodInfo(std::move(pod), node);
+  }
+
+  s.services_ = std::move(objects.services);
+  s.rcs_ = std::move(objects.replication_controllers);
+  s.rss_ = std::move(objects.replica_sets);
+  s.sss_ = std::move(objects.stateful_sets);
+  s.pvs_ = std::move(objects.persistent_volumes);
+  s.pvcs_ = std::move(objects.persistent_volume_claims);
+  s.scs_ = std::move(objects.storage_classes);
+  for (size_t i = 0; i < s.pvcs_.size(); ++i) {
+    std::string key = std::string(Str(s.pvcs_[i].meta.ns)) + "/" + s.pvcs_[i].meta.name;
+    s.pvc_by_key_.emplace(std::move(key), i);
+  }
+  for (size_t i = 0; i < s.pvs_.size(); ++i) s.pv_by_name_.emplace(s.pvs_[i].meta.name, i);
+  for (size_t i = 0; i < s.scs_.size(); ++i) s.sc_by_name_.emplace(s.scs_[i].meta.name, i);
+  return s;
+}
+
+NodeId ClusterState::FindNode(std::string_view name) const {
+  auto it = node_by_name_.find(std::string(name));
+  return it == node_by_name_.end() ? kNoNode : it->second;
+}
+
+PodId ClusterState::AddPodInfo(Pod pod, NodeId node) {
+  PodId id = static_cast<PodId>(pods_.size());
+  pods_.push_back(MakePodInfo(std::move(pod)));
+  PodInfo& info = pods_.back();
+  info.node = node;
+  if (info.has_affinity) pods_with_affinity_.push_back(id);
+  // A pod bound to a node that does not exist stays in the cache (it still
+  // counts for nothing any predicate reads) but touches no NodeInfo.
+  if (node == kNoNode) return id;
+  NodeInfo& n = node_infos_[node];
+  n.requested.AddRequest(info.request);
+  n.nonzero_requested.milli_cpu += info.nonzero.milli_cpu;
+  n.nonzero_requested.memory += info.nonzero.memory;
+  n.pods.push_back(id);
+  if (info.has_affinity) n.pods_with_affinity.push_back(id);
+  n.used_ports.insert(n.used_ports.end(), info.host_ports.begin(), info.host_ports.end());
+  n.generation = ++generation_;
+  return id;
+}
+
+PodId ClusterState::Assume(Pod pod, NodeId node) {
+  pod.spec.node_name = nodes_[node].meta.name;
+  return AddPodInfo(std::move(pod), node);
+}
+
+int ClusterState::ImageNumNodes(StrId image) const {
+  auto it = image_num_nodes_.find(image);
+  return it == image_num_nodes_.end() ? 0 : it->second;
+}
+
+const PersistentVolumeClaim* ClusterState::FindPvc(StrId ns, std::string_view name) const {
+  std::string key(Str(ns));
+  key += '/';
+  key += name;
+  auto it = pvc_by_key_.find(key);
+  return it == pvc_by_key_.end() ? nullptr : &pvcs_[it->second];
+}
+
+const PersistentVolume* ClusterState::FindPv(std::string_view name) const {
+  auto it = pv_by_name_.find(std::string(name));
+  return it == pv_by_name_.end() ? nullptr : &pvs_[it->second];
+}
+
+const StorageClass* ClusterState::FindStorageClass(std::string_view name) const {
+  auto it = sc_by_name_.find(std::string(name));
+  return it == sc_by_name_.end() ? nullptr : &scs_[it->second];
+}
+
+}  // namespace ksched

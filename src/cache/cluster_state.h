@@ -1,0 +1,100 @@
+// The cluster as the scheduler sees it: nodes, the pods on them, and the
+// workload and storage objects that predicates and priorities consult.
+//
+// Ownership: ClusterState owns every object. NodeInfos live in one flat
+// vector indexed by NodeId (the order of the input), pods in a deque indexed
+// by PodId so that adding pods never moves existing ones. Assume() is the only
+// mutation during scheduling and touches exactly one NodeInfo.
+#pragma once
+
+#include <deque>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "api/decode.h"
+#include "api/types.h"
+#include "cache/node_info.h"
+#include "util/result.h"
+
+namespace ksched {
+
+class ClusterState {
+ public:
+  // Builds the state from decoded objects. Pods with spec.nodeName are placed
+  // on their node; pods in phase Succeeded/Failed are dropped, as upstream's
+  // cache ignores them; pods without a node name are returned in `pending`
+  // when it is non-null, and dropped otherwise. Errors on duplicate names.
+  static Result<ClusterState> Build(ObjectSet objects, std::vector<Pod>* pending = nullptr);
+
+  ClusterState(ClusterState&&) = default;
+  ClusterState& operator=(ClusterState&&) = default;
+
+  // ---- nodes
+  size_t num_nodes() const { return node_infos_.size(); }
+  const NodeInfo& node_info(NodeId id) const { return node_infos_[id]; }
+  const std::vector<NodeInfo>& node_infos() const { return node_infos_; }
+  const Node& node(NodeId id) const { return nodes_[id]; }
+  NodeId FindNode(std::string_view name) const;  // kNoNode when absent
+  // Upstream's zone key (region and zone labels), interned; kEmptyStr if none.
+  StrId zone_key(NodeId id) const { return zone_keys_[id]; }
+
+  // ---- pods
+  size_t num_pods() const { return pods_.size(); }
+  const PodInfo& pod(PodId id) const { return pods_[id]; }
+  // Pods that carry pod affinity or anti-affinity, on any node.
+  const std::vector<PodId>& pods_with_affinity() const { return pods_with_affinity_; }
+
+  // Places `pod` on `node` (writing spec.nodeName) and updates that node only.
+  PodId Assume(Pod pod, NodeId node);
+
+  // Bumped by every Assume(); per-node changes are in NodeInfo::generation.
+  uint64_t generation() const { return generation_; }
+
+  // ---- images: how many nodes list an image name (upstream's imageStates)
+  int ImageNumNodes(StrId image) const;
+
+  // ---- workloads and storage
+  const std::vector<Service>& services() const { return services_; }
+  const std::vector<ReplicationController>& replication_controllers() const { return rcs_; }
+  const std::vector<ReplicaSet>& replica_sets() const { return rss_; }
+  const std::vector<StatefulSet>& stateful_sets() const { return sss_; }
+  const std::vector<PersistentVolume>& persistent_volumes() const { return pvs_; }
+  const std::vector<StorageClass>& storage_classes() const { return scs_; }
+  const PersistentVolumeClaim* FindPvc(StrId ns, std::string_view name) const;
+  const PersistentVolume* FindPv(std::string_view name) const;
+  const StorageClass* FindStorageClass(std::string_view name) const;
+
+ private:
+  ClusterState() = default;
+  PodId AddPodInfo(Pod pod, NodeId node);
+
+  std::vector<Node> nodes_;
+  std::vector<NodeInfo> node_infos_;
+  std::vector<StrId> zone_keys_;
+  std::unordered_map<std::string, NodeId> node_by_name_;
+  std::deque<PodInfo> pods_;
+  std::vector<PodId> pods_with_affinity_;
+  std::unordered_map<StrId, int> image_num_nodes_;
+  uint64_t generation_ = 0;
+
+  std::vector<Service> services_;
+  std::vector<ReplicationController> rcs_;
+  std::vector<ReplicaSet> rss_;
+  std::vector<StatefulSet> sss_;
+  std::vector<PersistentVolume> pvs_;
+  std::vector<PersistentVolumeClaim> pvcs_;
+  std::vector<StorageClass> scs_;
+  std::unordered_map<std::string, size_t> pvc_by_key_;  // "ns/name"
+  std::unordered_map<std::string, size_t> pv_by_name_;
+  std::unordered_map<std::string, size_t> sc_by_name_;
+};
+
+// Upstream's utilnode.GetZoneKey: "region:\0:zone", or "" when both are empty.
+std::string ZoneKey(const Labels& labels);
+
+// Builds the cached form of a pod (requests, ports, flags) without placing it.
+PodInfo MakePodInfo(Pod pod);
+
+}  // namespace ksched

@@ -1,0 +1,73 @@
+// Per-node scheduling state, as upstream's nodeinfo.NodeInfo keeps it.
+//
+// A NodeInfo lives in ClusterState's flat array, indexed by NodeId. It holds
+// what the predicates and priorities read for one node: allocatable and
+// requested resources, the pods placed on it, used host ports and images.
+// Only ClusterState mutates it (when a pod is assumed onto the node), and each
+// mutation bumps `generation` so caches can tell exactly which nodes changed.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "api/types.h"
+#include "cache/resource.h"
+
+namespace ksched {
+
+using NodeId = uint32_t;
+using PodId = uint32_t;
+inline constexpr NodeId kNoNode = 0xffffffffu;
+
+// One (hostIP, protocol, hostPort) triple; ip "" is normalised to 0.0.0.0
+// and protocol "" to TCP, as upstream's HostPortInfo does.
+struct HostPort {
+  StrId ip = kEmptyStr;
+  StrId protocol = kEmptyStr;
+  int32_t port = 0;
+  bool operator==(const HostPort&) const = default;
+};
+
+// The host ports a pod asks for (regular containers, hostPort > 0 only).
+std::vector<HostPort> PodHostPorts(const Pod& pod);
+
+// True when `want` conflicts with any of `used`: same protocol and port, and
+// either side binds 0.0.0.0 or both bind the same address.
+bool HostPortConflicts(const std::vector<HostPort>& used, const HostPort& want);
+
+// A pod as the cache holds it: the object plus what every scheduling cycle
+// would otherwise recompute from it.
+struct PodInfo {
+  Pod pod;
+  NodeId node = kNoNode;          // where it runs; kNoNode for unknown nodes
+  Resource request;               // regular containers (as counted on a node)
+  NonZeroRequest nonzero;         // with upstream's non-zero defaults
+  std::vector<HostPort> host_ports;
+  bool has_affinity = false;      // pod affinity or anti-affinity present
+  bool terminating = false;       // metadata.deletionTimestamp set
+};
+
+struct ImageOnNode {
+  StrId name = kEmptyStr;  // one of the image's names, as listed by the node
+  int64_t size = 0;
+};
+
+struct NodeInfo {
+  const Node* node = nullptr;
+  Resource allocatable;
+  Resource requested;
+  NonZeroRequest nonzero_requested;
+  std::vector<PodId> pods;
+  std::vector<PodId> pods_with_affinity;
+  std::vector<HostPort> used_ports;
+  std::vector<ImageOnNode> images;  // sorted by name id, unique
+  uint64_t generation = 0;
+
+  std::string_view name() const { return node->meta.name; }
+  const Labels& labels() const { return node->meta.labels; }
+  // Size of the image named `name` on this node, or -1 if absent.
+  int64_t ImageSize(StrId name) const;
+};
+
+}  // namespace ksched

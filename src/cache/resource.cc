@@ -1,0 +1,175 @@
+#include "cache/resource.h"
+
+#include <algorithm>
+#include <string_view>
+
+namespace ksched {
+namespace {
+
+constexpr std::string_view kDefaultNamespacePrefix = "kubernetes.io/";
+constexpr std::string_view kRequestsPrefix = "requests.";
+constexpr std::string_view kHugePagesPrefix = "hugepages-";
+constexpr std::string_view kAttachableVolumesPrefix = "attachable-volumes-";
+
+bool IsAlnum(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
+// The name part of a qualified name: at most 63 characters, alphanumeric at
+// both ends, '-', '_' and '.' allowed inside.
+bool IsQualifiedNamePart(std::string_view s) {
+  if (s.empty() || s.size() > 63) return false;
+  if (!IsAlnum(s.front()) || !IsAlnum(s.back())) return false;
+  for (char c : s)
+    if (!IsAlnum(c) && c != '-' && c != '_' && c != '.') return false;
+  return true;
+}
+
+// A DNS-1123 subdomain: lower-case alphanumerics, '-' and '.', at most 253.
+bool IsDns1123Subdomain(std::string_view s) {
+  if (s.empty() || s.size() > 253) return false;
+  size_t start = 0;
+  while (start <= s.size()) {
+    size_t dot = s.find('.', start);
+    std::string_view label = s.substr(start, dot == std::string_view::npos ? s.npos : dot - start);
+    if (label.empty()) return false;
+    auto lower_alnum = [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); };
+    if (!lower_alnum(label.front()) || !lower_alnum(label.back())) return false;
+    for (char c : label)
+      if (!lower_alnum(c) && c != '-') return false;
+    if (dot == std::string_view::npos) break;
+    start = dot + 1;
+  }
+  return true;
+}
+
+bool IsQualifiedName(std::string_view s) {
+  size_t slash = s.find('/');
+  if (slash == std::string_view::npos) return IsQualifiedNamePart(s);
+  if (s.find('/', slash + 1) != std::string_view::npos) return false;
+  return IsDns1123Subdomain(s.substr(0, slash)) && IsQualifiedNamePart(s.substr(slash + 1));
+}
+
+bool IsPrefixedNative(std::string_view name) {
+  return name.find(kDefaultNamespacePrefix) != std::string_view::npos;
+}
+
+bool IsNative(std::string_view name) {
+  return name.find('/') == std::string_view::npos || IsPrefixedNative(name);
+}
+
+}  // namespace
+
+const ResourceNames& ResourceNames::Get() {
+  static const ResourceNames names{Intern("cpu"), Intern("memory"), Intern("pods"),
+                                   Intern("ephemeral-storage")};
+  return names;
+}
+
+bool IsExtendedResourceName(std::string_view name) {
+  if (IsNative(name) || name.substr(0, kRequestsPrefix.size()) == kRequestsPrefix) return false;
+  std::string for_quota(kRequestsPrefix);
+  for_quota += name;
+  return IsQualifiedName(for_quota);
+}
+
+bool IsHugePageResourceName(std::string_view name) {
+  return name.substr(0, kHugePagesPrefix.size()) == kHugePagesPrefix;
+}
+
+bool IsAttachableVolumeResourceName(std::string_view name) {
+  return name.substr(0, kAttachableVolumesPrefix.size()) == kAttachableVolumesPrefix;
+}
+
+bool IsScalarResourceName(StrId id) {
+  std::string_view name = Str(id);
+  return IsExtendedResourceName(name) || IsHugePageResourceName(name) ||
+         IsPrefixedNative(name) || IsAttachableVolumeResourceName(name);
+}
+
+int64_t Resource::Scalar(StrId name) const {
+  for (const auto& [n, v] : scalars)
+    if (n == name) return v;
+  return 0;
+}
+
+void Resource::SetScalar(StrId name, int64_t amount) {
+  auto it = std::lower_bound(scalars.begin(), scalars.end(), name,
+                             [](const auto& p, StrId n) { return p.first < n; });
+  if (it != scalars.end() && it->first == name) {
+    it->second = amount;
+  } else {
+    scalars.insert(it, {name, amount});
+  }
+}
+
+void Resource::AddScalar(StrId name, int64_t amount) { SetScalar(name, Scalar(name) + amount); }
+
+void Resource::Add(const ResourceList& list) {
+  const ResourceNames& rn = ResourceNames::Get();
+  for (const ResourceQuantity& q : list) {
+    if (q.name == rn.cpu) {
+      milli_cpu += q.milli;
+    } else if (q.name == rn.memory) {
+      memory += q.value;
+    } else if (q.name == rn.pods) {
+      allowed_pod_number += q.value;
+    } else if (q.name == rn.ephemeral_storage) {
+      ephemeral_storage += q.value;
+    } else if (IsScalarResourceName(q.name)) {
+      AddScalar(q.name, q.value);
+    }
+  }
+}
+
+void Resource::SetMax(const ResourceList& list) {
+  const ResourceNames& rn = ResourceNames::Get();
+  for (const ResourceQuantity& q : list) {
+    if (q.name == rn.cpu) {
+      milli_cpu = std::max(milli_cpu, q.milli);
+    } else if (q.name == rn.memory) {
+      memory = std::max(memory, q.value);
+    } else if (q.name == rn.ephemeral_storage) {
+      ephemeral_storage = std::max(ephemeral_storage, q.value);
+    } else if (q.name != rn.pods && IsScalarResourceName(q.name)) {
+      if (q.value > Scalar(q.name)) SetScalar(q.name, q.value);
+    }
+  }
+}
+
+void Resource::AddRequest(const Resource& other) {
+  milli_cpu += other.milli_cpu;
+  memory += other.memory;
+  ephemeral_storage += other.ephemeral_storage;
+  for (const auto& [name, v] : other.scalars) AddScalar(name, v);
+}
+
+Resource PodRequestOnNode(const Pod& pod) {
+  Resource r;
+  for (const Container& c : pod.spec.containers) r.Add(c.requests);
+  return r;
+}
+
+Resource PodRequestToSchedule(const Pod& pod) {
+  Resource r = PodRequestOnNode(pod);
+  for (const Container& c : pod.spec.init_containers) r.SetMax(c.requests);
+  return r;
+}
+
+NonZeroRequest PodNonZeroRequest(const Pod& pod) {
+  const ResourceNames& rn = ResourceNames::Get();
+  NonZeroRequest nz;
+  for (const Container& c : pod.spec.containers) {
+    int64_t cpu = kDefaultMilliCpuRequest;
+    int64_t mem = kDefaultMemoryRequest;
+    for (const ResourceQuantity& q : c.requests) {
+      if (q.name == rn.cpu) cpu = q.milli;
+      if (q.name == rn.memory) mem = q.value;
+    }
+    nz.milli_cpu += cpu;
+    nz.memory += mem;
+  }
+  return nz;
+}
+
+}  // namespace ksched

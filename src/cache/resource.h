@@ -1,0 +1,72 @@
+// Resource amounts as the scheduler adds and compares them.
+//
+// Mirrors upstream's nodeinfo.Resource: the four first-class resources are
+// plain fields; everything else that upstream calls a "scalar resource"
+// (extended resources, hugepages-*, kubernetes.io/-prefixed names and
+// attachable-volumes-*) lives in a small vector sorted by interned name, which
+// is faster than a map for the one or two entries real pods carry.
+#pragma once
+
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "api/intern.h"
+#include "api/types.h"
+
+namespace ksched {
+
+// Interned ids of the resource names the scheduler treats specially.
+struct ResourceNames {
+  StrId cpu, memory, pods, ephemeral_storage;
+  static const ResourceNames& Get();
+};
+
+// Upstream's v1helper classification of resource names.
+bool IsExtendedResourceName(std::string_view name);
+bool IsHugePageResourceName(std::string_view name);
+bool IsAttachableVolumeResourceName(std::string_view name);
+// Extended, hugepages, kubernetes.io/-prefixed native, or attachable volumes.
+bool IsScalarResourceName(StrId name);
+
+struct Resource {
+  int64_t milli_cpu = 0;
+  int64_t memory = 0;
+  int64_t ephemeral_storage = 0;
+  int64_t allowed_pod_number = 0;
+  std::vector<std::pair<StrId, int64_t>> scalars;  // sorted by name id
+
+  // Upstream Resource.Add(ResourceList): sum every entry.
+  void Add(const ResourceList& list);
+  // Upstream Resource.SetMaxResource: per resource, the larger of the two.
+  void SetMax(const ResourceList& list);
+  // Adds another Resource's cpu/memory/ephemeral/scalars (not pod count).
+  void AddRequest(const Resource& other);
+
+  int64_t Scalar(StrId name) const;
+  void AddScalar(StrId name, int64_t amount);
+  void SetScalar(StrId name, int64_t amount);
+
+  bool operator==(const Resource& o) const = default;
+};
+
+// Upstream's non-zero defaults for priorities: a container that does not name
+// cpu (memory) in its requests counts as 100m (200Mi). An explicit "0" stays 0.
+inline constexpr int64_t kDefaultMilliCpuRequest = 100;
+inline constexpr int64_t kDefaultMemoryRequest = 200 * 1024 * 1024;
+
+struct NonZeroRequest {
+  int64_t milli_cpu = 0;
+  int64_t memory = 0;
+};
+
+// The requests of a pod as the cache counts them on a node: regular containers
+// only (init containers are ignored once a pod is placed).
+Resource PodRequestOnNode(const Pod& pod);
+// The request of an incoming pod as PodFitsResources sees it: the sum of the
+// regular containers, raised to any single init container's request.
+Resource PodRequestToSchedule(const Pod& pod);
+// Sum over regular containers of the non-zero-defaulted cpu and memory.
+NonZeroRequest PodNonZeroRequest(const Pod& pod);
+
+}  // namespace ksched

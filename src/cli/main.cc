@@ -1,0 +1,70 @@
+// ksched: the kube-scheduler v1.15 algorithm as a command-line tool.
+#include <cstdio>
+#include <iostream>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "api/scenario.h"
+#include "cli/replay.h"
+
+namespace {
+
+constexpr int kExitOk = 0;
+constexpr int kExitBadInput = 2;
+
+int RunReplayCommand(const std::string& file, const std::string& tie_break,
+                     int percentage) {
+  using namespace ksched;
+  auto scenario = LoadScenario(file);
+  if (!scenario.ok()) {
+    std::cerr << "ksched: " << scenario.error().message << "\n";
+    return kExitBadInput;
+  }
+  ReplayOptions options;
+  options.tie_break = tie_break == "round-robin" ? TieBreak::kRoundRobin : TieBreak::kName;
+  if (percentage >= 0) options.percentage_of_nodes_to_score = percentage;
+  std::string out;
+  Status s = RunReplay(std::move(scenario).value(), options,
+                       [&](const Pod& pod, const ScheduleResult& r, const ClusterState& c,
+                           const SchedulerConfig& cfg) {
+                         out += StepToJson(pod, r, c, cfg);
+                         out += '\n';
+                       });
+  if (!s.ok()) {
+    std::cerr << "ksched: " << file << ": " << s.error().message << "\n";
+    return kExitBadInput;
+  }
+  std::fwrite(out.data(), 1, out.size(), stdout);
+  return kExitOk;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"ksched: the kube-scheduler v1.15 scheduling algorithm, fast"};
+  app.require_subcommand(1);
+
+  std::string replay_file, tie_break = "name";
+  int percentage = -1;
+  CLI::App* replay = app.add_subcommand(
+      "replay", "Schedule a scenario's pending pods and print one JSON step per pod\n"
+                "  example: ksched replay ../shared/conformance/conf-001.json");
+  replay->add_option("SCENARIO", replay_file, "Scenario file (shared/conformance format)")
+      ->required();
+  replay->add_option("--tie-break", tie_break,
+                     "How to choose among the best nodes: name (smallest name, as the "
+                     "conformance vectors) or round-robin (upstream's selectHost)")
+      ->check(CLI::IsMember({"name", "round-robin"}));
+  replay->add_option("--percentage-of-nodes-to-score", percentage,
+                     "Override the scenario's percentageOfNodesToScore (0 = adaptive)")
+      ->check(CLI::Range(0, 100));
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e) == 0 ? 0 : kExitBadInput;
+  }
+  if (replay->parsed()) return RunReplayCommand(replay_file, tie_break, percentage);
+  return kExitBadInput;
+}

@@ -1,0 +1,43 @@
+// Replaying a scenario: the conformance format's cluster, configuration and
+// pending pods, scheduled one after another with each pod bound before the
+// next. Shared by `ksched replay`, `ksched bench` and the conformance test, so
+// all three run exactly the same engine.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+
+#include "algorithm/generic_scheduler.h"
+#include "algorithm/provider.h"
+#include "api/scenario.h"
+#include "cache/cluster_state.h"
+#include "util/result.h"
+
+namespace ksched {
+
+struct ReplayOptions {
+  TieBreak tie_break = TieBreak::kName;
+  std::optional<int> percentage_of_nodes_to_score;  // overrides the scenario
+  FeatureGates gates;
+};
+
+// Called once per pending pod, after its cycle and before it is bound.
+using StepCallback = std::function<void(const Pod& pod, const ScheduleResult& result,
+                                        const ClusterState& cluster,
+                                        const SchedulerConfig& config)>;
+
+// Builds the scheduler configuration a scenario asks for (Policy, provider,
+// hardPodAffinitySymmetricWeight, percentageOfNodesToScore, extenders).
+Result<SchedulerConfig> ScenarioConfig(const Scenario& scenario, const ReplayOptions& options);
+
+// Runs every pending pod of `scenario`. Returns an error only for problems
+// with the scenario itself (bad policy, duplicate names), not for pods that
+// do not fit.
+Status RunReplay(Scenario scenario, const ReplayOptions& options, const StepCallback& on_step);
+
+// One step in the conformance step format (shared/conformance/README.md).
+std::string StepToJson(const Pod& pod, const ScheduleResult& result, const ClusterState& cluster,
+                       const SchedulerConfig& config);
+
+}  // namespace ksched

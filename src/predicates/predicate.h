@@ -1,0 +1,87 @@
+// The filter interface: one Predicate per upstream predicate name.
+//
+// A scheduling cycle calls Prepare() once for the incoming pod (upstream's
+// predicate metadata: everything that does not depend on the node), then
+// Check() for each candidate node. Check() must not allocate in the common
+// case and must report upstream's exact reason strings, in upstream's order.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "api/intern.h"
+#include "cache/cluster_state.h"
+#include "cache/node_info.h"
+#include "util/result.h"
+
+namespace ksched {
+
+// Reasons are interned strings: most are constants, a few (e.g.
+// "Insufficient example.com/gpu") are built once per resource name.
+using ReasonId = StrId;
+
+// Collects the failure reasons of one node. Predicates append; the scheduler
+// clears it between nodes. Backed by a reused vector: no per-node allocation.
+class ReasonList {
+ public:
+  void Add(ReasonId r) { reasons_.push_back(r); }
+  void Clear() { reasons_.clear(); }
+  size_t size() const { return reasons_.size(); }
+  bool empty() const { return reasons_.empty(); }
+  const std::vector<ReasonId>& reasons() const { return reasons_; }
+
+ private:
+  std::vector<ReasonId> reasons_;
+};
+
+// The incoming pod, with what every predicate would otherwise recompute.
+struct PodToSchedule {
+  const PodInfo* info = nullptr;  // request on node, non-zero request, ports, flags
+  Resource request;               // PodRequestToSchedule(): includes init containers
+  const Pod& pod() const { return info->pod; }
+};
+
+// Per-pod state produced by Prepare(); each predicate defines its own.
+class PredicateState {
+ public:
+  virtual ~PredicateState() = default;
+};
+
+class Predicate {
+ public:
+  virtual ~Predicate() = default;
+
+  // Computes per-pod metadata. The default has none. An error here fails the
+  // whole scheduling cycle for the pod with that message (as upstream does
+  // when metadata or a predicate returns an error).
+  virtual Result<std::unique_ptr<PredicateState>> Prepare(const PodToSchedule& pod,
+                                                          const ClusterState& cluster) const {
+    (void)pod;
+    (void)cluster;
+    return std::unique_ptr<PredicateState>();
+  }
+
+  // Returns true when `node` passes; otherwise appends reasons and returns
+  // false. `state` is what Prepare() returned for this pod.
+  virtual bool Check(const PodToSchedule& pod, const PredicateState* state,
+                     const NodeInfo& node, ReasonList* reasons) const = 0;
+
+  // True when Check()'s answer for a node can change only when that node's
+  // NodeInfo changes (not when pods land elsewhere). Lets the scheduler reuse
+  // results between pods of one equivalence class.
+  virtual bool NodeLocal() const { return true; }
+};
+
+// Upstream reason strings shared by several predicates.
+namespace reasons {
+ReasonId NodeUnschedulable();       // node(s) were unschedulable
+ReasonId NodeSelectorNotMatch();    // node(s) didn't match node selector
+ReasonId PodNotMatchHostName();     // node(s) didn't match the requested hostname
+ReasonId PodNotFitsHostPorts();     // node(s) didn't have free ports for the requested pod ports
+ReasonId TaintsNotMatch();          // node(s) had taints that the pod didn't tolerate
+ReasonId Insufficient(StrId resource_name);  // Insufficient <name>
+}  // namespace reasons
+
+}  // namespace ksched
