@@ -91,8 +91,10 @@ ScheduleResult GenericScheduler::Schedule(const Pod& pod, const ClusterState& cl
     const NodeInfo& node = cluster.node_info(id);
     reasons_.Clear();
     bool fits = true;
+    size_t first_failed = 0;
     for (size_t p = 0; p < config_.predicates.size(); ++p) {
       if (!config_.predicates[p].predicate->Check(target, states[p].get(), node, &reasons_)) {
+        if (fits) first_failed = p;
         fits = false;
         if (!config_.always_check_all_predicates) break;
       }
@@ -105,6 +107,7 @@ ScheduleResult GenericScheduler::Schedule(const Pod& pod, const ClusterState& cl
     } else {
       NodeFailure f;
       f.node = id;
+      f.predicate = config_.predicates[first_failed].name;
       f.reasons.reserve(reasons_.size());
       for (ReasonId r : reasons_.reasons()) f.reasons.emplace_back(Str(r));
       result.failures.push_back(std::move(f));
@@ -128,7 +131,7 @@ ScheduleResult GenericScheduler::Schedule(const Pod& pod, const ClusterState& cl
         auto it = std::find_if(result.failures.begin(), result.failures.end(),
                                [&](const NodeFailure& f) { return f.node == node; });
         if (it == result.failures.end()) {
-          result.failures.push_back(NodeFailure{node, {reason}});
+          result.failures.push_back(NodeFailure{node, {reason}, ext->Name()});
         } else {
           it->reasons.push_back(reason);
         }

@@ -53,6 +53,8 @@ struct SchedulerConfig {
 struct NodeFailure {
   NodeId node = kNoNode;
   std::vector<std::string> reasons;
+  // The first predicate that rejected the node ("" for extender rejections).
+  std::string predicate;
 };
 
 struct ScheduleResult {

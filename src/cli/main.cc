@@ -6,12 +6,13 @@
 #include <CLI/CLI.hpp>
 
 #include "api/scenario.h"
+#include "cli/commands.h"
 #include "cli/replay.h"
 
 namespace {
 
-constexpr int kExitOk = 0;
-constexpr int kExitBadInput = 2;
+using ksched::kExitBadInput;
+using ksched::kExitOk;
 
 int RunReplayCommand(const std::string& file, const std::string& tie_break,
                      int percentage) {
@@ -60,11 +61,18 @@ int main(int argc, char** argv) {
                      "Override the scenario's percentageOfNodesToScore (0 = adaptive)")
       ->check(CLI::Range(0, 100));
 
+  ksched::ScheduleArgs schedule_args;
+  CLI::App* schedule = ksched::AddScheduleCommand(&app, &schedule_args);
+  ksched::CapacityArgs capacity_args;
+  CLI::App* capacity = ksched::AddCapacityCommand(&app, &capacity_args);
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     return app.exit(e) == 0 ? 0 : kExitBadInput;
   }
   if (replay->parsed()) return RunReplayCommand(replay_file, tie_break, percentage);
+  if (schedule->parsed()) return ksched::RunSchedule(schedule_args);
+  if (capacity->parsed()) return ksched::RunCapacity(capacity_args);
   return kExitBadInput;
 }

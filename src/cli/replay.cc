@@ -45,6 +45,11 @@ Status RunReplay(Scenario scenario, const ReplayOptions& options, const StepCall
 
 std::string StepToJson(const Pod& pod, const ScheduleResult& result, const ClusterState& cluster,
                        const SchedulerConfig& config) {
+  return StepObject(pod, result, cluster, config).dump();
+}
+
+nlohmann::ordered_json StepObject(const Pod& pod, const ScheduleResult& result,
+                                  const ClusterState& cluster, const SchedulerConfig& config) {
   using ojson = nlohmann::ordered_json;
   auto name = [&](NodeId id) { return cluster.node(id).meta.name; };
   ojson step;
@@ -93,7 +98,7 @@ std::string StepToJson(const Pod& pod, const ScheduleResult& result, const Clust
     std::sort(max_nodes.begin(), max_nodes.end());
     step["maxNodes"] = max_nodes;
   }
-  return step.dump();
+  return step;
 }
 
 }  // namespace ksched

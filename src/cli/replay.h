@@ -8,6 +8,8 @@
 #include <optional>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "algorithm/generic_scheduler.h"
 #include "algorithm/provider.h"
 #include "api/scenario.h"
@@ -36,7 +38,12 @@ Result<SchedulerConfig> ScenarioConfig(const Scenario& scenario, const ReplayOpt
 // do not fit.
 Status RunReplay(Scenario scenario, const ReplayOptions& options, const StepCallback& on_step);
 
-// One step in the conformance step format (shared/conformance/README.md).
+// One step in the conformance step format (shared/conformance/README.md),
+// as an object so front ends can add fields before printing it.
+nlohmann::ordered_json StepObject(const Pod& pod, const ScheduleResult& result,
+                                  const ClusterState& cluster, const SchedulerConfig& config);
+
+// The same, printed on one line.
 std::string StepToJson(const Pod& pod, const ScheduleResult& result, const ClusterState& cluster,
                        const SchedulerConfig& config);
 

@@ -1,0 +1,46 @@
+// Conformance / replay scenarios (format: shared/conformance/README.md).
+//
+// A scenario is one JSON (or YAML) object: the cluster as it stands, the pods
+// to schedule in order, and how the scheduler is configured (provider or
+// Policy). The Policy is kept as raw JSON text here and interpreted by the
+// policy layer, which owns its schema.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "api/decode.h"
+#include "api/types.h"
+#include "util/result.h"
+
+namespace ksched {
+
+struct Scenario {
+  std::string name;
+  // "DefaultProvider" when the file does not name one (the README's default).
+  std::string provider = "DefaultProvider";
+  bool has_provider = false;  // the file named a provider explicitly
+  // The "policy" object, re-serialised as compact JSON; nullopt when absent or null.
+  std::optional<std::string> policy_json;
+  int hard_pod_affinity_symmetric_weight = 1;
+  bool has_hard_weight = false;
+  // 0 is kept as written: upstream reads it as "use the adaptive default".
+  int percentage_of_nodes_to_score = 100;
+  bool has_percentage = false;
+  ObjectSet cluster;
+  std::vector<Pod> pending;
+  std::vector<std::string> features;
+};
+
+// Loads a scenario file. Pods (existing and pending) without metadata.uid get
+// the uid "namespace/name". Errors name the file and the position, e.g.
+// "conf-001.json: Pod default/web-1: spec.containers[0]...: ..." or
+// "conf-001.json: cluster.nodes[3] (Node): metadata.name: missing".
+Result<Scenario> LoadScenario(const std::string& path);
+
+// The same, from text already in memory (`filename` is for messages only).
+Result<Scenario> ParseScenario(std::string_view text, std::string_view filename);
+
+}  // namespace ksched

@@ -1,0 +1,39 @@
+// The ksched subcommands. Each Add*Command registers its flags on `app` and
+// returns the subcommand; Run* executes it and returns the exit status:
+// 0 success, 1 some pods did not fit (schedule), 2 bad usage or bad input.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "cli/scheduler_flags.h"
+
+namespace ksched {
+
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitUnschedulable = 1;
+inline constexpr int kExitBadInput = 2;
+
+struct ScheduleArgs {
+  std::vector<std::string> files;
+  std::string pending_file;
+  std::string output = "table";
+  std::string explain;
+  SchedulerFlags flags;
+};
+CLI::App* AddScheduleCommand(CLI::App* app, ScheduleArgs* args);
+int RunSchedule(const ScheduleArgs& args);
+
+struct CapacityArgs {
+  std::vector<std::string> files;
+  std::string pod_template;
+  int64_t max = 0;  // 0: until the first failure
+  std::string output = "table";
+  SchedulerFlags flags;
+};
+CLI::App* AddCapacityCommand(CLI::App* app, CapacityArgs* args);
+int RunCapacity(const CapacityArgs& args);
+
+}  // namespace ksched

@@ -1,0 +1,41 @@
+// Small output helpers for the person-facing commands: aligned text tables,
+// JSON to YAML, and a progress bar that only draws on a terminal.
+#pragma once
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace ksched {
+
+// A text table with left-aligned columns separated by two spaces.
+class TextTable {
+ public:
+  explicit TextTable(std::vector<std::string> header) { rows_.push_back(std::move(header)); }
+  void AddRow(std::vector<std::string> row) { rows_.push_back(std::move(row)); }
+  std::string Render() const;
+
+ private:
+  std::vector<std::vector<std::string>> rows_;
+};
+
+// Renders JSON as block-style YAML (keys in their JSON order).
+std::string JsonToYaml(const nlohmann::ordered_json& value);
+
+// Draws "[#####     ] 120/1000 pods" on stderr, only when stderr is a terminal.
+class ProgressBar {
+ public:
+  ProgressBar(size_t total, const char* what);
+  ~ProgressBar();
+  void Update(size_t done);
+
+ private:
+  size_t total_;
+  const char* what_;
+  bool enabled_;
+  size_t last_drawn_ = static_cast<size_t>(-1);
+};
+
+}  // namespace ksched

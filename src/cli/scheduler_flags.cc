@@ -1,0 +1,82 @@
+#include "cli/scheduler_flags.h"
+
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "extender/http_extender.h"
+
+namespace ksched {
+
+void SchedulerFlags::AddTo(CLI::App* app) {
+  app->add_option("--policy", policy_file,
+                  "kube-scheduler v1 Policy file (JSON or YAML); replaces --provider");
+  app->add_option("--provider", provider,
+                  "Algorithm provider: DefaultProvider or ClusterAutoscalerProvider")
+      ->capture_default_str();
+  app->add_option("--percentage-of-nodes-to-score", percentage_of_nodes_to_score,
+                  "Stop filtering after this share of nodes is feasible (0 = upstream's "
+                  "adaptive default; only matters from 100 nodes up)")
+      ->check(CLI::Range(0, 100))
+      ->capture_default_str();
+  app->add_option("--hard-pod-affinity-symmetric-weight", hard_pod_affinity_symmetric_weight,
+                  "Weight of existing pods' required affinity in InterPodAffinityPriority (1-100)")
+      ->capture_default_str();
+  app->add_option("--tie-break", tie_break,
+                  "Among the best-scoring nodes pick the smallest name (name) or rotate as "
+                  "upstream's selectHost does (round-robin)")
+      ->check(CLI::IsMember({"name", "round-robin"}))
+      ->capture_default_str();
+  app->add_option("--feature-gates", feature_gates,
+                  "v1.15 feature gates that change the algorithm, e.g. "
+                  "TaintNodesByCondition=false,ResourceLimitsPriorityFunction=true");
+}
+
+Result<FeatureGates> ParseFeatureGates(const std::string& spec) {
+  FeatureGates gates;
+  std::stringstream ss(spec);
+  std::string item;
+  while (std::getline(ss, item, ',')) {
+    if (item.empty()) continue;
+    size_t eq = item.find('=');
+    if (eq == std::string::npos) {
+      return MakeError(fmt::format("--feature-gates: \"{}\" must be Name=true|false", item));
+    }
+    std::string name = item.substr(0, eq), value = item.substr(eq + 1);
+    if (value != "true" && value != "false") {
+      return MakeError(fmt::format("--feature-gates: {}: value must be true or false", name));
+    }
+    bool on = value == "true";
+    if (name == "TaintNodesByCondition") {
+      gates.taint_nodes_by_condition = on;
+    } else if (name == "ResourceLimitsPriorityFunction") {
+      gates.resource_limits_priority_function = on;
+    } else {
+      return MakeError(fmt::format(
+          "--feature-gates: unknown gate {} (known: TaintNodesByCondition, "
+          "ResourceLimitsPriorityFunction)",
+          name));
+    }
+  }
+  return gates;
+}
+
+Result<SchedulerConfig> SchedulerFlags::Build() const {
+  auto gates = ParseFeatureGates(feature_gates);
+  if (!gates.ok()) return gates.error();
+  BuildOptions options;
+  options.gates = *gates;
+  options.percentage_of_nodes_to_score = percentage_of_nodes_to_score;
+  options.hard_pod_affinity_symmetric_weight = hard_pod_affinity_symmetric_weight;
+  if (policy_file.empty()) return BuildFromProvider(provider, options);
+  auto policy = LoadPolicyFile(policy_file);
+  if (!policy.ok()) return policy.error();
+  auto config = BuildFromPolicy(*policy, options);
+  if (!config.ok()) return config.error().Prepend(policy_file + ": ");
+  auto extenders = MakeHttpExtenders(policy->extenders);
+  if (!extenders.ok()) return extenders.error().Prepend(policy_file + ": ");
+  config->extenders = std::move(extenders).value();
+  return config;
+}
+
+}  // namespace ksched

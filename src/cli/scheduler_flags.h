@@ -1,0 +1,32 @@
+// Flags shared by the commands that build a scheduler from the command line
+// (schedule, capacity, extender): --policy / --provider and friends.
+#pragma once
+
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "algorithm/generic_scheduler.h"
+#include "algorithm/provider.h"
+#include "util/result.h"
+
+namespace ksched {
+
+struct SchedulerFlags {
+  std::string policy_file;
+  std::string provider = "DefaultProvider";
+  int percentage_of_nodes_to_score = 100;
+  int hard_pod_affinity_symmetric_weight = 1;
+  std::string tie_break = "name";
+  std::string feature_gates;  // "TaintNodesByCondition=false,ResourceLimitsPriorityFunction=true"
+
+  void AddTo(CLI::App* app);
+  TieBreak tie() const { return tie_break == "round-robin" ? TieBreak::kRoundRobin : TieBreak::kName; }
+  // Builds the configuration, with HTTP extenders when the Policy names them.
+  Result<SchedulerConfig> Build() const;
+};
+
+// Parses --feature-gates.
+Result<FeatureGates> ParseFeatureGates(const std::string& spec);
+
+}  // namespace ksched

@@ -1,0 +1,150 @@
+#include "predicates/affinity_terms.h"
+
+#include <algorithm>
+
+#include "labels/label_selector.h"
+
+namespace ksched {
+namespace {
+
+// Field-by-field equality of the API structs the cache validates against
+// (types.h defines no operator== for them).
+bool SameRequirement(const SelectorRequirement& a, const SelectorRequirement& b) {
+  return a.key == b.key && a.op == b.op && a.values == b.values;
+}
+
+bool SameSelector(const std::optional<LabelSelector>& a, const std::optional<LabelSelector>& b) {
+  if (a.has_value() != b.has_value()) return false;
+  if (!a) return true;
+  if (a->match_labels != b->match_labels) return false;
+  if (a->match_expressions.size() != b->match_expressions.size()) return false;
+  for (size_t i = 0; i < a->match_expressions.size(); ++i) {
+    if (!SameRequirement(a->match_expressions[i], b->match_expressions[i])) return false;
+  }
+  return true;
+}
+
+bool SameTerm(const PodAffinityTerm& a, const PodAffinityTerm& b) {
+  return a.topology_key == b.topology_key && a.namespaces == b.namespaces &&
+         SameSelector(a.label_selector, b.label_selector);
+}
+
+bool SamePodAffinity(const std::optional<PodAffinity>& a, const std::optional<PodAffinity>& b) {
+  if (a.has_value() != b.has_value()) return false;
+  if (!a) return true;
+  if (a->required.size() != b->required.size() || a->preferred.size() != b->preferred.size()) {
+    return false;
+  }
+  for (size_t i = 0; i < a->required.size(); ++i) {
+    if (!SameTerm(a->required[i], b->required[i])) return false;
+  }
+  for (size_t i = 0; i < a->preferred.size(); ++i) {
+    if (a->preferred[i].weight != b->preferred[i].weight ||
+        !SameTerm(a->preferred[i].term, b->preferred[i].term)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+const std::optional<PodAffinity>& PodAffinityOf(const Pod& pod) {
+  static const std::optional<PodAffinity> kNone;
+  return pod.spec.affinity ? pod.spec.affinity->pod_affinity : kNone;
+}
+
+const std::optional<PodAffinity>& PodAntiAffinityOf(const Pod& pod) {
+  static const std::optional<PodAffinity> kNone;
+  return pod.spec.affinity ? pod.spec.affinity->pod_anti_affinity : kNone;
+}
+
+void CompileList(const PodAffinity& src, StrId ns, std::vector<AffinityTerm>* required,
+                 std::vector<AffinityTerm>* preferred) {
+  required->reserve(src.required.size());
+  for (const PodAffinityTerm& t : src.required) required->push_back(CompileAffinityTerm(t, ns, 0));
+  preferred->reserve(src.preferred.size());
+  for (const WeightedPodAffinityTerm& w : src.preferred) {
+    preferred->push_back(CompileAffinityTerm(w.term, ns, w.weight));
+  }
+}
+
+}  // namespace
+
+AffinityTerm CompileAffinityTerm(const PodAffinityTerm& term, StrId owner_namespace,
+                                 int32_t weight) {
+  AffinityTerm out;
+  if (term.namespaces.empty()) {
+    out.namespaces.push_back(owner_namespace);
+  } else {
+    // Interned (not just looked up) so that a namespace first seen later
+    // still gets the same id.
+    for (const std::string& ns : term.namespaces) out.namespaces.push_back(Intern(ns));
+    std::sort(out.namespaces.begin(), out.namespaces.end());
+    out.namespaces.erase(std::unique(out.namespaces.begin(), out.namespaces.end()),
+                         out.namespaces.end());
+  }
+  Result<labels::Selector> sel = labels::FromLabelSelector(term.label_selector);
+  if (sel.ok()) {
+    out.selector = std::move(sel).value();
+  } else {
+    out.selector = labels::Selector::Nothing();
+    out.error = sel.error().message;
+  }
+  out.topology_key = term.topology_key.empty() ? kEmptyStr : Intern(term.topology_key);
+  out.weight = weight;
+  return out;
+}
+
+CompiledPodAffinity CompilePodAffinity(const Pod& pod) {
+  CompiledPodAffinity out;
+  const std::optional<PodAffinity>& aff = PodAffinityOf(pod);
+  const std::optional<PodAffinity>& anti = PodAntiAffinityOf(pod);
+  out.has_affinity = aff.has_value();
+  out.has_anti_affinity = anti.has_value();
+  if (aff) CompileList(*aff, pod.meta.ns, &out.required_affinity, &out.preferred_affinity);
+  if (anti) {
+    CompileList(*anti, pod.meta.ns, &out.required_anti_affinity, &out.preferred_anti_affinity);
+  }
+  return out;
+}
+
+const std::string* FirstTermError(const std::vector<AffinityTerm>& terms) {
+  for (const AffinityTerm& t : terms) {
+    if (t.error) return &*t.error;
+  }
+  return nullptr;
+}
+
+bool PodMatchesAllTerms(const Pod& pod, const std::vector<AffinityTerm>& terms) {
+  if (terms.empty() || FirstTermError(terms) != nullptr) return false;
+  for (const AffinityTerm& t : terms) {
+    if (!t.Matches(pod)) return false;
+  }
+  return true;
+}
+
+std::string PodDisplayName(const Pod& pod) {
+  std::string s(Str(pod.meta.ns));
+  s += '/';
+  s += pod.meta.name;
+  return s;
+}
+
+const CompiledPodAffinity& PodAffinityCache::Get(const ClusterState& cluster, PodId id) {
+  if (entries_.size() <= id) entries_.resize(static_cast<size_t>(id) + 1);
+  Entry& e = entries_[id];
+  const Pod& pod = cluster.pod(id).pod;
+  const std::optional<PodAffinity>& aff = PodAffinityOf(pod);
+  const std::optional<PodAffinity>& anti = PodAntiAffinityOf(pod);
+  if (e.filled && e.ns == pod.meta.ns && SamePodAffinity(e.affinity, aff) &&
+      SamePodAffinity(e.anti_affinity, anti)) {
+    return e.compiled;
+  }
+  e.filled = true;
+  e.ns = pod.meta.ns;
+  e.affinity = aff;
+  e.anti_affinity = anti;
+  e.compiled = CompilePodAffinity(pod);
+  return e.compiled;
+}
+
+}  // namespace ksched

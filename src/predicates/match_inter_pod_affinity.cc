@@ -1,0 +1,329 @@
+// MatchInterPodAffinity: upstream's InterPodAffinityMatches with the
+// topology-pair metadata of predicates/metadata.go.
+//
+// Prepare() does all the cluster-wide work once per pod, as upstream's
+// metadata producer does: it collects the (topology key, value) pairs where
+//   - an existing pod's required anti-affinity term matches the incoming pod,
+//   - pods matching all of the incoming pod's required affinity terms run,
+//   - pods matching one of its required anti-affinity terms run,
+// taking the values from the labels of the node each existing pod runs on.
+// Check() is then a few binary searches over those sorted pair lists.
+//
+// Upstream falls back to a slower, per-node algorithm when it cannot build the
+// metadata (a pod bound to a node that does not exist, or an invalid label
+// selector in a term it evaluates). That fallback decides some cases
+// differently (for instance, one existing pod must satisfy all anti-affinity
+// terms at once), so it is reproduced here as well. Upstream errors that the
+// fallback raises on every node it checks become Prepare() errors.
+#include <algorithm>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "predicates/affinity_terms.h"
+#include "predicates/factories.h"
+
+namespace ksched {
+namespace {
+
+ReasonId AffinityNotMatch() {
+  static const ReasonId id = Intern("node(s) didn't match pod affinity/anti-affinity");
+  return id;
+}
+ReasonId AffinityRulesNotMatch() {
+  static const ReasonId id = Intern("node(s) didn't match pod affinity rules");
+  return id;
+}
+ReasonId AntiAffinityRulesNotMatch() {
+  static const ReasonId id = Intern("node(s) didn't match pod anti-affinity rules");
+  return id;
+}
+ReasonId ExistingAntiAffinityNotMatch() {
+  static const ReasonId id = Intern("node(s) didn't satisfy existing pods anti-affinity rules");
+  return id;
+}
+
+void SortUnique(std::vector<uint64_t>* v) {
+  std::sort(v->begin(), v->end());
+  v->erase(std::unique(v->begin(), v->end()), v->end());
+}
+
+void SortUnique(std::vector<NodeId>* v) {
+  std::sort(v->begin(), v->end());
+  v->erase(std::unique(v->begin(), v->end()), v->end());
+}
+
+bool HasPair(const std::vector<uint64_t>& pairs, StrId key, StrId value) {
+  return std::binary_search(pairs.begin(), pairs.end(), TopologyPair(key, value));
+}
+
+struct InterPodAffinityState : PredicateState {
+  const ClusterState* cluster = nullptr;
+
+  // Pairs where placing the pod would break an existing pod's anti-affinity.
+  std::vector<uint64_t> existing_anti_pairs;
+
+  // The incoming pod's own constraints.
+  bool has_constraints = false;      // podAffinity or podAntiAffinity present
+  std::vector<StrId> affinity_keys;  // topology key of each required affinity term
+  std::vector<StrId> anti_keys;      // topology key of each required anti-affinity term
+  bool self_match = false;           // the pod matches all its own affinity terms
+
+  // Upstream's metadata path.
+  std::vector<uint64_t> affinity_pairs;
+  std::vector<uint64_t> anti_pairs;
+
+  // Upstream's fallback path (metadata could not be built).
+  bool fallback = false;
+  std::vector<NodeId> affinity_targets;  // nodes of pods matching all affinity terms
+  std::vector<NodeId> anti_targets;      // nodes of pods matching all anti-affinity terms
+  bool affinity_fail_all = false;
+  bool anti_fail_all = false;
+};
+
+class MatchInterPodAffinityPredicate : public Predicate {
+ public:
+  Result<std::unique_ptr<PredicateState>> Prepare(const PodToSchedule& pod,
+                                                  const ClusterState& cluster) const override;
+  bool Check(const PodToSchedule& pod, const PredicateState* state, const NodeInfo& node,
+             ReasonList* reasons) const override;
+  // Pods landing on other nodes change the answer for this one.
+  bool NodeLocal() const override { return false; }
+
+ private:
+  bool CheckFallback(const InterPodAffinityState& s, const NodeInfo& node,
+                     ReasonList* reasons) const;
+
+  mutable PodAffinityCache cache_;
+};
+
+Result<std::unique_ptr<PredicateState>> MatchInterPodAffinityPredicate::Prepare(
+    const PodToSchedule& target, const ClusterState& cluster) const {
+  const Pod& pod = target.pod();
+  auto s = std::make_unique<InterPodAffinityState>();
+  s->cluster = &cluster;
+  auto lock = cache_.Lock();
+
+  // Upstream keeps a NodeInfo (without a node) for every node name a pod is
+  // bound to; one without a node makes its metadata producer fail.
+  size_t pods_on_nodes = 0;
+  for (const NodeInfo& n : cluster.node_infos()) pods_on_nodes += n.pods.size();
+  const bool pods_on_missing_nodes = pods_on_nodes != cluster.num_pods();
+
+  // Existing pods' required anti-affinity terms that the incoming pod matches.
+  // Pods on missing nodes are skipped (upstream's fallback skips them too).
+  for (PodId id : cluster.pods_with_affinity()) {
+    const PodInfo& existing = cluster.pod(id);
+    if (existing.node == kNoNode) continue;
+    const CompiledPodAffinity& c = cache_.Get(cluster, id);
+    const Labels& node_labels = cluster.node(existing.node).meta.labels;
+    for (const AffinityTerm& term : c.required_anti_affinity) {
+      if (!term.valid()) {
+        // Upstream fails the metadata, then its fallback fails every node
+        // with this error.
+        return MakeError("Failed to get all terms that match pod " + PodDisplayName(pod) + ": " +
+                         *term.error);
+      }
+      if (!term.Matches(pod)) continue;
+      if (std::optional<StrId> v = node_labels.Get(term.topology_key)) {
+        s->existing_anti_pairs.push_back(TopologyPair(term.topology_key, *v));
+      }
+    }
+  }
+  SortUnique(&s->existing_anti_pairs);
+
+  const CompiledPodAffinity inc = CompilePodAffinity(pod);
+  s->has_constraints = inc.any();
+  if (!s->has_constraints) {
+    s->fallback = pods_on_missing_nodes;  // only the existing-pods check runs
+    return std::unique_ptr<PredicateState>(std::move(s));
+  }
+  for (const AffinityTerm& t : inc.required_affinity) s->affinity_keys.push_back(t.topology_key);
+  for (const AffinityTerm& t : inc.required_anti_affinity) s->anti_keys.push_back(t.topology_key);
+  s->self_match = PodMatchesAllTerms(pod, inc.required_affinity);
+
+  const std::string* affinity_error = FirstTermError(inc.required_affinity);
+  const std::string* anti_error = FirstTermError(inc.required_anti_affinity);
+  s->fallback = pods_on_missing_nodes || affinity_error != nullptr ||
+                (anti_error != nullptr && pods_on_nodes > 0);
+
+  if (!s->fallback) {
+    for (NodeId n = 0; n < cluster.num_nodes(); ++n) {
+      const NodeInfo& info = cluster.node_info(n);
+      const Labels& node_labels = info.labels();
+      for (PodId id : info.pods) {
+        const Pod& existing = cluster.pod(id).pod;
+        if (PodMatchesAllTerms(existing, inc.required_affinity)) {
+          for (const AffinityTerm& term : inc.required_affinity) {
+            if (std::optional<StrId> v = node_labels.Get(term.topology_key)) {
+              s->affinity_pairs.push_back(TopologyPair(term.topology_key, *v));
+            }
+          }
+        }
+        for (const AffinityTerm& term : inc.required_anti_affinity) {
+          if (!term.Matches(existing)) continue;
+          if (std::optional<StrId> v = node_labels.Get(term.topology_key)) {
+            s->anti_pairs.push_back(TopologyPair(term.topology_key, *v));
+          }
+        }
+      }
+    }
+    SortUnique(&s->affinity_pairs);
+    SortUnique(&s->anti_pairs);
+    return std::unique_ptr<PredicateState>(std::move(s));
+  }
+
+  // Fallback: every pod in the cache is a candidate, including pods bound to
+  // nodes that do not exist.
+  const bool any_pods = cluster.num_pods() > 0;
+  if (!inc.required_affinity.empty()) {
+    if (affinity_error != nullptr) {
+      if (any_pods) {
+        return MakeError("Cannot schedule pod " + PodDisplayName(pod) +
+                         ", because of PodAffinity: " + *affinity_error);
+      }
+      s->affinity_fail_all = true;  // and the pod cannot match its own terms
+    } else {
+      const bool empty_key =
+          std::any_of(inc.required_affinity.begin(), inc.required_affinity.end(),
+                      [](const AffinityTerm& t) { return t.topology_key == kEmptyStr; });
+      for (PodId id = 0; id < cluster.num_pods(); ++id) {
+        const PodInfo& existing = cluster.pod(id);
+        if (!PodMatchesAllTerms(existing.pod, inc.required_affinity)) continue;
+        if (existing.node == kNoNode) {
+          return MakeError("Cannot schedule pod " + PodDisplayName(pod) +
+                           ", because of PodAffinity: node \"" + existing.pod.spec.node_name +
+                           "\" not found");
+        }
+        if (empty_key) {
+          return MakeError("Cannot schedule pod " + PodDisplayName(pod) +
+                           ", because of PodAffinity: empty topologyKey is not allowed except "
+                           "for PreferredDuringScheduling pod anti-affinity");
+        }
+        s->affinity_targets.push_back(existing.node);
+      }
+      SortUnique(&s->affinity_targets);
+    }
+  }
+  if (!inc.required_anti_affinity.empty()) {
+    if (anti_error != nullptr) {
+      // Upstream turns the error into a plain anti-affinity failure.
+      s->anti_fail_all = any_pods;
+    } else {
+      for (PodId id = 0; id < cluster.num_pods(); ++id) {
+        const PodInfo& existing = cluster.pod(id);
+        if (!PodMatchesAllTerms(existing.pod, inc.required_anti_affinity)) continue;
+        if (existing.node == kNoNode) {
+          s->anti_fail_all = true;  // the lookup error counts as a match
+          break;
+        }
+        s->anti_targets.push_back(existing.node);
+      }
+      SortUnique(&s->anti_targets);
+    }
+  }
+  return std::unique_ptr<PredicateState>(std::move(s));
+}
+
+bool MatchInterPodAffinityPredicate::Check(const PodToSchedule& pod, const PredicateState* state,
+                                           const NodeInfo& node, ReasonList* reasons) const {
+  (void)pod;
+  const auto& s = *static_cast<const InterPodAffinityState*>(state);
+  const Labels& labels = node.labels();
+
+  // Existing pods' anti-affinity comes first.
+  if (!s.existing_anti_pairs.empty()) {
+    for (const auto& [key, value] : labels) {
+      if (HasPair(s.existing_anti_pairs, key, value)) {
+        reasons->Add(AffinityNotMatch());
+        reasons->Add(ExistingAntiAffinityNotMatch());
+        return false;
+      }
+    }
+  }
+  if (!s.has_constraints) return true;
+  if (s.fallback) return CheckFallback(s, node, reasons);
+
+  // Every affinity term's topology must hold a matching pod, unless no pod
+  // matches at all and the pod matches its own terms (first of its group).
+  if (!s.affinity_keys.empty()) {
+    bool all = true;
+    for (StrId key : s.affinity_keys) {
+      std::optional<StrId> v = labels.Get(key);
+      if (!v || !HasPair(s.affinity_pairs, key, *v)) {
+        all = false;
+        break;
+      }
+    }
+    if (!all && !(s.affinity_pairs.empty() && s.self_match)) {
+      reasons->Add(AffinityNotMatch());
+      reasons->Add(AffinityRulesNotMatch());
+      return false;
+    }
+  }
+  // No anti-affinity term's topology may hold a matching pod.
+  for (StrId key : s.anti_keys) {
+    std::optional<StrId> v = labels.Get(key);
+    if (v && HasPair(s.anti_pairs, key, *v)) {
+      reasons->Add(AffinityNotMatch());
+      reasons->Add(AntiAffinityRulesNotMatch());
+      return false;
+    }
+  }
+  return true;
+}
+
+// Upstream's per-node fallback. A pod satisfies (or violates) the term list
+// only if it matches every term and shares every term's topology with the
+// node; anti-affinity is decided before affinity.
+bool MatchInterPodAffinityPredicate::CheckFallback(const InterPodAffinityState& s,
+                                                   const NodeInfo& node,
+                                                   ReasonList* reasons) const {
+  const Labels& labels = node.labels();
+  if (!s.anti_keys.empty()) {
+    bool violated = s.anti_fail_all;
+    for (size_t i = 0; !violated && i < s.anti_targets.size(); ++i) {
+      const Labels& other = s.cluster->node(s.anti_targets[i]).meta.labels;
+      bool all = true;
+      for (StrId key : s.anti_keys) {
+        if (key == kEmptyStr) break;  // upstream errors here, which counts as a match
+        if (!NodesShareTopology(labels, other, key)) {
+          all = false;
+          break;
+        }
+      }
+      violated = all;
+    }
+    if (violated) {
+      reasons->Add(AffinityNotMatch());
+      reasons->Add(AntiAffinityRulesNotMatch());
+      return false;
+    }
+  }
+  if (!s.affinity_keys.empty()) {
+    bool ok = false;
+    if (!s.affinity_fail_all) {
+      for (size_t i = 0; !ok && i < s.affinity_targets.size(); ++i) {
+        const Labels& other = s.cluster->node(s.affinity_targets[i]).meta.labels;
+        ok = std::all_of(s.affinity_keys.begin(), s.affinity_keys.end(),
+                         [&](StrId key) { return NodesShareTopology(labels, other, key); });
+      }
+      // First pod of a group: no pod matches the terms at all.
+      if (!ok && s.affinity_targets.empty()) ok = s.self_match;
+    }
+    if (!ok) {
+      reasons->Add(AffinityNotMatch());
+      reasons->Add(AffinityRulesNotMatch());
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+std::unique_ptr<Predicate> NewMatchInterPodAffinity() {
+  return std::make_unique<MatchInterPodAffinityPredicate>();
+}
+
+}  // namespace ksched

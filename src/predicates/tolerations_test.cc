@@ -1,0 +1,95 @@
+#include "predicates/tolerations.h"
+
+#include <gtest/gtest.h>
+
+#include <optional>
+#include <string>
+
+namespace ksched {
+namespace {
+
+Taint MakeTaint(const std::string& key, const std::string& value, TaintEffect effect) {
+  Taint t;
+  t.key = Intern(key);
+  t.value = Intern(value);
+  t.effect = effect;
+  return t;
+}
+
+Toleration MakeToleration(const std::string& key, const std::string& op, const std::string& value,
+                          TaintEffect effect, std::optional<int64_t> seconds = std::nullopt) {
+  Toleration t;
+  t.key = Intern(key);
+  t.op = op;
+  t.value = Intern(value);
+  t.effect = effect;
+  t.toleration_seconds = seconds;
+  return t;
+}
+
+constexpr TaintEffect kNone = TaintEffect::kNone;
+constexpr TaintEffect kNoSchedule = TaintEffect::kNoSchedule;
+constexpr TaintEffect kPrefer = TaintEffect::kPreferNoSchedule;
+constexpr TaintEffect kNoExecute = TaintEffect::kNoExecute;
+
+struct Case {
+  const char* name;
+  Toleration toleration;
+  Taint taint;
+  bool tolerated;
+};
+
+TEST(ToleratesTaint, Table) {
+  const Case cases[] = {
+      {"exists with empty key matches any key and value", MakeToleration("", "Exists", "", kNone),
+       MakeTaint("k", "v", kNoSchedule), true},
+      {"exists with empty key respects its effect", MakeToleration("", "Exists", "", kNoExecute),
+       MakeTaint("k", "v", kNoSchedule), false},
+      {"empty effect matches every effect", MakeToleration("k", "Equal", "v", kNone),
+       MakeTaint("k", "v", kNoExecute), true},
+      {"empty effect matches PreferNoSchedule", MakeToleration("k", "Equal", "v", kNone),
+       MakeTaint("k", "v", kPrefer), true},
+      {"effect mismatch", MakeToleration("k", "Equal", "v", kNoSchedule),
+       MakeTaint("k", "v", kNoExecute), false},
+      {"equal with same value", MakeToleration("k", "Equal", "v", kNoSchedule),
+       MakeTaint("k", "v", kNoSchedule), true},
+      {"equal with value mismatch", MakeToleration("k", "Equal", "v", kNoSchedule),
+       MakeTaint("k", "w", kNoSchedule), false},
+      {"empty operator means Equal", MakeToleration("k", "", "v", kNoSchedule),
+       MakeTaint("k", "v", kNoSchedule), true},
+      {"empty operator with value mismatch", MakeToleration("k", "", "v", kNoSchedule),
+       MakeTaint("k", "", kNoSchedule), false},
+      {"equal with empty values", MakeToleration("k", "Equal", "", kNoSchedule),
+       MakeTaint("k", "", kNoSchedule), true},
+      {"exists ignores the value", MakeToleration("k", "Exists", "", kNoSchedule),
+       MakeTaint("k", "anything", kNoSchedule), true},
+      {"key mismatch", MakeToleration("k", "Exists", "", kNone),
+       MakeTaint("other", "v", kNoSchedule), false},
+      {"empty key with Equal matches any key when the values agree",
+       MakeToleration("", "Equal", "v", kNone), MakeTaint("k", "v", kNoSchedule), true},
+      {"empty key with Equal still compares values", MakeToleration("", "Equal", "v", kNone),
+       MakeTaint("k", "w", kNoSchedule), false},
+      {"unknown operator never matches", MakeToleration("k", "In", "v", kNone),
+       MakeTaint("k", "v", kNoSchedule), false},
+      {"operator is case sensitive", MakeToleration("k", "exists", "", kNone),
+       MakeTaint("k", "v", kNoSchedule), false},
+      {"NoExecute with tolerationSeconds still tolerates",
+       MakeToleration("k", "Equal", "v", kNoExecute, 300), MakeTaint("k", "v", kNoExecute), true},
+      {"NoExecute with zero tolerationSeconds still tolerates",
+       MakeToleration("k", "Exists", "", kNoExecute, 0), MakeTaint("k", "v", kNoExecute), true},
+  };
+  for (const Case& c : cases) {
+    EXPECT_EQ(ToleratesTaint(c.toleration, c.taint), c.tolerated) << c.name;
+  }
+}
+
+TEST(TolerationsTolerateTaint, AnyToleration) {
+  Taint taint = MakeTaint("k", "v", kNoSchedule);
+  EXPECT_FALSE(TolerationsTolerateTaint({}, taint));
+  EXPECT_FALSE(TolerationsTolerateTaint({MakeToleration("k", "Equal", "w", kNone)}, taint));
+  EXPECT_TRUE(TolerationsTolerateTaint(
+      {MakeToleration("k", "Equal", "w", kNone), MakeToleration("k", "Exists", "", kNone)}, taint));
+}
+
+}  // namespace
+}  // namespace ksched

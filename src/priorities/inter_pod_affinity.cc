@@ -1,0 +1,225 @@
+// InterPodAffinityPriority: upstream's CalculateInterPodAffinityPriority.
+//
+// Every existing pod on every node of the cluster (not only the feasible
+// ones) contributes weights to the topology domain of the node it runs on:
+//   + the incoming pod's preferred affinity terms it matches,
+//   - the incoming pod's preferred anti-affinity terms it matches,
+//   + hardPodAffinityWeight for each of its own required affinity terms the
+//     incoming pod matches (symmetry; 0 turns this off),
+//   + / - its own preferred affinity / anti-affinity terms the incoming pod
+//     matches.
+// A feasible node receives the sum over the domains it belongs to. Instead of
+// upstream's walk over all feasible nodes per matching term, Prepare() sums
+// the weights per (topology key, value) pair once and then looks each
+// feasible node up. Reduce() applies upstream's float64 min-max scaling.
+#include <algorithm>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "predicates/affinity_terms.h"
+#include "priorities/factories.h"
+
+namespace ksched {
+namespace {
+
+// Go's int32 multiplication wraps; so does this one.
+int64_t TermWeight(int32_t weight, int32_t multiplier) {
+  return static_cast<int32_t>(static_cast<uint32_t>(weight) * static_cast<uint32_t>(multiplier));
+}
+
+struct InterPodAffinityPriorityState : PriorityState {
+  bool all_zero = false;        // nothing contributed: counts is left empty
+  std::vector<int64_t> counts;  // raw sum, by NodeId (feasible nodes only)
+  // Set when upstream would fail the priority (an invalid label selector in
+  // a term it evaluates). The interface has no error path, so the scores are
+  // then all zero.
+  std::optional<std::string> error;
+};
+
+class InterPodAffinityPriority : public Priority {
+ public:
+  explicit InterPodAffinityPriority(int hard_weight) : hard_weight_(hard_weight) {}
+
+  std::unique_ptr<PriorityState> Prepare(const PodToSchedule& pod, const ClusterState& cluster,
+                                         std::span<const NodeId> nodes) const override;
+  int64_t Map(const PodToSchedule& pod, const PriorityState* state, const ClusterState& cluster,
+              NodeId node) const override;
+  void Reduce(const PodToSchedule& pod, const PriorityState* state, const ClusterState& cluster,
+              std::span<const NodeId> nodes, std::span<int64_t> scores) const override;
+  bool NodeLocalMap() const override { return false; }
+
+ private:
+  int32_t hard_weight_;
+  mutable PodAffinityCache cache_;
+};
+
+// Collects (pair, weight) contributions; summed per pair at the end.
+class Contributions {
+ public:
+  // `term` (declared by one pod) was matched by the other pod, which runs on
+  // a node labelled `node_labels`.
+  void Add(const AffinityTerm& term, const Labels& node_labels, int64_t weight) {
+    if (term.topology_key == kEmptyStr) return;  // shares no topology with any node
+    std::optional<StrId> v = node_labels.Get(term.topology_key);
+    if (!v) return;
+    items_.push_back({TopologyPair(term.topology_key, *v), weight});
+  }
+
+  bool empty() const { return items_.empty(); }
+
+  // Sums per pair and lists the distinct keys.
+  void Finish() {
+    std::sort(items_.begin(), items_.end(),
+              [](const Item& a, const Item& b) { return a.pair < b.pair; });
+    size_t out = 0;
+    for (size_t i = 0; i < items_.size(); ++i) {
+      if (out > 0 && items_[out - 1].pair == items_[i].pair) {
+        items_[out - 1].weight += items_[i].weight;
+      } else {
+        items_[out++] = items_[i];
+      }
+    }
+    items_.resize(out);
+    for (const Item& it : items_) {
+      StrId key = static_cast<StrId>(it.pair >> 32);
+      if (keys_.empty() || keys_.back() != key) keys_.push_back(key);
+    }
+  }
+
+  // Total weight of the domains a node with `labels` belongs to.
+  int64_t For(const Labels& labels) const {
+    int64_t sum = 0;
+    for (StrId key : keys_) {
+      std::optional<StrId> v = labels.Get(key);
+      if (!v) continue;
+      uint64_t pair = TopologyPair(key, *v);
+      auto it = std::lower_bound(items_.begin(), items_.end(), pair,
+                                 [](const Item& a, uint64_t p) { return a.pair < p; });
+      if (it != items_.end() && it->pair == pair) sum += it->weight;
+    }
+    return sum;
+  }
+
+ private:
+  struct Item {
+    uint64_t pair;
+    int64_t weight;
+  };
+  std::vector<Item> items_;
+  std::vector<StrId> keys_;  // sorted, distinct
+};
+
+std::unique_ptr<PriorityState> InterPodAffinityPriority::Prepare(
+    const PodToSchedule& target, const ClusterState& cluster, std::span<const NodeId> nodes) const {
+  const Pod& pod = target.pod();
+  auto s = std::make_unique<InterPodAffinityPriorityState>();
+  const CompiledPodAffinity inc = CompilePodAffinity(pod);
+  Contributions contributions;
+  auto note_error = [&](const std::vector<AffinityTerm>& terms) {
+    if (s->error) return;
+    if (const std::string* e = FirstTermError(terms)) s->error = *e;
+  };
+
+  auto lock = cache_.Lock();
+  auto process = [&](PodId id, const Labels& node_labels) {
+    const Pod& existing = cluster.pod(id).pod;
+    if (inc.has_affinity) {
+      note_error(inc.preferred_affinity);
+      for (const AffinityTerm& t : inc.preferred_affinity) {
+        if (t.Matches(existing)) contributions.Add(t, node_labels, TermWeight(t.weight, 1));
+      }
+    }
+    if (inc.has_anti_affinity) {
+      note_error(inc.preferred_anti_affinity);
+      for (const AffinityTerm& t : inc.preferred_anti_affinity) {
+        if (t.Matches(existing)) contributions.Add(t, node_labels, TermWeight(t.weight, -1));
+      }
+    }
+    if (!cluster.pod(id).has_affinity) return;
+    const CompiledPodAffinity& c = cache_.Get(cluster, id);
+    if (c.has_affinity) {
+      if (hard_weight_ > 0) {
+        note_error(c.required_affinity);
+        for (const AffinityTerm& t : c.required_affinity) {
+          if (t.Matches(pod)) contributions.Add(t, node_labels, hard_weight_);
+        }
+      }
+      note_error(c.preferred_affinity);
+      for (const AffinityTerm& t : c.preferred_affinity) {
+        if (t.Matches(pod)) contributions.Add(t, node_labels, TermWeight(t.weight, 1));
+      }
+    }
+    if (c.has_anti_affinity) {
+      note_error(c.preferred_anti_affinity);
+      for (const AffinityTerm& t : c.preferred_anti_affinity) {
+        if (t.Matches(pod)) contributions.Add(t, node_labels, TermWeight(t.weight, -1));
+      }
+    }
+  };
+
+  // Pods on nodes that do not exist are skipped, as upstream skips NodeInfos
+  // without a node. Without constraints of its own, only the existing pods'
+  // terms can contribute, so only pods with affinity are visited.
+  if (inc.any()) {
+    for (NodeId n = 0; n < cluster.num_nodes(); ++n) {
+      const NodeInfo& info = cluster.node_info(n);
+      for (PodId id : info.pods) process(id, info.labels());
+    }
+  } else {
+    for (PodId id : cluster.pods_with_affinity()) {
+      NodeId n = cluster.pod(id).node;
+      if (n != kNoNode) process(id, cluster.node(n).meta.labels);
+    }
+  }
+  contributions.Finish();
+
+  if (s->error || contributions.empty()) {
+    s->all_zero = true;
+    return s;
+  }
+  s->counts.assign(cluster.num_nodes(), 0);
+  for (NodeId n : nodes) s->counts[n] = contributions.For(cluster.node(n).meta.labels);
+  return s;
+}
+
+int64_t InterPodAffinityPriority::Map(const PodToSchedule& pod, const PriorityState* state,
+                                      const ClusterState& cluster, NodeId node) const {
+  (void)pod;
+  (void)cluster;
+  const auto& s = *static_cast<const InterPodAffinityPriorityState*>(state);
+  return s.all_zero ? 0 : s.counts[node];
+}
+
+void InterPodAffinityPriority::Reduce(const PodToSchedule& pod, const PriorityState* state,
+                                      const ClusterState& cluster, std::span<const NodeId> nodes,
+                                      std::span<int64_t> scores) const {
+  (void)pod;
+  (void)state;
+  (void)cluster;
+  (void)nodes;
+  // Upstream starts both bounds at zero.
+  int64_t max_count = 0;
+  int64_t min_count = 0;
+  for (int64_t c : scores) {
+    max_count = std::max(max_count, c);
+    min_count = std::min(min_count, c);
+  }
+  const int64_t diff = max_count - min_count;
+  for (int64_t& c : scores) {
+    double f = 0;
+    if (diff > 0) {
+      f = static_cast<double>(kMaxPriority) *
+          (static_cast<double>(c - min_count) / static_cast<double>(diff));
+    }
+    c = static_cast<int64_t>(f);  // Go's int(float64) truncates toward zero
+  }
+}
+
+}  // namespace
+
+std::unique_ptr<Priority> NewInterPodAffinityPriority(int hard_pod_affinity_weight) {
+  return std::make_unique<InterPodAffinityPriority>(hard_pod_affinity_weight);
+}
+
+}  // namespace ksched
