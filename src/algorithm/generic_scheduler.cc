@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <map>
 
+#include "algorithm/equivalence.h"
+
 #include <fmt/format.h>
 
 namespace ksched {
@@ -27,8 +29,50 @@ Status PodPassesBasicChecks(const Pod& pod, const ClusterState& cluster) {
 
 }  // namespace
 
+// Per-node results for one equivalence class (see equivalence.h).
+//
+// For a class, the predicates split into a cached prefix (every active
+// predicate before the first non-node-local one) and a fresh suffix that runs
+// every cycle. The prefix's verdict per node, and the raw map score of every
+// node-local priority, stay valid until the node changes; ClusterState's
+// change log names exactly the nodes changed since `generation`, so a cycle
+// recomputes those nodes only. The cache is used only when the cycle walks
+// every node from the start of a NodeTree round (percentageOfNodesToScore
+// does not cut the walk short), so the visiting order is the fixed round.
+struct GenericScheduler::ClassCache {
+  std::string key;
+  uint64_t cluster_id = 0;
+  uint64_t generation = 0;
+  std::vector<uint8_t> active;  // per predicate: 1 unless AlwaysPasses for the class
+  size_t prefix_end = 0;        // predicates [0, prefix_end) are cached
+
+  // Per node.
+  std::vector<uint8_t> prefix_fits;
+  std::vector<uint16_t> first_failed;
+  std::vector<std::vector<ReasonId>> reasons;
+  std::vector<uint8_t> maps_valid;
+  // [priority][node]; only for priorities with NodeLocalMap().
+  std::vector<std::vector<int64_t>> maps;
+};
+
 GenericScheduler::GenericScheduler(SchedulerConfig config, TieBreak tie_break)
     : config_(std::move(config)), tie_break_(tie_break) {}
+
+GenericScheduler::~GenericScheduler() = default;
+
+GenericScheduler::ClassCache* GenericScheduler::FindClassCache(const std::string& key) {
+  constexpr size_t kMaxClasses = 16;
+  for (size_t i = 0; i < caches_.size(); ++i) {
+    if (caches_[i]->key != key) continue;
+    std::rotate(caches_.begin(), caches_.begin() + i, caches_.begin() + i + 1);
+    return caches_[0].get();
+  }
+  if (caches_.size() == kMaxClasses) caches_.pop_back();
+  auto c = std::make_unique<ClassCache>();
+  c->key = key;
+  caches_.insert(caches_.begin(), std::move(c));
+  return caches_[0].get();
+}
 
 size_t GenericScheduler::NumFeasibleNodesToFind(size_t num_all_nodes, int percentage) {
   if (num_all_nodes < kMinFeasibleNodesToFind || percentage >= 100) return num_all_nodes;
@@ -53,8 +97,9 @@ std::string GenericScheduler::FitErrorMessage(size_t num_all_nodes,
   return fmt::format("0/{} nodes are available: {}.", num_all_nodes, fmt::join(parts, ", "));
 }
 
+
 ScheduleResult GenericScheduler::Schedule(const Pod& pod, const ClusterState& cluster,
-                                          NodeTree* tree) {
+                                          NodeTree* tree, bool record_details) {
   ScheduleResult result;
   if (Status s = PodPassesBasicChecks(pod, cluster); !s.ok()) {
     result.error = s.error().message;
@@ -71,49 +116,148 @@ ScheduleResult GenericScheduler::Schedule(const Pod& pod, const ClusterState& cl
   target.info = &info;
   target.request = PodRequestToSchedule(pod);
 
-  // ---- filter
-  std::vector<std::unique_ptr<PredicateState>> states;
-  states.reserve(config_.predicates.size());
-  for (const PredicateConfig& pc : config_.predicates) {
-    auto state = pc.predicate->Prepare(target, cluster);
+  // ---- per-pod metadata
+  const size_t np = config_.predicates.size();
+  std::vector<std::unique_ptr<PredicateState>> states(np);
+  std::vector<uint8_t> active(np, 1);
+  for (size_t p = 0; p < np; ++p) {
+    const Predicate& pred = *config_.predicates[p].predicate;
+    auto state = pred.Prepare(target, cluster);
     if (!state.ok()) {
       result.error = state.error().message;
       return result;
     }
-    states.push_back(std::move(state).value());
+    states[p] = std::move(state).value();
+    active[p] = pred.AlwaysPasses(states[p].get()) ? 0 : 1;
+  }
+  size_t prefix_end = np;
+  for (size_t p = 0; p < np; ++p) {
+    if (active[p] && !config_.predicates[p].predicate->NodeLocal()) {
+      prefix_end = p;
+      break;
+    }
   }
 
-  const size_t to_find = NumFeasibleNodesToFind(num_nodes, config_.percentage_of_nodes_to_score);
-  size_t examined = 0;
-  for (size_t i = 0; i < num_nodes; ++i) {
-    NodeId id = tree->Next();
-    ++examined;
-    const NodeInfo& node = cluster.node_info(id);
-    reasons_.Clear();
+  // Runs predicates [from, to) on one node in upstream's order.
+  auto run = [&](size_t from, size_t to, const NodeInfo& node, ReasonList* rl,
+                 uint16_t* first_failed) {
     bool fits = true;
-    size_t first_failed = 0;
-    for (size_t p = 0; p < config_.predicates.size(); ++p) {
-      if (!config_.predicates[p].predicate->Check(target, states[p].get(), node, &reasons_)) {
-        if (fits) first_failed = p;
+    for (size_t p = from; p < to; ++p) {
+      if (!active[p]) continue;
+      if (!config_.predicates[p].predicate->Check(target, states[p].get(), node, rl)) {
+        if (fits) *first_failed = static_cast<uint16_t>(p);
         fits = false;
         if (!config_.always_check_all_predicates) break;
       }
     }
-    if (fits) {
-      // Upstream counts the node that would exceed the quota, then discards
-      // it and stops: that node is walked but not kept.
-      if (result.feasible.size() + 1 > to_find) break;
-      result.feasible.push_back(id);
+    return fits;
+  };
+
+  // Failures are kept as reason ids while filtering; strings are made only
+  // for reports.
+  struct Failure {
+    NodeId node;
+    uint32_t begin, end;
+    uint16_t first;
+  };
+  std::vector<Failure> failures;
+  std::vector<ReasonId> failure_reasons;
+  auto add_failure = [&](NodeId node, uint16_t first, const std::vector<ReasonId>* a,
+                         const std::vector<ReasonId>* b) {
+    uint32_t begin = static_cast<uint32_t>(failure_reasons.size());
+    if (a) failure_reasons.insert(failure_reasons.end(), a->begin(), a->end());
+    if (b) failure_reasons.insert(failure_reasons.end(), b->begin(), b->end());
+    failures.push_back(Failure{node, begin, static_cast<uint32_t>(failure_reasons.size()), first});
+  };
+
+  // ---- filter
+  const size_t to_find = NumFeasibleNodesToFind(num_nodes, config_.percentage_of_nodes_to_score);
+  const bool use_cache = to_find >= num_nodes && tree->AtCycleStart();
+  ClassCache* cc = nullptr;
+  if (use_cache) {
+    cc = FindClassCache(EquivalenceKey(pod));
+    auto compute_prefix = [&](NodeId n) {
+      reasons_.Clear();
+      uint16_t ff = 0;
+      bool fits = run(0, prefix_end, cluster.node_info(n), &reasons_, &ff);
+      cc->prefix_fits[n] = fits ? 1 : 0;
+      cc->first_failed[n] = ff;
+      cc->reasons[n].assign(reasons_.reasons().begin(), reasons_.reasons().end());
+      cc->maps_valid[n] = 0;
+    };
+    bool reusable = cc->cluster_id == cluster.id() && cc->active == active &&
+                    cc->prefix_end == prefix_end && cc->generation <= cluster.generation() &&
+                    cc->prefix_fits.size() == num_nodes;
+    if (reusable) {
+      ++cache_hits_;
+      const std::vector<NodeId>& log = cluster.change_log();
+      for (uint64_t g = cc->generation; g < cluster.generation(); ++g) compute_prefix(log[g]);
     } else {
-      NodeFailure f;
-      f.node = id;
-      f.predicate = config_.predicates[first_failed].name;
-      f.reasons.reserve(reasons_.size());
-      for (ReasonId r : reasons_.reasons()) f.reasons.emplace_back(Str(r));
-      result.failures.push_back(std::move(f));
+      cc->cluster_id = cluster.id();
+      cc->active = active;
+      cc->prefix_end = prefix_end;
+      cc->prefix_fits.assign(num_nodes, 0);
+      cc->first_failed.assign(num_nodes, 0);
+      cc->reasons.assign(num_nodes, {});
+      cc->maps_valid.assign(num_nodes, 0);
+      cc->maps.assign(config_.priorities.size(), {});
+      for (size_t p = 0; p < config_.priorities.size(); ++p)
+        if (config_.priorities[p].priority->NodeLocalMap()) cc->maps[p].assign(num_nodes, 0);
+      for (NodeId n = 0; n < num_nodes; ++n) compute_prefix(n);
+    }
+    cc->generation = cluster.generation();
+
+    const bool has_suffix = prefix_end < np;
+    for (NodeId id : tree->CycleOrder()) {
+      bool prefix_ok = cc->prefix_fits[id] != 0;
+      bool suffix_ok = true;
+      uint16_t ff = 0;
+      bool ran_suffix = false;
+      if (has_suffix && (prefix_ok || config_.always_check_all_predicates)) {
+        reasons_.Clear();
+        suffix_ok = run(prefix_end, np, cluster.node_info(id), &reasons_, &ff);
+        ran_suffix = true;
+      }
+      if (prefix_ok && suffix_ok) {
+        result.feasible.push_back(id);
+      } else {
+        add_failure(id, prefix_ok ? ff : cc->first_failed[id], prefix_ok ? nullptr : &cc->reasons[id],
+                    ran_suffix && !suffix_ok ? &reasons_.reasons() : nullptr);
+      }
+    }
+    tree->Advance(num_nodes);  // a whole round from its start: no change
+  } else {
+    for (size_t i = 0; i < num_nodes; ++i) {
+      NodeId id = tree->Next();
+      reasons_.Clear();
+      uint16_t ff = 0;
+      if (run(0, np, cluster.node_info(id), &reasons_, &ff)) {
+        // Upstream counts the node that would exceed the quota, then discards
+        // it and stops: that node is walked but not kept.
+        if (result.feasible.size() + 1 > to_find) break;
+        result.feasible.push_back(id);
+      } else {
+        add_failure(id, ff, &reasons_.reasons(), nullptr);
+      }
     }
   }
-  (void)examined;
+
+  // Reports need strings; a decision without a feasible node needs them for
+  // the FitError message.
+  auto materialize_failures = [&] {
+    result.failures.reserve(failures.size());
+    for (const Failure& f : failures) {
+      NodeFailure nf;
+      nf.node = f.node;
+      nf.predicate = config_.predicates[f.first].name;
+      nf.reasons.reserve(f.end - f.begin);
+      for (uint32_t i = f.begin; i < f.end; ++i) nf.reasons.emplace_back(Str(failure_reasons[i]));
+      result.failures.push_back(std::move(nf));
+    }
+  };
+  if (record_details || result.feasible.empty() || !config_.extenders.empty()) {
+    materialize_failures();
+  }
 
   // ---- extenders filter
   if (!result.feasible.empty()) {
@@ -153,23 +297,48 @@ ScheduleResult GenericScheduler::Schedule(const Pod& pod, const ClusterState& cl
 
   // ---- score
   const std::vector<NodeId>& nodes = result.feasible;
+  const size_t npr = config_.priorities.size();
   result.scored = true;
   result.totals.assign(nodes.size(), 0);
-  if (config_.priorities.empty() && config_.extenders.empty()) {
+  if (npr == 0 && config_.extenders.empty()) {
     // Upstream's EqualPriorityMap: every node scores 1.
     std::fill(result.totals.begin(), result.totals.end(), 1);
   }
-  result.priority_scores.resize(config_.priorities.size());
-  for (size_t p = 0; p < config_.priorities.size(); ++p) {
+  std::vector<std::unique_ptr<PriorityState>> pstates(npr);
+  for (size_t p = 0; p < npr; ++p)
+    pstates[p] = config_.priorities[p].priority->Prepare(target, cluster, nodes);
+  if (cc != nullptr) {
+    // Raw map scores of node-local priorities, for nodes changed since they
+    // were last computed for this class.
+    for (NodeId n : nodes) {
+      if (cc->maps_valid[n]) continue;
+      for (size_t p = 0; p < npr; ++p) {
+        const Priority& prio = *config_.priorities[p].priority;
+        if (prio.NodeLocalMap()) cc->maps[p][n] = prio.Map(target, pstates[p].get(), cluster, n);
+      }
+      cc->maps_valid[n] = 1;
+    }
+  }
+  result.priority_scores.resize(npr);
+  for (size_t p = 0; p < npr; ++p) {
     const PriorityConfig& pc = config_.priorities[p];
-    std::unique_ptr<PriorityState> state = pc.priority->Prepare(target, cluster, nodes);
+    const Priority& prio = *pc.priority;
     std::vector<int64_t>& scores = result.priority_scores[p];
     scores.resize(nodes.size());
-    for (size_t i = 0; i < nodes.size(); ++i)
-      scores[i] = pc.priority->Map(target, state.get(), cluster, nodes[i]);
-    pc.priority->Reduce(target, state.get(), cluster, nodes, scores);
-    for (size_t i = 0; i < nodes.size(); ++i) result.totals[i] += scores[i] * pc.weight;
+    if (cc != nullptr && prio.NodeLocalMap()) {
+      const std::vector<int64_t>& cached = cc->maps[p];
+      for (size_t i = 0; i < nodes.size(); ++i) scores[i] = cached[nodes[i]];
+    } else {
+      for (size_t i = 0; i < nodes.size(); ++i)
+        scores[i] = prio.Map(target, pstates[p].get(), cluster, nodes[i]);
+    }
+    prio.Reduce(target, pstates[p].get(), cluster, nodes, scores);
+    const int64_t w = pc.weight;
+    int64_t* totals = result.totals.data();
+    const int64_t* sc = scores.data();
+    for (size_t i = 0; i < nodes.size(); ++i) totals[i] += sc[i] * w;
   }
+  if (!record_details) result.priority_scores.clear();
   for (auto& ext : config_.extenders) {
     if (!ext->HasPrioritize() || !ext->IsInterested(pod)) continue;
     auto scores = ext->Prioritize(pod, nodes, cluster);
@@ -183,18 +352,23 @@ ScheduleResult GenericScheduler::Schedule(const Pod& pod, const ClusterState& cl
   // ---- select host
   int64_t best = *std::max_element(result.totals.begin(), result.totals.end());
   if (tie_break_ == TieBreak::kRoundRobin) {
-    std::vector<size_t> max_indices;
-    for (size_t i = 0; i < nodes.size(); ++i)
-      if (result.totals[i] == best) max_indices.push_back(i);
-    size_t ix = last_node_index_ % max_indices.size();
+    size_t count = 0;
+    for (int64_t t : result.totals) count += t == best ? 1 : 0;
+    size_t ix = last_node_index_ % count;
     ++last_node_index_;
-    result.chosen = nodes[max_indices[ix]];
+    for (size_t i = 0; i < nodes.size(); ++i) {
+      if (result.totals[i] != best) continue;
+      if (ix-- == 0) {
+        result.chosen = nodes[i];
+        break;
+      }
+    }
   } else {
+    const std::vector<uint32_t>& rank = cluster.name_rank();
     NodeId chosen = kNoNode;
     for (size_t i = 0; i < nodes.size(); ++i) {
       if (result.totals[i] != best) continue;
-      if (chosen == kNoNode || cluster.node(nodes[i]).meta.name < cluster.node(chosen).meta.name)
-        chosen = nodes[i];
+      if (chosen == kNoNode || rank[nodes[i]] < rank[chosen]) chosen = nodes[i];
     }
     result.chosen = chosen;
   }

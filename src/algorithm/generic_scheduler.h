@@ -76,12 +76,17 @@ struct ScheduleResult {
 class GenericScheduler {
  public:
   GenericScheduler(SchedulerConfig config, TieBreak tie_break);
+  ~GenericScheduler();
 
   const SchedulerConfig& config() const { return config_; }
 
   // Runs one scheduling cycle for `pod` against `cluster`. `tree` is the
-  // NodeTree walk (its position persists between calls).
-  ScheduleResult Schedule(const Pod& pod, const ClusterState& cluster, NodeTree* tree);
+  // NodeTree walk (its position persists between calls). With
+  // `record_details` false, `failures` is only filled when no node fits and
+  // `priority_scores` is left empty: the decision is the same, only the
+  // report is smaller (the benchmark uses this).
+  ScheduleResult Schedule(const Pod& pod, const ClusterState& cluster, NodeTree* tree,
+                          bool record_details = true);
 
   // Upstream's numFeasibleNodesToFind.
   static size_t NumFeasibleNodesToFind(size_t num_all_nodes, int percentage);
@@ -93,9 +98,15 @@ class GenericScheduler {
   SchedulerConfig config_;
   TieBreak tie_break_;
   uint64_t last_node_index_ = 0;
+  // Per-node results of one equivalence class of pods, reused while the
+  // nodes they were computed for are unchanged (see generic_scheduler.cc).
+  struct ClassCache;
+  ClassCache* FindClassCache(const std::string& key);
+
   // Reused between cycles so the hot loop does not allocate.
-  std::vector<NodeId> walk_;
   ReasonList reasons_;
+  std::vector<std::unique_ptr<ClassCache>> caches_;  // most recently used first
+  uint64_t cache_hits_ = 0;
 };
 
 }  // namespace ksched

@@ -1,21 +1,18 @@
 #include "api/decode.h"
 
 #include <fcntl.h>
-#include <nlohmann/json.hpp>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <charconv>
 #include <cerrno>
-#include <cstdio>
+#include <charconv>
 #include <cstring>
-#include <fstream>
 #include <iostream>
 #include <iterator>
+#include <nlohmann/json.hpp>
 #include <optional>
-#include <sstream>
 #include <utility>
 
 #include "api/yaml_to_json.h"
@@ -38,17 +35,22 @@ std::string Describe(dom::element e) {
     return out;
   };
   switch (e.type()) {
-    case dom::element_type::ARRAY: return "an array";
-    case dom::element_type::OBJECT: return "an object";
+    case dom::element_type::ARRAY:
+      return "an array";
+    case dom::element_type::OBJECT:
+      return "an object";
     case dom::element_type::INT64:
       return "an integer (" + std::to_string(e.get_int64().value_unsafe()) + ")";
     case dom::element_type::UINT64:
       return "an integer (" + std::to_string(e.get_uint64().value_unsafe()) + ")";
-    case dom::element_type::DOUBLE: return "a number (" + simdjson::to_string(e) + ")";
+    case dom::element_type::DOUBLE:
+      return "a number (" + simdjson::to_string(e) + ")";
     case dom::element_type::STRING:
       return "a string (" + quoted(e.get_string().value_unsafe()) + ")";
-    case dom::element_type::BOOL: return e.get_bool().value_unsafe() ? "true" : "false";
-    case dom::element_type::NULL_VALUE: return "null";
+    case dom::element_type::BOOL:
+      return e.get_bool().value_unsafe() ? "true" : "false";
+    case dom::element_type::NULL_VALUE:
+      return "null";
   }
   return "an unknown value";
 }
@@ -225,10 +227,15 @@ class Decoder {
   }
   bool Int64(dom::element e, int64_t* out) {
     switch (e.type()) {
-      case dom::element_type::NULL_VALUE: return true;
-      case dom::element_type::INT64: *out = e.get_int64().value_unsafe(); return true;
-      case dom::element_type::UINT64: return Fail("integer out of range: " + NumberText(e));
-      default: return TypeError(e, "an integer");
+      case dom::element_type::NULL_VALUE:
+        return true;
+      case dom::element_type::INT64:
+        *out = e.get_int64().value_unsafe();
+        return true;
+      case dom::element_type::UINT64:
+        return Fail("integer out of range: " + NumberText(e));
+      default:
+        return TypeError(e, "an integer");
     }
   }
   bool Int32(dom::element e, int32_t* out) {
@@ -260,15 +267,19 @@ class Decoder {
     std::string number;
     std::string_view text;
     switch (e.type()) {
-      case dom::element_type::NULL_VALUE: return true;
-      case dom::element_type::STRING: text = e.get_string().value_unsafe(); break;
+      case dom::element_type::NULL_VALUE:
+        return true;
+      case dom::element_type::STRING:
+        text = e.get_string().value_unsafe();
+        break;
       case dom::element_type::INT64:
       case dom::element_type::UINT64:
       case dom::element_type::DOUBLE:
         number = NumberText(e);
         text = number;
         break;
-      default: return TypeError(e, "a quantity (string or number)");
+      default:
+        return TypeError(e, "a quantity (string or number)");
     }
     Result<ksched::Quantity> q = ksched::Quantity::Parse(text);
     if (!q.ok()) {
@@ -399,7 +410,8 @@ class Decoder {
     });
   }
   bool Requirements(dom::element e, std::vector<SelectorRequirement>* out) {
-    return List(e, out, [this](dom::element x, SelectorRequirement* r) { return Requirement(x, r); });
+    return List(e, out,
+                [this](dom::element x, SelectorRequirement* r) { return Requirement(x, r); });
   }
 
   bool LabelSelectorValue(dom::element e, LabelSelector* s) {
@@ -499,8 +511,9 @@ class Decoder {
   bool AffinityValue(dom::element e, Affinity* a) {
     return Fields(e, [&](std::string_view k, dom::element v) {
       if (k == "nodeAffinity") {
-        return Optional(v, &a->node_affinity,
-                        [this](dom::element x, NodeAffinity* n) { return NodeAffinityValue(x, n); });
+        return Optional(v, &a->node_affinity, [this](dom::element x, NodeAffinity* n) {
+          return NodeAffinityValue(x, n);
+        });
       }
       if (k == "podAffinity" || k == "podAntiAffinity") {
         return Optional(v, k == "podAffinity" ? &a->pod_affinity : &a->pod_anti_affinity,
@@ -574,8 +587,8 @@ class Decoder {
     return List(e, out, [this](dom::element x, Container* c) { return ContainerValue(x, c); });
   }
 
-  // The source fields of a pod volume (`kind` is the source's key).
-  bool VolumeSource(std::string_view kind, dom::element e, Volume* vol) {
+  // The fields of a pod volume's source object; vol->kind says which source.
+  bool VolumeSource(dom::element e, Volume* vol) {
     return Fields(e, [&](std::string_view k, dom::element v) {
       if (k == "readOnly") return Bool(v, &vol->read_only);
       switch (vol->kind) {
@@ -608,7 +621,6 @@ class Decoder {
         case VolumeKind::kOther:
           break;
       }
-      (void)kind;
       return true;
     });
   }
@@ -639,7 +651,7 @@ class Decoder {
       }
       vol->kind = kind;
       if (kind == VolumeKind::kRBD) vol->rbd_pool = "rbd";
-      return VolumeSource(k, v, vol);
+      return VolumeSource(v, vol);
     });
   }
 
@@ -927,10 +939,11 @@ std::string ObjectLabel(std::string_view kind, bool namespaced, dom::element met
 // ReplicaSet and StatefulSet share one struct, so their kind name is a
 // parameter rather than a trait.
 template <typename T>
-Result<T> DecodeKind(dom::element e, std::string_view kind, bool namespaced,
-                     std::string_view file, std::string_view where) {
+Result<T> DecodeKind(dom::element e, std::string_view kind, bool namespaced, std::string_view file,
+                     std::string_view where) {
   if (!e.is_object()) {
-    return MakeError(Compose({file, Unnamed(kind, where), "expected an object, got " + Describe(e)}));
+    return MakeError(
+        Compose({file, Unnamed(kind, where), "expected an object, got " + Describe(e)}));
   }
   Decoder d;
   T obj;
@@ -1128,8 +1141,8 @@ Status DecodeYaml(std::string_view text, std::string_view file, ObjectSet* out) 
     if (simdjson::error_code err = parser.parse(json).get(root); err != SUCCESS) {
       // The converter writes valid JSON; what simdjson can still refuse is
       // content such as invalid UTF-8.
-      return MakeError(Compose({file, where, std::string("invalid YAML content: ") +
-                                                 simdjson::error_message(err)}));
+      return MakeError(Compose(
+          {file, where, std::string("invalid YAML content: ") + simdjson::error_message(err)}));
     }
     if (Status s = DecodeRoot(root, file, where, out); !s.ok()) return s;
   }
@@ -1154,8 +1167,7 @@ Result<simdjson::dom::element> ParseJson(simdjson::dom::parser& parser, std::str
   return ParseJsonPadded(parser, padded, filename);
 }
 
-Result<simdjson::dom::element> ParseJsonPadded(simdjson::dom::parser& parser,
-                                               std::string_view text,
+Result<simdjson::dom::element> ParseJsonPadded(simdjson::dom::parser& parser, std::string_view text,
                                                std::string_view filename) {
   if (parser.allocate(std::max<size_t>(text.size(), 4096), kMaxYamlDepth) != SUCCESS) {
     return MakeError(Compose({filename, "out of memory"}));
@@ -1185,7 +1197,8 @@ Status DecodeAny(simdjson::dom::element e, std::string_view file, std::string_vi
   if (kind.size() >= 4 && kind.substr(kind.size() - 4) == "List") {
     // `List` holds any kinds; `PodList`, `NodeList`, ... hold one kind and
     // their items may leave it out.
-    std::string_view item_kind = kind == "List" ? std::string_view() : kind.substr(0, kind.size() - 4);
+    std::string_view item_kind =
+        kind == "List" ? std::string_view() : kind.substr(0, kind.size() - 4);
     dom::element items;
     if (obj.at_key("items").get(items) != SUCCESS || items.is_null()) return Status::Ok();
     dom::array arr;
@@ -1333,8 +1346,7 @@ Result<ReplicationController> DecodeReplicationController(dom::element e, std::s
                                                           std::string_view where) {
   return DecodeKind<ReplicationController>(e, file, where);
 }
-Result<ReplicaSet> DecodeReplicaSet(dom::element e, std::string_view file,
-                                    std::string_view where) {
+Result<ReplicaSet> DecodeReplicaSet(dom::element e, std::string_view file, std::string_view where) {
   return DecodeKind<ReplicaSet>(e, "ReplicaSet", true, file, where);
 }
 Result<StatefulSet> DecodeStatefulSet(dom::element e, std::string_view file,

@@ -22,8 +22,8 @@
 
 #include <cstddef>
 #include <string>
-#include <utility>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "api/types.h"
@@ -94,8 +94,7 @@ Result<simdjson::dom::element> ParseJson(simdjson::dom::parser& parser, std::str
                                          std::string_view filename);
 // The same without copying `text`, which must be followed by
 // simdjson::SIMDJSON_PADDING readable bytes (a padded_string or PaddedFile).
-Result<simdjson::dom::element> ParseJsonPadded(simdjson::dom::parser& parser,
-                                               std::string_view text,
+Result<simdjson::dom::element> ParseJsonPadded(simdjson::dom::parser& parser, std::string_view text,
                                                std::string_view filename);
 
 // Single-object decoders, for callers that already hold a parsed element (the

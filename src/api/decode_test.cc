@@ -3,9 +3,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include <nlohmann/json.hpp>
-
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "api/yaml_to_json.h"
@@ -752,9 +751,10 @@ TEST(DecodeTest, ListsArraysAndStreams) {
   EXPECT_EQ(set.nodes.size(), 1u);
 
   // Concatenated JSON documents, as `kubectl get pod a -o json; kubectl get pod b -o json`.
-  set = MustDecode("{\"kind\": \"Pod\", \"metadata\": {\"name\": \"a\"}}\n"
-                   "{\"kind\": \"Pod\", \"metadata\": {\"name\": \"b\"}}\n"
-                   "[{\"kind\": \"Pod\", \"metadata\": {\"name\": \"c\"}}]\n");
+  set = MustDecode(
+      "{\"kind\": \"Pod\", \"metadata\": {\"name\": \"a\"}}\n"
+      "{\"kind\": \"Pod\", \"metadata\": {\"name\": \"b\"}}\n"
+      "[{\"kind\": \"Pod\", \"metadata\": {\"name\": \"c\"}}]\n");
   ASSERT_EQ(set.pods.size(), 3u);
   EXPECT_EQ(set.pods[2].meta.name, "c");
 
@@ -1307,8 +1307,7 @@ TEST(DecodeErrorTest, SyntaxErrorsAreLocated) {
                           "s.json"),
               AllOf(HasSubstr("s.json:2:"), HasSubstr("invalid JSON")));
   EXPECT_THAT(DecodeError("[1, 2", "t.json"), HasSubstr("t.json"));
-  EXPECT_THAT(DecodeError("kind: Pod\nmetadata:\n  name: [a\n", "y.yaml"),
-              HasSubstr("y.yaml:"));
+  EXPECT_THAT(DecodeError("kind: Pod\nmetadata:\n  name: [a\n", "y.yaml"), HasSubstr("y.yaml:"));
   EXPECT_THAT(DecodeError("kind: Pod\nmetadata: {name: a}\n  bad: indent\n", "y.yaml"),
               HasSubstr("y.yaml:3:"));
 }
@@ -1342,8 +1341,8 @@ TEST(DecodeErrorTest, DecoderIsTotalOnMutatedInput) {
   // Replacing any one scalar or container of a valid pod with a value of
   // another type must give an error or a pod, never a crash.
   nlohmann::json pod = nlohmann::json::parse(kPodJson);
-  std::vector<nlohmann::json> replacements = {nullptr, 1, -1, 1.5, "x", true,
-                                              nlohmann::json::array(), nlohmann::json::object()};
+  std::vector<nlohmann::json> replacements = {
+      nullptr, 1, -1, 1.5, "x", true, nlohmann::json::array(), nlohmann::json::object()};
   int errors = 0, accepted = 0;
   std::function<void(nlohmann::json&)> visit = [&](nlohmann::json& node) {
     if (node.is_object()) {
@@ -1464,8 +1463,8 @@ reuse: *k
   // "Billion laughs": each level doubles the size.
   std::string bomb = "l0: &l0 [aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa]\n";
   for (int i = 1; i < 40; ++i) {
-    bomb += "l" + std::to_string(i) + ": &l" + std::to_string(i) + " [*l" +
-            std::to_string(i - 1) + ", *l" + std::to_string(i - 1) + "]\n";
+    bomb += "l" + std::to_string(i) + ": &l" + std::to_string(i) + " [*l" + std::to_string(i - 1) +
+            ", *l" + std::to_string(i - 1) + "]\n";
   }
   Result<std::string> exploded = YamlToJson(bomb, "bomb.yaml");
   ASSERT_FALSE(exploded.ok());

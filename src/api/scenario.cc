@@ -24,26 +24,31 @@ std::string At(std::string_view file, std::string_view field, std::string_view m
 
 const char* TypeName(dom::element e) {
   switch (e.type()) {
-    case dom::element_type::ARRAY: return "an array";
-    case dom::element_type::OBJECT: return "an object";
+    case dom::element_type::ARRAY:
+      return "an array";
+    case dom::element_type::OBJECT:
+      return "an object";
     case dom::element_type::INT64:
-    case dom::element_type::UINT64: return "an integer";
-    case dom::element_type::DOUBLE: return "a number";
-    case dom::element_type::STRING: return "a string";
-    case dom::element_type::BOOL: return "a boolean";
-    case dom::element_type::NULL_VALUE: return "null";
+    case dom::element_type::UINT64:
+      return "an integer";
+    case dom::element_type::DOUBLE:
+      return "a number";
+    case dom::element_type::STRING:
+      return "a string";
+    case dom::element_type::BOOL:
+      return "a boolean";
+    case dom::element_type::NULL_VALUE:
+      return "null";
   }
   return "an unknown value";
 }
 
 Error WrongType(std::string_view file, std::string_view field, dom::element e,
                 std::string_view want) {
-  return MakeError(
-      At(file, field, "expected " + std::string(want) + ", got " + TypeName(e)));
+  return MakeError(At(file, field, "expected " + std::string(want) + ", got " + TypeName(e)));
 }
 
-Status GetString(dom::element e, std::string_view file, std::string_view field,
-                 std::string* out) {
+Status GetString(dom::element e, std::string_view file, std::string_view field, std::string* out) {
   std::string_view s;
   if (e.get(s) != SUCCESS) return WrongType(file, field, e, "a string");
   out->assign(s);

@@ -27,13 +27,27 @@ void AppendJsonString(std::string_view s, std::string* out) {
   for (char ch : s) {
     unsigned char c = static_cast<unsigned char>(ch);
     switch (c) {
-      case '"': out->append("\\\""); break;
-      case '\\': out->append("\\\\"); break;
-      case '\n': out->append("\\n"); break;
-      case '\r': out->append("\\r"); break;
-      case '\t': out->append("\\t"); break;
-      case '\b': out->append("\\b"); break;
-      case '\f': out->append("\\f"); break;
+      case '"':
+        out->append("\\\"");
+        break;
+      case '\\':
+        out->append("\\\\");
+        break;
+      case '\n':
+        out->append("\\n");
+        break;
+      case '\r':
+        out->append("\\r");
+        break;
+      case '\t':
+        out->append("\\t");
+        break;
+      case '\b':
+        out->append("\\b");
+        break;
+      case '\f':
+        out->append("\\f");
+        break;
       default:
         if (c < 0x20) {
           out->append("\\u00");
@@ -50,10 +64,10 @@ void AppendJsonString(std::string_view s, std::string* out) {
 bool IsDigits(std::string_view s, int base) {
   if (s.empty()) return false;
   for (char c : s) {
-    bool ok = base == 8    ? (c >= '0' && c <= '7')
-              : base == 10 ? (c >= '0' && c <= '9')
-                           : ((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') ||
-                              (c >= 'A' && c <= 'F'));
+    bool ok = base == 8 ? (c >= '0' && c <= '7')
+              : base == 10
+                  ? (c >= '0' && c <= '9')
+                  : ((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'));
     if (!ok) return false;
   }
   return true;
@@ -277,8 +291,8 @@ class JsonWriter : public YAML::EventHandler {
   void StartCollection(const YAML::Mark& mark, bool is_map, YAML::anchor_t anchor) {
     if (BeginNode(mark, /*is_scalar=*/false, "")) return;
     if (static_cast<int>(stack_.size()) >= kMaxYamlDepth) {
-      throw ConvertError{mark, "document nested deeper than " + std::to_string(kMaxYamlDepth) +
-                                   " levels"};
+      throw ConvertError{
+          mark, "document nested deeper than " + std::to_string(kMaxYamlDepth) + " levels"};
     }
     stack_.push_back(Frame{is_map, true, true, anchor, out_.size()});
     out_.push_back(is_map ? '{' : '[');

@@ -1,6 +1,7 @@
 #include "cache/cluster_state.h"
 
 #include <algorithm>
+#include <atomic>
 
 #include <fmt/format.h>
 
@@ -33,7 +34,9 @@ PodInfo MakePodInfo(Pod pod) {
 }
 
 Result<ClusterState> ClusterState::Build(ObjectSet objects, std::vector<Pod>* pending) {
+  static std::atomic<uint64_t> next_id{1};
   ClusterState s;
+  s.id_ = next_id.fetch_add(1);
   s.nodes_ = std::move(objects.nodes);
   s.node_infos_.resize(s.nodes_.size());
   s.zone_keys_.resize(s.nodes_.size());
@@ -60,6 +63,15 @@ Result<ClusterState> ClusterState::Build(ObjectSet objects, std::vector<Pod>* pe
       }
     }
     for (const ImageOnNode& image : info.images) ++s.image_num_nodes_[image.name];
+  }
+
+  {
+    std::vector<NodeId> by_name(s.nodes_.size());
+    for (NodeId i = 0; i < by_name.size(); ++i) by_name[i] = i;
+    std::sort(by_name.begin(), by_name.end(),
+              [&](NodeId a, NodeId b) { return s.nodes_[a].meta.name < s.nodes_[b].meta.name; });
+    s.name_rank_.resize(by_name.size());
+    for (uint32_t r = 0; r < by_name.size(); ++r) s.name_rank_[by_name[r]] = r;
   }
 
   std::unordered_map<std::string, bool> seen_pods;
@@ -106,7 +118,10 @@ PodId ClusterState::AddPodInfo(Pod pod, NodeId node) {
   if (info.has_affinity) pods_with_affinity_.push_back(id);
   // A pod bound to a node that does not exist stays in the cache (it still
   // counts for nothing any predicate reads) but touches no NodeInfo.
-  if (node == kNoNode) return id;
+  if (node == kNoNode) {
+    ++pods_on_missing_nodes_;
+    return id;
+  }
   NodeInfo& n = node_infos_[node];
   n.requested.AddRequest(info.request);
   n.nonzero_requested.milli_cpu += info.nonzero.milli_cpu;
@@ -115,6 +130,7 @@ PodId ClusterState::AddPodInfo(Pod pod, NodeId node) {
   if (info.has_affinity) n.pods_with_affinity.push_back(id);
   n.used_ports.insert(n.used_ports.end(), info.host_ports.begin(), info.host_ports.end());
   n.generation = ++generation_;
+  change_log_.push_back(node);
   return id;
 }
 

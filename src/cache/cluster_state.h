@@ -37,6 +37,8 @@ class ClusterState {
   const std::vector<NodeInfo>& node_infos() const { return node_infos_; }
   const Node& node(NodeId id) const { return nodes_[id]; }
   NodeId FindNode(std::string_view name) const;  // kNoNode when absent
+  // Position of each node in the name-sorted node list (for name tie-breaks).
+  const std::vector<uint32_t>& name_rank() const { return name_rank_; }
   // Upstream's zone key (region and zone labels), interned; kEmptyStr if none.
   StrId zone_key(NodeId id) const { return zone_keys_[id]; }
 
@@ -49,8 +51,17 @@ class ClusterState {
   // Places `pod` on `node` (writing spec.nodeName) and updates that node only.
   PodId Assume(Pod pod, NodeId node);
 
-  // Bumped by every Assume(); per-node changes are in NodeInfo::generation.
+  // Pods whose spec.nodeName names a node that does not exist.
+  size_t num_pods_on_missing_nodes() const { return pods_on_missing_nodes_; }
+
+  // Bumped by every change to a node (each pod placed on one); per-node
+  // changes are in NodeInfo::generation. change_log()[g - 1] is the node that
+  // generation g changed, so caches can find exactly the nodes changed since
+  // the generation they were built at.
   uint64_t generation() const { return generation_; }
+  const std::vector<NodeId>& change_log() const { return change_log_; }
+  // Distinguishes ClusterState objects, for caches keyed on one of them.
+  uint64_t id() const { return id_; }
 
   // ---- images: how many nodes list an image name (upstream's imageStates)
   int ImageNumNodes(StrId image) const;
@@ -73,11 +84,15 @@ class ClusterState {
   std::vector<Node> nodes_;
   std::vector<NodeInfo> node_infos_;
   std::vector<StrId> zone_keys_;
+  std::vector<uint32_t> name_rank_;
   std::unordered_map<std::string, NodeId> node_by_name_;
   std::deque<PodInfo> pods_;
   std::vector<PodId> pods_with_affinity_;
   std::unordered_map<StrId, int> image_num_nodes_;
   uint64_t generation_ = 0;
+  std::vector<NodeId> change_log_;
+  size_t pods_on_missing_nodes_ = 0;
+  uint64_t id_ = 0;
 
   std::vector<Service> services_;
   std::vector<ReplicationController> rcs_;

@@ -12,6 +12,18 @@ NodeTree::NodeTree(const ClusterState& state) {
     zones_[it->second].nodes.push_back(id);
   }
   num_nodes_ = state.num_nodes();
+  NodeTree fresh = *this;
+  for (size_t i = 0; i < num_nodes_; ++i) cycle_order_.push_back(fresh.Next());
+}
+
+bool NodeTree::AtCycleStart() const {
+  bool all_fresh = zone_index_ == 0;
+  bool all_done = true;
+  for (const Zone& z : zones_) {
+    if (z.last_index != 0) all_fresh = false;
+    if (z.last_index < z.nodes.size()) all_done = false;
+  }
+  return all_fresh || all_done;
 }
 
 NodeId NodeTree::Next() {
@@ -36,6 +48,7 @@ void NodeTree::Peek(size_t count, std::vector<NodeId>* out) const {
 }
 
 void NodeTree::Advance(size_t count) {
+  if (count == num_nodes_ && AtCycleStart()) return;  // a full round changes nothing
   for (size_t i = 0; i < count; ++i) Next();
 }
 

@@ -24,6 +24,13 @@ class NodeTree {
   // Moves the position forward by `count` nodes.
   void Advance(size_t count);
 
+  // True when the next Next() starts a fresh round: every zone at its first
+  // node, or every zone exhausted (the walk then resets). A walk of exactly
+  // num_nodes() nodes from such a state visits CycleOrder() and ends in such
+  // a state again, which lets the scheduler skip the walk entirely.
+  bool AtCycleStart() const;
+  const std::vector<NodeId>& CycleOrder() const { return cycle_order_; }
+
  private:
   struct Zone {
     std::vector<NodeId> nodes;
@@ -32,6 +39,7 @@ class NodeTree {
   std::vector<Zone> zones_;
   size_t zone_index_ = 0;
   size_t num_nodes_ = 0;
+  std::vector<NodeId> cycle_order_;
 };
 
 }  // namespace ksched

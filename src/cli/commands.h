@@ -36,4 +36,13 @@ struct CapacityArgs {
 CLI::App* AddCapacityCommand(CLI::App* app, CapacityArgs* args);
 int RunCapacity(const CapacityArgs& args);
 
+struct BenchArgs {
+  std::vector<std::string> files;
+  int threads = 0;
+  std::string output = "table";
+  std::string tie_break = "name";
+};
+CLI::App* AddBenchCommand(CLI::App* app, BenchArgs* args);
+int RunBench(const BenchArgs& args);
+
 }  // namespace ksched

@@ -66,6 +66,9 @@ int main(int argc, char** argv) {
   ksched::CapacityArgs capacity_args;
   CLI::App* capacity = ksched::AddCapacityCommand(&app, &capacity_args);
 
+  ksched::BenchArgs bench_args;
+  CLI::App* bench = ksched::AddBenchCommand(&app, &bench_args);
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -74,5 +77,6 @@ int main(int argc, char** argv) {
   if (replay->parsed()) return RunReplayCommand(replay_file, tie_break, percentage);
   if (schedule->parsed()) return ksched::RunSchedule(schedule_args);
   if (capacity->parsed()) return ksched::RunCapacity(capacity_args);
+  if (bench->parsed()) return ksched::RunBench(bench_args);
   return kExitBadInput;
 }

@@ -28,15 +28,17 @@ Result<SchedulerConfig> ScenarioConfig(const Scenario& scenario, const ReplayOpt
   return config;
 }
 
-Status RunReplay(Scenario scenario, const ReplayOptions& options, const StepCallback& on_step) {
+Status RunReplay(Scenario scenario, const ReplayOptions& options, const StepCallback& on_step,
+                 const std::function<void()>& on_ready) {
   auto config = ScenarioConfig(scenario, options);
   if (!config.ok()) return config.error();
   auto cluster = ClusterState::Build(std::move(scenario.cluster));
   if (!cluster.ok()) return cluster.error();
   NodeTree tree(*cluster);
   GenericScheduler scheduler(std::move(config).value(), options.tie_break);
+  if (on_ready) on_ready();
   for (Pod& pod : scenario.pending) {
-    ScheduleResult result = scheduler.Schedule(pod, *cluster, &tree);
+    ScheduleResult result = scheduler.Schedule(pod, *cluster, &tree, options.record_details);
     if (on_step) on_step(pod, result, *cluster, scheduler.config());
     if (result.chosen != kNoNode) cluster->Assume(std::move(pod), result.chosen);
   }

@@ -22,6 +22,9 @@ struct ReplayOptions {
   TieBreak tie_break = TieBreak::kName;
   std::optional<int> percentage_of_nodes_to_score;  // overrides the scenario
   FeatureGates gates;
+  // False: ScheduleResult carries the decision but not every node's reasons
+  // and priority scores (the benchmark; same engine, smaller report).
+  bool record_details = true;
 };
 
 // Called once per pending pod, after its cycle and before it is bound.
@@ -36,7 +39,10 @@ Result<SchedulerConfig> ScenarioConfig(const Scenario& scenario, const ReplayOpt
 // Runs every pending pod of `scenario`. Returns an error only for problems
 // with the scenario itself (bad policy, duplicate names), not for pods that
 // do not fit.
-Status RunReplay(Scenario scenario, const ReplayOptions& options, const StepCallback& on_step);
+// `on_ready`, if set, is called once the cluster is built, just before the
+// first pod (the benchmark starts its clock there).
+Status RunReplay(Scenario scenario, const ReplayOptions& options, const StepCallback& on_step,
+                 const std::function<void()>& on_ready = nullptr);
 
 // One step in the conformance step format (shared/conformance/README.md),
 // as an object so front ends can add fields before printing it.

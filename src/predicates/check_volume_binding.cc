@@ -26,12 +26,12 @@
 // Known gaps, for lack of fields in api/types.h: volumeMode is not compared
 // (upstream skips PVs whose volumeMode differs from the claim's), and a
 // class's allowedTopologies are taken to allow every node.
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <string>
 #include <unordered_map>
 #include <vector>
-
-#include <fmt/format.h>
 
 #include "labels/label_selector.h"
 #include "labels/node_selector.h"
@@ -149,9 +149,10 @@ class CheckVolumeBinding : public Predicate {
       const PersistentVolumeClaim* pvc = cluster.FindPvc(p.meta.ns, v.id);
       if (pvc == nullptr) {
         std::string key = fmt::format("{}/{}", Str(p.meta.ns), v.id);
-        return MakeError(fmt::format("error getting PVC {}: could not find "
-                                     "v1.PersistentVolumeClaim {}",
-                                     volume::GoQuote(key), volume::GoQuote(key)));
+        return MakeError(
+            fmt::format("error getting PVC {}: could not find "
+                        "v1.PersistentVolumeClaim {}",
+                        volume::GoQuote(key), volume::GoQuote(key)));
       }
       if (!pvc->volume_name.empty() && pvc->meta.Annotation(volume::kBindCompletedAnnotation)) {
         bound.push_back(pvc);
@@ -283,7 +284,9 @@ class CheckVolumeBinding : public Predicate {
   // claims of the pod took.
   static uint32_t FindMatch(const BindingState& s, const ClaimToMatch& c, const NodeInfo& node,
                             const std::vector<uint32_t>& taken) {
-    auto is_taken = [&](uint32_t i) { return std::find(taken.begin(), taken.end(), i) != taken.end(); };
+    auto is_taken = [&](uint32_t i) {
+      return std::find(taken.begin(), taken.end(), i) != taken.end();
+    };
     for (uint32_t i : c.prebound) {
       if (is_taken(i)) continue;
       return AffinityMatches(s.pvs[i], node) ? i : kNoPv;

@@ -30,40 +30,41 @@ std::string Node(const std::string& name, const std::string& rack) {
 std::string RackAffinity(const std::string& racks) {
   if (racks.empty()) return "";
   return R"(,"nodeAffinity":{"required":{"nodeSelectorTerms":[{"matchExpressions":[)"
-         R"({"key":"rack","operator":"In","values":)" + racks + "}]}]}}";
+         R"({"key":"rack","operator":"In","values":)" +
+         racks + "}]}]}}";
 }
 
 struct PvSpec {
-  std::string name;
+  std::string name = "";
   std::string cls = "local";
   std::string size = "10Gi";
   std::string modes = R"(["ReadWriteOnce"])";
-  std::string racks;  // JSON array for RackAffinity, "" for no affinity
+  std::string racks = "";  // JSON array for RackAffinity, "" for no affinity
   std::string phase = "Available";
-  std::string claim_ref;  // JSON object, "" for none
+  std::string claim_ref = "";  // JSON object, "" for none
   std::string labels = "{}";
-  std::string extra_meta;  // e.g. deletionTimestamp
+  std::string extra_meta = "";  // e.g. deletionTimestamp
 };
 
 std::string Pv(const PvSpec& s) {
-  std::string j = R"({"kind":"PersistentVolume","metadata":{"name":")" + s.name +
-                  R"(","labels":)" + s.labels + s.extra_meta + R"(},"spec":{"capacity":{"storage":")" +
-                  s.size + R"("},"accessModes":)" + s.modes + R"(,"storageClassName":")" + s.cls +
-                  "\"" + RackAffinity(s.racks);
+  std::string j = R"({"kind":"PersistentVolume","metadata":{"name":")" + s.name + R"(","labels":)" +
+                  s.labels + s.extra_meta + R"(},"spec":{"capacity":{"storage":")" + s.size +
+                  R"("},"accessModes":)" + s.modes + R"(,"storageClassName":")" + s.cls + "\"" +
+                  RackAffinity(s.racks);
   if (!s.claim_ref.empty()) j += R"(,"claimRef":)" + s.claim_ref;
   j += R"(,"hostPath":{"path":"/x"}},"status":{"phase":")" + s.phase + R"("}})";
   return j;
 }
 
 struct PvcSpec {
-  std::string name;
+  std::string name = "";
   std::string cls = "local";
   std::string size = "1Gi";
   std::string modes = R"(["ReadWriteOnce"])";
-  std::string volume_name;
+  std::string volume_name = "";
   bool bind_completed = false;
-  std::string selected_node;
-  std::string selector;  // JSON, "" for none
+  std::string selected_node = "";
+  std::string selector = "";  // JSON, "" for none
 };
 
 std::string Pvc(const PvcSpec& s) {
@@ -98,7 +99,8 @@ Pod PodWithClaims(const std::vector<std::string>& claims) {
             claims[i] + R"("}})";
   }
   return TestPod(R"({"kind":"Pod","metadata":{"name":"p","namespace":"default"},)"
-                 R"("spec":{"containers":[{"name":"c"}],"volumes":[)" + vols + "]}}");
+                 R"("spec":{"containers":[{"name":"c"}],"volumes":[)" +
+                 vols + "]}}");
 }
 
 // Nodes r1 and r2 (rack label = name) and the usual classes, plus `items`.
@@ -113,8 +115,9 @@ ClusterState Cluster(std::vector<std::string> items) {
 
 TEST(CheckVolumeBinding, PodWithoutClaimsPasses) {
   ClusterState c = Cluster({});
-  Pod pod = TestPod(R"({"kind":"Pod","metadata":{"name":"p","namespace":"default"},)"
-                    R"("spec":{"containers":[{"name":"c"}],"volumes":[{"name":"e","emptyDir":{}}]}})");
+  Pod pod =
+      TestPod(R"({"kind":"Pod","metadata":{"name":"p","namespace":"default"},)"
+              R"("spec":{"containers":[{"name":"c"}],"volumes":[{"name":"e","emptyDir":{}}]}})");
   EXPECT_TRUE(RunCheck(*NewCheckVolumeBinding(), pod, c, "r1").fits);
 }
 
@@ -123,13 +126,14 @@ TEST(CheckVolumeBinding, BoundClaimNeedsPvNodeAffinity) {
       Pv({.name = "pv1", .cls = "standard", .racks = R"(["r1"])", .phase = "Bound"}),
       Pv({.name = "pv-any", .cls = "standard", .phase = "Bound"}),
       Pvc({.name = "bound", .cls = "standard", .volume_name = "pv1", .bind_completed = true}),
-      Pvc({.name = "bound-any", .cls = "standard", .volume_name = "pv-any",
+      Pvc({.name = "bound-any",
+           .cls = "standard",
+           .volume_name = "pv-any",
            .bind_completed = true}),
   });
   auto p = NewCheckVolumeBinding();
   EXPECT_TRUE(RunCheck(*p, PodWithClaims({"bound"}), c, "r1").fits);
-  EXPECT_THAT(RunCheck(*p, PodWithClaims({"bound"}), c, "r2").reasons,
-              ElementsAre(kNodeConflict));
+  EXPECT_THAT(RunCheck(*p, PodWithClaims({"bound"}), c, "r2").reasons, ElementsAre(kNodeConflict));
   EXPECT_TRUE(RunCheck(*p, PodWithClaims({"bound-any"}), c, "r2").fits);
 }
 
@@ -139,8 +143,8 @@ TEST(CheckVolumeBinding, PvMatchFieldsSeeNoNodeName) {
   auto pv = [](const std::string& name, const std::string& op) {
     return R"({"kind":"PersistentVolume","metadata":{"name":")" + name +
            R"("},"spec":{"storageClassName":"standard","nodeAffinity":{"required":{)"
-           R"("nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":")" + op +
-           R"(","values":["r1"]}]}]}}},"status":{"phase":"Bound"}})";
+           R"("nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":")" +
+           op + R"(","values":["r1"]}]}]}}},"status":{"phase":"Bound"}})";
   };
   ClusterState c = Cluster({
       pv("pv-in", "In"),
@@ -190,8 +194,7 @@ TEST(CheckVolumeBinding, WaitForFirstConsumerMatchesAvailablePvs) {
   });
   auto p = NewCheckVolumeBinding();
   EXPECT_TRUE(RunCheck(*p, PodWithClaims({"claim"}), c, "r1").fits);
-  EXPECT_THAT(RunCheck(*p, PodWithClaims({"claim"}), c, "r2").reasons,
-              ElementsAre(kBindConflict));
+  EXPECT_THAT(RunCheck(*p, PodWithClaims({"claim"}), c, "r2").reasons, ElementsAre(kBindConflict));
 }
 
 TEST(CheckVolumeBinding, StaticFiltersOnCandidatePvs) {
@@ -202,21 +205,23 @@ TEST(CheckVolumeBinding, StaticFiltersOnCandidatePvs) {
       Pv({.name = "other-class", .cls = "standard", .racks = R"(["r2"])"}),
       Pv({.name = "released", .racks = R"(["r2"])", .phase = "Released"}),
       Pv({.name = "no-phase", .racks = R"(["r2"])", .phase = ""}),
-      Pv({.name = "claimed", .racks = R"(["r2"])",
+      Pv({.name = "claimed",
+          .racks = R"(["r2"])",
           .claim_ref = R"({"namespace":"default","name":"someone-else"})"}),
-      Pv({.name = "deleting", .racks = R"(["r2"])",
+      Pv({.name = "deleting",
+          .racks = R"(["r2"])",
           .extra_meta = R"(,"deletionTimestamp":"2020-01-01T00:00:00Z")"}),
       Pv({.name = "ok", .racks = R"(["r1"])"}),
       Pvc({.name = "claim", .size = "2Gi"}),
   });
   auto p = NewCheckVolumeBinding();
-  EXPECT_THAT(RunCheck(*p, PodWithClaims({"claim"}), c, "r2").reasons,
-              ElementsAre(kBindConflict));
+  EXPECT_THAT(RunCheck(*p, PodWithClaims({"claim"}), c, "r2").reasons, ElementsAre(kBindConflict));
   EXPECT_TRUE(RunCheck(*p, PodWithClaims({"claim"}), c, "r1").fits);
   // The PV's access modes must include all of the claim's; the capacity may
   // equal the request.
   ClusterState c2 = Cluster({
-      Pv({.name = "ok", .modes = R"(["ReadWriteOnce","ReadOnlyMany","ReadWriteMany"])",
+      Pv({.name = "ok",
+          .modes = R"(["ReadWriteOnce","ReadOnlyMany","ReadWriteMany"])",
           .racks = R"(["r1"])"}),
       Pvc({.name = "claim", .size = "10Gi", .modes = R"(["ReadWriteOnce","ReadOnlyMany"])"}),
       Pvc({.name = "too-big", .size = "11Gi"}),
@@ -225,8 +230,7 @@ TEST(CheckVolumeBinding, StaticFiltersOnCandidatePvs) {
   EXPECT_TRUE(RunCheck(*p, PodWithClaims({"claim"}), c2, "r1").fits);
   EXPECT_THAT(RunCheck(*p, PodWithClaims({"too-big"}), c2, "r1").reasons,
               ElementsAre(kBindConflict));
-  EXPECT_THAT(RunCheck(*p, PodWithClaims({"rwop"}), c2, "r1").reasons,
-              ElementsAre(kBindConflict));
+  EXPECT_THAT(RunCheck(*p, PodWithClaims({"rwop"}), c2, "r1").reasons, ElementsAre(kBindConflict));
 }
 
 TEST(CheckVolumeBinding, ClaimSelectorFiltersPvs) {
@@ -234,13 +238,13 @@ TEST(CheckVolumeBinding, ClaimSelectorFiltersPvs) {
       Pv({.name = "fast", .racks = R"(["r1"])", .labels = R"({"tier":"fast"})"}),
       Pv({.name = "slow", .racks = R"(["r2"])", .labels = R"({"tier":"slow"})"}),
       Pvc({.name = "claim", .selector = R"({"matchLabels":{"tier":"fast"}})"}),
-      Pvc({.name = "bad", .selector = R"({"matchExpressions":[{"key":"tier","operator":"Gt",)"
-                                      R"("values":["1"]}]})"}),
+      Pvc({.name = "bad",
+           .selector = R"({"matchExpressions":[{"key":"tier","operator":"Gt",)"
+                       R"("values":["1"]}]})"}),
   });
   auto p = NewCheckVolumeBinding();
   EXPECT_TRUE(RunCheck(*p, PodWithClaims({"claim"}), c, "r1").fits);
-  EXPECT_THAT(RunCheck(*p, PodWithClaims({"claim"}), c, "r2").reasons,
-              ElementsAre(kBindConflict));
+  EXPECT_THAT(RunCheck(*p, PodWithClaims({"claim"}), c, "r2").reasons, ElementsAre(kBindConflict));
   EXPECT_THAT(RunCheck(*p, PodWithClaims({"bad"}), c, "r1").error,
               ::testing::StartsWith("error creating internal label selector for claim: "
                                     "default/bad: "));
@@ -255,8 +259,7 @@ TEST(CheckVolumeBinding, OnePvCannotServeTwoClaims) {
   });
   auto p = NewCheckVolumeBinding();
   EXPECT_TRUE(RunCheck(*p, PodWithClaims({"a", "b"}), c, "r1").fits);
-  EXPECT_THAT(RunCheck(*p, PodWithClaims({"a", "b"}), c, "r2").reasons,
-              ElementsAre(kBindConflict));
+  EXPECT_THAT(RunCheck(*p, PodWithClaims({"a", "b"}), c, "r2").reasons, ElementsAre(kBindConflict));
   EXPECT_TRUE(RunCheck(*p, PodWithClaims({"a"}), c, "r2").fits);
 }
 
@@ -265,7 +268,9 @@ TEST(CheckVolumeBinding, SmallestClaimPicksFirstAndTakesTheSmallestPv) {
   // first, so "small" takes pv-5 (the smallest PV that fits it) and "big" is
   // left without a volume, even though the pod lists "big" first.
   ClusterState c = Cluster({
-      Pv({.name = "pv-5", .size = "5Gi", .modes = R"(["ReadWriteOnce","ReadWriteMany"])",
+      Pv({.name = "pv-5",
+          .size = "5Gi",
+          .modes = R"(["ReadWriteOnce","ReadWriteMany"])",
           .racks = R"(["r1"])"}),
       Pv({.name = "pv-10", .size = "10Gi", .racks = R"(["r1"])"}),
       Pvc({.name = "big", .size = "5Gi", .modes = R"(["ReadWriteMany"])"}),
@@ -288,21 +293,20 @@ TEST(CheckVolumeBinding, PreboundPvWinsOrBlocks) {
   auto p = NewCheckVolumeBinding();
   EXPECT_TRUE(RunCheck(*p, PodWithClaims({"claim"}), c, "r2").fits);
   // On r1 the pre-bound PV's affinity fails, and upstream then stops looking.
-  EXPECT_THAT(RunCheck(*p, PodWithClaims({"claim"}), c, "r1").reasons,
-              ElementsAre(kBindConflict));
+  EXPECT_THAT(RunCheck(*p, PodWithClaims({"claim"}), c, "r1").reasons, ElementsAre(kBindConflict));
 
   // A claimRef with another uid is someone else's; a too-small pre-bound PV is
   // skipped.
   ClusterState c2 = Cluster({
-      Pv({.name = "stale", .racks = R"(["r2"])",
+      Pv({.name = "stale",
+          .racks = R"(["r2"])",
           .claim_ref = R"({"namespace":"default","name":"claim","uid":"old"})"}),
       Pv({.name = "tiny", .size = "1Mi", .racks = R"(["r2"])", .claim_ref = ref}),
       Pv({.name = "free", .racks = R"(["r1"])"}),
       Pvc({.name = "claim"}),
   });
   EXPECT_TRUE(RunCheck(*p, PodWithClaims({"claim"}), c2, "r1").fits);
-  EXPECT_THAT(RunCheck(*p, PodWithClaims({"claim"}), c2, "r2").reasons,
-              ElementsAre(kBindConflict));
+  EXPECT_THAT(RunCheck(*p, PodWithClaims({"claim"}), c2, "r2").reasons, ElementsAre(kBindConflict));
 }
 
 TEST(CheckVolumeBinding, BothReasonsTogether) {
@@ -365,8 +369,7 @@ TEST(CheckVolumeBinding, BetaClassAnnotationDecidesClassButNotTheListing) {
       R"("storageClassName":"local"},"status":{"phase":"Available"}})",
   });
   auto p = NewCheckVolumeBinding();
-  EXPECT_THAT(RunCheck(*p, PodWithClaims({"claim"}), c, "r1").reasons,
-              ElementsAre(kBindConflict));
+  EXPECT_THAT(RunCheck(*p, PodWithClaims({"claim"}), c, "r1").reasons, ElementsAre(kBindConflict));
 }
 
 }  // namespace

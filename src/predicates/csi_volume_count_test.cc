@@ -33,16 +33,15 @@ std::string PodWith(const std::string& name, const std::vector<std::string>& cla
     vols += R"({"name":"v)" + std::to_string(i) + R"(","persistentVolumeClaim":{"claimName":")" +
             claims[i] + R"("}})";
   }
-  std::string s = R"({"kind":"Pod","metadata":{"name":")" + name +
-                  R"(","namespace":"default"},"spec":{)";
+  std::string s =
+      R"({"kind":"Pod","metadata":{"name":")" + name + R"(","namespace":"default"},"spec":{)";
   if (!node.empty()) s += R"("nodeName":")" + node + R"(",)";
   return s + R"("containers":[{"name":"c"}],"volumes":[)" + vols + "]}}";
 }
 
 std::string CsiPv(const std::string& name, const std::string& driver, const std::string& handle) {
   return R"({"kind":"PersistentVolume","metadata":{"name":")" + name +
-         R"("},"spec":{"csi":{"driver":")" + driver + R"(","volumeHandle":")" + handle +
-         R"("}}})";
+         R"("},"spec":{"csi":{"driver":")" + driver + R"(","volumeHandle":")" + handle + R"("}}})";
 }
 std::string Pvc(const std::string& name, const std::string& volume_name,
                 const std::string& cls = "") {
@@ -52,8 +51,8 @@ std::string Pvc(const std::string& name, const std::string& volume_name,
   return s + "}}";
 }
 std::string Class(const std::string& name, const std::string& provisioner) {
-  return R"({"kind":"StorageClass","apiVersion":"storage.k8s.io/v1","metadata":{"name":")" +
-         name + R"("},"provisioner":")" + provisioner + R"("})";
+  return R"({"kind":"StorageClass","apiVersion":"storage.k8s.io/v1","metadata":{"name":")" + name +
+         R"("},"provisioner":")" + provisioner + R"("})";
 }
 
 // Claims c0..c4 bound to EBS CSI PVs with handles h0..h4, one claim on a GCE
@@ -88,11 +87,10 @@ ClusterState Cluster(std::vector<std::string> extra) {
 }
 
 TEST(MaxCSIVolumeCount, LimitPerDriverFromAllocatable) {
-  ClusterState c = Cluster({Node("n", std::string(R"({")") + kEbsKey + R"(":"2"})"),
-                            PodWith("old", {"c0", "c1"}, "n")});
+  ClusterState c = Cluster(
+      {Node("n", std::string(R"({")") + kEbsKey + R"(":"2"})"), PodWith("old", {"c0", "c1"}, "n")});
   auto p = NewMaxCSIVolumeCount();
-  EXPECT_THAT(RunCheck(*p, TestPod(PodWith("new", {"c2"})), c, "n").reasons,
-              ElementsAre(kReason));
+  EXPECT_THAT(RunCheck(*p, TestPod(PodWith("new", {"c2"})), c, "n").reasons, ElementsAre(kReason));
   // Already attached volumes are not new.
   EXPECT_TRUE(RunCheck(*p, TestPod(PodWith("new", {"c1", "c0"})), c, "n").fits);
   // Another driver has no limit on this node.
@@ -102,10 +100,9 @@ TEST(MaxCSIVolumeCount, LimitPerDriverFromAllocatable) {
 }
 
 TEST(MaxCSIVolumeCount, NoLimitsMeansNoCheck) {
-  ClusterState c = Cluster({Node("none", "{}"),
-                            Node("ebs-only", R"({"attachable-volumes-aws-ebs":"0"})"),
-                            PodWith("a", {"c0", "c1", "c2"}, "none"),
-                            PodWith("b", {"c0", "c1", "c2"}, "ebs-only")});
+  ClusterState c = Cluster(
+      {Node("none", "{}"), Node("ebs-only", R"({"attachable-volumes-aws-ebs":"0"})"),
+       PodWith("a", {"c0", "c1", "c2"}, "none"), PodWith("b", {"c0", "c1", "c2"}, "ebs-only")});
   auto p = NewMaxCSIVolumeCount();
   Pod pod = TestPod(PodWith("new", {"c3", "c4"}));
   EXPECT_TRUE(RunCheck(*p, pod, c, "none").fits);
@@ -123,8 +120,8 @@ TEST(MaxCSIVolumeCount, NewVolumesAloneCanExceed) {
 }
 
 TEST(MaxCSIVolumeCount, UnboundClaimsCountThroughTheirClass) {
-  ClusterState c = Cluster({Node("n", std::string(R"({")") + kEbsKey + R"(":"2"})"),
-                            PodWith("old", {"c0"}, "n")});
+  ClusterState c = Cluster(
+      {Node("n", std::string(R"({")") + kEbsKey + R"(":"2"})"), PodWith("old", {"c0"}, "n")});
   auto p = NewMaxCSIVolumeCount();
   // Unbound and dangling claims of class csi-sc count for its provisioner.
   EXPECT_TRUE(RunCheck(*p, TestPod(PodWith("new", {"unbound"})), c, "n").fits);
@@ -134,8 +131,8 @@ TEST(MaxCSIVolumeCount, UnboundClaimsCountThroughTheirClass) {
               ElementsAre(kReason));
   // Without a usable class they are ignored.
   EXPECT_TRUE(RunCheck(*p,
-                       TestPod(PodWith("new", {"c1", "unbound-noclass", "unbound-unknown",
-                                               "unbound-noprov"})),
+                       TestPod(PodWith(
+                           "new", {"c1", "unbound-noclass", "unbound-unknown", "unbound-noprov"})),
                        c, "n")
                   .fits);
 }
@@ -153,10 +150,10 @@ TEST(MaxCSIVolumeCount, ExistingUnresolvableClaims) {
 }
 
 TEST(MaxCSIVolumeCount, DriversAreCountedSeparately) {
-  ClusterState c = Cluster(
-      {Node("n", std::string(R"({")") + kEbsKey +
-                     R"(":"1","attachable-volumes-csi-pd.csi.storage.gke.io":"1"})"),
-       PodWith("old", {"c0"}, "n")});
+  ClusterState c =
+      Cluster({Node("n", std::string(R"({")") + kEbsKey +
+                             R"(":"1","attachable-volumes-csi-pd.csi.storage.gke.io":"1"})"),
+               PodWith("old", {"c0"}, "n")});
   auto p = NewMaxCSIVolumeCount();
   EXPECT_TRUE(RunCheck(*p, TestPod(PodWith("new", {"cg"})), c, "n").fits);
   EXPECT_THAT(RunCheck(*p, TestPod(PodWith("new", {"cg", "c1"})), c, "n").reasons,
@@ -164,8 +161,8 @@ TEST(MaxCSIVolumeCount, DriversAreCountedSeparately) {
 }
 
 TEST(MaxCSIVolumeCount, PodWithoutClaimsPasses) {
-  ClusterState c = Cluster({Node("n", std::string(R"({")") + kEbsKey + R"(":"0"})"),
-                            PodWith("old", {"c0", "c1"}, "n")});
+  ClusterState c = Cluster(
+      {Node("n", std::string(R"({")") + kEbsKey + R"(":"0"})"), PodWith("old", {"c0", "c1"}, "n")});
   auto p = NewMaxCSIVolumeCount();
   EXPECT_TRUE(RunCheck(*p, TestPod(PodWith("new", {})), c, "n").fits);
   EXPECT_THAT(RunCheck(*p, TestPod(PodWith("new", {"c2"})), c, "n").reasons, ElementsAre(kReason));

@@ -89,6 +89,11 @@ class MatchInterPodAffinityPredicate : public Predicate {
              ReasonList* reasons) const override;
   // Pods landing on other nodes change the answer for this one.
   bool NodeLocal() const override { return false; }
+  // No existing pod's anti-affinity applies and the pod has no terms of its own.
+  bool AlwaysPasses(const PredicateState* state) const override {
+    const auto& s = *static_cast<const InterPodAffinityState*>(state);
+    return s.existing_anti_pairs.empty() && !s.has_constraints;
+  }
 
  private:
   bool CheckFallback(const InterPodAffinityState& s, const NodeInfo& node,
@@ -106,9 +111,8 @@ Result<std::unique_ptr<PredicateState>> MatchInterPodAffinityPredicate::Prepare(
 
   // Upstream keeps a NodeInfo (without a node) for every node name a pod is
   // bound to; one without a node makes its metadata producer fail.
-  size_t pods_on_nodes = 0;
-  for (const NodeInfo& n : cluster.node_infos()) pods_on_nodes += n.pods.size();
-  const bool pods_on_missing_nodes = pods_on_nodes != cluster.num_pods();
+  const size_t pods_on_nodes = cluster.num_pods() - cluster.num_pods_on_missing_nodes();
+  const bool pods_on_missing_nodes = cluster.num_pods_on_missing_nodes() > 0;
 
   // Existing pods' required anti-affinity terms that the incoming pod matches.
   // Pods on missing nodes are skipped (upstream's fallback skips them too).

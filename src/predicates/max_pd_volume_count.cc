@@ -109,7 +109,9 @@ struct MaxPDState : PredicateState {
 class MaxPDVolumeCount : public Predicate {
  public:
   explicit MaxPDVolumeCount(Filter filter)
-      : filter_(filter), info_(Info(filter)), limit_key_(Intern(info_.limit_key)),
+      : filter_(filter),
+        info_(Info(filter)),
+        limit_key_(Intern(info_.limit_key)),
         instance_type_key_(Intern(volume::kInstanceTypeLabel)) {}
 
   Result<std::unique_ptr<PredicateState>> Prepare(const PodToSchedule& pod,
@@ -129,7 +131,8 @@ class MaxPDVolumeCount : public Predicate {
     // Scratch reused across calls (and threads): no allocation once warm.
     thread_local std::vector<VolumeKey> existing;
     existing.clear();
-    for (PodId id : node.pods) FilterVolumes(s.cluster->pod(id).pod, info_.kind, *s.cluster, &existing);
+    for (PodId id : node.pods)
+      FilterVolumes(s.cluster->pod(id).pod, info_.kind, *s.cluster, &existing);
 
     int64_t num_new = 0;
     for (const VolumeKey& k : s.new_volumes) {

@@ -32,8 +32,8 @@ std::string PodWith(const std::string& name, const std::vector<std::string>& vol
     if (i > 0) vols += ",";
     vols += volumes[i];
   }
-  std::string s = R"({"kind":"Pod","metadata":{"name":")" + name + R"(","namespace":")" + ns +
-                  R"("},"spec":{)";
+  std::string s =
+      R"({"kind":"Pod","metadata":{"name":")" + name + R"(","namespace":")" + ns + R"("},"spec":{)";
   if (!node.empty()) s += R"("nodeName":")" + node + R"(",)";
   return s + R"("containers":[{"name":"c"}],"volumes":[)" + vols + "]}}";
 }
@@ -70,13 +70,12 @@ std::string GcePv(const std::string& name, const std::string& id) {
 }
 std::string Pvc(const std::string& name, const std::string& volume_name,
                 const std::string& ns = "default") {
-  return R"({"kind":"PersistentVolumeClaim","metadata":{"name":")" + name +
-         R"(","namespace":")" + ns + R"("},"spec":{"volumeName":")" + volume_name + R"("}})";
+  return R"({"kind":"PersistentVolumeClaim","metadata":{"name":")" + name + R"(","namespace":")" +
+         ns + R"("},"spec":{"volumeName":")" + volume_name + R"("}})";
 }
 
 TEST(MaxEBSVolumeCount, DefaultLimitIs39) {
-  ClusterState c = TestCluster(List({Node("n38"), Node("n39"),
-                                     PodWith("a", EbsVolumes(38), "n38"),
+  ClusterState c = TestCluster(List({Node("n38"), Node("n39"), PodWith("a", EbsVolumes(38), "n38"),
                                      PodWith("b", EbsVolumes(39), "n39")}));
   auto p = NewMaxEBSVolumeCount();
   Pod pod = TestPod(PodWith("new", {Ebs("fresh")}));
@@ -156,8 +155,12 @@ TEST(MaxEBSVolumeCount, PodWithoutEbsVolumesPassesAnOverfullNode) {
 TEST(MaxEBSVolumeCount, ClaimsResolveToTheirPv) {
   ClusterState c = TestCluster(List({
       Node("n", "{}", R"({"attachable-volumes-aws-ebs":"2"})"),
-      EbsPv("pv-a", "vol-a"), EbsPv("pv-b", "vol-b"), GcePv("pv-g", "disk-g"),
-      Pvc("ca", "pv-a"), Pvc("cb", "pv-b"), Pvc("cg", "pv-g"),
+      EbsPv("pv-a", "vol-a"),
+      EbsPv("pv-b", "vol-b"),
+      GcePv("pv-g", "disk-g"),
+      Pvc("ca", "pv-a"),
+      Pvc("cb", "pv-b"),
+      Pvc("cg", "pv-g"),
       PodWith("old", {Ebs("vol-a"), Claim("cb")}, "n"),
   }));
   auto p = NewMaxEBSVolumeCount();
@@ -175,8 +178,7 @@ TEST(MaxVolumeCount, UnresolvableClaimsCountAgainstEveryType) {
       Node("n", "{}",
            R"({"attachable-volumes-aws-ebs":"1","attachable-volumes-gce-pd":"1",)"
            R"("attachable-volumes-azure-disk":"1","attachable-volumes-cinder":"1"})"),
-      Node("empty", "{}",
-           R"({"attachable-volumes-aws-ebs":"1","attachable-volumes-gce-pd":"1"})"),
+      Node("empty", "{}", R"({"attachable-volumes-aws-ebs":"1","attachable-volumes-gce-pd":"1"})"),
       Pvc("unbound", ""),
       Pvc("dangling", "no-such-pv"),
       // "missing" has no PVC object at all (only an existing pod can have that).
@@ -221,23 +223,28 @@ TEST(MaxVolumeCount, OtherTypesDefaults) {
   }
   for (int i = 0; i < 256; ++i) cinder.push_back(Cinder("c" + std::to_string(i)));
   ClusterState c = TestCluster(List({
-      Node("g16"), Node("a16"), Node("c256"), Node("g15"),
-      PodWith("g", gce, "g16"), PodWith("a", azure, "a16"), PodWith("c", cinder, "c256"),
+      Node("g16"),
+      Node("a16"),
+      Node("c256"),
+      Node("g15"),
+      PodWith("g", gce, "g16"),
+      PodWith("a", azure, "a16"),
+      PodWith("c", cinder, "c256"),
       PodWith("g15", std::vector<std::string>(gce.begin(), gce.end() - 1), "g15"),
   }));
   EXPECT_THAT(
       RunCheck(*NewMaxGCEPDVolumeCount(), TestPod(PodWith("new", {Gce("x")})), c, "g16").reasons,
       ElementsAre(kReason));
-  EXPECT_TRUE(RunCheck(*NewMaxGCEPDVolumeCount(), TestPod(PodWith("new", {Gce("x")})), c, "g15")
-                  .fits);
-  EXPECT_THAT(RunCheck(*NewMaxAzureDiskVolumeCount(), TestPod(PodWith("new", {Azure("x")})), c,
-                       "a16")
-                  .reasons,
-              ElementsAre(kReason));
-  EXPECT_THAT(RunCheck(*NewMaxCinderVolumeCount(), TestPod(PodWith("new", {Cinder("x")})), c,
-                       "c256")
-                  .reasons,
-              ElementsAre(kReason));
+  EXPECT_TRUE(
+      RunCheck(*NewMaxGCEPDVolumeCount(), TestPod(PodWith("new", {Gce("x")})), c, "g15").fits);
+  EXPECT_THAT(
+      RunCheck(*NewMaxAzureDiskVolumeCount(), TestPod(PodWith("new", {Azure("x")})), c, "a16")
+          .reasons,
+      ElementsAre(kReason));
+  EXPECT_THAT(
+      RunCheck(*NewMaxCinderVolumeCount(), TestPod(PodWith("new", {Cinder("x")})), c, "c256")
+          .reasons,
+      ElementsAre(kReason));
   // Each counts only its own type.
   EXPECT_TRUE(
       RunCheck(*NewMaxEBSVolumeCount(), TestPod(PodWith("new", {Ebs("x")})), c, "c256").fits);
@@ -248,11 +255,14 @@ TEST(MaxVolumeCount, OtherTypesDefaults) {
 TEST(MaxVolumeCount, AllocatableOverrideForGce) {
   ClusterState c = TestCluster(List({
       Node("n", "{}", R"({"attachable-volumes-gce-pd":"20"})"),
-      PodWith("g", [] {
-        std::vector<std::string> v;
-        for (int i = 0; i < 19; ++i) v.push_back(Gce("g" + std::to_string(i)));
-        return v;
-      }(), "n"),
+      PodWith(
+          "g",
+          [] {
+            std::vector<std::string> v;
+            for (int i = 0; i < 19; ++i) v.push_back(Gce("g" + std::to_string(i)));
+            return v;
+          }(),
+          "n"),
   }));
   auto p = NewMaxGCEPDVolumeCount();
   EXPECT_TRUE(RunCheck(*p, TestPod(PodWith("new", {Gce("x")})), c, "n").fits);

@@ -25,29 +25,28 @@ std::string Node(const std::string& name) {
 // A pod with the given volumes (a JSON array), on `node` when non-empty.
 std::string PodWith(const std::string& name, const std::string& volumes,
                     const std::string& node = "") {
-  std::string s = R"({"kind":"Pod","metadata":{"name":")" + name +
-                  R"(","namespace":"default"},"spec":{)";
+  std::string s =
+      R"({"kind":"Pod","metadata":{"name":")" + name + R"(","namespace":"default"},"spec":{)";
   if (!node.empty()) s += R"("nodeName":")" + node + R"(",)";
   return s + R"("containers":[{"name":"c"}],"volumes":)" + volumes + "}}";
 }
 
 std::string Gce(const std::string& pd, bool ro) {
-  return R"({"name":"v","gcePersistentDisk":{"pdName":")" + pd +
-         R"(","readOnly":)" + (ro ? "true" : "false") + "}}";
+  return R"({"name":"v","gcePersistentDisk":{"pdName":")" + pd + R"(","readOnly":)" +
+         (ro ? "true" : "false") + "}}";
 }
 std::string Ebs(const std::string& id, bool ro) {
-  return R"({"name":"v","awsElasticBlockStore":{"volumeID":")" + id +
-         R"(","readOnly":)" + (ro ? "true" : "false") + "}}";
+  return R"({"name":"v","awsElasticBlockStore":{"volumeID":")" + id + R"(","readOnly":)" +
+         (ro ? "true" : "false") + "}}";
 }
 std::string Rbd(const std::string& monitors, const std::string& pool, const std::string& image,
                 bool ro) {
-  return R"({"name":"v","rbd":{"monitors":)" + monitors + R"(,"pool":")" + pool +
-         R"(","image":")" + image + R"(","readOnly":)" + (ro ? "true" : "false") + "}}";
+  return R"({"name":"v","rbd":{"monitors":)" + monitors + R"(,"pool":")" + pool + R"(","image":")" +
+         image + R"(","readOnly":)" + (ro ? "true" : "false") + "}}";
 }
 std::string Iscsi(const std::string& portal, const std::string& iqn, int lun, bool ro) {
   return R"({"name":"v","iscsi":{"targetPortal":")" + portal + R"(","iqn":")" + iqn +
-         R"(","lun":)" + std::to_string(lun) + R"(,"readOnly":)" + (ro ? "true" : "false") +
-         "}}";
+         R"(","lun":)" + std::to_string(lun) + R"(,"readOnly":)" + (ro ? "true" : "false") + "}}";
 }
 
 // Runs NoDiskConflict for a pod with volume `mine` against a node whose only
@@ -87,45 +86,45 @@ TEST(NoDiskConflict, RbdNeedsMonitorOverlapPoolAndImage) {
 
 TEST(NoDiskConflict, IscsiComparesOnlyTheIqn) {
   const std::string iqn = "iqn.2001-04.com.example:storage.disk0";
-  EXPECT_THAT(RunPair(Iscsi("10.0.2.15:3260", iqn, 0, false), Iscsi("10.0.2.16:3260", iqn, 1, false))
-                  .reasons,
-              ElementsAre(kReason));
+  EXPECT_THAT(
+      RunPair(Iscsi("10.0.2.15:3260", iqn, 0, false), Iscsi("10.0.2.16:3260", iqn, 1, false))
+          .reasons,
+      ElementsAre(kReason));
   EXPECT_THAT(RunPair(Iscsi("10.0.2.15:3260", iqn, 0, false), Iscsi("10.0.2.15:3260", iqn, 0, true))
                   .reasons,
               ElementsAre(kReason));
   EXPECT_TRUE(
       RunPair(Iscsi("10.0.2.15:3260", iqn, 0, true), Iscsi("10.0.2.15:3260", iqn, 0, true)).fits);
-  EXPECT_TRUE(RunPair(Iscsi("10.0.2.15:3260", iqn, 0, false),
-                  Iscsi("10.0.2.15:3260", iqn + "x", 0, false))
-                  .fits);
+  EXPECT_TRUE(
+      RunPair(Iscsi("10.0.2.15:3260", iqn, 0, false), Iscsi("10.0.2.15:3260", iqn + "x", 0, false))
+          .fits);
 }
 
 TEST(NoDiskConflict, DifferentKindsWithTheSameIdNeverConflict) {
   EXPECT_TRUE(RunPair(Gce("x", false), Ebs("x", false)).fits);
-  EXPECT_TRUE(RunPair(Ebs("x", false),
-                  R"({"name":"v","azureDisk":{"diskName":"x","diskURI":"u"}})")
-                  .fits);
+  EXPECT_TRUE(
+      RunPair(Ebs("x", false), R"({"name":"v","azureDisk":{"diskName":"x","diskURI":"u"}})").fits);
 }
 
 TEST(NoDiskConflict, OtherNodesAndPodsWithoutVolumes) {
-  ClusterState c = TestCluster(List({Node("n1"), Node("n2"),
-                                     PodWith("old", "[" + Ebs("vol-1", false) + "]", "n1"),
-                                     PodWith("other", "[]", "n2")}));
+  ClusterState c = TestCluster(
+      List({Node("n1"), Node("n2"), PodWith("old", "[" + Ebs("vol-1", false) + "]", "n1"),
+            PodWith("other", "[]", "n2")}));
   auto p = NewNoDiskConflict();
   Pod pod = TestPod(PodWith("new", "[" + Ebs("vol-1", false) + "]"));
   EXPECT_THAT(RunCheck(*p, pod, c, "n1").reasons, ElementsAre(kReason));
   EXPECT_TRUE(RunCheck(*p, pod, c, "n2").fits);
   // A pod without disks fits anywhere.
-  EXPECT_TRUE(RunCheck(*p, TestPod(PodWith("new", R"([{"name":"e","emptyDir":{}}])")), c, "n1")
-                  .fits);
+  EXPECT_TRUE(
+      RunCheck(*p, TestPod(PodWith("new", R"([{"name":"e","emptyDir":{}}])")), c, "n1").fits);
 }
 
 TEST(NoDiskConflict, OneReasonForSeveralConflicts) {
   ClusterState c = TestCluster(List(
       {Node("n1"), PodWith("a", "[" + Ebs("vol-1", false) + "," + Gce("d", false) + "]", "n1")}));
-  auto r = RunCheck(*NewNoDiskConflict(),
-                    TestPod(PodWith("new", "[" + Ebs("vol-1", false) + "," + Gce("d", false) + "]")),
-                    c, "n1");
+  auto r = RunCheck(
+      *NewNoDiskConflict(),
+      TestPod(PodWith("new", "[" + Ebs("vol-1", false) + "," + Gce("d", false) + "]")), c, "n1");
   EXPECT_THAT(r.reasons, ElementsAre(kReason));
 }
 

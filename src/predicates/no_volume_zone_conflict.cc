@@ -17,11 +17,11 @@
 // reach it (has a zone or region label and passes the volumes before the
 // failing one). Whether earlier predicates stop every such node first, and
 // upstream's "(repeated N times)" suffix, are not reproduced.
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <string>
 #include <vector>
-
-#include <fmt/format.h>
 
 #include "predicates/factories.h"
 #include "predicates/volume_util.h"
@@ -125,7 +125,8 @@ class NoVolumeZoneConflict : public Predicate {
                              std::vector<Constraint>* out) {
     if (v.id.empty()) return "PersistentVolumeClaim had no name";
     const PersistentVolumeClaim* pvc = cluster.FindPvc(pod.meta.ns, v.id);
-    if (pvc == nullptr) return fmt::format("persistentvolumeclaim {} not found", volume::GoQuote(v.id));
+    if (pvc == nullptr)
+      return fmt::format("persistentvolumeclaim {} not found", volume::GoQuote(v.id));
     if (pvc->volume_name.empty()) {
       if (volume::IsDelayBinding(*pvc, cluster)) return "";  // bound later, by the binder
       return fmt::format("PersistentVolumeClaim was not found: {}", volume::GoQuote(v.id));

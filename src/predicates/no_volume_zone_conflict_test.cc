@@ -35,7 +35,8 @@ std::string Pv(const std::string& name, const std::string& labels) {
 std::string BoundPvc(const std::string& name, const std::string& pv) {
   return R"({"kind":"PersistentVolumeClaim","metadata":{"name":")" + name +
          R"(","namespace":"default","annotations":{"pv.kubernetes.io/bind-completed":"yes"}},)"
-         R"("spec":{"volumeName":")" + pv + R"(","storageClassName":"standard"}})";
+         R"("spec":{"volumeName":")" +
+         pv + R"(","storageClassName":"standard"}})";
 }
 
 std::string UnboundPvc(const std::string& name, const std::string& cls) {
@@ -59,7 +60,8 @@ Pod PodWithClaims(const std::vector<std::string>& claims) {
             claims[i] + R"("}})";
   }
   return TestPod(R"({"kind":"Pod","metadata":{"name":"p","namespace":"default"},)"
-                 R"("spec":{"containers":[{"name":"c"}],"volumes":[)" + vols + "]}}");
+                 R"("spec":{"containers":[{"name":"c"}],"volumes":[)" +
+                 vols + "]}}");
 }
 
 std::string Labels2(const std::string& zone, const std::string& region) {

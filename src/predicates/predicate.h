@@ -72,6 +72,14 @@ class Predicate {
   // NodeInfo changes (not when pods land elsewhere). Lets the scheduler reuse
   // results between pods of one equivalence class.
   virtual bool NodeLocal() const { return true; }
+
+  // True when, for the pod `state` was prepared for, Check() would pass every
+  // node. The scheduler then skips the predicate for this pod, and a
+  // non-node-local predicate that always passes does not stop caching.
+  virtual bool AlwaysPasses(const PredicateState* state) const {
+    (void)state;
+    return false;
+  }
 };
 
 // Upstream reason strings shared by several predicates.

@@ -102,13 +102,13 @@ std::vector<std::pair<int, char>> Sorted(std::vector<std::pair<int, char>> v) {
 TEST(VolumeUtil, GoSortReordersEqualElementsLikeGo) {
   // Go's gap-6 pass swaps positions 6 and 0 first, which moves 5a behind 5b.
   auto v = Sorted({{5, 'a'}, {9, 'w'}, {9, 'x'}, {5, 'b'}, {9, 'y'}, {9, 'z'}, {3, 'c'}});
-  EXPECT_THAT(v, ElementsAre(std::pair{3, 'c'}, std::pair{5, 'b'}, std::pair{5, 'a'},
-                             std::pair{9, 'w'}, std::pair{9, 'x'}, std::pair{9, 'y'},
-                             std::pair{9, 'z'}));
+  EXPECT_THAT(
+      v, ElementsAre(std::pair{3, 'c'}, std::pair{5, 'b'}, std::pair{5, 'a'}, std::pair{9, 'w'},
+                     std::pair{9, 'x'}, std::pair{9, 'y'}, std::pair{9, 'z'}));
   // Up to six elements it is a plain (stable) insertion sort.
   auto w = Sorted({{2, 'a'}, {1, 'b'}, {2, 'c'}, {1, 'd'}});
-  EXPECT_THAT(w, ElementsAre(std::pair{1, 'b'}, std::pair{1, 'd'}, std::pair{2, 'a'},
-                             std::pair{2, 'c'}));
+  EXPECT_THAT(
+      w, ElementsAre(std::pair{1, 'b'}, std::pair{1, 'd'}, std::pair{2, 'a'}, std::pair{2, 'c'}));
   EXPECT_THAT(Sorted({}), IsEmpty());
 }
 

@@ -1,0 +1,140 @@
+// `ksched bench`: scheduling throughput on scenario files, with a digest of
+// the decisions so that two builds (or `replay` and `bench`) can be checked
+// for identical outcomes.
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+#include <tbb/global_control.h>
+
+#include "api/scenario.h"
+#include "cli/commands.h"
+#include "cli/output.h"
+#include "cli/replay.h"
+
+namespace ksched {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// FNV-1a over the sequence of chosen node names ("-" for unschedulable).
+class Digest {
+ public:
+  void Add(std::string_view s) {
+    for (unsigned char c : s) h_ = (h_ ^ c) * 1099511628211ull;
+    h_ = (h_ ^ 0xff) * 1099511628211ull;  // separator
+  }
+  std::string Hex() const { return fmt::format("{:016x}", h_); }
+
+ private:
+  uint64_t h_ = 1469598103934665603ull;
+};
+
+double PeakRssMiB() {
+  rusage ru{};
+  getrusage(RUSAGE_SELF, &ru);
+  return static_cast<double>(ru.ru_maxrss) / 1024.0;  // ru_maxrss is in KiB on Linux
+}
+
+}  // namespace
+
+CLI::App* AddBenchCommand(CLI::App* app, BenchArgs* args) {
+  CLI::App* cmd = app->add_subcommand(
+      "bench",
+      "Measure scheduling throughput on scenario files (same engine as replay).\n"
+      "  example: ksched bench ../shared/perf/perf-basic-5000n-1000e-1000p.json --threads 1");
+  cmd->add_option("SCENARIO", args->files, "Scenario files")->required();
+  cmd->add_option("--threads", args->threads, "Worker threads (0 = all cores)")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  cmd->add_option("-o,--output", args->output, "table or json")
+      ->check(CLI::IsMember({"table", "json"}))
+      ->capture_default_str();
+  cmd->add_option("--tie-break", args->tie_break, "name (default) or round-robin")
+      ->check(CLI::IsMember({"name", "round-robin"}))
+      ->capture_default_str();
+  return cmd;
+}
+
+int RunBench(const BenchArgs& args) {
+  std::unique_ptr<tbb::global_control> limit;
+  if (args.threads > 0) {
+    limit = std::make_unique<tbb::global_control>(tbb::global_control::max_allowed_parallelism,
+                                                  static_cast<size_t>(args.threads));
+  }
+  nlohmann::ordered_json results = nlohmann::ordered_json::array();
+  TextTable table({"SCENARIO", "PODS", "SCHEDULED", "LOAD s", "SCHED s", "PODS/s", "P50 us",
+                   "P99 us", "PEAK MiB", "DIGEST"});
+  for (const std::string& file : args.files) {
+    Clock::time_point t0 = Clock::now();
+    auto scenario = LoadScenario(file);
+    if (!scenario.ok()) {
+      std::cerr << "ksched: " << scenario.error().message << "\n";
+      return kExitBadInput;
+    }
+    std::string name = scenario->name.empty() ? file : scenario->name;
+    size_t pods = scenario->pending.size();
+    ReplayOptions options;
+    options.tie_break = args.tie_break == "round-robin" ? TieBreak::kRoundRobin : TieBreak::kName;
+    options.record_details = false;
+    Digest digest;
+    size_t scheduled = 0;
+    std::vector<double> latencies;
+    latencies.reserve(pods);
+    Clock::time_point start, last;
+    Status s = RunReplay(
+        std::move(scenario).value(), options,
+        [&](const Pod&, const ScheduleResult& r, const ClusterState& c, const SchedulerConfig&) {
+          Clock::time_point now = Clock::now();
+          latencies.push_back(std::chrono::duration<double, std::micro>(now - last).count());
+          last = now;
+          if (r.chosen == kNoNode) {
+            digest.Add("-");
+          } else {
+            ++scheduled;
+            digest.Add(c.node(r.chosen).meta.name);
+          }
+        },
+        [&] { start = last = Clock::now(); });
+    Clock::time_point end = Clock::now();
+    if (!s.ok()) {
+      std::cerr << "ksched: " << file << ": " << s.error().message << "\n";
+      return kExitBadInput;
+    }
+    double load_s = std::chrono::duration<double>(start - t0).count();
+    double sched_s = std::chrono::duration<double>(end - start).count();
+    std::sort(latencies.begin(), latencies.end());
+    auto pct = [&](double q) {
+      if (latencies.empty()) return 0.0;
+      size_t i = std::min(latencies.size() - 1, static_cast<size_t>(q * latencies.size()));
+      return latencies[i];
+    };
+    double rate = sched_s > 0 ? static_cast<double>(pods) / sched_s : 0;
+    nlohmann::ordered_json j;
+    j["scenario"] = name;
+    j["pods"] = pods;
+    j["scheduled"] = scheduled;
+    j["loadSeconds"] = load_s;
+    j["scheduleSeconds"] = sched_s;
+    j["podsPerSecond"] = rate;
+    j["p50Micros"] = pct(0.5);
+    j["p99Micros"] = pct(0.99);
+    j["peakRssMiB"] = PeakRssMiB();
+    j["digest"] = digest.Hex();
+    results.push_back(j);
+    table.AddRow({name, std::to_string(pods), std::to_string(scheduled), fmt::format("{:.2f}", load_s),
+                  fmt::format("{:.3f}", sched_s), fmt::format("{:.0f}", rate),
+                  fmt::format("{:.1f}", pct(0.5)), fmt::format("{:.1f}", pct(0.99)),
+                  fmt::format("{:.0f}", PeakRssMiB()), digest.Hex()});
+  }
+  std::string out = args.output == "json" ? results.dump(2) + "\n" : table.Render();
+  std::fwrite(out.data(), 1, out.size(), stdout);
+  return kExitOk;
+}
+
+}  // namespace ksched
