@@ -2,10 +2,9 @@
 // upstream-order,extenders} is replayed through the same engine as
 // `ksched replay`, and every step is compared with upstream's decisions.
 //
-// A ratchet keeps CI green while the engine is incomplete: tests/ratchet/<dir>.txt
-// lists the scenarios known to pass; any of them failing fails the test, and
-// the pass count N/M is printed for everything. Run with
-// KSCHED_UPDATE_RATCHET=1 to rewrite the lists after an improvement.
+// Every scenario must match: the first mismatch of each failing scenario is
+// printed, then the pass count N/M. (While the engine was incomplete a ratchet
+// list kept CI green; since every public vector passes, all are required.)
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -34,19 +33,6 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 
 std::string SharedDir() { return KSCHED_SHARED_DIR; }
-std::string RatchetPath(const std::string& suite) {
-  return std::string(KSCHED_SOURCE_DIR) + "/tests/ratchet/" + suite + ".txt";
-}
-
-std::set<std::string> ReadRatchet(const std::string& suite) {
-  std::set<std::string> names;
-  std::ifstream in(RatchetPath(suite));
-  std::string line;
-  while (std::getline(in, line))
-    if (!line.empty() && line[0] != '#') names.insert(line);
-  return names;
-}
-
 // Compares one scenario; returns "" on success or a description of the first
 // mismatch.
 std::string CheckScenario(const fs::path& scenario_path, TieBreak tie_break) {
@@ -121,30 +107,21 @@ void RunSuite(const std::string& suite, TieBreak tie_break) {
   std::sort(scenarios.begin(), scenarios.end());
   ASSERT_FALSE(scenarios.empty());
 
-  std::set<std::string> ratchet = ReadRatchet(suite);
-  std::vector<std::string> passing;
-  int regressions = 0;
+  std::vector<std::string> failing;
+  size_t passing = 0;
   for (const fs::path& p : scenarios) {
     std::string name = p.stem().string();
     std::string mismatch = CheckScenario(p, tie_break);
     if (mismatch.empty()) {
-      passing.push_back(name);
+      ++passing;
       continue;
     }
-    bool listed = ratchet.count(name) > 0;
-    if (listed) ++regressions;
-    std::printf("%s %s: %s\n", listed ? "REGRESSION" : "fail", name.c_str(), mismatch.c_str());
+    failing.push_back(name);
+    std::printf("FAIL %s: %s\n", name.c_str(), mismatch.c_str());
   }
-  std::printf("%s: %zu/%zu scenarios match upstream in every field\n", suite.c_str(),
-              passing.size(), scenarios.size());
-  EXPECT_EQ(regressions, 0) << "scenarios listed in " << RatchetPath(suite) << " stopped passing";
-
-  if (const char* update = std::getenv("KSCHED_UPDATE_RATCHET"); update && *update == '1') {
-    fs::create_directories(fs::path(RatchetPath(suite)).parent_path());
-    std::ofstream out(RatchetPath(suite));
-    out << "# Scenarios of ../shared/" << suite << " that match upstream in every field.\n";
-    for (const std::string& n : passing) out << n << "\n";
-  }
+  std::printf("%s: %zu/%zu scenarios match upstream in every field\n", suite.c_str(), passing,
+              scenarios.size());
+  EXPECT_TRUE(failing.empty()) << failing.size() << " scenarios of " << suite << " differ";
 }
 
 TEST(Conformance, SharedConformanceVectors) { RunSuite("conformance", TieBreak::kName); }

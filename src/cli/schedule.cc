@@ -175,8 +175,10 @@ int RunSchedule(const ScheduleArgs& args) {
     d.pod = pending[i];
     if (args.output == "table") {
       table.AddRow({d.pod.Key(), r.chosen == kNoNode ? "<none>" : cluster->node(r.chosen).meta.name,
-                    r.scored ? std::to_string(d.score) : (r.chosen == kNoNode ? "" : "-"),
-                    r.chosen == kNoNode ? r.error : ""});
+                    r.scored ? std::to_string(d.score) : "",
+                    r.chosen == kNoNode ? r.error
+                    : r.scored          ? ""
+                                        : "the only node that fits (not scored)"});
     } else {
       auto step = StepObject(d.pod, r, *cluster, cfg);
       if (r.scored) step["score"] = d.score;
