@@ -6,6 +6,8 @@
 #include "algorithm/equivalence.h"
 
 #include <fmt/format.h>
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
 
 namespace ksched {
 namespace {
@@ -25,6 +27,20 @@ Status PodPassesBasicChecks(const Pod& pod, const ClusterState& cluster) {
     }
   }
   return Status::Ok();
+}
+
+// Runs body(begin, end) over [0, n) in chunks on oneTBB's workers when the
+// range is large enough to pay for it, else inline. Every chunk writes only
+// its own indices, so results do not depend on the thread count.
+template <typename F>
+void ParallelFor(size_t n, F&& body, bool parallel = true) {
+  constexpr size_t kGrain = 256;
+  if (!parallel || n < 2 * kGrain) {
+    body(size_t{0}, n);
+    return;
+  }
+  tbb::parallel_for(tbb::blocked_range<size_t>(0, n, kGrain),
+                    [&](const tbb::blocked_range<size_t>& r) { body(r.begin(), r.end()); });
 }
 
 }  // namespace
@@ -67,6 +83,16 @@ GenericScheduler::ClassCache* GenericScheduler::FindClassCache(const std::string
     std::rotate(caches_.begin(), caches_.begin() + i, caches_.begin() + i + 1);
     return caches_[0].get();
   }
+  // Building an entry costs a full pass over the nodes plus memory, so a
+  // class gets one only the second time it is seen: pods that are alone in
+  // their class (unique labels, say) never pay for it.
+  auto seen = std::find(recent_keys_.begin(), recent_keys_.end(), key);
+  if (seen == recent_keys_.end()) {
+    if (recent_keys_.size() == kMaxClasses) recent_keys_.pop_back();
+    recent_keys_.insert(recent_keys_.begin(), key);
+    return nullptr;
+  }
+  recent_keys_.erase(seen);
   if (caches_.size() == kMaxClasses) caches_.pop_back();
   auto c = std::make_unique<ClassCache>();
   c->key = key;
@@ -172,17 +198,18 @@ ScheduleResult GenericScheduler::Schedule(const Pod& pod, const ClusterState& cl
 
   // ---- filter
   const size_t to_find = NumFeasibleNodesToFind(num_nodes, config_.percentage_of_nodes_to_score);
-  const bool use_cache = to_find >= num_nodes && tree->AtCycleStart();
   ClassCache* cc = nullptr;
-  if (use_cache) {
+  if (use_cache_ && to_find >= num_nodes && tree->AtCycleStart()) {
     cc = FindClassCache(EquivalenceKey(pod));
-    auto compute_prefix = [&](NodeId n) {
-      reasons_.Clear();
+  }
+  if (cc != nullptr) {
+    auto compute_prefix = [&](NodeId n, ReasonList* rl) {
+      rl->Clear();
       uint16_t ff = 0;
-      bool fits = run(0, prefix_end, cluster.node_info(n), &reasons_, &ff);
+      bool fits = run(0, prefix_end, cluster.node_info(n), rl, &ff);
       cc->prefix_fits[n] = fits ? 1 : 0;
       cc->first_failed[n] = ff;
-      cc->reasons[n].assign(reasons_.reasons().begin(), reasons_.reasons().end());
+      cc->reasons[n].assign(rl->reasons().begin(), rl->reasons().end());
       cc->maps_valid[n] = 0;
     };
     bool reusable = cc->cluster_id == cluster.id() && cc->active == active &&
@@ -191,7 +218,9 @@ ScheduleResult GenericScheduler::Schedule(const Pod& pod, const ClusterState& cl
     if (reusable) {
       ++cache_hits_;
       const std::vector<NodeId>& log = cluster.change_log();
-      for (uint64_t g = cc->generation; g < cluster.generation(); ++g) compute_prefix(log[g]);
+      for (uint64_t g = cc->generation; g < cluster.generation(); ++g) {
+        compute_prefix(log[g], &reasons_);
+      }
     } else {
       cc->cluster_id = cluster.id();
       cc->active = active;
@@ -203,7 +232,10 @@ ScheduleResult GenericScheduler::Schedule(const Pod& pod, const ClusterState& cl
       cc->maps.assign(config_.priorities.size(), {});
       for (size_t p = 0; p < config_.priorities.size(); ++p)
         if (config_.priorities[p].priority->NodeLocalMap()) cc->maps[p].assign(num_nodes, 0);
-      for (NodeId n = 0; n < num_nodes; ++n) compute_prefix(n);
+      ParallelFor(num_nodes, [&](size_t begin, size_t end) {
+        ReasonList rl;
+        for (size_t n = begin; n < end; ++n) compute_prefix(static_cast<NodeId>(n), &rl);
+      }, parallel_);
     }
     cc->generation = cluster.generation();
 
@@ -226,6 +258,32 @@ ScheduleResult GenericScheduler::Schedule(const Pod& pod, const ClusterState& cl
       }
     }
     tree->Advance(num_nodes);  // a whole round from its start: no change
+  } else if (to_find >= num_nodes) {
+    // The walk visits every node: evaluate them in parallel, then collect in
+    // walk order.
+    std::vector<NodeId>& order = walk_;
+    tree->Peek(num_nodes, &order);
+    tree->Advance(num_nodes);
+    node_fits_.resize(num_nodes);
+    node_first_failed_.resize(num_nodes);
+    if (node_reasons_.size() < num_nodes) node_reasons_.resize(num_nodes);
+    ParallelFor(num_nodes, [&](size_t begin, size_t end) {
+      ReasonList rl;
+      for (size_t i = begin; i < end; ++i) {
+        rl.Clear();
+        uint16_t ff = 0;
+        node_fits_[i] = run(0, np, cluster.node_info(order[i]), &rl, &ff) ? 1 : 0;
+        node_first_failed_[i] = ff;
+        node_reasons_[i].assign(rl.reasons().begin(), rl.reasons().end());
+      }
+    }, parallel_);
+    for (size_t i = 0; i < num_nodes; ++i) {
+      if (node_fits_[i]) {
+        result.feasible.push_back(order[i]);
+      } else {
+        add_failure(order[i], node_first_failed_[i], &node_reasons_[i], nullptr);
+      }
+    }
   } else {
     for (size_t i = 0; i < num_nodes; ++i) {
       NodeId id = tree->Next();
@@ -310,14 +368,17 @@ ScheduleResult GenericScheduler::Schedule(const Pod& pod, const ClusterState& cl
   if (cc != nullptr) {
     // Raw map scores of node-local priorities, for nodes changed since they
     // were last computed for this class.
-    for (NodeId n : nodes) {
-      if (cc->maps_valid[n]) continue;
-      for (size_t p = 0; p < npr; ++p) {
-        const Priority& prio = *config_.priorities[p].priority;
-        if (prio.NodeLocalMap()) cc->maps[p][n] = prio.Map(target, pstates[p].get(), cluster, n);
+    ParallelFor(nodes.size(), [&](size_t begin, size_t end) {
+      for (size_t i = begin; i < end; ++i) {
+        NodeId n = nodes[i];
+        if (cc->maps_valid[n]) continue;
+        for (size_t p = 0; p < npr; ++p) {
+          const Priority& prio = *config_.priorities[p].priority;
+          if (prio.NodeLocalMap()) cc->maps[p][n] = prio.Map(target, pstates[p].get(), cluster, n);
+        }
+        cc->maps_valid[n] = 1;
       }
-      cc->maps_valid[n] = 1;
-    }
+    }, parallel_);
   }
   result.priority_scores.resize(npr);
   for (size_t p = 0; p < npr; ++p) {
@@ -329,8 +390,10 @@ ScheduleResult GenericScheduler::Schedule(const Pod& pod, const ClusterState& cl
       const std::vector<int64_t>& cached = cc->maps[p];
       for (size_t i = 0; i < nodes.size(); ++i) scores[i] = cached[nodes[i]];
     } else {
-      for (size_t i = 0; i < nodes.size(); ++i)
-        scores[i] = prio.Map(target, pstates[p].get(), cluster, nodes[i]);
+      ParallelFor(nodes.size(), [&](size_t begin, size_t end) {
+        for (size_t i = begin; i < end; ++i)
+          scores[i] = prio.Map(target, pstates[p].get(), cluster, nodes[i]);
+      }, parallel_);
     }
     prio.Reduce(target, pstates[p].get(), cluster, nodes, scores);
     const int64_t w = pc.weight;

@@ -80,6 +80,11 @@ class GenericScheduler {
 
   const SchedulerConfig& config() const { return config_; }
 
+  // Switches for the engine's two speed-ups, for tests that prove they do not
+  // change any decision. Both are on by default.
+  void set_equivalence_cache(bool on) { use_cache_ = on; }
+  void set_parallel(bool on) { parallel_ = on; }
+
   // Runs one scheduling cycle for `pod` against `cluster`. `tree` is the
   // NodeTree walk (its position persists between calls). With
   // `record_details` false, `failures` is only filled when no node fits and
@@ -101,12 +106,20 @@ class GenericScheduler {
   // Per-node results of one equivalence class of pods, reused while the
   // nodes they were computed for are unchanged (see generic_scheduler.cc).
   struct ClassCache;
+  // The cache entry for a class, or nullptr the first time a class is seen.
   ClassCache* FindClassCache(const std::string& key);
 
   // Reused between cycles so the hot loop does not allocate.
   ReasonList reasons_;
+  std::vector<NodeId> walk_;
+  std::vector<uint8_t> node_fits_;
+  std::vector<uint16_t> node_first_failed_;
+  std::vector<std::vector<ReasonId>> node_reasons_;
   std::vector<std::unique_ptr<ClassCache>> caches_;  // most recently used first
+  std::vector<std::string> recent_keys_;              // classes seen once, no entry yet
   uint64_t cache_hits_ = 0;
+  bool use_cache_ = true;
+  bool parallel_ = true;
 };
 
 }  // namespace ksched

@@ -62,6 +62,9 @@ struct InterPodAffinityState : PredicateState {
 
   // Pairs where placing the pod would break an existing pod's anti-affinity.
   std::vector<uint64_t> existing_anti_pairs;
+  // The distinct topology keys of those pairs: a node is checked by looking
+  // up only these keys (usually one or two), not every label it has.
+  std::vector<StrId> existing_anti_keys;
 
   // The incoming pod's own constraints.
   bool has_constraints = false;      // podAffinity or podAntiAffinity present
@@ -131,10 +134,15 @@ Result<std::unique_ptr<PredicateState>> MatchInterPodAffinityPredicate::Prepare(
       if (!term.Matches(pod)) continue;
       if (std::optional<StrId> v = node_labels.Get(term.topology_key)) {
         s->existing_anti_pairs.push_back(TopologyPair(term.topology_key, *v));
+        s->existing_anti_keys.push_back(term.topology_key);
       }
     }
   }
   SortUnique(&s->existing_anti_pairs);
+  std::sort(s->existing_anti_keys.begin(), s->existing_anti_keys.end());
+  s->existing_anti_keys.erase(
+      std::unique(s->existing_anti_keys.begin(), s->existing_anti_keys.end()),
+      s->existing_anti_keys.end());
 
   const CompiledPodAffinity inc = CompilePodAffinity(pod);
   s->has_constraints = inc.any();
@@ -237,8 +245,9 @@ bool MatchInterPodAffinityPredicate::Check(const PodToSchedule& pod, const Predi
 
   // Existing pods' anti-affinity comes first.
   if (!s.existing_anti_pairs.empty()) {
-    for (const auto& [key, value] : labels) {
-      if (HasPair(s.existing_anti_pairs, key, value)) {
+    for (StrId key : s.existing_anti_keys) {
+      std::optional<StrId> value = labels.Get(key);
+      if (value && HasPair(s.existing_anti_pairs, key, *value)) {
         reasons->Add(AffinityNotMatch());
         reasons->Add(ExistingAntiAffinityNotMatch());
         return false;
