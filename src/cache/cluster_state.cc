@@ -66,6 +66,17 @@ Result<ClusterState> ClusterState::Build(ObjectSet objects, std::vector<Pod>* pe
   }
 
   {
+    std::unordered_map<StrId, uint32_t> dense;
+    s.zone_index_.resize(s.nodes_.size());
+    for (NodeId i = 0; i < s.nodes_.size(); ++i) {
+      StrId z = s.zone_keys_[i];
+      if (z == kEmptyStr) continue;
+      auto [it, inserted] = dense.emplace(z, static_cast<uint32_t>(dense.size() + 1));
+      s.zone_index_[i] = it->second;
+    }
+    s.num_zones_ = static_cast<uint32_t>(dense.size());
+  }
+  {
     std::vector<NodeId> by_name(s.nodes_.size());
     for (NodeId i = 0; i < by_name.size(); ++i) by_name[i] = i;
     std::sort(by_name.begin(), by_name.end(),

@@ -41,6 +41,10 @@ class ClusterState {
   const std::vector<uint32_t>& name_rank() const { return name_rank_; }
   // Upstream's zone key (region and zone labels), interned; kEmptyStr if none.
   StrId zone_key(NodeId id) const { return zone_keys_[id]; }
+  // Dense number of the node's zone key: 0 for nodes without one, else
+  // 1..num_zones(). Lets per-zone tallies be flat arrays.
+  uint32_t zone_index(NodeId id) const { return zone_index_[id]; }
+  uint32_t num_zones() const { return num_zones_; }
 
   // ---- pods
   size_t num_pods() const { return pods_.size(); }
@@ -84,6 +88,8 @@ class ClusterState {
   std::vector<Node> nodes_;
   std::vector<NodeInfo> node_infos_;
   std::vector<StrId> zone_keys_;
+  std::vector<uint32_t> zone_index_;
+  uint32_t num_zones_ = 0;
   std::vector<uint32_t> name_rank_;
   std::unordered_map<std::string, NodeId> node_by_name_;
   std::deque<PodInfo> pods_;

@@ -123,17 +123,23 @@ class SelectorSpread : public Priority {
     constexpr double kZoneWeighting = 2.0 / 3.0;
     constexpr double kMax = static_cast<double>(kMaxPriority);
 
-    std::unordered_map<StrId, int64_t> counts_by_zone;
+    // Per-zone tallies in a flat array indexed by the dense zone number
+    // (0 = no zone); `seen` marks zones that have a scored node.
+    std::vector<int64_t> counts_by_zone(cluster.num_zones() + 1, 0);
+    std::vector<uint8_t> seen(cluster.num_zones() + 1, 0);
     int64_t max_by_node = 0;
+    bool have_zones = false;
     for (size_t i = 0; i < nodes.size(); ++i) {
       max_by_node = std::max(max_by_node, scores[i]);
-      StrId zone = cluster.zone_key(nodes[i]);
-      if (zone == kEmptyStr) continue;
+      uint32_t zone = cluster.zone_index(nodes[i]);
+      if (zone == 0) continue;
       counts_by_zone[zone] += scores[i];
+      seen[zone] = 1;
+      have_zones = true;
     }
     int64_t max_by_zone = 0;
-    for (const auto& [zone, count] : counts_by_zone) max_by_zone = std::max(max_by_zone, count);
-    const bool have_zones = !counts_by_zone.empty();
+    for (size_t z = 1; z < counts_by_zone.size(); ++z)
+      if (seen[z]) max_by_zone = std::max(max_by_zone, counts_by_zone[z]);
 
     const double max_by_node_f = static_cast<double>(max_by_node);
     const double max_by_zone_f = static_cast<double>(max_by_zone);
@@ -142,8 +148,8 @@ class SelectorSpread : public Priority {
       if (max_by_node > 0)
         f = kMax * (static_cast<double>(max_by_node - scores[i]) / max_by_node_f);
       if (have_zones) {
-        StrId zone = cluster.zone_key(nodes[i]);
-        if (zone != kEmptyStr) {
+        uint32_t zone = cluster.zone_index(nodes[i]);
+        if (zone != 0) {
           double zone_score = kMax;
           if (max_by_zone > 0) {
             zone_score =
