@@ -24,7 +24,7 @@ struct Cycle {
   std::vector<std::string> totals;    // "node=total"
 };
 
-std::vector<Cycle> Run(const std::string& file, size_t pods, bool cache, bool parallel) {
+std::vector<Cycle> ReplayCycles(const std::string& file, size_t pods, bool cache, bool parallel) {
   auto scenario = LoadScenario(file);
   EXPECT_TRUE(scenario.ok());
   if (!scenario.ok()) return {};
@@ -81,11 +81,11 @@ TEST_P(EngineEquivalence, SpeedUpsDoNotChangeDecisions) {
 #else
   const size_t pods = 120;
 #endif
-  std::vector<Cycle> plain = Run(file, pods, /*cache=*/false, /*parallel=*/false);
+  std::vector<Cycle> plain = ReplayCycles(file, pods, /*cache=*/false, /*parallel=*/false);
   ASSERT_FALSE(plain.empty());
-  ExpectSame(plain, Run(file, pods, true, false), "cache");
-  ExpectSame(plain, Run(file, pods, false, true), "parallel");
-  ExpectSame(plain, Run(file, pods, true, true), "cache+parallel");
+  ExpectSame(plain, ReplayCycles(file, pods, true, false), "cache");
+  ExpectSame(plain, ReplayCycles(file, pods, false, true), "parallel");
+  ExpectSame(plain, ReplayCycles(file, pods, true, true), "cache+parallel");
 }
 
 INSTANTIATE_TEST_SUITE_P(Perf, EngineEquivalence,

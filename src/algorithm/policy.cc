@@ -153,6 +153,8 @@ Result<PriorityPolicy> ParsePriority(const Reader& r, const json& j, const std::
   return p;
 }
 
+Result<std::string> DecodeBase64(const std::string& in, const std::string& what);
+
 Result<ExtenderConfig> ParseExtender(const Reader& r, const json& j, const std::string& path) {
   if (!j.is_object()) return r.Fail(path, "must be an object").error();
   ExtenderConfig e;
@@ -180,6 +182,14 @@ Result<ExtenderConfig> ParseExtender(const Reader& r, const json& j, const std::
     KSCHED_TRY(r.String(*tls, "certData", tp, &t.cert_data));
     KSCHED_TRY(r.String(*tls, "keyData", tp, &t.key_data));
     KSCHED_TRY(r.String(*tls, "caData", tp, &t.ca_data));
+    for (auto [field, value] : {std::pair<const char*, std::string*>{"certData", &t.cert_data},
+                                {"keyData", &t.key_data},
+                                {"caData", &t.ca_data}}) {
+      if (value->empty()) continue;
+      auto decoded = DecodeBase64(*value, tp + field);
+      if (!decoded.ok()) return r.Fail(tp + field, "must be base64 (as Go encodes []byte)").error();
+      *value = std::move(decoded).value();
+    }
     e.tls_config = std::move(t);
   }
   auto mr = j.find("managedResources");
@@ -195,6 +205,42 @@ Result<ExtenderConfig> ParseExtender(const Reader& r, const json& j, const std::
     }
   }
   return e;
+}
+
+// Go's encoding/json reads []byte fields as standard base64 (padding
+// required); certData, keyData and caData are such fields.
+Result<std::string> DecodeBase64(const std::string& in, const std::string& what) {
+  auto value = [](char c) -> int {
+    if (c >= 'A' && c <= 'Z') return c - 'A';
+    if (c >= 'a' && c <= 'z') return c - 'a' + 26;
+    if (c >= '0' && c <= '9') return c - '0' + 52;
+    if (c == '+') return 62;
+    if (c == '/') return 63;
+    return -1;
+  };
+  if (in.size() % 4 != 0) return MakeError(what + ": illegal base64 data (length)");
+  std::string out;
+  out.reserve(in.size() / 4 * 3);
+  for (size_t i = 0; i < in.size(); i += 4) {
+    int v[4];
+    int pad = 0;
+    for (int k = 0; k < 4; ++k) {
+      char c = in[i + k];
+      if (c == '=' && i + 4 == in.size() && k >= 2) {
+        v[k] = 0;
+        ++pad;
+        continue;
+      }
+      if (pad > 0 || (v[k] = value(c)) < 0) {
+        return MakeError(fmt::format("{}: illegal base64 data at input byte {}", what, i + k));
+      }
+    }
+    uint32_t n = (v[0] << 18) | (v[1] << 12) | (v[2] << 6) | v[3];
+    out.push_back(static_cast<char>(n >> 16));
+    if (pad < 2) out.push_back(static_cast<char>((n >> 8) & 0xff));
+    if (pad < 1) out.push_back(static_cast<char>(n & 0xff));
+  }
+  return out;
 }
 
 bool IsQualifiedResourceName(const std::string& name) {
