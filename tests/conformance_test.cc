@@ -5,6 +5,7 @@
 // Every scenario must match: the first mismatch of each failing scenario is
 // printed, then the pass count N/M. (While the engine was incomplete a ratchet
 // list kept CI green; since every public vector passes, all are required.)
+#include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -14,14 +15,12 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
-
-#include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
 
 #include "api/scenario.h"
 #include "cli/replay.h"
@@ -63,8 +62,8 @@ std::string CheckScenario(const fs::path& scenario_path, TieBreak tie_break) {
     std::set<std::string> keys;
     for (auto it = e.begin(); it != e.end(); ++it) keys.insert(it.key());
     for (auto it = a.begin(); it != a.end(); ++it) keys.insert(it.key());
-    for (const std::string& k : {"pod", "node", "error", "feasible", "failures", "scores",
-                                 "priorities", "maxNodes"}) {
+    for (const char* k :
+         {"pod", "node", "error", "feasible", "failures", "scores", "priorities", "maxNodes"}) {
       if (!keys.count(k)) continue;
       json ev = e.contains(k) ? e[k] : json();
       json av = a.contains(k) ? a[k] : json();
@@ -92,6 +91,31 @@ std::string CheckScenario(const fs::path& scenario_path, TieBreak tie_break) {
     }
   }
   if (actual.size() != expected.size()) return "extra steps";
+
+  // Again without a report: the engine may then decide from its per-class
+  // score index (algorithm/score_index.h), which must choose the same nodes.
+  auto again = LoadScenario(scenario_path.string());
+  if (!again.ok()) return "load failed: " + again.error().message;
+  options.record_details = false;
+  std::vector<std::pair<std::string, std::string>> decisions;  // (node, error)
+  s = RunReplay(
+      std::move(again).value(), options,
+      [&](const Pod&, const ScheduleResult& r, const ClusterState& c, const SchedulerConfig&) {
+        decisions.emplace_back(r.chosen == kNoNode ? "" : c.node(r.chosen).meta.name,
+                               r.chosen == kNoNode ? r.error : "");
+      });
+  if (!s.ok()) return "replay without details failed: " + s.error().message;
+  if (decisions.size() != expected.size()) return "without details: step count differs";
+  for (size_t i = 0; i < expected.size(); ++i) {
+    const json& e = expected[i];
+    std::string node = e["node"].is_string() ? e["node"].get<std::string>() : "";
+    std::string error =
+        e.contains("error") && e["error"].is_string() ? e["error"].get<std::string>() : "";
+    if (decisions[i].first != node || decisions[i].second != error) {
+      return "without details, step " + std::to_string(i) + ": chose \"" + decisions[i].first +
+             "\" (" + decisions[i].second + "), upstream \"" + node + "\" (" + error + ")";
+    }
+  }
   return "";
 }
 

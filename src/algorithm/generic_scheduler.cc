@@ -1,13 +1,14 @@
 #include "algorithm/generic_scheduler.h"
 
+#include <fmt/format.h>
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+
 #include <algorithm>
 #include <map>
 
 #include "algorithm/equivalence.h"
-
-#include <fmt/format.h>
-#include <tbb/blocked_range.h>
-#include <tbb/parallel_for.h>
+#include "algorithm/score_index.h"
 
 namespace ksched {
 namespace {
@@ -21,7 +22,8 @@ Status PodPassesBasicChecks(const Pod& pod, const ClusterState& cluster) {
   for (const Volume& v : pod.spec.volumes) {
     if (v.kind != VolumeKind::kPersistentVolumeClaim) continue;
     const PersistentVolumeClaim* pvc = cluster.FindPvc(pod.meta.ns, v.id);
-    if (pvc == nullptr) return MakeError(fmt::format("persistentvolumeclaim \"{}\" not found", v.id));
+    if (pvc == nullptr)
+      return MakeError(fmt::format("persistentvolumeclaim \"{}\" not found", v.id));
     if (pvc->meta.has_deletion_timestamp) {
       return MakeError(fmt::format("persistentvolumeclaim \"{}\" is being deleted", v.id));
     }
@@ -69,6 +71,12 @@ struct GenericScheduler::ClassCache {
   std::vector<uint8_t> maps_valid;
   // [priority][node]; only for priorities with NodeLocalMap().
   std::vector<std::vector<int64_t>> maps;
+
+  // The class's feasible nodes by score, for decisions without a report;
+  // synced with the change log up to `index_generation`.
+  ScoreIndex index;
+  bool index_ready = false;
+  uint64_t index_generation = 0;
 };
 
 GenericScheduler::GenericScheduler(SchedulerConfig config, TieBreak tie_break)
@@ -100,6 +108,70 @@ GenericScheduler::ClassCache* GenericScheduler::FindClassCache(const std::string
   return caches_[0].get();
 }
 
+void GenericScheduler::PreparePriorities(const PodToSchedule& target, const ClusterState& cluster) {
+  if (pstates_target_ == &target) return;  // already prepared this cycle
+  pstates_.resize(config_.priorities.size());
+  for (size_t p = 0; p < pstates_.size(); ++p)
+    pstates_[p] = config_.priorities[p].priority->Prepare(target, cluster);
+  pstates_target_ = &target;
+}
+
+void GenericScheduler::EnsureMaps(ClassCache* cc, const PodToSchedule& target,
+                                  const ClusterState& cluster, NodeId n) const {
+  if (cc->maps_valid[n]) return;
+  for (size_t p = 0; p < config_.priorities.size(); ++p) {
+    const Priority& prio = *config_.priorities[p].priority;
+    if (prio.NodeLocalMap()) cc->maps[p][n] = prio.Map(target, pstates_[p].get(), cluster, n);
+  }
+  cc->maps_valid[n] = 1;
+}
+
+NodeId GenericScheduler::ChooseFromIndex(ClassCache* cc, const PodToSchedule& target,
+                                         const ClusterState& cluster) {
+  // Every priority must be one the index sums (a known reduce over a
+  // node-local map) or give all nodes one score this cycle.
+  PreparePriorities(target, cluster);
+  std::vector<ScoreIndex::Term> terms;
+  for (size_t p = 0; p < config_.priorities.size(); ++p) {
+    const PriorityConfig& pc = config_.priorities[p];
+    const Priority& prio = *pc.priority;
+    if (prio.Shape() == ReduceShape::kOther) {
+      if (!prio.UniformScore(pstates_[p].get())) return kNoNode;
+      continue;
+    }
+    if (!prio.NodeLocalMap()) return kNoNode;
+    terms.push_back(ScoreIndex::Term{prio.Shape(), pc.weight, &cc->maps[p]});
+  }
+  if (!ScoreIndex::Supports(terms)) return kNoNode;
+
+  const size_t num_nodes = cluster.num_nodes();
+  if (!cc->index_ready) {
+    cc->index.Reset(std::move(terms), cluster);
+    ParallelFor(
+        num_nodes,
+        [&](size_t begin, size_t end) {
+          for (size_t n = begin; n < end; ++n)
+            if (cc->prefix_fits[n]) EnsureMaps(cc, target, cluster, static_cast<NodeId>(n));
+        },
+        parallel_);
+    for (NodeId n = 0; n < num_nodes; ++n)
+      if (cc->prefix_fits[n]) cc->index.Update(n, true);
+    cc->index_ready = true;
+  } else {
+    // Nodes changed since the index was last synced (a node listed twice is
+    // simply updated twice).
+    const std::vector<NodeId>& log = cluster.change_log();
+    for (uint64_t g = cc->index_generation; g < cluster.generation(); ++g) {
+      NodeId n = log[g];
+      bool fits = cc->prefix_fits[n] != 0;
+      if (fits) EnsureMaps(cc, target, cluster, n);
+      cc->index.Update(n, fits);
+    }
+  }
+  cc->index_generation = cluster.generation();
+  return cc->index.Best();
+}
+
 size_t GenericScheduler::NumFeasibleNodesToFind(size_t num_all_nodes, int percentage) {
   if (num_all_nodes < kMinFeasibleNodesToFind || percentage >= 100) return num_all_nodes;
   int64_t adaptive = percentage;
@@ -118,11 +190,11 @@ std::string GenericScheduler::FitErrorMessage(size_t num_all_nodes,
     for (const std::string& r : f.reasons) ++histogram[r];
   std::vector<std::string> parts;
   parts.reserve(histogram.size());
-  for (const auto& [reason, count] : histogram) parts.push_back(fmt::format("{} {}", count, reason));
+  for (const auto& [reason, count] : histogram)
+    parts.push_back(fmt::format("{} {}", count, reason));
   std::sort(parts.begin(), parts.end());
   return fmt::format("0/{} nodes are available: {}.", num_all_nodes, fmt::join(parts, ", "));
 }
-
 
 ScheduleResult GenericScheduler::Schedule(const Pod& pod, const ClusterState& cluster,
                                           NodeTree* tree, bool record_details) {
@@ -138,6 +210,7 @@ ScheduleResult GenericScheduler::Schedule(const Pod& pod, const ClusterState& cl
   }
 
   PodInfo info = MakePodInfo(pod);
+  pstates_target_ = nullptr;
   PodToSchedule target;
   target.info = &info;
   target.request = PodRequestToSchedule(pod);
@@ -229,15 +302,31 @@ ScheduleResult GenericScheduler::Schedule(const Pod& pod, const ClusterState& cl
       cc->first_failed.assign(num_nodes, 0);
       cc->reasons.assign(num_nodes, {});
       cc->maps_valid.assign(num_nodes, 0);
+      cc->index_ready = false;
       cc->maps.assign(config_.priorities.size(), {});
       for (size_t p = 0; p < config_.priorities.size(); ++p)
         if (config_.priorities[p].priority->NodeLocalMap()) cc->maps[p].assign(num_nodes, 0);
-      ParallelFor(num_nodes, [&](size_t begin, size_t end) {
-        ReasonList rl;
-        for (size_t n = begin; n < end; ++n) compute_prefix(static_cast<NodeId>(n), &rl);
-      }, parallel_);
+      ParallelFor(
+          num_nodes,
+          [&](size_t begin, size_t end) {
+            ReasonList rl;
+            for (size_t n = begin; n < end; ++n) compute_prefix(static_cast<NodeId>(n), &rl);
+          },
+          parallel_);
     }
     cc->generation = cluster.generation();
+
+    if (!record_details && tie_break_ == TieBreak::kName && prefix_end == np &&
+        config_.extenders.empty()) {
+      NodeId chosen = ChooseFromIndex(cc, target, cluster);
+      if (chosen != kNoNode) {
+        tree->Advance(num_nodes);  // a whole round from its start: no change
+        ++index_decisions_;
+        result.chosen = chosen;
+        result.scored = true;
+        return result;
+      }
+    }
 
     const bool has_suffix = prefix_end < np;
     for (NodeId id : tree->CycleOrder()) {
@@ -253,7 +342,8 @@ ScheduleResult GenericScheduler::Schedule(const Pod& pod, const ClusterState& cl
       if (prefix_ok && suffix_ok) {
         result.feasible.push_back(id);
       } else {
-        add_failure(id, prefix_ok ? ff : cc->first_failed[id], prefix_ok ? nullptr : &cc->reasons[id],
+        add_failure(id, prefix_ok ? ff : cc->first_failed[id],
+                    prefix_ok ? nullptr : &cc->reasons[id],
                     ran_suffix && !suffix_ok ? &reasons_.reasons() : nullptr);
       }
     }
@@ -267,16 +357,19 @@ ScheduleResult GenericScheduler::Schedule(const Pod& pod, const ClusterState& cl
     node_fits_.resize(num_nodes);
     node_first_failed_.resize(num_nodes);
     if (node_reasons_.size() < num_nodes) node_reasons_.resize(num_nodes);
-    ParallelFor(num_nodes, [&](size_t begin, size_t end) {
-      ReasonList rl;
-      for (size_t i = begin; i < end; ++i) {
-        rl.Clear();
-        uint16_t ff = 0;
-        node_fits_[i] = run(0, np, cluster.node_info(order[i]), &rl, &ff) ? 1 : 0;
-        node_first_failed_[i] = ff;
-        node_reasons_[i].assign(rl.reasons().begin(), rl.reasons().end());
-      }
-    }, parallel_);
+    ParallelFor(
+        num_nodes,
+        [&](size_t begin, size_t end) {
+          ReasonList rl;
+          for (size_t i = begin; i < end; ++i) {
+            rl.Clear();
+            uint16_t ff = 0;
+            node_fits_[i] = run(0, np, cluster.node_info(order[i]), &rl, &ff) ? 1 : 0;
+            node_first_failed_[i] = ff;
+            node_reasons_[i].assign(rl.reasons().begin(), rl.reasons().end());
+          }
+        },
+        parallel_);
     for (size_t i = 0; i < num_nodes; ++i) {
       if (node_fits_[i]) {
         result.feasible.push_back(order[i]);
@@ -362,23 +455,17 @@ ScheduleResult GenericScheduler::Schedule(const Pod& pod, const ClusterState& cl
     // Upstream's EqualPriorityMap: every node scores 1.
     std::fill(result.totals.begin(), result.totals.end(), 1);
   }
-  std::vector<std::unique_ptr<PriorityState>> pstates(npr);
-  for (size_t p = 0; p < npr; ++p)
-    pstates[p] = config_.priorities[p].priority->Prepare(target, cluster, nodes);
+  PreparePriorities(target, cluster);
+  const std::vector<std::unique_ptr<PriorityState>>& pstates = pstates_;
   if (cc != nullptr) {
     // Raw map scores of node-local priorities, for nodes changed since they
     // were last computed for this class.
-    ParallelFor(nodes.size(), [&](size_t begin, size_t end) {
-      for (size_t i = begin; i < end; ++i) {
-        NodeId n = nodes[i];
-        if (cc->maps_valid[n]) continue;
-        for (size_t p = 0; p < npr; ++p) {
-          const Priority& prio = *config_.priorities[p].priority;
-          if (prio.NodeLocalMap()) cc->maps[p][n] = prio.Map(target, pstates[p].get(), cluster, n);
-        }
-        cc->maps_valid[n] = 1;
-      }
-    }, parallel_);
+    ParallelFor(
+        nodes.size(),
+        [&](size_t begin, size_t end) {
+          for (size_t i = begin; i < end; ++i) EnsureMaps(cc, target, cluster, nodes[i]);
+        },
+        parallel_);
   }
   result.priority_scores.resize(npr);
   for (size_t p = 0; p < npr; ++p) {
@@ -390,10 +477,13 @@ ScheduleResult GenericScheduler::Schedule(const Pod& pod, const ClusterState& cl
       const std::vector<int64_t>& cached = cc->maps[p];
       for (size_t i = 0; i < nodes.size(); ++i) scores[i] = cached[nodes[i]];
     } else {
-      ParallelFor(nodes.size(), [&](size_t begin, size_t end) {
-        for (size_t i = begin; i < end; ++i)
-          scores[i] = prio.Map(target, pstates[p].get(), cluster, nodes[i]);
-      }, parallel_);
+      ParallelFor(
+          nodes.size(),
+          [&](size_t begin, size_t end) {
+            for (size_t i = begin; i < end; ++i)
+              scores[i] = prio.Map(target, pstates[p].get(), cluster, nodes[i]);
+          },
+          parallel_);
     }
     prio.Reduce(target, pstates[p].get(), cluster, nodes, scores);
     const int64_t w = pc.weight;

@@ -84,12 +84,15 @@ class GenericScheduler {
   // change any decision. Both are on by default.
   void set_equivalence_cache(bool on) { use_cache_ = on; }
   void set_parallel(bool on) { parallel_ = on; }
+  // How many decisions came from a class's ScoreIndex (for tests).
+  uint64_t index_decisions() const { return index_decisions_; }
 
   // Runs one scheduling cycle for `pod` against `cluster`. `tree` is the
   // NodeTree walk (its position persists between calls). With
-  // `record_details` false, `failures` is only filled when no node fits and
-  // `priority_scores` is left empty: the decision is the same, only the
-  // report is smaller (the benchmark uses this).
+  // `record_details` false only `chosen`, `error` and `fit_error` are
+  // certain: the decision is the same, but the engine may take it from its
+  // per-class score index without listing feasible nodes, failures or
+  // scores (the benchmark uses this).
   ScheduleResult Schedule(const Pod& pod, const ClusterState& cluster, NodeTree* tree,
                           bool record_details = true);
 
@@ -97,7 +100,8 @@ class GenericScheduler {
   static size_t NumFeasibleNodesToFind(size_t num_all_nodes, int percentage);
 
   // Upstream's FitError message for a list of failures.
-  static std::string FitErrorMessage(size_t num_all_nodes, const std::vector<NodeFailure>& failures);
+  static std::string FitErrorMessage(size_t num_all_nodes,
+                                     const std::vector<NodeFailure>& failures);
 
  private:
   SchedulerConfig config_;
@@ -108,6 +112,15 @@ class GenericScheduler {
   struct ClassCache;
   // The cache entry for a class, or nullptr the first time a class is seen.
   ClassCache* FindClassCache(const std::string& key);
+  // Upstream's priority metadata for `target`, into pstates_ (once a cycle).
+  void PreparePriorities(const PodToSchedule& target, const ClusterState& cluster);
+  // Fills the class's cached raw scores of node-local priorities for `n`.
+  void EnsureMaps(ClassCache* cc, const PodToSchedule& target, const ClusterState& cluster,
+                  NodeId n) const;
+  // The decision from the class's ScoreIndex, or kNoNode when the index
+  // cannot decide this cycle (a priority it cannot sum, under two feasible
+  // nodes); the caller then scores the full way.
+  NodeId ChooseFromIndex(ClassCache* cc, const PodToSchedule& target, const ClusterState& cluster);
 
   // Reused between cycles so the hot loop does not allocate.
   ReasonList reasons_;
@@ -115,9 +128,12 @@ class GenericScheduler {
   std::vector<uint8_t> node_fits_;
   std::vector<uint16_t> node_first_failed_;
   std::vector<std::vector<ReasonId>> node_reasons_;
+  std::vector<std::unique_ptr<PriorityState>> pstates_;
+  const PodToSchedule* pstates_target_ = nullptr;    // whom pstates_ were prepared for
   std::vector<std::unique_ptr<ClassCache>> caches_;  // most recently used first
-  std::vector<std::string> recent_keys_;              // classes seen once, no entry yet
+  std::vector<std::string> recent_keys_;             // classes seen once, no entry yet
   uint64_t cache_hits_ = 0;
+  uint64_t index_decisions_ = 0;
   bool use_cache_ = true;
   bool parallel_ = true;
 };

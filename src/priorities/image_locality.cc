@@ -52,9 +52,8 @@ struct ImageLocalityState final : PriorityState {
 
 class ImageLocalityPriority final : public Priority {
  public:
-  std::unique_ptr<PriorityState> Prepare(const PodToSchedule& pod, const ClusterState& cluster,
-                                         std::span<const NodeId> nodes) const override {
-    (void)nodes;
+  std::unique_ptr<PriorityState> Prepare(const PodToSchedule& pod,
+                                         const ClusterState& cluster) const override {
     auto state = std::make_unique<ImageLocalityState>();
     const size_t num_nodes = cluster.num_nodes();
     const double total = static_cast<double>(num_nodes);
@@ -69,8 +68,8 @@ class ImageLocalityPriority final : public Priority {
         if (!NodeHasImage(cluster.node_info(id), name)) continue;
         if (seen++ == 0) size = FirstListedSize(cluster.node(id), Str(name));
         const double spread = static_cast<double>(seen) / total;
-        state->sums[id] = goarith::Add(
-            state->sums[id], goarith::FloatToInt64(static_cast<double>(size) * spread));
+        state->sums[id] = goarith::Add(state->sums[id],
+                                       goarith::FloatToInt64(static_cast<double>(size) * spread));
       }
     }
     return state;

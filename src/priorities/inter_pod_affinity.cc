@@ -10,8 +10,8 @@
 //     matches.
 // A feasible node receives the sum over the domains it belongs to. Instead of
 // upstream's walk over all feasible nodes per matching term, Prepare() sums
-// the weights per (topology key, value) pair once and then looks each
-// feasible node up. Reduce() applies upstream's float64 min-max scaling.
+// the weights per (topology key, value) pair once and Map() looks a node's
+// domains up. Reduce() applies upstream's float64 min-max scaling.
 #include <algorithm>
 #include <cstdint>
 #include <memory>
@@ -28,26 +28,19 @@ int64_t TermWeight(int32_t weight, int32_t multiplier) {
   return static_cast<int32_t>(static_cast<uint32_t>(weight) * static_cast<uint32_t>(multiplier));
 }
 
-struct InterPodAffinityPriorityState : PriorityState {
-  bool all_zero = false;        // nothing contributed: counts is left empty
-  std::vector<int64_t> counts;  // raw sum, by NodeId (feasible nodes only)
-  // Set when upstream would fail the priority (an invalid label selector in
-  // a term it evaluates). The interface has no error path, so the scores are
-  // then all zero.
-  std::optional<std::string> error;
-};
-
 class InterPodAffinityPriority : public Priority {
  public:
   explicit InterPodAffinityPriority(int hard_weight) : hard_weight_(hard_weight) {}
 
-  std::unique_ptr<PriorityState> Prepare(const PodToSchedule& pod, const ClusterState& cluster,
-                                         std::span<const NodeId> nodes) const override;
+  std::unique_ptr<PriorityState> Prepare(const PodToSchedule& pod,
+                                         const ClusterState& cluster) const override;
   int64_t Map(const PodToSchedule& pod, const PriorityState* state, const ClusterState& cluster,
               NodeId node) const override;
   void Reduce(const PodToSchedule& pod, const PriorityState* state, const ClusterState& cluster,
               std::span<const NodeId> nodes, std::span<int64_t> scores) const override;
   bool NodeLocalMap() const override { return false; }
+  ReduceShape Shape() const override { return ReduceShape::kOther; }
+  std::optional<int64_t> UniformScore(const PriorityState* state) const override;
 
  private:
   int32_t hard_weight_;
@@ -110,12 +103,21 @@ class Contributions {
   std::vector<StrId> keys_;  // sorted, distinct
 };
 
+struct InterPodAffinityPriorityState : PriorityState {
+  bool all_zero = false;  // nothing contributed: every node scores 0
+  Contributions contributions;
+  // Set when upstream would fail the priority (an invalid label selector in
+  // a term it evaluates). The interface has no error path, so the scores are
+  // then all zero.
+  std::optional<std::string> error;
+};
+
 std::unique_ptr<PriorityState> InterPodAffinityPriority::Prepare(
-    const PodToSchedule& target, const ClusterState& cluster, std::span<const NodeId> nodes) const {
+    const PodToSchedule& target, const ClusterState& cluster) const {
   const Pod& pod = target.pod();
   auto s = std::make_unique<InterPodAffinityPriorityState>();
   const CompiledPodAffinity inc = CompilePodAffinity(pod);
-  Contributions contributions;
+  Contributions& contributions = s->contributions;
   auto note_error = [&](const std::vector<AffinityTerm>& terms) {
     if (s->error) return;
     if (const std::string* e = FirstTermError(terms)) s->error = *e;
@@ -178,17 +180,20 @@ std::unique_ptr<PriorityState> InterPodAffinityPriority::Prepare(
     s->all_zero = true;
     return s;
   }
-  s->counts.assign(cluster.num_nodes(), 0);
-  for (NodeId n : nodes) s->counts[n] = contributions.For(cluster.node(n).meta.labels);
   return s;
 }
 
 int64_t InterPodAffinityPriority::Map(const PodToSchedule& pod, const PriorityState* state,
                                       const ClusterState& cluster, NodeId node) const {
   (void)pod;
-  (void)cluster;
   const auto& s = *static_cast<const InterPodAffinityPriorityState*>(state);
-  return s.all_zero ? 0 : s.counts[node];
+  return s.all_zero ? 0 : s.contributions.For(cluster.node(node).meta.labels);
+}
+
+std::optional<int64_t> InterPodAffinityPriority::UniformScore(const PriorityState* state) const {
+  // All raw scores 0: the min-max scaling gives 0 everywhere.
+  if (static_cast<const InterPodAffinityPriorityState*>(state)->all_zero) return 0;
+  return std::nullopt;
 }
 
 void InterPodAffinityPriority::Reduce(const PodToSchedule& pod, const PriorityState* state,

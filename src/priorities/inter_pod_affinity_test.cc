@@ -82,7 +82,7 @@ Scores Eval(const ClusterState& cluster, const Pod& pod, int hard_weight = 1,
   PodInfo info = MakePodInfo(pod);
   PodToSchedule target;
   target.info = &info;
-  auto state = prio->Prepare(target, cluster, feasible);
+  auto state = prio->Prepare(target, cluster);
   std::vector<int64_t> scores;
   for (NodeId n : feasible) scores.push_back(prio->Map(target, state.get(), cluster, n));
   Scores out;

@@ -29,10 +29,9 @@ struct NodeAffinityState final : PriorityState {
 
 class NodeAffinityPriority final : public Priority {
  public:
-  std::unique_ptr<PriorityState> Prepare(const PodToSchedule& pod, const ClusterState& cluster,
-                                         std::span<const NodeId> nodes) const override {
+  std::unique_ptr<PriorityState> Prepare(const PodToSchedule& pod,
+                                         const ClusterState& cluster) const override {
     (void)cluster;
-    (void)nodes;
     auto state = std::make_unique<NodeAffinityState>();
     const auto& affinity = pod.pod().spec.affinity;
     if (!affinity || !affinity->node_affinity) return state;
@@ -69,6 +68,7 @@ class NodeAffinityPriority final : public Priority {
     (void)nodes;
     NormalizeReduce(scores, /*reverse=*/false);
   }
+  ReduceShape Shape() const override { return ReduceShape::kNormalize; }
 };
 
 }  // namespace

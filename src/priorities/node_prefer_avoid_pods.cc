@@ -14,7 +14,6 @@
 
 #include <algorithm>
 #include <mutex>
-
 #include <nlohmann/json.hpp>
 
 #include "priorities/factories.h"
@@ -51,9 +50,7 @@ class TreeBuilder {
   bool boolean(bool) { return Place(Kind::kBool), true; }
   bool number_integer(json::number_integer_t) { return Place(Kind::kNumber), true; }
   bool number_unsigned(json::number_unsigned_t) { return Place(Kind::kNumber), true; }
-  bool number_float(json::number_float_t, const std::string&) {
-    return Place(Kind::kNumber), true;
-  }
+  bool number_float(json::number_float_t, const std::string&) { return Place(Kind::kNumber), true; }
   bool string(std::string& s) {
     if (JValue* v = Place(Kind::kString)) v->str = std::move(s);
     return true;
@@ -370,8 +367,8 @@ struct AvoidState final : PriorityState {
 
 class NodePreferAvoidPodsPriority final : public Priority {
  public:
-  std::unique_ptr<PriorityState> Prepare(const PodToSchedule& pod, const ClusterState& cluster,
-                                         std::span<const NodeId> nodes) const override {
+  std::unique_ptr<PriorityState> Prepare(const PodToSchedule& pod,
+                                         const ClusterState& cluster) const override {
     auto state = std::make_unique<AvoidState>();
     // metav1.GetControllerOf: the first owner reference marked controller.
     const OwnerReference* ref = nullptr;
@@ -388,9 +385,18 @@ class NodePreferAvoidPodsPriority final : public Priority {
 
     std::lock_guard<std::mutex> lock(mu_);
     if (cache_.size() < cluster.num_nodes()) cache_.resize(cluster.num_nodes());
-    for (NodeId id : nodes) {
+    // Nodes never change within a ClusterState, so the nodes carrying the
+    // annotation are found once per cluster rather than once per pod.
+    if (annotated_for_ != cluster.id()) {
+      annotated_.clear();
+      for (NodeId id = 0; id < cluster.num_nodes(); ++id) {
+        const std::string* text = cluster.node(id).meta.Annotation(kPreferAvoidPodsAnnotation);
+        if (text != nullptr && !text->empty()) annotated_.push_back(id);
+      }
+      annotated_for_ = cluster.id();
+    }
+    for (NodeId id : annotated_) {
       const std::string* text = cluster.node(id).meta.Annotation(kPreferAvoidPodsAnnotation);
-      if (text == nullptr || text->empty()) continue;
       // Keyed by node id but validated by content, so the cache stays exact
       // when this priority is reused with another cluster.
       Cached& c = cache_[id];
@@ -427,7 +433,9 @@ class NodePreferAvoidPodsPriority final : public Priority {
     std::optional<std::vector<AvoidedController>> controllers;
   };
   mutable std::mutex mu_;
-  mutable std::vector<Cached> cache_;  // by NodeId
+  mutable std::vector<Cached> cache_;   // by NodeId
+  mutable uint64_t annotated_for_ = 0;  // ClusterState::id() of `annotated_`
+  mutable std::vector<NodeId> annotated_;
 };
 
 }  // namespace

@@ -2,12 +2,12 @@
 //
 // Upstream v1.15 scores in map/reduce form: a map function gives each
 // feasible node a raw score, then a reduce function normalises the whole list
-// (most to 0..10). Score() receives the feasible nodes in filter order and
-// writes one score per node; Prepare() is upstream's priority metadata.
+// (most to 0..10). Prepare() is upstream's priority metadata.
 #pragma once
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 
 #include "cache/cluster_state.h"
@@ -22,18 +22,30 @@ class PriorityState {
   virtual ~PriorityState() = default;
 };
 
+// How Reduce() turns the feasible nodes' raw scores into final ones. The
+// scheduler uses the shape to keep reduced scores between pods of one
+// equivalence class (algorithm/score_index.h) instead of re-reducing every
+// node every cycle; Reduce() stays the definition, and
+// priorities/reduce_shape_test.cc checks that every priority's declared shape
+// agrees with its Reduce().
+enum class ReduceShape : uint8_t {
+  kIdentity,          // no reduce: the raw score is the score
+  kNormalize,         // NormalizeReduce(scores, /*reverse=*/false)
+  kNormalizeReverse,  // NormalizeReduce(scores, /*reverse=*/true)
+  kZoneSpread,        // spreading::SpreadScore from node and zone counts
+  kOther,             // anything else: reduced from scratch every cycle
+};
+
 class Priority {
  public:
   virtual ~Priority() = default;
 
-  // Per-pod metadata, computed once per cycle. `nodes` are the feasible
-  // nodes (upstream's priorities only ever see those).
+  // Per-pod metadata, computed once per cycle, before the scheduler knows
+  // which nodes are feasible.
   virtual std::unique_ptr<PriorityState> Prepare(const PodToSchedule& pod,
-                                                 const ClusterState& cluster,
-                                                 std::span<const NodeId> nodes) const {
+                                                 const ClusterState& cluster) const {
     (void)pod;
     (void)cluster;
-    (void)nodes;
     return nullptr;
   }
 
@@ -55,10 +67,31 @@ class Priority {
   // True when Map()'s value for a node depends only on the pod and that
   // node's NodeInfo (so it can be reused while the node is unchanged).
   virtual bool NodeLocalMap() const { return true; }
+
+  // The shape of Reduce(); must be kOther unless Reduce() is exactly that
+  // shape for every input.
+  virtual ReduceShape Shape() const { return ReduceShape::kIdentity; }
+
+  // Set when, for the pod `state` was prepared for, every feasible node gets
+  // this same reduced score (e.g. no existing pod has anything for
+  // InterPodAffinityPriority to count).
+  virtual std::optional<int64_t> UniformScore(const PriorityState* state) const {
+    (void)state;
+    return std::nullopt;
+  }
 };
 
 // Upstream's NormalizeReduce(maxPriority, reverse): scale so the largest raw
 // score becomes kMaxPriority; with `reverse`, flip to kMaxPriority - score.
 void NormalizeReduce(std::span<int64_t> scores, bool reverse);
+
+// One score of NormalizeReduce, given the largest raw score of the list
+// (upstream starts that maximum at 0, so it is never negative).
+inline int64_t NormalizedScore(int64_t raw, int64_t max_raw, bool reverse) {
+  if (max_raw <= 0) return reverse ? kMaxPriority : raw;
+  // Integer division truncates toward zero, exactly as Go's int division.
+  const int64_t v = kMaxPriority * raw / max_raw;
+  return reverse ? kMaxPriority - v : v;
+}
 
 }  // namespace ksched

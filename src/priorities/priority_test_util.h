@@ -30,7 +30,7 @@ inline std::map<std::string, int64_t> ScoreNodes(const Priority& priority, const
   target.request = PodRequestToSchedule(pod);
   std::vector<NodeId> nodes;
   for (NodeId id = 0; id < cluster.num_nodes(); ++id) nodes.push_back(id);
-  std::unique_ptr<PriorityState> state = priority.Prepare(target, cluster, nodes);
+  std::unique_ptr<PriorityState> state = priority.Prepare(target, cluster);
   std::vector<int64_t> scores(nodes.size());
   for (size_t i = 0; i < nodes.size(); ++i) {
     scores[i] = priority.Map(target, state.get(), cluster, nodes[i]);

@@ -16,10 +16,9 @@ int64_t FitsLimit(int64_t limit, int64_t allocatable) {
 
 class ResourceLimitsPriority final : public Priority {
  public:
-  std::unique_ptr<PriorityState> Prepare(const PodToSchedule& pod, const ClusterState& cluster,
-                                         std::span<const NodeId> nodes) const override {
+  std::unique_ptr<PriorityState> Prepare(const PodToSchedule& pod,
+                                         const ClusterState& cluster) const override {
     (void)cluster;
-    (void)nodes;
     // Like requests: the sum over regular containers, raised to any single
     // init container's limit.
     auto state = std::make_unique<LimitsState>();

@@ -90,6 +90,29 @@ int64_t CountMatchingPods(StrId ns, std::span<const labels::Selector> selectors,
   return count;
 }
 
+int64_t SpreadScore(const SpreadTotals& totals, int64_t count, bool node_has_zone,
+                    int64_t zone_count) {
+  // 2/3 of the weight goes to zone spreading when zones are known.
+  constexpr double kZoneWeighting = 2.0 / 3.0;
+  constexpr double kMax = static_cast<double>(kMaxPriority);
+  double f = kMax;
+  if (totals.max_by_node > 0) {
+    f = kMax *
+        (static_cast<double>(totals.max_by_node - count) / static_cast<double>(totals.max_by_node));
+  }
+  if (totals.have_zones && node_has_zone) {
+    double zone_score = kMax;
+    if (totals.max_by_zone > 0) {
+      zone_score = kMax * (static_cast<double>(totals.max_by_zone - zone_count) /
+                           static_cast<double>(totals.max_by_zone));
+    }
+    // Two roundings, as Go on amd64 does: this must not become an FMA
+    // (baseline x86-64, the project's target, has none).
+    f = (f * (1.0 - kZoneWeighting)) + (kZoneWeighting * zone_score);
+  }
+  return static_cast<int64_t>(f);  // truncates toward zero, like Go's int()
+}
+
 }  // namespace spreading
 
 namespace {
@@ -100,9 +123,8 @@ struct SelectorSpreadState : PriorityState {
 
 class SelectorSpread : public Priority {
  public:
-  std::unique_ptr<PriorityState> Prepare(const PodToSchedule& pod, const ClusterState& cluster,
-                                         std::span<const NodeId> nodes) const override {
-    (void)nodes;
+  std::unique_ptr<PriorityState> Prepare(const PodToSchedule& pod,
+                                         const ClusterState& cluster) const override {
     auto state = std::make_unique<SelectorSpreadState>();
     state->selectors = spreading::PodSelectors(pod.pod(), cluster);
     return state;
@@ -115,52 +137,30 @@ class SelectorSpread : public Priority {
                                         cluster.node_info(node));
   }
 
+  ReduceShape Shape() const override { return ReduceShape::kZoneSpread; }
+
   void Reduce(const PodToSchedule& pod, const PriorityState* state, const ClusterState& cluster,
               std::span<const NodeId> nodes, std::span<int64_t> scores) const override {
     (void)pod;
     (void)state;
-    // 2/3 of the weight goes to zone spreading when zones are known.
-    constexpr double kZoneWeighting = 2.0 / 3.0;
-    constexpr double kMax = static_cast<double>(kMaxPriority);
-
-    // Per-zone tallies in a flat array indexed by the dense zone number
+    // Per-zone sums in a flat array indexed by the dense zone number
     // (0 = no zone); `seen` marks zones that have a scored node.
     std::vector<int64_t> counts_by_zone(cluster.num_zones() + 1, 0);
     std::vector<uint8_t> seen(cluster.num_zones() + 1, 0);
-    int64_t max_by_node = 0;
-    bool have_zones = false;
+    spreading::SpreadTotals totals;
     for (size_t i = 0; i < nodes.size(); ++i) {
-      max_by_node = std::max(max_by_node, scores[i]);
+      totals.max_by_node = std::max(totals.max_by_node, scores[i]);
       uint32_t zone = cluster.zone_index(nodes[i]);
       if (zone == 0) continue;
       counts_by_zone[zone] += scores[i];
       seen[zone] = 1;
-      have_zones = true;
+      totals.have_zones = true;
     }
-    int64_t max_by_zone = 0;
     for (size_t z = 1; z < counts_by_zone.size(); ++z)
-      if (seen[z]) max_by_zone = std::max(max_by_zone, counts_by_zone[z]);
-
-    const double max_by_node_f = static_cast<double>(max_by_node);
-    const double max_by_zone_f = static_cast<double>(max_by_zone);
+      if (seen[z]) totals.max_by_zone = std::max(totals.max_by_zone, counts_by_zone[z]);
     for (size_t i = 0; i < nodes.size(); ++i) {
-      double f = kMax;
-      if (max_by_node > 0)
-        f = kMax * (static_cast<double>(max_by_node - scores[i]) / max_by_node_f);
-      if (have_zones) {
-        uint32_t zone = cluster.zone_index(nodes[i]);
-        if (zone != 0) {
-          double zone_score = kMax;
-          if (max_by_zone > 0) {
-            zone_score =
-                kMax * (static_cast<double>(max_by_zone - counts_by_zone[zone]) / max_by_zone_f);
-          }
-          // Two roundings, as Go on amd64 does: this must not become an FMA
-          // (baseline x86-64, the project's target, has none).
-          f = (f * (1.0 - kZoneWeighting)) + (kZoneWeighting * zone_score);
-        }
-      }
-      scores[i] = static_cast<int64_t>(f);  // truncates toward zero, like Go's int()
+      uint32_t zone = cluster.zone_index(nodes[i]);
+      scores[i] = spreading::SpreadScore(totals, scores[i], zone != 0, counts_by_zone[zone]);
     }
   }
 };

@@ -31,4 +31,18 @@ std::vector<labels::Selector> PodSelectors(const Pod& pod, const ClusterState& c
 int64_t CountMatchingPods(StrId ns, std::span<const labels::Selector> selectors,
                           const ClusterState& cluster, const NodeInfo& node);
 
+// The counts SelectorSpread's reduce needs from all scored nodes.
+struct SpreadTotals {
+  int64_t max_by_node = 0;  // largest per-node count
+  int64_t max_by_zone = 0;  // largest per-zone sum, over zones with a scored node
+  bool have_zones = false;  // some scored node has a zone
+};
+
+// SelectorSpread's reduced score of one node: `count` is its own raw count,
+// `zone_count` the sum over the scored nodes of its zone (ignored when
+// `node_has_zone` is false). upstream's float64 formula, operation for
+// operation, so that truncation matches.
+int64_t SpreadScore(const SpreadTotals& totals, int64_t count, bool node_has_zone,
+                    int64_t zone_count);
+
 }  // namespace ksched::spreading

@@ -25,9 +25,8 @@ class ServiceAntiAffinity : public Priority {
  public:
   explicit ServiceAntiAffinity(std::string label) : label_(Intern(label)) {}
 
-  std::unique_ptr<PriorityState> Prepare(const PodToSchedule& pod, const ClusterState& cluster,
-                                         std::span<const NodeId> nodes) const override {
-    (void)nodes;
+  std::unique_ptr<PriorityState> Prepare(const PodToSchedule& pod,
+                                         const ClusterState& cluster) const override {
     auto state = std::make_unique<ServiceAntiAffinityState>();
     std::vector<const Service*> services = spreading::PodServices(pod.pod(), cluster);
     if (!services.empty()) {
@@ -44,6 +43,8 @@ class ServiceAntiAffinity : public Priority {
     return spreading::CountMatchingPods(pod.pod().meta.ns, std::span(&s.selector, 1), cluster,
                                         cluster.node_info(node));
   }
+
+  ReduceShape Shape() const override { return ReduceShape::kOther; }
 
   void Reduce(const PodToSchedule& pod, const PriorityState* state, const ClusterState& cluster,
               std::span<const NodeId> nodes, std::span<int64_t> scores) const override {

@@ -64,7 +64,7 @@ inline std::map<std::string, int64_t> RunScore(const Priority& priority, const P
     }
   }
   PreparedPod prepared(pod);
-  auto state = priority.Prepare(prepared.target, cluster, nodes);
+  auto state = priority.Prepare(prepared.target, cluster);
   std::vector<int64_t> scores(nodes.size());
   for (size_t i = 0; i < nodes.size(); ++i)
     scores[i] = priority.Map(prepared.target, state.get(), cluster, nodes[i]);
@@ -81,7 +81,7 @@ inline std::map<std::string, int64_t> RunMap(const Priority& priority, const Pod
   std::vector<NodeId> nodes;
   for (NodeId id = 0; id < cluster.num_nodes(); ++id) nodes.push_back(id);
   PreparedPod prepared(pod);
-  auto state = priority.Prepare(prepared.target, cluster, nodes);
+  auto state = priority.Prepare(prepared.target, cluster);
   std::map<std::string, int64_t> out;
   for (NodeId id : nodes)
     out[std::string(cluster.node(id).meta.name)] =

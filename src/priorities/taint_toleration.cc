@@ -14,10 +14,9 @@ struct TolerationsState final : PriorityState {
 
 class TaintTolerationPriority final : public Priority {
  public:
-  std::unique_ptr<PriorityState> Prepare(const PodToSchedule& pod, const ClusterState& cluster,
-                                         std::span<const NodeId> nodes) const override {
+  std::unique_ptr<PriorityState> Prepare(const PodToSchedule& pod,
+                                         const ClusterState& cluster) const override {
     (void)cluster;
-    (void)nodes;
     auto state = std::make_unique<TolerationsState>();
     for (const Toleration& t : pod.pod().spec.tolerations) {
       if (t.effect == TaintEffect::kNone || t.effect == TaintEffect::kPreferNoSchedule) {
@@ -47,6 +46,7 @@ class TaintTolerationPriority final : public Priority {
     (void)nodes;
     NormalizeReduce(scores, /*reverse=*/true);
   }
+  ReduceShape Shape() const override { return ReduceShape::kNormalizeReverse; }
 };
 
 }  // namespace

@@ -1,0 +1,105 @@
+// ScoreIndex: the feasible nodes of one equivalence class, ordered by score,
+// kept up to date as pods land one node at a time.
+//
+// Upstream scores every feasible node with every priority on every cycle:
+// O(nodes x priorities). Between two pods of one class, though, only the node
+// the previous pod was bound to changed, and most priorities reduce in a way
+// that depends on the other nodes only through a few totals (the largest raw
+// score, per-zone sums). The index keeps, per feasible node, the weighted sum
+// of every such priority's reduced score ("base"), computed against a
+// snapshot of those totals, and orders the nodes by it in a few groups. A
+// cycle then updates the changed nodes, and re-sums everything only when a
+// total actually moved. SelectorSpread's zone-dependent part is the one term
+// that cannot go into "base" (a zone's sum changes with every pod it gets);
+// nodes are grouped by (zone, own count), which fixes that term within a
+// group, so the best node is the best of a handful of group leaders.
+//
+// The index answers only upstream's decision with the name tie-break; the
+// scheduler uses it when no report is wanted and falls back to the full
+// computation otherwise (tests/engine_equivalence_test.cc compares the two).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <set>
+#include <utility>
+#include <vector>
+
+#include "cache/cluster_state.h"
+#include "priorities/priority.h"
+
+namespace ksched {
+
+class ScoreIndex {
+ public:
+  // One priority the index sums: its reduce shape (anything but kOther), its
+  // weight, and its raw Map() score by NodeId, owned by the caller and kept
+  // current for every node passed to Update() as feasible.
+  struct Term {
+    ReduceShape shape = ReduceShape::kIdentity;
+    int64_t weight = 1;
+    const std::vector<int64_t>* raw = nullptr;
+  };
+
+  // True when the index can sum `terms`: at most one kZoneSpread, no kOther.
+  static bool Supports(const std::vector<Term>& terms);
+
+  // Starts empty for `cluster`'s nodes. `terms` must satisfy Supports().
+  void Reset(std::vector<Term> terms, const ClusterState& cluster);
+
+  // Node `n` changed: `fits` is whether it is feasible now; when it is, the
+  // terms' raw scores for it must be current. Cost O(terms + log nodes).
+  void Update(NodeId n, bool fits);
+
+  size_t num_feasible() const { return num_feasible_; }
+
+  // The node upstream would choose with the name tie-break (highest weighted
+  // total, then the smallest name), or kNoNode with fewer than two feasible
+  // nodes (upstream then skips scoring; the caller handles that case).
+  NodeId Best();
+
+ private:
+  struct Entry {
+    int64_t base;
+    uint32_t rank;  // position in name order
+    NodeId node;
+    bool operator<(const Entry& o) const {
+      if (base != o.base) return base > o.base;  // best first
+      return rank < o.rank;
+    }
+  };
+  using GroupKey = std::pair<uint32_t, int64_t>;  // (zone index, spread count)
+
+  int64_t Base(NodeId n) const;
+  GroupKey KeyOf(NodeId n) const;
+  void Insert(NodeId n);
+  void Remove(NodeId n);
+  // Re-sums every feasible node against new totals.
+  void Rebuild();
+
+  const ClusterState* cluster_ = nullptr;
+  std::vector<Term> terms_;
+  // Terms whose reduce depends on the largest raw score, and the index of the
+  // kZoneSpread term (-1 without one).
+  std::vector<size_t> normalized_;
+  int spread_ = -1;
+
+  // Per node.
+  std::vector<uint8_t> member_;
+  std::vector<int64_t> base_;
+  // Raw scores as inserted, [normalized term or spread][node], so removal is
+  // exact even after the caller's arrays moved on.
+  std::vector<std::vector<int64_t>> inserted_;
+  size_t num_feasible_ = 0;
+
+  // Totals over the feasible nodes.
+  std::vector<std::map<int64_t, uint32_t>> raw_counts_;  // per normalized term
+  std::vector<int64_t> snapshot_max_;                    // what base_ was computed with
+  std::map<int64_t, uint32_t> spread_counts_;
+  std::vector<int64_t> zone_sum_;     // by zone index
+  std::vector<uint32_t> zone_nodes_;  // feasible nodes per zone index
+
+  std::map<GroupKey, std::set<Entry>> groups_;
+};
+
+}  // namespace ksched

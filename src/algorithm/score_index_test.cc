@@ -1,0 +1,160 @@
+// ScoreIndex against a from-scratch computation of the same decision: random
+// raw scores and feasibility, changed a few nodes at a time.
+#include "algorithm/score_index.h"
+
+#include <gtest/gtest.h>
+
+#include <random>
+#include <string>
+#include <vector>
+
+#include "priorities/selector_spreading.h"
+#include "tests/fixtures.h"
+
+namespace ksched {
+namespace {
+
+ClusterState Cluster(int nodes, int zones) {
+  std::string items;
+  for (int i = 0; i < nodes; ++i) {
+    std::string zone = i % 5 == 4 ? ""
+                                  : R"(,"failure-domain.beta.kubernetes.io/zone":"z)" +
+                                        std::to_string(i % zones) + "\"";
+    if (!items.empty()) items += ",";
+    // Names out of index order, so the name tie-break is not index order.
+    items += R"({"kind":"Node","metadata":{"name":"n)" + std::to_string((i * 37) % 100) + "-" +
+             std::to_string(i) + R"(","labels":{"a":"b")" + zone + "}}}";
+  }
+  return testing::TestCluster(R"({"kind":"List","items":[)" + items + "]}");
+}
+
+struct Model {
+  std::vector<ScoreIndex::Term> terms;
+  std::vector<uint8_t> fits;
+};
+
+NodeId BruteForce(const Model& m, const ClusterState& cluster) {
+  std::vector<NodeId> feasible;
+  for (NodeId n = 0; n < m.fits.size(); ++n)
+    if (m.fits[n]) feasible.push_back(n);
+  if (feasible.size() < 2) return kNoNode;
+  std::vector<int64_t> total(feasible.size(), 0);
+  for (const ScoreIndex::Term& t : m.terms) {
+    std::vector<int64_t> raw;
+    for (NodeId n : feasible) raw.push_back((*t.raw)[n]);
+    int64_t max_raw = 0;
+    for (int64_t v : raw) max_raw = std::max(max_raw, v);
+    spreading::SpreadTotals totals;
+    totals.max_by_node = max_raw;
+    std::vector<int64_t> zone_sum(cluster.num_zones() + 1, 0);
+    std::vector<uint8_t> seen(cluster.num_zones() + 1, 0);
+    for (size_t i = 0; i < feasible.size(); ++i) {
+      uint32_t z = cluster.zone_index(feasible[i]);
+      if (z == 0) continue;
+      zone_sum[z] += raw[i];
+      seen[z] = 1;
+      totals.have_zones = true;
+    }
+    for (size_t z = 1; z < zone_sum.size(); ++z)
+      if (seen[z]) totals.max_by_zone = std::max(totals.max_by_zone, zone_sum[z]);
+    for (size_t i = 0; i < feasible.size(); ++i) {
+      int64_t s = 0;
+      uint32_t z = cluster.zone_index(feasible[i]);
+      switch (t.shape) {
+        case ReduceShape::kIdentity:
+          s = raw[i];
+          break;
+        case ReduceShape::kNormalize:
+          s = NormalizedScore(raw[i], max_raw, false);
+          break;
+        case ReduceShape::kNormalizeReverse:
+          s = NormalizedScore(raw[i], max_raw, true);
+          break;
+        case ReduceShape::kZoneSpread:
+          s = spreading::SpreadScore(totals, raw[i], z != 0, zone_sum[z]);
+          break;
+        case ReduceShape::kOther:
+          break;
+      }
+      total[i] += t.weight * s;
+    }
+  }
+  NodeId best = kNoNode;
+  int64_t best_total = 0;
+  for (size_t i = 0; i < feasible.size(); ++i) {
+    NodeId n = feasible[i];
+    if (best == kNoNode || total[i] > best_total ||
+        (total[i] == best_total && cluster.name_rank()[n] < cluster.name_rank()[best])) {
+      best = n;
+      best_total = total[i];
+    }
+  }
+  return best;
+}
+
+TEST(ScoreIndex, SupportsAtMostOneSpreadAndNoOther) {
+  std::vector<int64_t> raw;
+  using T = ScoreIndex::Term;
+  EXPECT_TRUE(ScoreIndex::Supports({T{ReduceShape::kIdentity, 1, &raw}}));
+  EXPECT_TRUE(ScoreIndex::Supports({T{ReduceShape::kZoneSpread, 1, &raw}}));
+  EXPECT_FALSE(ScoreIndex::Supports(
+      {T{ReduceShape::kZoneSpread, 1, &raw}, T{ReduceShape::kZoneSpread, 1, &raw}}));
+  EXPECT_FALSE(ScoreIndex::Supports({T{ReduceShape::kOther, 1, &raw}}));
+}
+
+TEST(ScoreIndex, FewerThanTwoFeasibleNodesIsLeftToTheCaller) {
+  ClusterState cluster = Cluster(4, 2);
+  std::vector<int64_t> raw(4, 1);
+  ScoreIndex index;
+  index.Reset({{ReduceShape::kIdentity, 1, &raw}}, cluster);
+  EXPECT_EQ(index.Best(), kNoNode);
+  index.Update(2, true);
+  EXPECT_EQ(index.Best(), kNoNode);
+  index.Update(3, true);
+  EXPECT_NE(index.Best(), kNoNode);
+  index.Update(3, false);
+  EXPECT_EQ(index.num_feasible(), 1u);
+  EXPECT_EQ(index.Best(), kNoNode);
+}
+
+TEST(ScoreIndex, MatchesFromScratchUnderRandomUpdates) {
+  std::mt19937 rng(11);
+  for (int trial = 0; trial < 40; ++trial) {
+    const int nodes = 3 + static_cast<int>(rng() % 40);
+    ClusterState cluster = Cluster(nodes, 1 + static_cast<int>(rng() % 4));
+    const ReduceShape shapes[] = {ReduceShape::kIdentity, ReduceShape::kNormalize,
+                                  ReduceShape::kNormalizeReverse, ReduceShape::kZoneSpread};
+    std::vector<std::vector<int64_t>> raw(1 + rng() % 4, std::vector<int64_t>(nodes));
+    Model m;
+    bool spread = false;
+    for (auto& r : raw) {
+      ReduceShape s = shapes[rng() % 4];
+      if (s == ReduceShape::kZoneSpread && spread) s = ReduceShape::kNormalize;
+      spread |= s == ReduceShape::kZoneSpread;
+      m.terms.push_back({s, static_cast<int64_t>(1 + rng() % 4), &r});
+    }
+    m.fits.assign(nodes, 0);
+    const int spread_of_values = 2 + static_cast<int>(rng() % 12);
+    auto randomize = [&](NodeId n) {
+      m.fits[n] = rng() % 4 != 0;
+      for (auto& r : raw) r[n] = static_cast<int64_t>(rng() % spread_of_values) - (rng() % 9 == 0);
+    };
+    ScoreIndex index;
+    index.Reset(m.terms, cluster);
+    for (NodeId n = 0; n < static_cast<NodeId>(nodes); ++n) {
+      randomize(n);
+      index.Update(n, m.fits[n]);
+    }
+    for (int step = 0; step < 200; ++step) {
+      ASSERT_EQ(index.Best(), BruteForce(m, cluster)) << "trial " << trial << " step " << step;
+      for (int k = 0, changes = 1 + static_cast<int>(rng() % 3); k < changes; ++k) {
+        NodeId n = static_cast<NodeId>(rng() % nodes);
+        randomize(n);
+        index.Update(n, m.fits[n]);
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace ksched
