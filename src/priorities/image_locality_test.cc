@@ -97,8 +97,8 @@ TEST_F(ImageLocalityPriorityTest, SpreadIsCountedInNodeOrderWithTheFirstSize) {
 }
 
 TEST_F(ImageLocalityPriorityTest, RegistryPortAndDigest) {
-  auto s = ScoreNodes(*p_, TestPod(PodWithImages({"registry:5000/app", "app@sha256:0123abcd"})),
-                      c_);
+  auto s =
+      ScoreNodes(*p_, TestPod(PodWithImages({"registry:5000/app", "app@sha256:0123abcd"})), c_);
   // (800 + 600) / 4 = 350 MiB -> 3270/977.
   EXPECT_EQ(s.at("n4"), 3);
   EXPECT_EQ(s.at("n1"), 0);

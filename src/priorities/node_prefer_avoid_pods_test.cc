@@ -36,7 +36,8 @@ size_t Count(std::string_view json) {
 constexpr size_t kMalformed = static_cast<size_t>(-1);
 
 TEST(ParsePreferAvoidPods, Valid) {
-  auto r = ParsePreferAvoidPods(Annotation({Avoid("ReplicaSet", "u1"), Avoid("StatefulSet", "u2")}));
+  auto r =
+      ParsePreferAvoidPods(Annotation({Avoid("ReplicaSet", "u1"), Avoid("StatefulSet", "u2")}));
   ASSERT_TRUE(r.has_value());
   ASSERT_EQ(r->size(), 2u);
   EXPECT_EQ((*r)[0].kind, "ReplicaSet");
@@ -67,8 +68,9 @@ TEST(ParsePreferAvoidPods, WrongTypesForKnownFields) {
   EXPECT_EQ(Count(R"({"preferAvoidPods":[{"podSignature":{"podController":"rs"}}]})"), kMalformed);
   EXPECT_EQ(Count(R"({"preferAvoidPods":[{"podSignature":{"podController":{"kind":5}}}]})"),
             kMalformed);
-  EXPECT_EQ(Count(R"({"preferAvoidPods":[{"podSignature":{"podController":{"controller":"yes"}}}]})"),
-            kMalformed);
+  EXPECT_EQ(
+      Count(R"({"preferAvoidPods":[{"podSignature":{"podController":{"controller":"yes"}}}]})"),
+      kMalformed);
   EXPECT_EQ(Count(R"({"preferAvoidPods":[{"reason":{"x":1}}]})"), kMalformed);
   // Unknown fields may hold anything.
   EXPECT_EQ(Count(R"({"other":[1,{"x":[[true]]}],"preferAvoidPods":[{"extra":{}}]})"), 0u);
@@ -109,7 +111,8 @@ TEST(ParsePreferAvoidPods, KeysMatchCaseInsensitivelyAsInGo) {
   EXPECT_EQ((*r)[0].uid, "u1");
   // The Kelvin sign folds to 'k' in Go.
   auto kelvin = ParsePreferAvoidPods(
-      "{\"preferAvoidPods\":[{\"podSignature\":{\"podController\":{\"\xE2\x84\xAAind\":\"RS\"}}}]}");
+      "{\"preferAvoidPods\":[{\"podSignature\":{\"podController\":{\"\xE2\x84\xAAind\":\"RS\"}}}]"
+      "}");
   ASSERT_TRUE(kelvin.has_value());
   ASSERT_EQ(kelvin->size(), 1u);
   EXPECT_EQ((*kelvin)[0].kind, "RS");
@@ -132,9 +135,9 @@ TEST(ParsePreferAvoidPods, DuplicateKeysDecodeIntoTheSameValue) {
   EXPECT_EQ(Count(R"({"preferAvoidPods":[)" + Avoid("ReplicaSet", "u1") + "," +
                   Avoid("ReplicaSet", "u2") + R"(],"preferAvoidPods":[{}]})"),
             1u);
-  EXPECT_EQ(Count(R"({"preferAvoidPods":[)" + Avoid("ReplicaSet", "u1") +
-                  R"(],"preferAvoidPods":null})"),
-            0u);
+  EXPECT_EQ(
+      Count(R"({"preferAvoidPods":[)" + Avoid("ReplicaSet", "u1") + R"(],"preferAvoidPods":null})"),
+      0u);
   // Within one object the last "uid" wins.
   auto last = ParsePreferAvoidPods(
       R"({"preferAvoidPods":[{"podSignature":{"podController":{"uid":"a","Uid":"b"}}}]})");
@@ -194,8 +197,8 @@ class NodePreferAvoidPodsPriorityTest : public ::testing::Test {
 };
 
 TEST_F(NodePreferAvoidPodsPriorityTest, ReplicaSetAndReplicationControllerAreAvoided) {
-  for (const std::string& owner : {Owner("ReplicaSet", "rs-1"),
-                                   Owner("ReplicationController", "rc-1")}) {
+  for (const std::string& owner :
+       {Owner("ReplicaSet", "rs-1"), Owner("ReplicationController", "rc-1")}) {
     auto s = ScoreNodes(*p_, TestPod(PodOwnedBy("[" + owner + "]")), c_);
     EXPECT_EQ(s.at("avoid"), 0) << owner;
     EXPECT_EQ(s.at("bad"), 10);  // malformed: as if absent
@@ -211,11 +214,11 @@ TEST_F(NodePreferAvoidPodsPriorityTest, OtherControllerKindsAreIgnored) {
 }
 
 TEST_F(NodePreferAvoidPodsPriorityTest, KindAndUidMustBothMatch) {
-  auto wrong_uid = ScoreNodes(*p_, TestPod(PodOwnedBy("[" + Owner("ReplicaSet", "rs-2") + "]")),
-                              c_);
+  auto wrong_uid =
+      ScoreNodes(*p_, TestPod(PodOwnedBy("[" + Owner("ReplicaSet", "rs-2") + "]")), c_);
   EXPECT_EQ(wrong_uid.at("avoid"), 10);
-  auto wrong_kind = ScoreNodes(
-      *p_, TestPod(PodOwnedBy("[" + Owner("ReplicationController", "rs-1") + "]")), c_);
+  auto wrong_kind =
+      ScoreNodes(*p_, TestPod(PodOwnedBy("[" + Owner("ReplicationController", "rs-1") + "]")), c_);
   EXPECT_EQ(wrong_kind.at("avoid"), 10);
 }
 
@@ -223,17 +226,16 @@ TEST_F(NodePreferAvoidPodsPriorityTest, OnlyTheFirstControllerReferenceCounts) {
   auto not_controller =
       ScoreNodes(*p_, TestPod(PodOwnedBy("[" + Owner("ReplicaSet", "rs-1", false) + "]")), c_);
   EXPECT_EQ(not_controller.at("avoid"), 10);
-  auto after_non_controller = ScoreNodes(
-      *p_,
-      TestPod(PodOwnedBy("[" + Owner("ReplicaSet", "x", false) + "," + Owner("ReplicaSet", "rs-1") +
-                         "]")),
-      c_);
+  auto after_non_controller =
+      ScoreNodes(*p_,
+                 TestPod(PodOwnedBy("[" + Owner("ReplicaSet", "x", false) + "," +
+                                    Owner("ReplicaSet", "rs-1") + "]")),
+                 c_);
   EXPECT_EQ(after_non_controller.at("avoid"), 0);
-  auto second_controller = ScoreNodes(
-      *p_,
-      TestPod(PodOwnedBy("[" + Owner("StatefulSet", "ss-1") + "," + Owner("ReplicaSet", "rs-1") +
-                         "]")),
-      c_);
+  auto second_controller = ScoreNodes(*p_,
+                                      TestPod(PodOwnedBy("[" + Owner("StatefulSet", "ss-1") + "," +
+                                                         Owner("ReplicaSet", "rs-1") + "]")),
+                                      c_);
   EXPECT_EQ(second_controller.at("avoid"), 10);
   auto none = ScoreNodes(*p_, TestPod(PodOwnedBy("[]")), c_);
   EXPECT_EQ(none.at("avoid"), 10);

@@ -55,8 +55,9 @@ Status ValidateFunctionShape(const FunctionShape& shape) {
   for (size_t i = 0; i < shape.size(); ++i) {
     const auto& [utilization, score] = shape[i];
     if (utilization < kMinUtilization) {
-      return MakeError(fmt::format("utilization values must not be less than {}. Utilization[{}]=={}",
-                                   kMinUtilization, i, utilization));
+      return MakeError(
+          fmt::format("utilization values must not be less than {}. Utilization[{}]=={}",
+                      kMinUtilization, i, utilization));
     }
     if (utilization > kMaxUtilization) {
       return MakeError(
@@ -64,13 +65,13 @@ Status ValidateFunctionShape(const FunctionShape& shape) {
                       kMaxUtilization, i, utilization));
     }
     if (score < kMinScore) {
-      return MakeError(fmt::format("score values must not be less than {}. Score[{}]=={}",
-                                   kMinScore, i, score));
+      return MakeError(
+          fmt::format("score values must not be less than {}. Score[{}]=={}", kMinScore, i, score));
     }
     if (score > kMaxScore) {
       // Upstream's message has this typo; kept so the text matches.
-      return MakeError(fmt::format("score valuses not be greater than {}. Score[{}]=={}", kMaxScore,
-                                   i, score));
+      return MakeError(
+          fmt::format("score valuses not be greater than {}. Score[{}]=={}", kMaxScore, i, score));
     }
   }
   return Status::Ok();
@@ -83,9 +84,8 @@ int64_t BrokenLinear(const FunctionShape& shape, int64_t p) {
     const auto& [u0, s0] = shape[i - 1];
     const auto& [u1, s1] = shape[i];
     // Reaching i means u0 < p <= u1, so the divisor is positive.
-    return goarith::Add(
-        s0, goarith::Div(goarith::Mul(goarith::Sub(s1, s0), goarith::Sub(p, u0)),
-                         goarith::Sub(u1, u0)));
+    return goarith::Add(s0, goarith::Div(goarith::Mul(goarith::Sub(s1, s0), goarith::Sub(p, u0)),
+                                         goarith::Sub(u1, u0)));
   }
   return shape.back().second;
 }

@@ -28,13 +28,13 @@ TEST(RequestedToCapacityRatioPriority, BrokenLinearDefaultShape) {
 
 TEST(RequestedToCapacityRatioPriority, BrokenLinearOutsideAndBetweenPoints) {
   FunctionShape shape = {{20, 2}, {60, 9}, {90, 3}};
-  EXPECT_EQ(BrokenLinear(shape, 0), 2);     // before the first point
+  EXPECT_EQ(BrokenLinear(shape, 0), 2);  // before the first point
   EXPECT_EQ(BrokenLinear(shape, 20), 2);
-  EXPECT_EQ(BrokenLinear(shape, 40), 5);    // 2 + 7 * 20 / 40 = 2 + 3
+  EXPECT_EQ(BrokenLinear(shape, 40), 5);  // 2 + 7 * 20 / 40 = 2 + 3
   EXPECT_EQ(BrokenLinear(shape, 60), 9);
-  EXPECT_EQ(BrokenLinear(shape, 61), 9);    // 9 + (-6 * 1) / 30 = 9 + 0
-  EXPECT_EQ(BrokenLinear(shape, 75), 6);    // 9 + (-6 * 15) / 30 = 9 - 3
-  EXPECT_EQ(BrokenLinear(shape, 100), 3);   // after the last point
+  EXPECT_EQ(BrokenLinear(shape, 61), 9);   // 9 + (-6 * 1) / 30 = 9 + 0
+  EXPECT_EQ(BrokenLinear(shape, 75), 6);   // 9 + (-6 * 15) / 30 = 9 - 3
+  EXPECT_EQ(BrokenLinear(shape, 100), 3);  // after the last point
   EXPECT_EQ(BrokenLinear({{50, 7}}, 10), 7);
   EXPECT_EQ(BrokenLinear({{50, 7}}, 90), 7);
 }
@@ -66,8 +66,8 @@ std::string PodRequesting(const std::string& cpu, const std::string& mem) {
 }
 
 TEST(RequestedToCapacityRatioPriority, ScoresCpuAndMemoryAndAverages) {
-  ClusterState c = TestCluster(ListOf({Node("n1", "1", "1000"), Node("n2", "0", "1000"),
-                                       Node("n3", "100m", "1000")}));
+  ClusterState c = TestCluster(
+      ListOf({Node("n1", "1", "1000"), Node("n2", "0", "1000"), Node("n3", "100m", "1000")}));
   Pod pod = TestPod(PodRequesting("250m", "500"));
   // Utilization is 100 - floor(free% ): cpu 25 -> f = 10 + (-10*25)/100 = 8,
   // memory 50 -> 5; (8 + 5) / 2 = 6.
@@ -78,8 +78,8 @@ TEST(RequestedToCapacityRatioPriority, ScoresCpuAndMemoryAndAverages) {
   // Over-committed cpu: also 100%.
   EXPECT_EQ(def.at("n3"), 2);
 
-  auto peak = ScoreNodes(*NewRequestedToCapacityRatioPriority({{0, 0}, {50, 10}, {100, 0}}), pod,
-                         c);
+  auto peak =
+      ScoreNodes(*NewRequestedToCapacityRatioPriority({{0, 0}, {50, 10}, {100, 0}}), pod, c);
   EXPECT_EQ(peak.at("n1"), 7);  // cpu 25% -> 5, memory 50% -> 10
   EXPECT_EQ(peak.at("n2"), 5);
 }

@@ -17,16 +17,16 @@ using testing::TestCluster;
 using testing::TestPod;
 
 std::string Node(const std::string& name, const std::string& allocatable) {
-  return R"({"kind":"Node","metadata":{"name":")" + name +
-         R"("},"status":{"allocatable":)" + allocatable + "}}";
+  return R"({"kind":"Node","metadata":{"name":")" + name + R"("},"status":{"allocatable":)" +
+         allocatable + "}}";
 }
 
 // A pod whose containers have the given `requests` objects ("" = no
 // resources at all), plus optional init-container requests.
 std::string PodJson(const std::string& name, const std::vector<std::string>& requests,
-                const std::string& node = "", const std::string& init_requests = "") {
-  std::string s = R"({"kind":"Pod","metadata":{"name":")" + name +
-                  R"(","namespace":"default"},"spec":{)";
+                    const std::string& node = "", const std::string& init_requests = "") {
+  std::string s =
+      R"({"kind":"Pod","metadata":{"name":")" + name + R"(","namespace":"default"},"spec":{)";
   if (!node.empty()) s += R"("nodeName":")" + node + R"(",)";
   if (!init_requests.empty()) {
     s += R"("initContainers":[{"name":"i","resources":{"requests":)" + init_requests + "}}],";
@@ -45,8 +45,8 @@ std::string PodJson(const std::string& name, const std::vector<std::string>& req
 // each resource scores floor(10 * requested / allocatable).
 TEST(ResourceAllocationPriority, MissingRequestsCountAsDefaults) {
   // 1000m cpu, 2000Mi memory. The existing pod has no requests: 100m, 200Mi.
-  ClusterState c = TestCluster(ListOf({Node("n1", R"({"cpu":"1","memory":"2000Mi"})"),
-                                       PodJson("old", {""}, "n1")}));
+  ClusterState c = TestCluster(
+      ListOf({Node("n1", R"({"cpu":"1","memory":"2000Mi"})"), PodJson("old", {""}, "n1")}));
   auto p = NewMostRequestedPriority();
   // New pod without requests: cpu 200/1000 -> 2, memory 400Mi/2000Mi -> 2.
   EXPECT_EQ(ScoreNodes(*p, TestPod(PodJson("new", {""})), c).at("n1"), 2);
@@ -55,8 +55,8 @@ TEST(ResourceAllocationPriority, MissingRequestsCountAsDefaults) {
 }
 
 TEST(ResourceAllocationPriority, ExplicitZeroStaysZero) {
-  ClusterState c = TestCluster(ListOf({Node("n1", R"({"cpu":"1","memory":"1000Mi"})"),
-                                       PodJson("old", {""}, "n1")}));
+  ClusterState c = TestCluster(
+      ListOf({Node("n1", R"({"cpu":"1","memory":"1000Mi"})"), PodJson("old", {""}, "n1")}));
   auto p = NewMostRequestedPriority();
   // cpu "0": 100/1000 -> 1 (a default would make it 2); memory 400Mi -> 4.
   EXPECT_EQ(ScoreNodes(*p, TestPod(PodJson("new", {R"({"cpu":"0"})"})), c).at("n1"), 2);
@@ -76,7 +76,7 @@ TEST(ResourceAllocationPriority, InitContainersAreIgnored) {
   ClusterState c = TestCluster(ListOf({Node("n1", R"({"cpu":"1","memory":"1000Mi"})")}));
   auto p = NewMostRequestedPriority();
   Pod with_init = TestPod(PodJson("new", {R"({"cpu":"100m","memory":"100Mi"})"}, "",
-                              R"({"cpu":"900m","memory":"900Mi"})"));
+                                  R"({"cpu":"900m","memory":"900Mi"})"));
   // 100/1000 -> 1, 100Mi/1000Mi -> 1.
   EXPECT_EQ(ScoreNodes(*p, with_init, c).at("n1"), 1);
 }
@@ -99,9 +99,9 @@ TEST(ResourceAllocationPriority, NodeWithoutAllocatable) {
   EXPECT_EQ(ScoreNodes(*NewBalancedResourceAllocation(), TestPod(PodJson("new", {""})), c).at("n1"),
             0);
   // The default shape scores an empty resource as fully used: 0.
-  EXPECT_EQ(
-      ScoreNodes(*NewRequestedToCapacityRatioPriority({}), TestPod(PodJson("new", {""})), c).at("n1"),
-      0);
+  EXPECT_EQ(ScoreNodes(*NewRequestedToCapacityRatioPriority({}), TestPod(PodJson("new", {""})), c)
+                .at("n1"),
+            0);
 }
 
 }  // namespace

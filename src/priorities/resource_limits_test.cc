@@ -15,8 +15,8 @@ using testing::TestCluster;
 using testing::TestPod;
 
 std::string Node(const std::string& name, const std::string& allocatable) {
-  return R"({"kind":"Node","metadata":{"name":")" + name +
-         R"("},"status":{"allocatable":)" + allocatable + "}}";
+  return R"({"kind":"Node","metadata":{"name":")" + name + R"("},"status":{"allocatable":)" +
+         allocatable + "}}";
 }
 
 std::string PodWithLimits(const std::vector<std::string>& limits,
@@ -37,8 +37,7 @@ class ResourceLimitsPriorityTest : public ::testing::Test {
  protected:
   ClusterState c_ = TestCluster(ListOf({Node("big", R"({"cpu":"4","memory":"8Gi"})"),
                                         Node("small", R"({"cpu":"1","memory":"1Gi"})"),
-                                        Node("cpuonly", R"({"cpu":"4"})"),
-                                        Node("none", "{}")}));
+                                        Node("cpuonly", R"({"cpu":"4"})"), Node("none", "{}")}));
   std::unique_ptr<Priority> p_ = NewResourceLimitsPriority();
 };
 
@@ -63,13 +62,12 @@ TEST_F(ResourceLimitsPriorityTest, NoLimitsScoresZero) {
 
 TEST_F(ResourceLimitsPriorityTest, LimitsSumOverContainersAndTakeInitMax) {
   // 600m + 600m = 1200m does not fit "small" (1 cpu).
-  auto sum = ScoreNodes(*p_, TestPod(PodWithLimits({R"({"cpu":"600m"})", R"({"cpu":"600m"})"})),
-                        c_);
+  auto sum =
+      ScoreNodes(*p_, TestPod(PodWithLimits({R"({"cpu":"600m"})", R"({"cpu":"600m"})"})), c_);
   EXPECT_EQ(sum.at("small"), 0);
   EXPECT_EQ(sum.at("big"), 1);
   // An init container's larger limit raises the pod's limit.
-  auto init = ScoreNodes(*p_, TestPod(PodWithLimits({R"({"cpu":"500m"})"}, R"({"cpu":"2"})")),
-                         c_);
+  auto init = ScoreNodes(*p_, TestPod(PodWithLimits({R"({"cpu":"500m"})"}, R"({"cpu":"2"})")), c_);
   EXPECT_EQ(init.at("small"), 0);
   auto init_small =
       ScoreNodes(*p_, TestPod(PodWithLimits({R"({"cpu":"500m"})"}, R"({"cpu":"100m"})")), c_);

@@ -49,8 +49,8 @@ TEST_F(TaintTolerationPriorityTest, FewerIntolerableTaintsScoreHigher) {
 
 TEST_F(TaintTolerationPriorityTest, TolerationsWithPreferNoScheduleOrNoEffectCount) {
   // Tolerates a=1 with an empty effect (matches every effect).
-  auto s = ScoreNodes(*p_, TestPod(PodTolerating(R"([{"key":"a","operator":"Equal","value":"1"}])")),
-                      c_);
+  auto s = ScoreNodes(
+      *p_, TestPod(PodTolerating(R"([{"key":"a","operator":"Equal","value":"1"}])")), c_);
   EXPECT_EQ(s.at("one"), 10);
   EXPECT_EQ(s.at("two"), 0);  // b remains: 1 of max 1
   EXPECT_EQ(s.at("clean"), 10);
