@@ -12,8 +12,8 @@
 
 namespace ksched {
 
-std::unique_ptr<Priority> NewSelectorSpreadPriority();      // SelectorSpreadPriority
-std::unique_ptr<Priority> NewServiceSpreadingPriority();    // ServiceSpreadingPriority
+std::unique_ptr<Priority> NewSelectorSpreadPriority();    // SelectorSpreadPriority
+std::unique_ptr<Priority> NewServiceSpreadingPriority();  // ServiceSpreadingPriority
 std::unique_ptr<Priority> NewInterPodAffinityPriority(int hard_pod_affinity_weight);
 std::unique_ptr<Priority> NewLeastRequestedPriority();      // LeastRequestedPriority
 std::unique_ptr<Priority> NewMostRequestedPriority();       // MostRequestedPriority
@@ -29,6 +29,7 @@ std::unique_ptr<Priority> NewImageLocalityPriority();        // ImageLocalityPri
 std::unique_ptr<Priority> NewEqualPriority();                // EqualPriority
 std::unique_ptr<Priority> NewResourceLimitsPriority();       // ResourceLimitsPriority
 std::unique_ptr<Priority> NewServiceAntiAffinityPriority(std::string label);  // serviceAntiAffinity
-std::unique_ptr<Priority> NewNodeLabelPriority(std::string label, bool presence);  // labelPreference
+std::unique_ptr<Priority> NewNodeLabelPriority(std::string label,
+                                               bool presence);  // labelPreference
 
 }  // namespace ksched
