@@ -424,7 +424,7 @@ ScheduleResult GenericScheduler::Schedule(const Pod& pod, const ClusterState& cl
       }
       for (auto& [node, reason] : filtered->failed) {
         auto it = std::find_if(result.failures.begin(), result.failures.end(),
-                               [&](const NodeFailure& f) { return f.node == node; });
+                               [node = node](const NodeFailure& f) { return f.node == node; });
         if (it == result.failures.end()) {
           result.failures.push_back(NodeFailure{node, {reason}, ext->Name()});
         } else {
