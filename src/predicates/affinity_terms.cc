@@ -7,46 +7,6 @@
 namespace ksched {
 namespace {
 
-// Field-by-field equality of the API structs the cache validates against
-// (types.h defines no operator== for them).
-bool SameRequirement(const SelectorRequirement& a, const SelectorRequirement& b) {
-  return a.key == b.key && a.op == b.op && a.values == b.values;
-}
-
-bool SameSelector(const std::optional<LabelSelector>& a, const std::optional<LabelSelector>& b) {
-  if (a.has_value() != b.has_value()) return false;
-  if (!a) return true;
-  if (a->match_labels != b->match_labels) return false;
-  if (a->match_expressions.size() != b->match_expressions.size()) return false;
-  for (size_t i = 0; i < a->match_expressions.size(); ++i) {
-    if (!SameRequirement(a->match_expressions[i], b->match_expressions[i])) return false;
-  }
-  return true;
-}
-
-bool SameTerm(const PodAffinityTerm& a, const PodAffinityTerm& b) {
-  return a.topology_key == b.topology_key && a.namespaces == b.namespaces &&
-         SameSelector(a.label_selector, b.label_selector);
-}
-
-bool SamePodAffinity(const std::optional<PodAffinity>& a, const std::optional<PodAffinity>& b) {
-  if (a.has_value() != b.has_value()) return false;
-  if (!a) return true;
-  if (a->required.size() != b->required.size() || a->preferred.size() != b->preferred.size()) {
-    return false;
-  }
-  for (size_t i = 0; i < a->required.size(); ++i) {
-    if (!SameTerm(a->required[i], b->required[i])) return false;
-  }
-  for (size_t i = 0; i < a->preferred.size(); ++i) {
-    if (a->preferred[i].weight != b->preferred[i].weight ||
-        !SameTerm(a->preferred[i].term, b->preferred[i].term)) {
-      return false;
-    }
-  }
-  return true;
-}
-
 const std::optional<PodAffinity>& PodAffinityOf(const Pod& pod) {
   static const std::optional<PodAffinity> kNone;
   return pod.spec.affinity ? pod.spec.affinity->pod_affinity : kNone;
@@ -132,18 +92,11 @@ std::string PodDisplayName(const Pod& pod) {
 const CompiledPodAffinity& PodAffinityCache::Get(const ClusterState& cluster, PodId id) {
   if (entries_.size() <= id) entries_.resize(static_cast<size_t>(id) + 1);
   Entry& e = entries_[id];
-  const Pod& pod = cluster.pod(id).pod;
-  const std::optional<PodAffinity>& aff = PodAffinityOf(pod);
-  const std::optional<PodAffinity>& anti = PodAntiAffinityOf(pod);
-  if (e.filled && e.ns == pod.meta.ns && SamePodAffinity(e.affinity, aff) &&
-      SamePodAffinity(e.anti_affinity, anti)) {
-    return e.compiled;
-  }
-  e.filled = true;
-  e.ns = pod.meta.ns;
-  e.affinity = aff;
-  e.anti_affinity = anti;
-  e.compiled = CompilePodAffinity(pod);
+  // A PodId names one pod for the life of a ClusterState (pods are only
+  // added, never changed), and ClusterState ids are never reused.
+  if (e.cluster_id == cluster.id()) return e.compiled;
+  e.cluster_id = cluster.id();
+  e.compiled = CompilePodAffinity(cluster.pod(id).pod);
   return e.compiled;
 }
 

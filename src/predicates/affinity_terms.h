@@ -94,23 +94,20 @@ std::string PodDisplayName(const Pod& pod);
 
 // Compiled affinity of the pods of a ClusterState, by PodId, so that each
 // existing pod's terms are compiled once rather than once per scheduling
-// cycle. An entry is reused only while the pod's namespace and affinity are
-// unchanged (compared field by field), which keeps the cache exact even when
-// the same predicate object is later used with a different ClusterState.
+// cycle. An entry remembers the ClusterState::id() it was compiled for, which
+// keeps the cache exact when the same predicate object is later used with a
+// different ClusterState.
 // Not thread-safe by itself: Lock() around a batch of Get() calls.
 class PodAffinityCache {
  public:
   std::unique_lock<std::mutex> Lock() const { return std::unique_lock<std::mutex>(mu_); }
   // The compiled affinity of cluster.pod(id). The reference stays valid until
-  // a later Get() for the same id finds the pod changed.
+  // a later Get() for the same id with another cluster.
   const CompiledPodAffinity& Get(const ClusterState& cluster, PodId id);
 
  private:
   struct Entry {
-    bool filled = false;
-    StrId ns = kEmptyStr;
-    std::optional<PodAffinity> affinity;       // the source, for validation
-    std::optional<PodAffinity> anti_affinity;  // the source, for validation
+    uint64_t cluster_id = 0;  // 0: never filled (ClusterState ids start at 1)
     CompiledPodAffinity compiled;
   };
   mutable std::mutex mu_;

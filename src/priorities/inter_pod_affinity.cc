@@ -161,9 +161,11 @@ std::unique_ptr<PriorityState> InterPodAffinityPriority::Prepare(
   };
 
   // Pods on nodes that do not exist are skipped, as upstream skips NodeInfos
-  // without a node. Without constraints of its own, only the existing pods'
-  // terms can contribute, so only pods with affinity are visited.
-  if (inc.any()) {
+  // without a node. Without preferred terms of its own, only the existing
+  // pods' terms can contribute, so only pods with affinity are visited.
+  const bool own_preferred = (inc.has_affinity && !inc.preferred_affinity.empty()) ||
+                             (inc.has_anti_affinity && !inc.preferred_anti_affinity.empty());
+  if (own_preferred) {
     for (NodeId n = 0; n < cluster.num_nodes(); ++n) {
       const NodeInfo& info = cluster.node_info(n);
       for (PodId id : info.pods) process(id, info.labels());
