@@ -1,9 +1,9 @@
 #include "cache/cluster_state.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <atomic>
-
-#include <fmt/format.h>
 
 namespace ksched {
 
@@ -26,8 +26,9 @@ PodInfo MakePodInfo(Pod pod) {
   info.request = PodRequestOnNode(pod);
   info.nonzero = PodNonZeroRequest(pod);
   info.host_ports = PodHostPorts(pod);
-  info.has_affinity = pod.spec.affinity.has_value() && (pod.spec.affinity->pod_affinity.has_value() ||
-                                                        pod.spec.affinity->pod_anti_affinity.has_value());
+  info.has_affinity =
+      pod.spec.affinity.has_value() && (pod.spec.affinity->pod_affinity.has_value() ||
+                                        pod.spec.affinity->pod_anti_affinity.has_value());
   info.terminating = pod.meta.has_deletion_timestamp;
   info.pod = std::move(pod);
   return info;
@@ -126,6 +127,21 @@ PodId ClusterState::AddPodInfo(Pod pod, NodeId node) {
   pods_.push_back(MakePodInfo(std::move(pod)));
   PodInfo& info = pods_.back();
   info.node = node;
+  {
+    // Interned ids are fixed-width, so the encoding is unambiguous.
+    std::string key;
+    key.reserve(4 + 8 * info.pod.meta.labels.size());
+    auto put = [&](StrId v) { key.append(reinterpret_cast<const char*>(&v), sizeof v); };
+    put(info.pod.meta.ns);
+    for (const auto& [k, v] : info.pod.meta.labels) {
+      put(k);
+      put(v);
+    }
+    auto [it, added] =
+        label_set_ids_.emplace(std::move(key), static_cast<uint32_t>(label_set_ids_.size()));
+    (void)added;
+    info.label_set = it->second;
+  }
   if (info.has_affinity) pods_with_affinity_.push_back(id);
   // A pod bound to a node that does not exist stays in the cache (it still
   // counts for nothing any predicate reads) but touches no NodeInfo.

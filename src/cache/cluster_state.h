@@ -51,6 +51,8 @@ class ClusterState {
   const PodInfo& pod(PodId id) const { return pods_[id]; }
   // Pods that carry pod affinity or anti-affinity, on any node.
   const std::vector<PodId>& pods_with_affinity() const { return pods_with_affinity_; }
+  // Number of distinct PodInfo::label_set ids (ids are 0..num_label_sets()-1).
+  size_t num_label_sets() const { return label_set_ids_.size(); }
 
   // Places `pod` on `node` (writing spec.nodeName) and updates that node only.
   PodId Assume(Pod pod, NodeId node);
@@ -94,6 +96,7 @@ class ClusterState {
   std::unordered_map<std::string, NodeId> node_by_name_;
   std::deque<PodInfo> pods_;
   std::vector<PodId> pods_with_affinity_;
+  std::unordered_map<std::string, uint32_t> label_set_ids_;  // encoded (ns, labels) -> id
   std::unordered_map<StrId, int> image_num_nodes_;
   uint64_t generation_ = 0;
   std::vector<NodeId> change_log_;

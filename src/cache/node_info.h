@@ -40,12 +40,16 @@ bool HostPortConflicts(const std::vector<HostPort>& used, const HostPort& want);
 // would otherwise recompute from it.
 struct PodInfo {
   Pod pod;
-  NodeId node = kNoNode;          // where it runs; kNoNode for unknown nodes
-  Resource request;               // regular containers (as counted on a node)
-  NonZeroRequest nonzero;         // with upstream's non-zero defaults
+  NodeId node = kNoNode;   // where it runs; kNoNode for unknown nodes
+  Resource request;        // regular containers (as counted on a node)
+  NonZeroRequest nonzero;  // with upstream's non-zero defaults
   std::vector<HostPort> host_ports;
-  bool has_affinity = false;      // pod affinity or anti-affinity present
-  bool terminating = false;       // metadata.deletionTimestamp set
+  bool has_affinity = false;  // pod affinity or anti-affinity present
+  bool terminating = false;   // metadata.deletionTimestamp set
+  // Dense id of the pod's (namespace, labels) within its ClusterState: pods
+  // with equal ids match every label selector and namespace list alike, so
+  // per-cycle matching can be memoised by it.
+  uint32_t label_set = 0;
 };
 
 struct ImageOnNode {

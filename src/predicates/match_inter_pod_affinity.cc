@@ -92,10 +92,13 @@ class MatchInterPodAffinityPredicate : public Predicate {
              ReasonList* reasons) const override;
   // Pods landing on other nodes change the answer for this one.
   bool NodeLocal() const override { return false; }
-  // No existing pod's anti-affinity applies and the pod has no terms of its own.
+  // No existing pod's anti-affinity applies and the pod has no required
+  // terms of its own (preferred terms are for the priority only).
   bool AlwaysPasses(const PredicateState* state) const override {
     const auto& s = *static_cast<const InterPodAffinityState*>(state);
-    return s.existing_anti_pairs.empty() && !s.has_constraints;
+    return s.existing_anti_pairs.empty() &&
+           (!s.has_constraints || (s.affinity_keys.empty() && s.anti_keys.empty() &&
+                                   !s.affinity_fail_all && !s.anti_fail_all));
   }
 
  private:
@@ -160,20 +163,46 @@ Result<std::unique_ptr<PredicateState>> MatchInterPodAffinityPredicate::Prepare(
                 (anti_error != nullptr && pods_on_nodes > 0);
 
   if (!s->fallback) {
+    if (inc.required_affinity.empty() && inc.required_anti_affinity.empty()) {
+      return std::unique_ptr<PredicateState>(std::move(s));  // no pairs to collect
+    }
+    // Matching depends only on a pod's (namespace, labels), which most pods
+    // share with many others: decide once per label set. Bit 0: known; bit 1:
+    // matches all affinity terms; bit 2+i: matches anti-affinity term i.
+    const size_t num_anti = inc.required_anti_affinity.size();
+    const bool memo = num_anti <= 61;
+    std::vector<uint64_t> decided(memo ? cluster.num_label_sets() : 0, 0);
+    auto decide = [&](const PodInfo& existing) -> uint64_t {
+      uint64_t bits = 1;
+      if (PodMatchesAllTerms(existing.pod, inc.required_affinity)) bits |= 2;
+      for (size_t i = 0; i < num_anti; ++i)
+        if (inc.required_anti_affinity[i].Matches(existing.pod)) bits |= uint64_t{4} << i;
+      return bits;
+    };
     for (NodeId n = 0; n < cluster.num_nodes(); ++n) {
       const NodeInfo& info = cluster.node_info(n);
       const Labels& node_labels = info.labels();
       for (PodId id : info.pods) {
-        const Pod& existing = cluster.pod(id).pod;
-        if (PodMatchesAllTerms(existing, inc.required_affinity)) {
+        const PodInfo& existing = cluster.pod(id);
+        uint64_t bits;
+        if (memo) {
+          uint64_t& d = decided[existing.label_set];
+          if (d == 0) d = decide(existing);
+          bits = d;
+        } else {
+          bits = decide(existing);  // (over 61 terms: no memo, same answers)
+        }
+        if (bits & 2) {
           for (const AffinityTerm& term : inc.required_affinity) {
             if (std::optional<StrId> v = node_labels.Get(term.topology_key)) {
               s->affinity_pairs.push_back(TopologyPair(term.topology_key, *v));
             }
           }
         }
-        for (const AffinityTerm& term : inc.required_anti_affinity) {
-          if (!term.Matches(existing)) continue;
+        for (size_t i = 0; i < num_anti; ++i) {
+          const AffinityTerm& term = inc.required_anti_affinity[i];
+          bool match = memo ? (bits >> (2 + i)) & 1 : term.Matches(existing.pod);
+          if (!match) continue;
           if (std::optional<StrId> v = node_labels.Get(term.topology_key)) {
             s->anti_pairs.push_back(TopologyPair(term.topology_key, *v));
           }

@@ -124,21 +124,47 @@ std::unique_ptr<PriorityState> InterPodAffinityPriority::Prepare(
   };
 
   auto lock = cache_.Lock();
+  // Whether an existing pod matches the incoming pod's preferred terms
+  // depends only on its (namespace, labels): decided once per label set, as
+  // a bit mask (bit 63: decided; affinity terms first, then anti-affinity).
+  const size_t num_own = (inc.has_affinity ? inc.preferred_affinity.size() : 0) +
+                         (inc.has_anti_affinity ? inc.preferred_anti_affinity.size() : 0);
+  const bool memo = num_own > 0 && num_own < 63;
+  std::vector<uint64_t> own_matches(memo ? cluster.num_label_sets() : 0, 0);
+  bool own_errors_noted = false;
   auto process = [&](PodId id, const Labels& node_labels) {
-    const Pod& existing = cluster.pod(id).pod;
-    if (inc.has_affinity) {
-      note_error(inc.preferred_affinity);
-      for (const AffinityTerm& t : inc.preferred_affinity) {
-        if (t.Matches(existing)) contributions.Add(t, node_labels, TermWeight(t.weight, 1));
+    const PodInfo& existing_info = cluster.pod(id);
+    const Pod& existing = existing_info.pod;
+    if (!own_errors_noted) {  // the first pod visited notes them, as upstream
+      if (inc.has_affinity) note_error(inc.preferred_affinity);
+      if (inc.has_anti_affinity) note_error(inc.preferred_anti_affinity);
+      own_errors_noted = true;
+    }
+    if (num_own > 0) {
+      uint64_t bits = 0;
+      if (memo) bits = own_matches[existing_info.label_set];
+      if (!(bits >> 63)) {
+        bits = uint64_t{1} << 63;
+        size_t i = 0;
+        if (inc.has_affinity)
+          for (const AffinityTerm& t : inc.preferred_affinity)
+            bits |= uint64_t{t.Matches(existing)} << i++;
+        if (inc.has_anti_affinity)
+          for (const AffinityTerm& t : inc.preferred_anti_affinity)
+            bits |= uint64_t{t.Matches(existing)} << i++;
+        if (memo) own_matches[existing_info.label_set] = bits;
+      }
+      size_t i = 0;
+      if (inc.has_affinity) {
+        for (const AffinityTerm& t : inc.preferred_affinity)
+          if ((bits >> i++) & 1) contributions.Add(t, node_labels, TermWeight(t.weight, 1));
+      }
+      if (inc.has_anti_affinity) {
+        for (const AffinityTerm& t : inc.preferred_anti_affinity)
+          if ((bits >> i++) & 1) contributions.Add(t, node_labels, TermWeight(t.weight, -1));
       }
     }
-    if (inc.has_anti_affinity) {
-      note_error(inc.preferred_anti_affinity);
-      for (const AffinityTerm& t : inc.preferred_anti_affinity) {
-        if (t.Matches(existing)) contributions.Add(t, node_labels, TermWeight(t.weight, -1));
-      }
-    }
-    if (!cluster.pod(id).has_affinity) return;
+    if (!existing_info.has_affinity) return;
     const CompiledPodAffinity& c = cache_.Get(cluster, id);
     if (c.has_affinity) {
       if (hard_weight_ > 0) {
