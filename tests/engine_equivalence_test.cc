@@ -92,6 +92,7 @@ TEST_P(EngineEquivalence, SpeedUpsDoNotChangeDecisions) {
 
 INSTANTIATE_TEST_SUITE_P(Perf, EngineEquivalence,
                          ::testing::Values("perf-mixed-5000n-1000e-1000p.json",
+                                           "perf-pod-anti-affinity-5000n-1000e-1000p.json",
                                            "perf-taints-5000n-1000e-1000p.json",
                                            "perf-spreading-5000n-1000e-1000p.json"));
 

@@ -1,5 +1,6 @@
 #include "algorithm/equivalence.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace ksched {
@@ -97,10 +98,38 @@ class KeyWriter {
 
 }  // namespace
 
-std::string EquivalenceKey(const Pod& pod) {
+std::vector<StrId> WorkloadSelectorKeys(const ClusterState& cluster) {
+  std::vector<StrId> keys;
+  auto add_set = [&](const Labels& l) {
+    for (const auto& [k, v] : l) keys.push_back(k);
+  };
+  auto add_selector = [&](const std::optional<LabelSelector>& s) {
+    if (!s) return;
+    for (const auto& [k, v] : s->match_labels) keys.push_back(Intern(k));
+    for (const SelectorRequirement& r : s->match_expressions) keys.push_back(Intern(r.key));
+  };
+  for (const Service& s : cluster.services()) add_set(s.selector);
+  for (const ReplicationController& rc : cluster.replication_controllers()) add_set(rc.selector);
+  for (const ReplicaSet& rs : cluster.replica_sets()) add_selector(rs.selector);
+  for (const StatefulSet& ss : cluster.stateful_sets()) add_selector(ss.selector);
+  std::sort(keys.begin(), keys.end());
+  keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+  return keys;
+}
+
+std::string EquivalenceKey(const Pod& pod, const std::vector<StrId>* label_keys) {
   KeyWriter w;
   w.U32(pod.meta.ns);
-  w.LabelSet(pod.meta.labels);
+  if (label_keys == nullptr) {
+    w.LabelSet(pod.meta.labels);
+  } else {
+    // Spreading treats a pod without labels specially, so emptiness counts.
+    w.Bool(pod.meta.labels.empty());
+    Labels kept;
+    for (const auto& [k, v] : pod.meta.labels)
+      if (std::binary_search(label_keys->begin(), label_keys->end(), k)) kept.Set(k, v);
+    w.LabelSet(kept);
+  }
   w.U32(static_cast<uint32_t>(pod.meta.owner_references.size()));
   for (const auto& o : pod.meta.owner_references) {
     w.Str(o.kind);

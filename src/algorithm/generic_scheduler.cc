@@ -273,7 +273,11 @@ ScheduleResult GenericScheduler::Schedule(const Pod& pod, const ClusterState& cl
   const size_t to_find = NumFeasibleNodesToFind(num_nodes, config_.percentage_of_nodes_to_score);
   ClassCache* cc = nullptr;
   if (use_cache_ && to_find >= num_nodes && tree->AtCycleStart()) {
-    cc = FindClassCache(EquivalenceKey(pod));
+    if (label_keys_for_ != cluster.id()) {  // workloads never change within a cluster
+      label_keys_ = WorkloadSelectorKeys(cluster);
+      label_keys_for_ = cluster.id();
+    }
+    cc = FindClassCache(EquivalenceKey(pod, &label_keys_));
   }
   if (cc != nullptr) {
     auto compute_prefix = [&](NodeId n, ReasonList* rl) {

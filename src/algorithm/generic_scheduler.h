@@ -133,6 +133,8 @@ class GenericScheduler {
   std::vector<std::unique_ptr<ClassCache>> caches_;  // most recently used first
   std::vector<std::string> recent_keys_;             // classes seen once, no entry yet
   uint64_t cache_hits_ = 0;
+  std::vector<StrId> label_keys_;  // WorkloadSelectorKeys() of cluster label_keys_for_
+  uint64_t label_keys_for_ = 0;
   uint64_t index_decisions_ = 0;
   bool use_cache_ = true;
   bool parallel_ = true;
