@@ -49,6 +49,8 @@ Result<ClusterState> ClusterState::Build(ObjectSet objects, std::vector<Pod>* pe
     }
     NodeInfo& info = s.node_infos_[id];
     info.node = &node;
+    info.id = id;
+    for (const auto& [k, v] : node.meta.labels) s.nodes_by_label_[LabelPairKey(k, v)].push_back(id);
     info.allocatable.Add(node.allocatable);
     s.zone_keys_[id] = Intern(ZoneKey(node.meta.labels));
     for (const ContainerImage& image : node.images) {
@@ -115,6 +117,12 @@ Result<ClusterState> ClusterState::Build(ObjectSet objects, std::vector<Pod>* pe
   for (size_t i = 0; i < s.pvs_.size(); ++i) s.pv_by_name_.emplace(s.pvs_[i].meta.name, i);
   for (size_t i = 0; i < s.scs_.size(); ++i) s.sc_by_name_.emplace(s.scs_[i].meta.name, i);
   return s;
+}
+
+const std::vector<NodeId>& ClusterState::NodesWithLabel(StrId key, StrId value) const {
+  static const std::vector<NodeId> kNone;
+  auto it = nodes_by_label_.find(LabelPairKey(key, value));
+  return it == nodes_by_label_.end() ? kNone : it->second;
 }
 
 NodeId ClusterState::FindNode(std::string_view name) const {

@@ -45,6 +45,8 @@ class ClusterState {
   // 1..num_zones(). Lets per-zone tallies be flat arrays.
   uint32_t zone_index(NodeId id) const { return zone_index_[id]; }
   uint32_t num_zones() const { return num_zones_; }
+  // The nodes labelled key=value, in NodeId order (topology domains).
+  const std::vector<NodeId>& NodesWithLabel(StrId key, StrId value) const;
 
   // ---- pods
   size_t num_pods() const { return pods_.size(); }
@@ -93,6 +95,8 @@ class ClusterState {
   std::vector<uint32_t> zone_index_;
   uint32_t num_zones_ = 0;
   std::vector<uint32_t> name_rank_;
+  static uint64_t LabelPairKey(StrId k, StrId v) { return (uint64_t{k} << 32) | v; }
+  std::unordered_map<uint64_t, std::vector<NodeId>> nodes_by_label_;
   std::unordered_map<std::string, NodeId> node_by_name_;
   std::deque<PodInfo> pods_;
   std::vector<PodId> pods_with_affinity_;

@@ -59,6 +59,7 @@ struct ImageOnNode {
 
 struct NodeInfo {
   const Node* node = nullptr;
+  NodeId id = kNoNode;  // its index in ClusterState
   Resource allocatable;
   Resource requested;
   NonZeroRequest nonzero_requested;

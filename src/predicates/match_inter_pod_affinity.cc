@@ -76,6 +76,14 @@ struct InterPodAffinityState : PredicateState {
   std::vector<uint64_t> affinity_pairs;
   std::vector<uint64_t> anti_pairs;
 
+  // Per-node verdicts worked out in Prepare() from the pair lists above, by
+  // walking each pair's topology domain (ClusterState::NodesWithLabel)
+  // rather than looking every node's labels up: bit kExistingAnti, and, on
+  // the metadata path, kAffinity and kAnti. Empty: Check() decides per node.
+  static constexpr uint8_t kExistingAnti = 1, kAffinity = 2, kAnti = 4;
+  std::vector<uint8_t> verdict;
+  bool own_verdicts = false;  // kAffinity and kAnti are filled in
+
   // Upstream's fallback path (metadata could not be built).
   bool fallback = false;
   std::vector<NodeId> affinity_targets;  // nodes of pods matching all affinity terms
@@ -83,6 +91,36 @@ struct InterPodAffinityState : PredicateState {
   bool affinity_fail_all = false;
   bool anti_fail_all = false;
 };
+
+// Sets `bit` on every node in the domain of each pair.
+void MarkDomains(const ClusterState& cluster, const std::vector<uint64_t>& pairs, uint8_t bit,
+                 std::vector<uint8_t>* verdict) {
+  for (uint64_t p : pairs) {
+    for (NodeId n : cluster.NodesWithLabel(static_cast<StrId>(p >> 32), static_cast<StrId>(p)))
+      (*verdict)[n] |= bit;
+  }
+}
+
+void BuildVerdicts(const ClusterState& cluster, bool own, InterPodAffinityState* s) {
+  s->verdict.assign(cluster.num_nodes(), 0);
+  MarkDomains(cluster, s->existing_anti_pairs, InterPodAffinityState::kExistingAnti, &s->verdict);
+  s->own_verdicts = own;
+  if (!own) return;
+  MarkDomains(cluster, s->anti_pairs, InterPodAffinityState::kAnti, &s->verdict);
+  if (s->affinity_keys.empty() || (s->affinity_pairs.empty() && s->self_match)) return;
+  // A node satisfies the affinity terms when each distinct topology key's
+  // value on it holds a matching pod: count the keys satisfied per node.
+  std::vector<StrId> keys = s->affinity_keys;
+  std::sort(keys.begin(), keys.end());
+  keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+  std::vector<uint32_t> satisfied(cluster.num_nodes(), 0);
+  for (uint64_t p : s->affinity_pairs) {
+    for (NodeId n : cluster.NodesWithLabel(static_cast<StrId>(p >> 32), static_cast<StrId>(p)))
+      ++satisfied[n];
+  }
+  for (NodeId n = 0; n < cluster.num_nodes(); ++n)
+    if (satisfied[n] != keys.size()) s->verdict[n] |= InterPodAffinityState::kAffinity;
+}
 
 class MatchInterPodAffinityPredicate : public Predicate {
  public:
@@ -151,6 +189,7 @@ Result<std::unique_ptr<PredicateState>> MatchInterPodAffinityPredicate::Prepare(
   s->has_constraints = inc.any();
   if (!s->has_constraints) {
     s->fallback = pods_on_missing_nodes;  // only the existing-pods check runs
+    if (!s->existing_anti_pairs.empty()) BuildVerdicts(cluster, false, s.get());
     return std::unique_ptr<PredicateState>(std::move(s));
   }
   for (const AffinityTerm& t : inc.required_affinity) s->affinity_keys.push_back(t.topology_key);
@@ -164,6 +203,7 @@ Result<std::unique_ptr<PredicateState>> MatchInterPodAffinityPredicate::Prepare(
 
   if (!s->fallback) {
     if (inc.required_affinity.empty() && inc.required_anti_affinity.empty()) {
+      if (!s->existing_anti_pairs.empty()) BuildVerdicts(cluster, true, s.get());
       return std::unique_ptr<PredicateState>(std::move(s));  // no pairs to collect
     }
     // Matching depends only on a pod's (namespace, labels), which most pods
@@ -211,11 +251,13 @@ Result<std::unique_ptr<PredicateState>> MatchInterPodAffinityPredicate::Prepare(
     }
     SortUnique(&s->affinity_pairs);
     SortUnique(&s->anti_pairs);
+    BuildVerdicts(cluster, true, s.get());
     return std::unique_ptr<PredicateState>(std::move(s));
   }
 
   // Fallback: every pod in the cache is a candidate, including pods bound to
   // nodes that do not exist.
+  if (!s->existing_anti_pairs.empty()) BuildVerdicts(cluster, false, s.get());
   const bool any_pods = cluster.num_pods() > 0;
   if (!inc.required_affinity.empty()) {
     if (affinity_error != nullptr) {
@@ -271,6 +313,31 @@ bool MatchInterPodAffinityPredicate::Check(const PodToSchedule& pod, const Predi
   (void)pod;
   const auto& s = *static_cast<const InterPodAffinityState*>(state);
   const Labels& labels = node.labels();
+
+  if (!s.verdict.empty()) {
+    const uint8_t v = s.verdict[node.id];
+    // Existing pods' anti-affinity comes first.
+    if (v & InterPodAffinityState::kExistingAnti) {
+      reasons->Add(AffinityNotMatch());
+      reasons->Add(ExistingAntiAffinityNotMatch());
+      return false;
+    }
+    if (s.own_verdicts) {
+      if (v & InterPodAffinityState::kAffinity) {
+        reasons->Add(AffinityNotMatch());
+        reasons->Add(AffinityRulesNotMatch());
+        return false;
+      }
+      if (v & InterPodAffinityState::kAnti) {
+        reasons->Add(AffinityNotMatch());
+        reasons->Add(AntiAffinityRulesNotMatch());
+        return false;
+      }
+      return true;
+    }
+    if (!s.has_constraints) return true;
+    return CheckFallback(s, node, reasons);
+  }
 
   // Existing pods' anti-affinity comes first.
   if (!s.existing_anti_pairs.empty()) {
