@@ -89,15 +89,71 @@ std::string PodDisplayName(const Pod& pod) {
   return s;
 }
 
-const CompiledPodAffinity& PodAffinityCache::Get(const ClusterState& cluster, PodId id) {
+namespace {
+
+// An unambiguous encoding of what CompilePodAffinity reads: length-prefixed
+// strings, counts before lists.
+class SourceKey {
+ public:
+  void Num(uint64_t v) { out_.append(reinterpret_cast<const char*>(&v), sizeof v); }
+  void Text(const std::string& s) {
+    Num(s.size());
+    out_ += s;
+  }
+  void Term(const PodAffinityTerm& t) {
+    Num(t.namespaces.size());
+    for (const std::string& ns : t.namespaces) Text(ns);
+    Text(t.topology_key);
+    Num(t.label_selector.has_value());
+    if (!t.label_selector) return;
+    Num(t.label_selector->match_labels.size());
+    for (const auto& [k, v] : t.label_selector->match_labels) {
+      Text(k);
+      Text(v);
+    }
+    Num(t.label_selector->match_expressions.size());
+    for (const SelectorRequirement& r : t.label_selector->match_expressions) {
+      Text(r.key);
+      Text(r.op);
+      Num(r.values.size());
+      for (const std::string& v : r.values) Text(v);
+    }
+  }
+  void Affinity(const std::optional<PodAffinity>& a) {
+    Num(a.has_value());
+    if (!a) return;
+    Num(a->required.size());
+    for (const PodAffinityTerm& t : a->required) Term(t);
+    Num(a->preferred.size());
+    for (const WeightedPodAffinityTerm& w : a->preferred) {
+      Num(static_cast<uint64_t>(static_cast<int64_t>(w.weight)));
+      Term(w.term);
+    }
+  }
+  std::string Take() { return std::move(out_); }
+
+ private:
+  std::string out_;
+};
+
+}  // namespace
+
+uint32_t PodAffinityCache::Group(const ClusterState& cluster, PodId id) {
   if (entries_.size() <= id) entries_.resize(static_cast<size_t>(id) + 1);
   Entry& e = entries_[id];
   // A PodId names one pod for the life of a ClusterState (pods are only
   // added, never changed), and ClusterState ids are never reused.
-  if (e.cluster_id == cluster.id()) return e.compiled;
+  if (e.cluster_id == cluster.id()) return e.group;
+  const Pod& pod = cluster.pod(id).pod;
+  SourceKey key;
+  key.Num(pod.meta.ns);
+  key.Affinity(PodAffinityOf(pod));
+  key.Affinity(PodAntiAffinityOf(pod));
+  auto [it, added] = group_by_source_.emplace(key.Take(), static_cast<uint32_t>(shared_.size()));
+  if (added) shared_.push_back(CompilePodAffinity(pod));
   e.cluster_id = cluster.id();
-  e.compiled = CompilePodAffinity(cluster.pod(id).pod);
-  return e.compiled;
+  e.group = it->second;
+  return e.group;
 }
 
 }  // namespace ksched

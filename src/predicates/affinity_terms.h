@@ -14,6 +14,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "api/types.h"
@@ -101,17 +102,26 @@ std::string PodDisplayName(const Pod& pod);
 class PodAffinityCache {
  public:
   std::unique_lock<std::mutex> Lock() const { return std::unique_lock<std::mutex>(mu_); }
-  // The compiled affinity of cluster.pod(id). The reference stays valid until
-  // a later Get() for the same id with another cluster.
-  const CompiledPodAffinity& Get(const ClusterState& cluster, PodId id);
+  // The compiled affinity of cluster.pod(id); stays valid as long as the
+  // cache. Pods whose namespace and affinity are equal (all pods of one
+  // controller) share one object.
+  const CompiledPodAffinity& Get(const ClusterState& cluster, PodId id) {
+    return shared_[Group(cluster, id)];
+  }
+  // The shared object's number, 0..num_groups()-1: what depends only on the
+  // terms (do they match the incoming pod?) can be decided once per group.
+  uint32_t Group(const ClusterState& cluster, PodId id);
+  size_t num_groups() const { return shared_.size(); }
 
  private:
   struct Entry {
     uint64_t cluster_id = 0;  // 0: never filled (ClusterState ids start at 1)
-    CompiledPodAffinity compiled;
+    uint32_t group = 0;
   };
   mutable std::mutex mu_;
-  std::deque<Entry> entries_;  // a deque: growing it never moves entries
+  std::vector<Entry> entries_;              // by PodId
+  std::deque<CompiledPodAffinity> shared_;  // a deque: growing it never moves them
+  std::unordered_map<std::string, uint32_t> group_by_source_;
 };
 
 }  // namespace ksched

@@ -160,19 +160,35 @@ Result<std::unique_ptr<PredicateState>> MatchInterPodAffinityPredicate::Prepare(
 
   // Existing pods' required anti-affinity terms that the incoming pod matches.
   // Pods on missing nodes are skipped (upstream's fallback skips them too).
+  // Pods of one controller share their compiled terms (one group), so which
+  // of a group's terms the incoming pod matches is decided once: bit 63
+  // decided, bit i term i.
+  std::vector<uint64_t> group_matches;
   for (PodId id : cluster.pods_with_affinity()) {
     const PodInfo& existing = cluster.pod(id);
     if (existing.node == kNoNode) continue;
+    const uint32_t group = cache_.Group(cluster, id);
     const CompiledPodAffinity& c = cache_.Get(cluster, id);
-    const Labels& node_labels = cluster.node(existing.node).meta.labels;
-    for (const AffinityTerm& term : c.required_anti_affinity) {
-      if (!term.valid()) {
-        // Upstream fails the metadata, then its fallback fails every node
-        // with this error.
-        return MakeError("Failed to get all terms that match pod " + PodDisplayName(pod) + ": " +
-                         *term.error);
+    const std::vector<AffinityTerm>& terms = c.required_anti_affinity;
+    if (terms.empty()) continue;
+    if (group >= group_matches.size()) group_matches.resize(cache_.num_groups(), 0);
+    uint64_t& bits = group_matches[group];
+    if (!(bits >> 63)) {
+      bits = uint64_t{1} << 63;
+      for (size_t i = 0; i < terms.size(); ++i) {
+        if (!terms[i].valid()) {
+          // Upstream fails the metadata, then its fallback fails every node
+          // with this error.
+          return MakeError("Failed to get all terms that match pod " + PodDisplayName(pod) + ": " +
+                           *terms[i].error);
+        }
+        if (i < 63 && terms[i].Matches(pod)) bits |= uint64_t{1} << i;
       }
-      if (!term.Matches(pod)) continue;
+    }
+    const Labels& node_labels = cluster.node(existing.node).meta.labels;
+    for (size_t i = 0; i < terms.size(); ++i) {
+      const AffinityTerm& term = terms[i];
+      if (!(i < 63 ? (bits >> i) & 1 : term.Matches(pod))) continue;
       if (std::optional<StrId> v = node_labels.Get(term.topology_key)) {
         s->existing_anti_pairs.push_back(TopologyPair(term.topology_key, *v));
         s->existing_anti_keys.push_back(term.topology_key);

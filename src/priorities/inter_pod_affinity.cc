@@ -132,6 +132,7 @@ std::unique_ptr<PriorityState> InterPodAffinityPriority::Prepare(
   const bool memo = num_own > 0 && num_own < 63;
   std::vector<uint64_t> own_matches(memo ? cluster.num_label_sets() : 0, 0);
   bool own_errors_noted = false;
+  std::vector<uint64_t> group_matches;  // see below
   auto process = [&](PodId id, const Labels& node_labels) {
     const PodInfo& existing_info = cluster.pod(id);
     const Pod& existing = existing_info.pod;
@@ -165,24 +166,49 @@ std::unique_ptr<PriorityState> InterPodAffinityPriority::Prepare(
       }
     }
     if (!existing_info.has_affinity) return;
+    const uint32_t group = cache_.Group(cluster, id);
     const CompiledPodAffinity& c = cache_.Get(cluster, id);
-    if (c.has_affinity) {
-      if (hard_weight_ > 0) {
-        note_error(c.required_affinity);
-        for (const AffinityTerm& t : c.required_affinity) {
-          if (t.Matches(pod)) contributions.Add(t, node_labels, hard_weight_);
-        }
-      }
-      note_error(c.preferred_affinity);
-      for (const AffinityTerm& t : c.preferred_affinity) {
-        if (t.Matches(pod)) contributions.Add(t, node_labels, TermWeight(t.weight, 1));
-      }
+    const bool use_required = c.has_affinity && hard_weight_ > 0;
+    if (use_required) note_error(c.required_affinity);
+    if (c.has_affinity) note_error(c.preferred_affinity);
+    if (c.has_anti_affinity) note_error(c.preferred_anti_affinity);
+    // Which of the group's terms the incoming pod matches, decided once per
+    // group (pods of one controller share compiled terms): bit 63 decided,
+    // then required affinity, preferred affinity, preferred anti-affinity.
+    const size_t n_req = use_required ? c.required_affinity.size() : 0;
+    const size_t n_pref = c.has_affinity ? c.preferred_affinity.size() : 0;
+    const size_t n_anti = c.has_anti_affinity ? c.preferred_anti_affinity.size() : 0;
+    const bool memo_group = n_req + n_pref + n_anti < 63;
+    uint64_t bits = 0;
+    if (memo_group) {
+      if (group >= group_matches.size()) group_matches.resize(cache_.num_groups(), 0);
+      bits = group_matches[group];
     }
-    if (c.has_anti_affinity) {
-      note_error(c.preferred_anti_affinity);
-      for (const AffinityTerm& t : c.preferred_anti_affinity) {
-        if (t.Matches(pod)) contributions.Add(t, node_labels, TermWeight(t.weight, -1));
-      }
+    if (!(bits >> 63)) {
+      bits = uint64_t{1} << 63;
+      size_t i = 0;
+      for (size_t k = 0; k < n_req; ++k, ++i)
+        if (i < 63 && c.required_affinity[k].Matches(pod)) bits |= uint64_t{1} << i;
+      for (size_t k = 0; k < n_pref; ++k, ++i)
+        if (i < 63 && c.preferred_affinity[k].Matches(pod)) bits |= uint64_t{1} << i;
+      for (size_t k = 0; k < n_anti; ++k, ++i)
+        if (i < 63 && c.preferred_anti_affinity[k].Matches(pod)) bits |= uint64_t{1} << i;
+      if (memo_group) group_matches[group] = bits;
+    }
+    auto matched = [&](size_t i, const AffinityTerm& t) {
+      return memo_group ? ((bits >> i) & 1) != 0 : t.Matches(pod);
+    };
+    size_t i = 0;
+    for (size_t k = 0; k < n_req; ++k, ++i)
+      if (matched(i, c.required_affinity[k]))
+        contributions.Add(c.required_affinity[k], node_labels, hard_weight_);
+    for (size_t k = 0; k < n_pref; ++k, ++i) {
+      const AffinityTerm& t = c.preferred_affinity[k];
+      if (matched(i, t)) contributions.Add(t, node_labels, TermWeight(t.weight, 1));
+    }
+    for (size_t k = 0; k < n_anti; ++k, ++i) {
+      const AffinityTerm& t = c.preferred_anti_affinity[k];
+      if (matched(i, t)) contributions.Add(t, node_labels, TermWeight(t.weight, -1));
     }
   };
 
