@@ -211,6 +211,14 @@ std::string RandomScenario(uint32_t seed) {
                     {{"matchExpressions",
                       json::array({{{"key", "gpu"}, {"operator", "Exists"}}})}}}}})}}}};
       spec["tolerations"] = json::array({{{"key", "k0"}, {"operator", "Exists"}}});
+    } else if (kind == 3) {
+      spec["affinity"] = {
+          {"podAntiAffinity",
+           {{"requiredDuringSchedulingIgnoredDuringExecution",
+             json::array(
+                 {{{"labelSelector", {{"matchLabels", {{"app", app}}}}},
+                   {"topologyKey", pick(2) == 0 ? "kubernetes.io/hostname"
+                                                : "failure-domain.beta.kubernetes.io/zone"}}})}}}};
     } else if (kind == 2) {
       spec["affinity"] = {
           {"podAffinity",
@@ -235,7 +243,7 @@ std::string RandomScenario(uint32_t seed) {
   json pending = json::array();
   const char* apps[] = {"web", "db", "cache"};
   for (int i = 0; i < 160; ++i) {
-    int kind = pick(25) == 0 ? 2 : pick(2);
+    int kind = pick(25) == 0 ? 2 : pick(6) == 0 ? 3 : pick(2);
     pending.push_back(pod("p-" + std::to_string(i), apps[pick(3)], kind));
   }
   json scenario = {

@@ -126,24 +126,33 @@ void GenericScheduler::EnsureMaps(ClassCache* cc, const PodToSchedule& target,
   cc->maps_valid[n] = 1;
 }
 
-NodeId GenericScheduler::ChooseFromIndex(ClassCache* cc, const PodToSchedule& target,
-                                         const ClusterState& cluster) {
+bool GenericScheduler::IndexCanScore(ClassCache* cc, const PodToSchedule& target,
+                                     const ClusterState& cluster,
+                                     std::vector<ScoreIndex::Term>* terms) {
   // Every priority must be one the index sums (a known reduce over a
   // node-local map) or give all nodes one score this cycle.
   PreparePriorities(target, cluster);
-  std::vector<ScoreIndex::Term> terms;
+  terms->clear();
   for (size_t p = 0; p < config_.priorities.size(); ++p) {
     const PriorityConfig& pc = config_.priorities[p];
     const Priority& prio = *pc.priority;
     if (prio.Shape() == ReduceShape::kOther) {
-      if (!prio.UniformScore(pstates_[p].get())) return kNoNode;
+      if (!prio.UniformScore(pstates_[p].get())) return false;
       continue;
     }
-    if (!prio.NodeLocalMap()) return kNoNode;
-    terms.push_back(ScoreIndex::Term{prio.Shape(), pc.weight, &cc->maps[p]});
+    if (!prio.NodeLocalMap()) return false;
+    terms->push_back(ScoreIndex::Term{prio.Shape(), pc.weight, &cc->maps[p]});
   }
-  if (!ScoreIndex::Supports(terms)) return kNoNode;
+  return ScoreIndex::Supports(*terms);
+}
 
+NodeId GenericScheduler::ChooseFromIndex(ClassCache* cc, const PodToSchedule& target,
+                                         const ClusterState& cluster,
+                                         std::vector<ScoreIndex::Term> terms,
+                                         const std::vector<uint8_t>* suffix_fits) {
+  auto fits = [&](NodeId n) {
+    return cc->prefix_fits[n] != 0 && (suffix_fits == nullptr || (*suffix_fits)[n] != 0);
+  };
   const size_t num_nodes = cluster.num_nodes();
   if (!cc->index_ready) {
     cc->index.Reset(std::move(terms), cluster);
@@ -151,11 +160,12 @@ NodeId GenericScheduler::ChooseFromIndex(ClassCache* cc, const PodToSchedule& ta
         num_nodes,
         [&](size_t begin, size_t end) {
           for (size_t n = begin; n < end; ++n)
-            if (cc->prefix_fits[n]) EnsureMaps(cc, target, cluster, static_cast<NodeId>(n));
+            if (fits(static_cast<NodeId>(n)))
+              EnsureMaps(cc, target, cluster, static_cast<NodeId>(n));
         },
         parallel_);
     for (NodeId n = 0; n < num_nodes; ++n)
-      if (cc->prefix_fits[n]) cc->index.Update(n, true);
+      if (fits(n)) cc->index.Update(n, true);
     cc->index_ready = true;
   } else {
     // Nodes changed since the index was last synced (a node listed twice is
@@ -163,9 +173,18 @@ NodeId GenericScheduler::ChooseFromIndex(ClassCache* cc, const PodToSchedule& ta
     const std::vector<NodeId>& log = cluster.change_log();
     for (uint64_t g = cc->index_generation; g < cluster.generation(); ++g) {
       NodeId n = log[g];
-      bool fits = cc->prefix_fits[n] != 0;
-      if (fits) EnsureMaps(cc, target, cluster, n);
-      cc->index.Update(n, fits);
+      bool f = fits(n);
+      if (f) EnsureMaps(cc, target, cluster, n);
+      cc->index.Update(n, f);
+    }
+    // Non-node-local predicates can change their verdict on any node.
+    if (suffix_fits != nullptr) {
+      for (NodeId n = 0; n < num_nodes; ++n) {
+        bool f = fits(n);
+        if (f == cc->index.Contains(n)) continue;
+        if (f) EnsureMaps(cc, target, cluster, n);
+        cc->index.Update(n, f);
+      }
     }
   }
   cc->index_generation = cluster.generation();
@@ -320,9 +339,31 @@ ScheduleResult GenericScheduler::Schedule(const Pod& pod, const ClusterState& cl
     }
     cc->generation = cluster.generation();
 
-    if (!record_details && tie_break_ == TieBreak::kName && prefix_end == np &&
-        config_.extenders.empty()) {
-      NodeId chosen = ChooseFromIndex(cc, target, cluster);
+    std::vector<ScoreIndex::Term> terms;
+    if (!record_details && tie_break_ == TieBreak::kName && config_.extenders.empty() &&
+        IndexCanScore(cc, target, cluster, &terms)) {
+      // Predicates that are not node-local run on every node that passed the
+      // cached ones; the index then hears of each node whose verdict moved.
+      const bool has_suffix = prefix_end < np;
+      if (has_suffix) {
+        suffix_fits_.assign(num_nodes, 0);
+        ParallelFor(
+            num_nodes,
+            [&](size_t begin, size_t end) {
+              ReasonList rl;
+              for (size_t n = begin; n < end; ++n) {
+                if (!cc->prefix_fits[n]) continue;
+                rl.Clear();
+                uint16_t ff = 0;
+                suffix_fits_[n] =
+                    run(prefix_end, np, cluster.node_info(static_cast<NodeId>(n)), &rl, &ff) ? 1
+                                                                                             : 0;
+              }
+            },
+            parallel_);
+      }
+      NodeId chosen = ChooseFromIndex(cc, target, cluster, std::move(terms),
+                                      has_suffix ? &suffix_fits_ : nullptr);
       if (chosen != kNoNode) {
         tree->Advance(num_nodes);  // a whole round from its start: no change
         ++index_decisions_;

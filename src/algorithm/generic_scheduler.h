@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "algorithm/scheduler_extender.h"
+#include "algorithm/score_index.h"
 #include "cache/cluster_state.h"
 #include "cache/node_tree.h"
 #include "predicates/predicate.h"
@@ -117,10 +118,16 @@ class GenericScheduler {
   // Fills the class's cached raw scores of node-local priorities for `n`.
   void EnsureMaps(ClassCache* cc, const PodToSchedule& target, const ClusterState& cluster,
                   NodeId n) const;
-  // The decision from the class's ScoreIndex, or kNoNode when the index
-  // cannot decide this cycle (a priority it cannot sum, under two feasible
-  // nodes); the caller then scores the full way.
-  NodeId ChooseFromIndex(ClassCache* cc, const PodToSchedule& target, const ClusterState& cluster);
+  // Whether a ScoreIndex can score this cycle (every priority sums or is
+  // uniform); fills the index's terms.
+  bool IndexCanScore(ClassCache* cc, const PodToSchedule& target, const ClusterState& cluster,
+                     std::vector<ScoreIndex::Term>* terms);
+  // The decision from the class's ScoreIndex, or kNoNode with fewer than two
+  // feasible nodes (the caller then takes the full path). `suffix_fits`,
+  // when set, is this cycle's verdict of the non-node-local predicates.
+  NodeId ChooseFromIndex(ClassCache* cc, const PodToSchedule& target, const ClusterState& cluster,
+                         std::vector<ScoreIndex::Term> terms,
+                         const std::vector<uint8_t>* suffix_fits);
 
   // Reused between cycles so the hot loop does not allocate.
   ReasonList reasons_;
@@ -128,6 +135,7 @@ class GenericScheduler {
   std::vector<uint8_t> node_fits_;
   std::vector<uint16_t> node_first_failed_;
   std::vector<std::vector<ReasonId>> node_reasons_;
+  std::vector<uint8_t> suffix_fits_;
   std::vector<std::unique_ptr<PriorityState>> pstates_;
   const PodToSchedule* pstates_target_ = nullptr;    // whom pstates_ were prepared for
   std::vector<std::unique_ptr<ClassCache>> caches_;  // most recently used first

@@ -52,6 +52,7 @@ class ScoreIndex {
   void Update(NodeId n, bool fits);
 
   size_t num_feasible() const { return num_feasible_; }
+  bool Contains(NodeId n) const { return member_[n] != 0; }
 
   // The node upstream would choose with the name tie-break (highest weighted
   // total, then the smallest name), or kNoNode with fewer than two feasible
