@@ -128,7 +128,7 @@ void GenericScheduler::EnsureMaps(ClassCache* cc, const PodToSchedule& target,
 
 bool GenericScheduler::IndexCanScore(ClassCache* cc, const PodToSchedule& target,
                                      const ClusterState& cluster,
-                                     std::vector<ScoreIndex::Term>* terms) {
+                                     std::vector<ScoreIndex::Term>* terms, DomainWeights* domains) {
   // Every priority must be one the index sums (a known reduce over a
   // node-local map) or give all nodes one score this cycle.
   PreparePriorities(target, cluster);
@@ -140,6 +140,11 @@ bool GenericScheduler::IndexCanScore(ClassCache* cc, const PodToSchedule& target
       if (!prio.UniformScore(pstates_[p].get())) return false;
       continue;
     }
+    if (prio.Shape() == ReduceShape::kDomainMinMax) {
+      terms->push_back(ScoreIndex::Term{prio.Shape(), pc.weight, nullptr});
+      *domains = prio.Domains(pstates_[p].get());
+      continue;
+    }
     if (!prio.NodeLocalMap()) return false;
     terms->push_back(ScoreIndex::Term{prio.Shape(), pc.weight, &cc->maps[p]});
   }
@@ -148,7 +153,7 @@ bool GenericScheduler::IndexCanScore(ClassCache* cc, const PodToSchedule& target
 
 NodeId GenericScheduler::ChooseFromIndex(ClassCache* cc, const PodToSchedule& target,
                                          const ClusterState& cluster,
-                                         std::vector<ScoreIndex::Term> terms,
+                                         std::vector<ScoreIndex::Term> terms, DomainWeights domains,
                                          const std::vector<uint8_t>* suffix_fits) {
   auto fits = [&](NodeId n) {
     return cc->prefix_fits[n] != 0 && (suffix_fits == nullptr || (*suffix_fits)[n] != 0);
@@ -156,6 +161,7 @@ NodeId GenericScheduler::ChooseFromIndex(ClassCache* cc, const PodToSchedule& ta
   const size_t num_nodes = cluster.num_nodes();
   if (!cc->index_ready) {
     cc->index.Reset(std::move(terms), cluster);
+    cc->index.SetDomains(domains);
     ParallelFor(
         num_nodes,
         [&](size_t begin, size_t end) {
@@ -186,6 +192,7 @@ NodeId GenericScheduler::ChooseFromIndex(ClassCache* cc, const PodToSchedule& ta
         cc->index.Update(n, f);
       }
     }
+    cc->index.SetDomains(domains);
   }
   cc->index_generation = cluster.generation();
   return cc->index.Best();
@@ -340,8 +347,9 @@ ScheduleResult GenericScheduler::Schedule(const Pod& pod, const ClusterState& cl
     cc->generation = cluster.generation();
 
     std::vector<ScoreIndex::Term> terms;
+    DomainWeights domains;
     if (!record_details && tie_break_ == TieBreak::kName && config_.extenders.empty() &&
-        IndexCanScore(cc, target, cluster, &terms)) {
+        IndexCanScore(cc, target, cluster, &terms, &domains)) {
       // Predicates that are not node-local run on every node that passed the
       // cached ones; the index then hears of each node whose verdict moved.
       const bool has_suffix = prefix_end < np;
@@ -362,7 +370,7 @@ ScheduleResult GenericScheduler::Schedule(const Pod& pod, const ClusterState& cl
             },
             parallel_);
       }
-      NodeId chosen = ChooseFromIndex(cc, target, cluster, std::move(terms),
+      NodeId chosen = ChooseFromIndex(cc, target, cluster, std::move(terms), domains,
                                       has_suffix ? &suffix_fits_ : nullptr);
       if (chosen != kNoNode) {
         tree->Advance(num_nodes);  // a whole round from its start: no change

@@ -121,12 +121,12 @@ class GenericScheduler {
   // Whether a ScoreIndex can score this cycle (every priority sums or is
   // uniform); fills the index's terms.
   bool IndexCanScore(ClassCache* cc, const PodToSchedule& target, const ClusterState& cluster,
-                     std::vector<ScoreIndex::Term>* terms);
+                     std::vector<ScoreIndex::Term>* terms, DomainWeights* domains);
   // The decision from the class's ScoreIndex, or kNoNode with fewer than two
   // feasible nodes (the caller then takes the full path). `suffix_fits`,
   // when set, is this cycle's verdict of the non-node-local predicates.
   NodeId ChooseFromIndex(ClassCache* cc, const PodToSchedule& target, const ClusterState& cluster,
-                         std::vector<ScoreIndex::Term> terms,
+                         std::vector<ScoreIndex::Term> terms, DomainWeights domains,
                          const std::vector<uint8_t>* suffix_fits);
 
   // Reused between cycles so the hot loop does not allocate.

@@ -1,6 +1,7 @@
 #include "algorithm/score_index.h"
 
 #include <algorithm>
+#include <iterator>
 
 #include "priorities/selector_spreading.h"
 
@@ -20,12 +21,13 @@ void Decrement(std::map<int64_t, uint32_t>* counts, int64_t v) {
 }  // namespace
 
 bool ScoreIndex::Supports(const std::vector<Term>& terms) {
-  int spreads = 0;
+  int spreads = 0, domains = 0;
   for (const Term& t : terms) {
     if (t.shape == ReduceShape::kOther) return false;
     if (t.shape == ReduceShape::kZoneSpread) ++spreads;
+    if (t.shape == ReduceShape::kDomainMinMax) ++domains;
   }
-  return spreads <= 1;
+  return spreads <= 1 && domains <= 1;
 }
 
 void ScoreIndex::Reset(std::vector<Term> terms, const ClusterState& cluster) {
@@ -33,12 +35,15 @@ void ScoreIndex::Reset(std::vector<Term> terms, const ClusterState& cluster) {
   terms_ = std::move(terms);
   normalized_.clear();
   spread_ = -1;
+  domain_ = -1;
   for (size_t k = 0; k < terms_.size(); ++k) {
     if (terms_[k].shape == ReduceShape::kNormalize ||
         terms_[k].shape == ReduceShape::kNormalizeReverse) {
       normalized_.push_back(k);
     } else if (terms_[k].shape == ReduceShape::kZoneSpread) {
       spread_ = static_cast<int>(k);
+    } else if (terms_[k].shape == ReduceShape::kDomainMinMax) {
+      domain_ = static_cast<int>(k);
     }
   }
   const size_t n = cluster.num_nodes();
@@ -52,12 +57,73 @@ void ScoreIndex::Reset(std::vector<Term> terms, const ClusterState& cluster) {
   zone_sum_.assign(cluster.num_zones() + 1, 0);
   zone_nodes_.assign(cluster.num_zones() + 1, 0);
   groups_.clear();
+  domain_pairs_.clear();
+  domain_weights_.clear();
+  domain_keys_.clear();
+  domain_of_.assign(n, 0);
+  domain_set_ids_.clear();
+  domain_sets_.assign(1, {});  // id 0: in no weighted domain
+  domain_set_ids_.emplace(std::vector<uint64_t>{}, 0);
+}
+
+uint32_t ScoreIndex::DomainOf(NodeId n) {
+  if (domain_ < 0 || domain_pairs_.empty()) return 0;
+  std::vector<uint64_t> in;
+  const Labels& labels = cluster_->node(n).meta.labels;
+  for (uint32_t key : domain_keys_) {
+    std::optional<StrId> v = labels.Get(key);
+    if (!v) continue;
+    uint64_t pair = (uint64_t{key} << 32) | *v;
+    if (std::binary_search(domain_pairs_.begin(), domain_pairs_.end(), pair)) in.push_back(pair);
+  }
+  if (in.empty()) return 0;
+  auto [it, added] =
+      domain_set_ids_.emplace(std::move(in), static_cast<uint32_t>(domain_sets_.size()));
+  if (added) domain_sets_.push_back(it->first);
+  return it->second;
+}
+
+int64_t ScoreIndex::DomainRaw(uint32_t id) const {
+  int64_t sum = 0;
+  for (uint64_t pair : domain_sets_[id]) {
+    auto it = std::lower_bound(domain_pairs_.begin(), domain_pairs_.end(), pair);
+    if (it != domain_pairs_.end() && *it == pair)
+      sum += domain_weights_[it - domain_pairs_.begin()];
+  }
+  return sum;
+}
+
+void ScoreIndex::SetDomains(DomainWeights weights) {
+  if (domain_ < 0) return;
+  std::vector<uint64_t> pairs(weights.pairs.begin(), weights.pairs.end());
+  // Domains that appeared or disappeared: their nodes change domain set.
+  std::vector<uint64_t> moved;
+  std::set_symmetric_difference(pairs.begin(), pairs.end(), domain_pairs_.begin(),
+                                domain_pairs_.end(), std::back_inserter(moved));
+  domain_pairs_ = std::move(pairs);
+  domain_weights_.assign(weights.weights.begin(), weights.weights.end());
+  domain_keys_.clear();
+  for (uint64_t p : domain_pairs_) {
+    uint32_t key = static_cast<uint32_t>(p >> 32);
+    if (domain_keys_.empty() || domain_keys_.back() != key) domain_keys_.push_back(key);
+  }
+  for (uint64_t p : moved) {
+    for (NodeId n : cluster_->NodesWithLabel(static_cast<StrId>(p >> 32), static_cast<StrId>(p))) {
+      if (!member_[n]) continue;
+      auto g = groups_.find(KeyOf(n));
+      g->second.erase(Entry{base_[n], cluster_->name_rank()[n], n});
+      if (g->second.empty()) groups_.erase(g);
+      domain_of_[n] = DomainOf(n);
+      groups_[KeyOf(n)].insert(Entry{base_[n], cluster_->name_rank()[n], n});
+    }
+  }
 }
 
 int64_t ScoreIndex::Base(NodeId n) const {
   int64_t sum = 0;
   size_t norm = 0;
   for (const Term& t : terms_) {
+    if (t.raw == nullptr) continue;  // the domain term: per group, see Best()
     int64_t raw = (*t.raw)[n];
     switch (t.shape) {
       case ReduceShape::kIdentity:
@@ -68,8 +134,9 @@ int64_t ScoreIndex::Base(NodeId n) const {
         sum += t.weight * NormalizedScore(raw, snapshot_max_[norm++],
                                           t.shape == ReduceShape::kNormalizeReverse);
         break;
-      case ReduceShape::kZoneSpread:  // per group, see Best()
-      case ReduceShape::kOther:       // excluded by Supports()
+      case ReduceShape::kZoneSpread:    // per group, see Best()
+      case ReduceShape::kDomainMinMax:  // per group, see Best()
+      case ReduceShape::kOther:         // excluded by Supports()
         break;
     }
   }
@@ -77,8 +144,13 @@ int64_t ScoreIndex::Base(NodeId n) const {
 }
 
 ScoreIndex::GroupKey ScoreIndex::KeyOf(NodeId n) const {
-  if (spread_ < 0) return {0, 0};
-  return {cluster_->zone_index(n), inserted_.back()[n]};
+  GroupKey key;
+  if (spread_ >= 0) {
+    key.zone = cluster_->zone_index(n);
+    key.count = inserted_.back()[n];
+  }
+  key.domain = domain_of_[n];
+  return key;
 }
 
 void ScoreIndex::Insert(NodeId n) {
@@ -96,6 +168,7 @@ void ScoreIndex::Insert(NodeId n) {
     ++zone_nodes_[z];
   }
   base_[n] = Base(n);
+  domain_of_[n] = DomainOf(n);
   groups_[KeyOf(n)].insert(Entry{base_[n], cluster_->name_rank()[n], n});
   member_[n] = 1;
   ++num_feasible_;
@@ -154,14 +227,27 @@ NodeId ScoreIndex::Best() {
       totals.max_by_zone = std::max(totals.max_by_zone, zone_sum_[z]);
     }
   }
+  // The domain term's bounds over the feasible nodes (upstream starts both
+  // at 0); every feasible node is in some group.
+  int64_t domain_min = 0, domain_max = 0;
+  if (domain_ >= 0) {
+    for (const auto& [key, entries] : groups_) {
+      int64_t raw = DomainRaw(key.domain);
+      domain_min = std::min(domain_min, raw);
+      domain_max = std::max(domain_max, raw);
+    }
+  }
   const Entry* best = nullptr;
   int64_t best_total = 0;
   for (const auto& [key, entries] : groups_) {
     const Entry& e = *entries.begin();
     int64_t total = e.base;
     if (spread_ >= 0) {
-      const auto& [zone, count] = key;
-      total += spread_weight * spreading::SpreadScore(totals, count, zone != 0, zone_sum_[zone]);
+      total += spread_weight *
+               spreading::SpreadScore(totals, key.count, key.zone != 0, zone_sum_[key.zone]);
+    }
+    if (domain_ >= 0) {
+      total += terms_[domain_].weight * MinMaxScore(DomainRaw(key.domain), domain_min, domain_max);
     }
     if (best == nullptr || total > best_total || (total == best_total && e.rank < best->rank)) {
       best = &e;

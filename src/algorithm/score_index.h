@@ -14,6 +14,11 @@
 // nodes are grouped by (zone, own count), which fixes that term within a
 // group, so the best node is the best of a handful of group leaders.
 //
+// InterPodAffinityPriority (kDomainMinMax) sums weights over topology domains
+// that change with every pod, so it cannot go into "base" either: nodes are
+// also grouped by the set of weighted domains they belong to (most nodes
+// belong to none), and the term is worked out per group.
+//
 // The index answers only upstream's decision with the name tie-break; the
 // scheduler uses it when no report is wanted and falls back to the full
 // computation otherwise (tests/engine_equivalence_test.cc compares the two).
@@ -41,7 +46,8 @@ class ScoreIndex {
     const std::vector<int64_t>* raw = nullptr;
   };
 
-  // True when the index can sum `terms`: at most one kZoneSpread, no kOther.
+  // True when the index can sum `terms`: at most one kZoneSpread, at most
+  // one kDomainMinMax (whose `raw` is unused), no kOther.
   static bool Supports(const std::vector<Term>& terms);
 
   // Starts empty for `cluster`'s nodes. `terms` must satisfy Supports().
@@ -50,6 +56,10 @@ class ScoreIndex {
   // Node `n` changed: `fits` is whether it is feasible now; when it is, the
   // terms' raw scores for it must be current. Cost O(terms + log nodes).
   void Update(NodeId n, bool fits);
+
+  // This cycle's weights of the kDomainMinMax term (the spans are copied).
+  // Regroups the feasible nodes of every domain that gained or lost weight.
+  void SetDomains(DomainWeights weights);
 
   size_t num_feasible() const { return num_feasible_; }
   bool Contains(NodeId n) const { return member_[n] != 0; }
@@ -69,12 +79,25 @@ class ScoreIndex {
       return rank < o.rank;
     }
   };
-  using GroupKey = std::pair<uint32_t, int64_t>;  // (zone index, spread count)
+  struct GroupKey {
+    uint32_t zone = 0;    // zone index (spread term only)
+    int64_t count = 0;    // spread count (spread term only)
+    uint32_t domain = 0;  // domain set id (domain term only; 0: none)
+    bool operator<(const GroupKey& o) const {
+      if (zone != o.zone) return zone < o.zone;
+      if (count != o.count) return count < o.count;
+      return domain < o.domain;
+    }
+  };
 
   int64_t Base(NodeId n) const;
   GroupKey KeyOf(NodeId n) const;
   void Insert(NodeId n);
   void Remove(NodeId n);
+  // The id of the set of weighted domains node `n` is in.
+  uint32_t DomainOf(NodeId n);
+  // The domain term's raw score for a domain set id.
+  int64_t DomainRaw(uint32_t id) const;
   // Re-sums every feasible node against new totals.
   void Rebuild();
 
@@ -84,6 +107,7 @@ class ScoreIndex {
   // kZoneSpread term (-1 without one).
   std::vector<size_t> normalized_;
   int spread_ = -1;
+  int domain_ = -1;  // index of the kDomainMinMax term, -1 without one
 
   // Per node.
   std::vector<uint8_t> member_;
@@ -101,6 +125,15 @@ class ScoreIndex {
   std::vector<uint32_t> zone_nodes_;  // feasible nodes per zone index
 
   std::map<GroupKey, std::set<Entry>> groups_;
+
+  // The domain term: this cycle's weighted domains (sorted pairs), their
+  // keys, each node's domain set id as inserted, and the sets by id.
+  std::vector<uint64_t> domain_pairs_;
+  std::vector<int64_t> domain_weights_;
+  std::vector<uint32_t> domain_keys_;
+  std::vector<uint32_t> domain_of_;
+  std::map<std::vector<uint64_t>, uint32_t> domain_set_ids_;
+  std::vector<std::vector<uint64_t>> domain_sets_;
 };
 
 }  // namespace ksched

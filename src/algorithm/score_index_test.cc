@@ -23,7 +23,8 @@ ClusterState Cluster(int nodes, int zones) {
     if (!items.empty()) items += ",";
     // Names out of index order, so the name tie-break is not index order.
     items += R"({"kind":"Node","metadata":{"name":"n)" + std::to_string((i * 37) % 100) + "-" +
-             std::to_string(i) + R"(","labels":{"a":"b")" + zone + "}}}";
+             std::to_string(i) + R"(","labels":{"a":"b","rack":"r)" + std::to_string(i % 5) + "\"" +
+             zone + "}}}";
   }
   return testing::TestCluster(R"({"kind":"List","items":[)" + items + "]}");
 }
@@ -31,7 +32,19 @@ ClusterState Cluster(int nodes, int zones) {
 struct Model {
   std::vector<ScoreIndex::Term> terms;
   std::vector<uint8_t> fits;
+  std::vector<uint64_t> domain_pairs;  // sorted
+  std::vector<int64_t> domain_weights;
 };
+
+int64_t DomainRaw(const Model& m, const ClusterState& cluster, NodeId n) {
+  int64_t sum = 0;
+  for (size_t i = 0; i < m.domain_pairs.size(); ++i) {
+    uint64_t p = m.domain_pairs[i];
+    std::optional<StrId> v = cluster.node(n).meta.labels.Get(static_cast<StrId>(p >> 32));
+    if (v && *v == static_cast<StrId>(p)) sum += m.domain_weights[i];
+  }
+  return sum;
+}
 
 NodeId BruteForce(const Model& m, const ClusterState& cluster) {
   std::vector<NodeId> feasible;
@@ -41,9 +54,11 @@ NodeId BruteForce(const Model& m, const ClusterState& cluster) {
   std::vector<int64_t> total(feasible.size(), 0);
   for (const ScoreIndex::Term& t : m.terms) {
     std::vector<int64_t> raw;
-    for (NodeId n : feasible) raw.push_back((*t.raw)[n]);
-    int64_t max_raw = 0;
+    for (NodeId n : feasible)
+      raw.push_back(t.shape == ReduceShape::kDomainMinMax ? DomainRaw(m, cluster, n) : (*t.raw)[n]);
+    int64_t max_raw = 0, min_raw = 0;
     for (int64_t v : raw) max_raw = std::max(max_raw, v);
+    for (int64_t v : raw) min_raw = std::min(min_raw, v);
     spreading::SpreadTotals totals;
     totals.max_by_node = max_raw;
     std::vector<int64_t> zone_sum(cluster.num_zones() + 1, 0);
@@ -73,6 +88,9 @@ NodeId BruteForce(const Model& m, const ClusterState& cluster) {
         case ReduceShape::kZoneSpread:
           s = spreading::SpreadScore(totals, raw[i], z != 0, zone_sum[z]);
           break;
+        case ReduceShape::kDomainMinMax:
+          s = MinMaxScore(raw[i], min_raw, max_raw);
+          break;
         case ReduceShape::kOther:
           break;
       }
@@ -100,6 +118,10 @@ TEST(ScoreIndex, SupportsAtMostOneSpreadAndNoOther) {
   EXPECT_FALSE(ScoreIndex::Supports(
       {T{ReduceShape::kZoneSpread, 1, &raw}, T{ReduceShape::kZoneSpread, 1, &raw}}));
   EXPECT_FALSE(ScoreIndex::Supports({T{ReduceShape::kOther, 1, &raw}}));
+  EXPECT_TRUE(ScoreIndex::Supports(
+      {T{ReduceShape::kDomainMinMax, 1, nullptr}, T{ReduceShape::kZoneSpread, 1, &raw}}));
+  EXPECT_FALSE(ScoreIndex::Supports(
+      {T{ReduceShape::kDomainMinMax, 1, nullptr}, T{ReduceShape::kDomainMinMax, 1, nullptr}}));
 }
 
 TEST(ScoreIndex, FewerThanTwoFeasibleNodesIsLeftToTheCaller) {
@@ -133,6 +155,29 @@ TEST(ScoreIndex, MatchesFromScratchUnderRandomUpdates) {
       spread |= s == ReduceShape::kZoneSpread;
       m.terms.push_back({s, static_cast<int64_t>(1 + rng() % 4), &r});
     }
+    const bool with_domains = rng() % 2 == 0;
+    if (with_domains) {
+      m.terms.push_back({ReduceShape::kDomainMinMax, static_cast<int64_t>(1 + rng() % 3), nullptr});
+    }
+    // Candidate domains: every zone and rack value the nodes carry.
+    std::vector<uint64_t> candidates;
+    for (NodeId n = 0; n < static_cast<NodeId>(nodes); ++n) {
+      for (const char* key : {"rack", "failure-domain.beta.kubernetes.io/zone"}) {
+        if (auto v = cluster.node(n).meta.labels.Get(Intern(key)))
+          candidates.push_back((uint64_t{Intern(key)} << 32) | *v);
+      }
+    }
+    std::sort(candidates.begin(), candidates.end());
+    candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
+    auto new_domains = [&] {
+      m.domain_pairs.clear();
+      m.domain_weights.clear();
+      for (uint64_t p : candidates) {
+        if (rng() % 3 == 0) continue;
+        m.domain_pairs.push_back(p);
+        m.domain_weights.push_back(static_cast<int64_t>(rng() % 11) - 4);
+      }
+    };
     m.fits.assign(nodes, 0);
     const int spread_of_values = 2 + static_cast<int>(rng() % 12);
     auto randomize = [&](NodeId n) {
@@ -141,11 +186,19 @@ TEST(ScoreIndex, MatchesFromScratchUnderRandomUpdates) {
     };
     ScoreIndex index;
     index.Reset(m.terms, cluster);
+    if (with_domains) {
+      new_domains();
+      index.SetDomains({m.domain_pairs, m.domain_weights});
+    }
     for (NodeId n = 0; n < static_cast<NodeId>(nodes); ++n) {
       randomize(n);
       index.Update(n, m.fits[n]);
     }
     for (int step = 0; step < 200; ++step) {
+      if (with_domains && step % 3 == 0) {
+        new_domains();
+        index.SetDomains({m.domain_pairs, m.domain_weights});
+      }
       ASSERT_EQ(index.Best(), BruteForce(m, cluster)) << "trial " << trial << " step " << step;
       for (int k = 0, changes = 1 + static_cast<int>(rng() % 3); k < changes; ++k) {
         NodeId n = static_cast<NodeId>(rng() % nodes);

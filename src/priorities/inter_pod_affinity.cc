@@ -39,8 +39,9 @@ class InterPodAffinityPriority : public Priority {
   void Reduce(const PodToSchedule& pod, const PriorityState* state, const ClusterState& cluster,
               std::span<const NodeId> nodes, std::span<int64_t> scores) const override;
   bool NodeLocalMap() const override { return false; }
-  ReduceShape Shape() const override { return ReduceShape::kOther; }
+  ReduceShape Shape() const override { return ReduceShape::kDomainMinMax; }
   std::optional<int64_t> UniformScore(const PriorityState* state) const override;
+  DomainWeights Domains(const PriorityState* state) const override;
 
  private:
   int32_t hard_weight_;
@@ -77,8 +78,12 @@ class Contributions {
     for (const Item& it : items_) {
       StrId key = static_cast<StrId>(it.pair >> 32);
       if (keys_.empty() || keys_.back() != key) keys_.push_back(key);
+      pairs_.push_back(it.pair);
+      weights_.push_back(it.weight);
     }
   }
+
+  DomainWeights View() const { return DomainWeights{pairs_, weights_}; }
 
   // Total weight of the domains a node with `labels` belongs to.
   int64_t For(const Labels& labels) const {
@@ -101,6 +106,9 @@ class Contributions {
   };
   std::vector<Item> items_;
   std::vector<StrId> keys_;  // sorted, distinct
+  // items_ split in two, for DomainWeights.
+  std::vector<uint64_t> pairs_;
+  std::vector<int64_t> weights_;
 };
 
 struct InterPodAffinityPriorityState : PriorityState {
@@ -250,6 +258,12 @@ std::optional<int64_t> InterPodAffinityPriority::UniformScore(const PriorityStat
   return std::nullopt;
 }
 
+DomainWeights InterPodAffinityPriority::Domains(const PriorityState* state) const {
+  const auto& s = *static_cast<const InterPodAffinityPriorityState*>(state);
+  if (s.all_zero) return {};
+  return s.contributions.View();
+}
+
 void InterPodAffinityPriority::Reduce(const PodToSchedule& pod, const PriorityState* state,
                                       const ClusterState& cluster, std::span<const NodeId> nodes,
                                       std::span<int64_t> scores) const {
@@ -264,15 +278,7 @@ void InterPodAffinityPriority::Reduce(const PodToSchedule& pod, const PrioritySt
     max_count = std::max(max_count, c);
     min_count = std::min(min_count, c);
   }
-  const int64_t diff = max_count - min_count;
-  for (int64_t& c : scores) {
-    double f = 0;
-    if (diff > 0) {
-      f = static_cast<double>(kMaxPriority) *
-          (static_cast<double>(c - min_count) / static_cast<double>(diff));
-    }
-    c = static_cast<int64_t>(f);  // Go's int(float64) truncates toward zero
-  }
+  for (int64_t& c : scores) c = MinMaxScore(c, min_count, max_count);
 }
 
 }  // namespace

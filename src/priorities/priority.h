@@ -33,8 +33,28 @@ enum class ReduceShape : uint8_t {
   kNormalize,         // NormalizeReduce(scores, /*reverse=*/false)
   kNormalizeReverse,  // NormalizeReduce(scores, /*reverse=*/true)
   kZoneSpread,        // spreading::SpreadScore from node and zone counts
+  kDomainMinMax,      // Map() sums weights of topology domains (Domains());
+                      // Reduce() is MinMaxScore over the scored nodes
   kOther,             // anything else: reduced from scratch every cycle
 };
+
+// The weights behind a kDomainMinMax priority's Map(): a node scores the sum
+// of `weights[i]` over the `pairs[i]` ((key << 32) | value, sorted) that its
+// labels carry. Valid while the PriorityState it came from lives.
+struct DomainWeights {
+  std::span<const uint64_t> pairs;
+  std::span<const int64_t> weights;
+};
+
+// InterPodAffinityPriority's reduce of one raw score, given the smallest and
+// largest raw scores of the scored nodes (upstream starts both at 0): float64
+// min-max scaling onto 0..10, truncated as Go's int() truncates.
+inline int64_t MinMaxScore(int64_t raw, int64_t min_raw, int64_t max_raw) {
+  const int64_t diff = max_raw - min_raw;
+  if (diff <= 0) return 0;
+  return static_cast<int64_t>(static_cast<double>(kMaxPriority) *
+                              (static_cast<double>(raw - min_raw) / static_cast<double>(diff)));
+}
 
 class Priority {
  public:
@@ -78,6 +98,12 @@ class Priority {
   virtual std::optional<int64_t> UniformScore(const PriorityState* state) const {
     (void)state;
     return std::nullopt;
+  }
+
+  // For ReduceShape::kDomainMinMax: the domains and weights Map() sums.
+  virtual DomainWeights Domains(const PriorityState* state) const {
+    (void)state;
+    return {};
   }
 };
 

@@ -34,8 +34,9 @@ ClusterState ZonedCluster() {
 std::vector<int64_t> ByShape(ReduceShape shape, const ClusterState& cluster,
                              const std::vector<NodeId>& nodes, const std::vector<int64_t>& raw) {
   std::vector<int64_t> out(raw.size());
-  int64_t max_raw = 0;
+  int64_t max_raw = 0, min_raw = 0;
   for (int64_t v : raw) max_raw = std::max(max_raw, v);
+  for (int64_t v : raw) min_raw = std::min(min_raw, v);
   spreading::SpreadTotals totals;
   totals.max_by_node = max_raw;
   std::vector<int64_t> zone_sum(cluster.num_zones() + 1, 0);
@@ -63,6 +64,9 @@ std::vector<int64_t> ByShape(ReduceShape shape, const ClusterState& cluster,
         break;
       case ReduceShape::kZoneSpread:
         out[i] = spreading::SpreadScore(totals, raw[i], z != 0, zone_sum[z]);
+        break;
+      case ReduceShape::kDomainMinMax:
+        out[i] = MinMaxScore(raw[i], min_raw, max_raw);
         break;
       case ReduceShape::kOther:
         break;
