@@ -1,6 +1,7 @@
 #include "algorithm/score_index.h"
 
 #include <algorithm>
+#include <array>
 #include <iterator>
 
 #include "priorities/selector_spreading.h"
@@ -21,13 +22,15 @@ void Decrement(std::map<int64_t, uint32_t>* counts, int64_t v) {
 }  // namespace
 
 bool ScoreIndex::Supports(const std::vector<Term>& terms) {
-  int spreads = 0, domains = 0;
+  size_t spreads = 0, domains = 0, normalized = 0;
   for (const Term& t : terms) {
     if (t.shape == ReduceShape::kOther) return false;
     if (t.shape == ReduceShape::kZoneSpread) ++spreads;
     if (t.shape == ReduceShape::kDomainMinMax) ++domains;
+    if (t.shape == ReduceShape::kNormalize || t.shape == ReduceShape::kNormalizeReverse)
+      ++normalized;
   }
-  return spreads <= 1 && domains <= 1;
+  return spreads <= 1 && domains <= 1 && normalized <= kMaxNormalized;
 }
 
 void ScoreIndex::Reset(std::vector<Term> terms, const ClusterState& cluster) {
@@ -52,7 +55,6 @@ void ScoreIndex::Reset(std::vector<Term> terms, const ClusterState& cluster) {
   inserted_.assign(normalized_.size() + (spread_ >= 0 ? 1 : 0), std::vector<int64_t>(n, 0));
   num_feasible_ = 0;
   raw_counts_.assign(normalized_.size(), {});
-  snapshot_max_.assign(normalized_.size(), 0);
   spread_counts_.clear();
   zone_sum_.assign(cluster.num_zones() + 1, 0);
   zone_nodes_.assign(cluster.num_zones() + 1, 0);
@@ -120,26 +122,11 @@ void ScoreIndex::SetDomains(DomainWeights weights) {
 }
 
 int64_t ScoreIndex::Base(NodeId n) const {
+  // Only identity terms: every other shape depends on totals over all
+  // feasible nodes and is applied per group in Best().
   int64_t sum = 0;
-  size_t norm = 0;
-  for (const Term& t : terms_) {
-    if (t.raw == nullptr) continue;  // the domain term: per group, see Best()
-    int64_t raw = (*t.raw)[n];
-    switch (t.shape) {
-      case ReduceShape::kIdentity:
-        sum += t.weight * raw;
-        break;
-      case ReduceShape::kNormalize:
-      case ReduceShape::kNormalizeReverse:
-        sum += t.weight * NormalizedScore(raw, snapshot_max_[norm++],
-                                          t.shape == ReduceShape::kNormalizeReverse);
-        break;
-      case ReduceShape::kZoneSpread:    // per group, see Best()
-      case ReduceShape::kDomainMinMax:  // per group, see Best()
-      case ReduceShape::kOther:         // excluded by Supports()
-        break;
-    }
-  }
+  for (const Term& t : terms_)
+    if (t.shape == ReduceShape::kIdentity) sum += t.weight * (*t.raw)[n];
   return sum;
 }
 
@@ -149,6 +136,7 @@ ScoreIndex::GroupKey ScoreIndex::KeyOf(NodeId n) const {
     key.zone = cluster_->zone_index(n);
     key.count = inserted_.back()[n];
   }
+  for (size_t j = 0; j < normalized_.size(); ++j) key.normalized[j] = inserted_[j][n];
   key.domain = domain_of_[n];
   return key;
 }
@@ -195,26 +183,10 @@ void ScoreIndex::Update(NodeId n, bool fits) {
   if (fits) Insert(n);
 }
 
-void ScoreIndex::Rebuild() {
-  groups_.clear();
-  for (NodeId n = 0; n < member_.size(); ++n) {
-    if (!member_[n]) continue;
-    base_[n] = Base(n);
-    groups_[KeyOf(n)].insert(Entry{base_[n], cluster_->name_rank()[n], n});
-  }
-}
-
 NodeId ScoreIndex::Best() {
   if (num_feasible_ < 2) return kNoNode;
-  bool moved = false;
-  for (size_t j = 0; j < normalized_.size(); ++j) {
-    int64_t m = MaxOf(raw_counts_[j]);
-    if (m != snapshot_max_[j]) {
-      snapshot_max_[j] = m;
-      moved = true;
-    }
-  }
-  if (moved) Rebuild();
+  std::array<int64_t, kMaxNormalized> max_raw{};
+  for (size_t j = 0; j < normalized_.size(); ++j) max_raw[j] = MaxOf(raw_counts_[j]);
 
   spreading::SpreadTotals totals;
   int64_t spread_weight = 0;
@@ -245,6 +217,11 @@ NodeId ScoreIndex::Best() {
     if (spread_ >= 0) {
       total += spread_weight *
                spreading::SpreadScore(totals, key.count, key.zone != 0, zone_sum_[key.zone]);
+    }
+    for (size_t j = 0; j < normalized_.size(); ++j) {
+      const Term& t = terms_[normalized_[j]];
+      total += t.weight * NormalizedScore(key.normalized[j], max_raw[j],
+                                          t.shape == ReduceShape::kNormalizeReverse);
     }
     if (domain_ >= 0) {
       total += terms_[domain_].weight * MinMaxScore(DomainRaw(key.domain), domain_min, domain_max);

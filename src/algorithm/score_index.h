@@ -6,13 +6,14 @@
 // the previous pod was bound to changed, and most priorities reduce in a way
 // that depends on the other nodes only through a few totals (the largest raw
 // score, per-zone sums). The index keeps, per feasible node, the weighted sum
-// of every such priority's reduced score ("base"), computed against a
-// snapshot of those totals, and orders the nodes by it in a few groups. A
-// cycle then updates the changed nodes, and re-sums everything only when a
-// total actually moved. SelectorSpread's zone-dependent part is the one term
-// that cannot go into "base" (a zone's sum changes with every pod it gets);
-// nodes are grouped by (zone, own count), which fixes that term within a
-// group, so the best node is the best of a handful of group leaders.
+// of the priorities whose raw score is final ("base"), and groups the nodes by
+// everything the other reduces look at: their raw scores of the normalizing
+// priorities (NodeAffinity, TaintToleration), their zone and count for
+// SelectorSpread. Within a group those priorities give every node the same
+// reduced score whatever the totals are, so each group is kept ordered by
+// base, and a cycle updates the changed nodes (O(log N) each) and then scores
+// only the group leaders against the current totals (largest raw score,
+// per-zone sums). Groups are few: most nodes share raw scores.
 //
 // InterPodAffinityPriority (kDomainMinMax) sums weights over topology domains
 // that change with every pod, so it cannot go into "base" either: nodes are
@@ -24,6 +25,7 @@
 // computation otherwise (tests/engine_equivalence_test.cc compares the two).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <set>
@@ -46,8 +48,13 @@ class ScoreIndex {
     const std::vector<int64_t>* raw = nullptr;
   };
 
+  // At most this many kNormalize / kNormalizeReverse terms (v1.15 has two
+  // such priorities, NodeAffinity and TaintToleration).
+  static constexpr size_t kMaxNormalized = 4;
+
   // True when the index can sum `terms`: at most one kZoneSpread, at most
-  // one kDomainMinMax (whose `raw` is unused), no kOther.
+  // one kDomainMinMax (whose `raw` is unused), kMaxNormalized normalizing
+  // ones, no kOther.
   static bool Supports(const std::vector<Term>& terms);
 
   // Starts empty for `cluster`'s nodes. `terms` must satisfy Supports().
@@ -80,10 +87,12 @@ class ScoreIndex {
     }
   };
   struct GroupKey {
-    uint32_t zone = 0;    // zone index (spread term only)
-    int64_t count = 0;    // spread count (spread term only)
-    uint32_t domain = 0;  // domain set id (domain term only; 0: none)
+    std::array<int64_t, kMaxNormalized> normalized{};  // raw scores, by normalized_
+    uint32_t zone = 0;                                 // zone index (spread term only)
+    int64_t count = 0;                                 // spread count (spread term only)
+    uint32_t domain = 0;                               // domain set id (domain term only; 0: none)
     bool operator<(const GroupKey& o) const {
+      if (normalized != o.normalized) return normalized < o.normalized;
       if (zone != o.zone) return zone < o.zone;
       if (count != o.count) return count < o.count;
       return domain < o.domain;
@@ -98,8 +107,6 @@ class ScoreIndex {
   uint32_t DomainOf(NodeId n);
   // The domain term's raw score for a domain set id.
   int64_t DomainRaw(uint32_t id) const;
-  // Re-sums every feasible node against new totals.
-  void Rebuild();
 
   const ClusterState* cluster_ = nullptr;
   std::vector<Term> terms_;
@@ -119,7 +126,6 @@ class ScoreIndex {
 
   // Totals over the feasible nodes.
   std::vector<std::map<int64_t, uint32_t>> raw_counts_;  // per normalized term
-  std::vector<int64_t> snapshot_max_;                    // what base_ was computed with
   std::map<int64_t, uint32_t> spread_counts_;
   std::vector<int64_t> zone_sum_;     // by zone index
   std::vector<uint32_t> zone_nodes_;  // feasible nodes per zone index
