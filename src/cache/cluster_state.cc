@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <atomic>
 
+#include "labels/label_selector.h"
+
 namespace ksched {
 
 std::string ZoneKey(const Labels& labels) {
@@ -107,6 +109,17 @@ Result<ClusterState> ClusterState::Build(ObjectSet objects, std::vector<Pod>* pe
   s.rcs_ = std::move(objects.replication_controllers);
   s.rss_ = std::move(objects.replica_sets);
   s.sss_ = std::move(objects.stateful_sets);
+  auto compile = [](const std::vector<ReplicaSet>& objs,
+                    std::vector<std::optional<labels::Selector>>* out) {
+    out->reserve(objs.size());
+    for (const ReplicaSet& obj : objs) {
+      Result<labels::Selector> sel = labels::FromLabelSelector(obj.selector);
+      out->push_back(sel.ok() ? std::optional<labels::Selector>(std::move(sel).value())
+                              : std::nullopt);
+    }
+  };
+  compile(s.rss_, &s.rs_selectors_);
+  compile(s.sss_, &s.ss_selectors_);
   s.pvs_ = std::move(objects.persistent_volumes);
   s.pvcs_ = std::move(objects.persistent_volume_claims);
   s.scs_ = std::move(objects.storage_classes);

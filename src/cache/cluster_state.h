@@ -16,6 +16,7 @@
 #include "api/decode.h"
 #include "api/types.h"
 #include "cache/node_info.h"
+#include "labels/selector.h"
 #include "util/result.h"
 
 namespace ksched {
@@ -79,6 +80,15 @@ class ClusterState {
   const std::vector<ReplicationController>& replication_controllers() const { return rcs_; }
   const std::vector<ReplicaSet>& replica_sets() const { return rss_; }
   const std::vector<StatefulSet>& stateful_sets() const { return sss_; }
+  // Their label selectors, compiled once (workloads never change within a
+  // ClusterState), parallel to replica_sets() / stateful_sets(); nullopt
+  // where the selector does not compile.
+  const std::vector<std::optional<labels::Selector>>& replica_set_selectors() const {
+    return rs_selectors_;
+  }
+  const std::vector<std::optional<labels::Selector>>& stateful_set_selectors() const {
+    return ss_selectors_;
+  }
   const std::vector<PersistentVolume>& persistent_volumes() const { return pvs_; }
   const std::vector<StorageClass>& storage_classes() const { return scs_; }
   const PersistentVolumeClaim* FindPvc(StrId ns, std::string_view name) const;
@@ -111,6 +121,8 @@ class ClusterState {
   std::vector<ReplicationController> rcs_;
   std::vector<ReplicaSet> rss_;
   std::vector<StatefulSet> sss_;
+  std::vector<std::optional<labels::Selector>> rs_selectors_;
+  std::vector<std::optional<labels::Selector>> ss_selectors_;
   std::vector<PersistentVolume> pvs_;
   std::vector<PersistentVolumeClaim> pvcs_;
   std::vector<StorageClass> scs_;

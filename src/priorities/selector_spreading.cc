@@ -25,18 +25,22 @@ namespace {
 // LabelSelector is neither missing nor empty and matches the pod. A single
 // invalid selector in the namespace makes upstream's lister fail, and then no
 // selector of that kind is used at all.
+// (The selectors come compiled by ClusterState, parallel to `objects`.)
 void AppendWorkloadSelectors(const Pod& pod, const std::vector<ReplicaSet>& objects,
+                             const std::vector<std::optional<labels::Selector>>& compiled,
                              std::vector<labels::Selector>* out) {
   if (pod.meta.labels.empty()) return;
-  std::vector<labels::Selector> found;
-  for (const ReplicaSet& obj : objects) {
-    if (obj.meta.ns != pod.meta.ns) continue;
-    Result<labels::Selector> sel = labels::FromLabelSelector(obj.selector);
-    if (!sel.ok()) return;
-    if (sel->Empty() || !sel->Matches(pod.meta.labels)) continue;
-    found.push_back(std::move(sel).value());
+  const size_t before = out->size();
+  for (size_t i = 0; i < objects.size(); ++i) {
+    if (objects[i].meta.ns != pod.meta.ns) continue;
+    if (!compiled[i]) {
+      out->resize(before);
+      return;
+    }
+    const labels::Selector& sel = *compiled[i];
+    if (sel.Empty() || !sel.Matches(pod.meta.labels)) continue;
+    out->push_back(sel);
   }
-  for (labels::Selector& s : found) out->push_back(std::move(s));
 }
 
 }  // namespace
@@ -66,8 +70,9 @@ std::vector<labels::Selector> PodSelectors(const Pod& pod, const ClusterState& c
     }
   }
 
-  AppendWorkloadSelectors(pod, cluster.replica_sets(), &selectors);
-  AppendWorkloadSelectors(pod, cluster.stateful_sets(), &selectors);
+  AppendWorkloadSelectors(pod, cluster.replica_sets(), cluster.replica_set_selectors(), &selectors);
+  AppendWorkloadSelectors(pod, cluster.stateful_sets(), cluster.stateful_set_selectors(),
+                          &selectors);
   return selectors;
 }
 
