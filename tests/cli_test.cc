@@ -1,6 +1,7 @@
 // End-to-end checks of the ksched command line on the bundled example: the
 // outputs a person reads, exit statuses, and clear one-line errors.
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <array>
 #include <cstdio>
@@ -18,8 +19,14 @@ struct CommandRun {
   std::string err;
 };
 
+// ctest runs test processes in parallel (and other builds' tests may run at
+// the same time): temporary files carry the process id.
+std::string TempPath(const std::string& name) {
+  return ::testing::TempDir() + "/ksched-cli-" + std::to_string(getpid()) + "-" + name;
+}
+
 CommandRun Ksched(const std::string& args) {
-  std::string err_file = ::testing::TempDir() + "/ksched_stderr.txt";
+  std::string err_file = TempPath("stderr.txt");
   std::string cmd = std::string(KSCHED_BINARY) + " " + args + " 2>" + err_file;
   CommandRun r;
   FILE* p = popen(cmd.c_str(), "r");
@@ -36,7 +43,7 @@ CommandRun Ksched(const std::string& args) {
 std::string Example(const std::string& f) { return std::string(KSCHED_SOURCE_DIR) + "/examples/" + f; }
 
 std::string WriteTemp(const std::string& name, const std::string& text) {
-  std::string path = ::testing::TempDir() + "/" + name;
+  std::string path = TempPath(name);
   std::ofstream(path) << text;
   return path;
 }

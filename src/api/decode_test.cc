@@ -3,6 +3,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -1126,7 +1128,9 @@ TEST(DecodeTest, KubectlStyleList) {
 }
 
 TEST(DecodeTest, FileAndStdinPaths) {
-  std::string path = ::testing::TempDir() + "/ksched_decode_test.yaml";
+  // Per-process names: other test processes may run at the same time.
+  const std::string tag = std::to_string(getpid());
+  std::string path = ::testing::TempDir() + "/ksched_decode_test-" + tag + ".yaml";
   {
     std::ofstream f(path);
     f << kKubectlList;
@@ -1137,7 +1141,7 @@ TEST(DecodeTest, FileAndStdinPaths) {
   EXPECT_EQ(set.pods.size(), 1u);
 
   // A JSON file large enough to be mapped rather than read.
-  std::string big_path = ::testing::TempDir() + "/ksched_decode_test_big.json";
+  std::string big_path = ::testing::TempDir() + "/ksched_decode_test_big-" + tag + ".json";
   {
     std::ofstream f(big_path);
     f << R"({"kind": "List", "items": [)";
