@@ -336,6 +336,9 @@ class Decoder {
       std::optional<ksched::Quantity> q;
       if (v.is_null()) return true;
       if (!QuantityValue(v, &q)) return false;
+      // The API server rejects negative requests, limits and capacities
+      // (ValidateResourceQuantityValue), so no scheduler ever sees one.
+      if (q->Sign() < 0) return Fail("must be greater than or equal to 0 (got " + q->String() + ")");
       ResourceQuantity rq{Intern(k), q->Value(), q->MilliValue()};
       for (ResourceQuantity& existing : *out) {
         if (existing.name == rq.name) {

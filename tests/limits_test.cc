@@ -1,0 +1,160 @@
+// Hostile and extreme input (docs/input-limits.md): each case either works as
+// upstream would or fails with an error naming the file, object and field;
+// none may crash, overflow in silence or take super-linear time.
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "algorithm/generic_scheduler.h"
+#include "algorithm/provider.h"
+#include "api/decode.h"
+#include "cache/cluster_state.h"
+#include "cache/node_tree.h"
+#include "labels/selector.h"
+
+namespace ksched {
+namespace {
+
+std::string NodeJson(const std::string& name, const std::string& cpu = "4") {
+  return R"({"kind":"Node","metadata":{"name":")" + name +
+         R"(","labels":{"zone":"a"}},"status":{"allocatable":{"cpu":")" + cpu +
+         R"(","memory":"8Gi","pods":"110"}}})";
+}
+
+std::string PodJson(const std::string& name, const std::string& requests = R"({"cpu":"100m"})",
+                    const std::string& extra_spec = "", const std::string& node = "") {
+  std::string spec = R"({"containers":[{"name":"c","image":"i","resources":{"requests":)" +
+                     requests + "}}]";
+  if (!node.empty()) spec += R"(,"nodeName":")" + node + "\"";
+  if (!extra_spec.empty()) spec += "," + extra_spec;
+  spec += "}";
+  return R"({"kind":"Pod","metadata":{"name":")" + name + R"(","namespace":"default"},"spec":)" +
+         spec + "}";
+}
+
+std::string List(const std::vector<std::string>& items) {
+  std::string s = R"({"kind":"List","items":[)";
+  for (size_t i = 0; i < items.size(); ++i) s += (i ? "," : "") + items[i];
+  return s + "]}";
+}
+
+// Decodes, builds and schedules every pending pod with DefaultProvider; the
+// returned strings are the chosen nodes or the error. A failure to decode or
+// build is returned as "error: <message>".
+std::vector<std::string> Schedule(const std::string& text, size_t* on_missing = nullptr) {
+  ObjectSet set;
+  if (Status s = DecodeObjects(text, "limits.json", &set); !s.ok()) {
+    return {"error: " + s.error().message};
+  }
+  std::vector<Pod> pending;
+  auto cluster = ClusterState::Build(std::move(set), &pending);
+  if (!cluster.ok()) return {"error: " + cluster.error().message};
+  if (on_missing) *on_missing = cluster->num_pods_on_missing_nodes();
+  auto config = BuildFromProvider("DefaultProvider", BuildOptions{});
+  EXPECT_TRUE(config.ok());
+  GenericScheduler scheduler(std::move(config).value(), TieBreak::kName);
+  NodeTree tree(*cluster);
+  std::vector<std::string> out;
+  for (Pod& p : pending) {
+    ScheduleResult r = scheduler.Schedule(p, *cluster, &tree);
+    out.push_back(r.chosen == kNoNode ? r.error : cluster->node(r.chosen).meta.name);
+    if (r.chosen != kNoNode) cluster->Assume(std::move(p), r.chosen);
+  }
+  return out;
+}
+
+TEST(Limits, DeepJsonNestingIsAClearError) {
+  std::string deep = R"({"kind":"List","items":)" + std::string(100000, '[') +
+                     std::string(100000, ']') + "}";
+  ObjectSet set;
+  Status s = DecodeObjects(deep, "deep.json", &set);
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.error().message.find("deep.json"), std::string::npos) << s.error().message;
+  EXPECT_NE(s.error().message.find("nested deeper"), std::string::npos) << s.error().message;
+}
+
+TEST(Limits, DeepYamlNestingIsAClearError) {
+  std::string flow = "kind: List\nitems: " + std::string(100000, '[') + std::string(100000, ']');
+  std::string block = "kind: List\nitems:\n";
+  for (int i = 1; i < 3000; ++i) block += std::string(2 * i, ' ') + "- \n";
+  for (const std::string& yaml : {flow, block}) {
+    ObjectSet set;
+    Status s = DecodeObjects(yaml, "deep.yaml", &set);
+    ASSERT_FALSE(s.ok());
+    EXPECT_NE(s.error().message.find("deep.yaml:"), std::string::npos) << s.error().message;
+    EXPECT_NE(s.error().message.find("nested deeper"), std::string::npos) << s.error().message;
+  }
+}
+
+TEST(Limits, VeryLongStringsWork) {
+  std::string big(10 << 20, 'x');
+  std::string pod = R"({"kind":"Pod","metadata":{"name":"p","namespace":"default","labels":{"k":")" +
+                    big + R"("}},"spec":{"containers":[{"name":"c","image":"i"}]}})";
+  EXPECT_EQ(Schedule(List({NodeJson("n1"), pod})), std::vector<std::string>{"n1"});
+}
+
+TEST(Limits, HugeQuantitiesSaturateAsUpstreamDoes) {
+  // A request beyond int64 milli-units can never fit; an allocatable beyond
+  // it fits everything. Neither wraps around.
+  EXPECT_EQ(Schedule(List({NodeJson("n1"), PodJson("p", R"({"cpu":"1e400"})")})),
+            std::vector<std::string>{"0/1 nodes are available: 1 Insufficient cpu."});
+  EXPECT_EQ(Schedule(List({NodeJson("n1"), PodJson("p", R"({"memory":"99999999999999999999Ei"})")})),
+            std::vector<std::string>{"0/1 nodes are available: 1 Insufficient memory."});
+  EXPECT_EQ(Schedule(List({NodeJson("n1", "99999999999999999999Ei"), PodJson("p")})),
+            std::vector<std::string>{"n1"});
+}
+
+TEST(Limits, NegativeQuantitiesAreRejectedLikeTheApiServerDoes) {
+  std::vector<std::string> r = Schedule(List({NodeJson("n1"), PodJson("p", R"({"cpu":"-1"})")}));
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_NE(r[0].find("Pod default/p: spec.containers[0].resources.requests.cpu: must be greater "
+                      "than or equal to 0"),
+            std::string::npos)
+      << r[0];
+  r = Schedule(List({NodeJson("n1", "-2"), PodJson("p")}));
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_NE(r[0].find("Node n1: status.allocatable.cpu: must be greater than or equal to 0"),
+            std::string::npos)
+      << r[0];
+}
+
+TEST(Limits, DuplicateNamesAreErrors) {
+  std::vector<std::string> r = Schedule(List({NodeJson("n1"), NodeJson("n1"), PodJson("p")}));
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_EQ(r[0], "error: Node n1: duplicate node name");
+  r = Schedule(List({NodeJson("n1"), PodJson("p"), PodJson("p")}));
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_EQ(r[0], "error: Pod default/p: duplicate pod (same namespace and name)");
+}
+
+TEST(Limits, PodsBoundToMissingNodesStayInTheCache) {
+  size_t on_missing = 0;
+  EXPECT_EQ(Schedule(List({NodeJson("n1"), PodJson("bound", R"({"cpu":"100m"})", "", "ghost"),
+                           PodJson("p")}),
+                     &on_missing),
+            std::vector<std::string>{"n1"});
+  EXPECT_EQ(on_missing, 1u);
+}
+
+TEST(Limits, SelectorsWithThousandsOfValues) {
+  std::string values;
+  for (int i = 0; i < 20000; ++i) values += "\"v" + std::to_string(i) + "\",";
+  std::string affinity =
+      R"("affinity":{"nodeAffinity":{"requiredDuringSchedulingIgnoredDuringExecution":)"
+      R"({"nodeSelectorTerms":[{"matchExpressions":[{"key":"zone","operator":"In","values":[)" +
+      values + R"("a"]}]}]}}})";
+  EXPECT_EQ(Schedule(List({NodeJson("n1"), PodJson("p", R"({"cpu":"1"})", affinity)})),
+            std::vector<std::string>{"n1"});
+
+  std::string text = "k in (";
+  for (int i = 0; i < 20000; ++i) text += (i ? "," : "") + std::string("v") + std::to_string(i);
+  text += ")";
+  auto sel = labels::Parse(text);
+  ASSERT_TRUE(sel.ok()) << sel.error().message;
+  EXPECT_TRUE(sel->Matches(Labels({{Intern("k"), Intern("v19999")}})));
+  EXPECT_FALSE(sel->Matches(Labels({{Intern("k"), Intern("w")}})));
+}
+
+}  // namespace
+}  // namespace ksched
