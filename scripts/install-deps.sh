@@ -6,7 +6,7 @@ if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
 export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -qq
 $SUDO apt-get install -y -qq --no-install-recommends \
-  build-essential cmake ninja-build pkg-config clang \
+  build-essential cmake ninja-build pkg-config clang libclang-rt-14-dev \
   libsimdjson-dev nlohmann-json3-dev libyaml-cpp-dev libcli11-dev libfmt-dev \
   libtbb-dev libcpp-httplib-dev libcurl4-openssl-dev libssl-dev openssl \
   libgtest-dev libgmock-dev googletest libbenchmark-dev python3 >/dev/null

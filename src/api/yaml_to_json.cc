@@ -5,9 +5,12 @@
 #include <yaml-cpp/mark.h>
 #include <yaml-cpp/parser.h>
 
+#include <simdjson.h>
+
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
+#include <optional>
 #include <sstream>
 #include <unordered_map>
 
@@ -325,8 +328,37 @@ std::string Located(std::string_view filename, const YAML::Mark& mark, const std
 
 }  // namespace
 
+namespace {
+
+// YAML streams may hold only printable characters (go-yaml: "control
+// characters are not allowed") in valid UTF-8. Checked before yaml-cpp sees
+// the text: a NUL byte sends its scanner into an endless loop, and invalid
+// UTF-8 would otherwise reach the JSON produced.
+std::optional<std::string> CheckYamlText(std::string_view yaml, std::string_view filename) {
+  if (!simdjson::validate_utf8(yaml.data(), yaml.size())) {
+    return std::string(filename) + ": YAML: invalid UTF-8";
+  }
+  size_t line = 1, column = 1;
+  for (unsigned char c : yaml) {
+    if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7f) {
+      return std::string(filename) + ":" + std::to_string(line) + ":" + std::to_string(column) +
+             ": control characters are not allowed";
+    }
+    if (c == '\n') {
+      ++line;
+      column = 1;
+    } else {
+      ++column;
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 Result<std::vector<std::string>> YamlDocumentsToJson(std::string_view yaml,
                                                      std::string_view filename) {
+  if (std::optional<std::string> bad = CheckYamlText(yaml, filename)) return MakeError(*bad);
   // Aliases may legitimately repeat parts of a document, but not without bound.
   JsonWriter writer(yaml.size() * 16 + (size_t{1} << 20));
   try {
