@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "priorities/selector_spreading.h"
+#include "priorities/reduce_by_shape_test_util.h"
 #include "tests/fixtures.h"
 
 namespace ksched {
@@ -56,46 +56,8 @@ NodeId BruteForce(const Model& m, const ClusterState& cluster) {
     std::vector<int64_t> raw;
     for (NodeId n : feasible)
       raw.push_back(t.shape == ReduceShape::kDomainMinMax ? DomainRaw(m, cluster, n) : (*t.raw)[n]);
-    int64_t max_raw = 0, min_raw = 0;
-    for (int64_t v : raw) max_raw = std::max(max_raw, v);
-    for (int64_t v : raw) min_raw = std::min(min_raw, v);
-    spreading::SpreadTotals totals;
-    totals.max_by_node = max_raw;
-    std::vector<int64_t> zone_sum(cluster.num_zones() + 1, 0);
-    std::vector<uint8_t> seen(cluster.num_zones() + 1, 0);
-    for (size_t i = 0; i < feasible.size(); ++i) {
-      uint32_t z = cluster.zone_index(feasible[i]);
-      if (z == 0) continue;
-      zone_sum[z] += raw[i];
-      seen[z] = 1;
-      totals.have_zones = true;
-    }
-    for (size_t z = 1; z < zone_sum.size(); ++z)
-      if (seen[z]) totals.max_by_zone = std::max(totals.max_by_zone, zone_sum[z]);
-    for (size_t i = 0; i < feasible.size(); ++i) {
-      int64_t s = 0;
-      uint32_t z = cluster.zone_index(feasible[i]);
-      switch (t.shape) {
-        case ReduceShape::kIdentity:
-          s = raw[i];
-          break;
-        case ReduceShape::kNormalize:
-          s = NormalizedScore(raw[i], max_raw, false);
-          break;
-        case ReduceShape::kNormalizeReverse:
-          s = NormalizedScore(raw[i], max_raw, true);
-          break;
-        case ReduceShape::kZoneSpread:
-          s = spreading::SpreadScore(totals, raw[i], z != 0, zone_sum[z]);
-          break;
-        case ReduceShape::kDomainMinMax:
-          s = MinMaxScore(raw[i], min_raw, max_raw);
-          break;
-        case ReduceShape::kOther:
-          break;
-      }
-      total[i] += t.weight * s;
-    }
+    std::vector<int64_t> reduced = testing::ReduceByShape(t.shape, cluster, feasible, raw);
+    for (size_t i = 0; i < feasible.size(); ++i) total[i] += t.weight * reduced[i];
   }
   NodeId best = kNoNode;
   int64_t best_total = 0;
