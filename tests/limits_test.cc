@@ -1,10 +1,10 @@
 // Hostile and extreme input (docs/input-limits.md): each case either works as
 // upstream would or fails with an error naming the file, object and field;
 // none may crash, overflow in silence or take super-linear time.
+#include <gtest/gtest.h>
+
 #include <string>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "algorithm/generic_scheduler.h"
 #include "algorithm/provider.h"
@@ -24,8 +24,8 @@ std::string NodeJson(const std::string& name, const std::string& cpu = "4") {
 
 std::string PodJson(const std::string& name, const std::string& requests = R"({"cpu":"100m"})",
                     const std::string& extra_spec = "", const std::string& node = "") {
-  std::string spec = R"({"containers":[{"name":"c","image":"i","resources":{"requests":)" +
-                     requests + "}}]";
+  std::string spec =
+      R"({"containers":[{"name":"c","image":"i","resources":{"requests":)" + requests + "}}]";
   if (!node.empty()) spec += R"(,"nodeName":")" + node + "\"";
   if (!extra_spec.empty()) spec += "," + extra_spec;
   spec += "}";
@@ -65,8 +65,8 @@ std::vector<std::string> Schedule(const std::string& text, size_t* on_missing = 
 }
 
 TEST(Limits, DeepJsonNestingIsAClearError) {
-  std::string deep = R"({"kind":"List","items":)" + std::string(100000, '[') +
-                     std::string(100000, ']') + "}";
+  std::string deep =
+      R"({"kind":"List","items":)" + std::string(100000, '[') + std::string(100000, ']') + "}";
   ObjectSet set;
   Status s = DecodeObjects(deep, "deep.json", &set);
   ASSERT_FALSE(s.ok());
@@ -87,10 +87,25 @@ TEST(Limits, DeepYamlNestingIsAClearError) {
   }
 }
 
+TEST(Limits, YamlWithAStrayTokenIsAnError) {
+  // A document that starts with a token no node can start with. yaml-cpp 0.7,
+  // used before libyaml, started empty documents at that token forever (found
+  // by fuzzing).
+  for (const std::string yaml : {",", ", ae", "kind: List\n---\n,", "- a\n---\n, b", "]", "}"}) {
+    ObjectSet set;
+    Status s = DecodeObjects(yaml, "loop.yaml", &set);
+    ASSERT_FALSE(s.ok()) << yaml;
+    EXPECT_NE(s.error().message.find("loop.yaml:"), std::string::npos) << s.error().message;
+    EXPECT_NE(s.error().message.find("did not find expected node content"), std::string::npos)
+        << s.error().message;
+  }
+}
+
 TEST(Limits, VeryLongStringsWork) {
   std::string big(10 << 20, 'x');
-  std::string pod = R"({"kind":"Pod","metadata":{"name":"p","namespace":"default","labels":{"k":")" +
-                    big + R"("}},"spec":{"containers":[{"name":"c","image":"i"}]}})";
+  std::string pod =
+      R"({"kind":"Pod","metadata":{"name":"p","namespace":"default","labels":{"k":")" + big +
+      R"("}},"spec":{"containers":[{"name":"c","image":"i"}]}})";
   EXPECT_EQ(Schedule(List({NodeJson("n1"), pod})), std::vector<std::string>{"n1"});
 }
 
@@ -99,8 +114,9 @@ TEST(Limits, HugeQuantitiesSaturateAsUpstreamDoes) {
   // it fits everything. Neither wraps around.
   EXPECT_EQ(Schedule(List({NodeJson("n1"), PodJson("p", R"({"cpu":"1e400"})")})),
             std::vector<std::string>{"0/1 nodes are available: 1 Insufficient cpu."});
-  EXPECT_EQ(Schedule(List({NodeJson("n1"), PodJson("p", R"({"memory":"99999999999999999999Ei"})")})),
-            std::vector<std::string>{"0/1 nodes are available: 1 Insufficient memory."});
+  EXPECT_EQ(
+      Schedule(List({NodeJson("n1"), PodJson("p", R"({"memory":"99999999999999999999Ei"})")})),
+      std::vector<std::string>{"0/1 nodes are available: 1 Insufficient memory."});
   EXPECT_EQ(Schedule(List({NodeJson("n1", "99999999999999999999Ei"), PodJson("p")})),
             std::vector<std::string>{"n1"});
 }

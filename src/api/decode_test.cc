@@ -2,7 +2,6 @@
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
-
 #include <unistd.h>
 
 #include <fstream>
@@ -1401,6 +1400,7 @@ u: .inf
 v: 99999999999999999999999
 w: -0
 x: 10.
+z: 99999999999999999999999.
 y: "tab\there \"q\" \\ \u00e9"
 1: key
 true: key
@@ -1432,6 +1432,7 @@ true: key
   EXPECT_EQ(v["v"], "99999999999999999999999");
   EXPECT_EQ(v["w"], 0);
   EXPECT_EQ(v["x"], 10.0);
+  EXPECT_EQ(v["z"], "99999999999999999999999.");
   EXPECT_EQ(v["y"], "tab\there \"q\" \\ \u00e9");
   EXPECT_EQ(v["1"], "key");
   EXPECT_EQ(v["true"], "key");
@@ -1477,6 +1478,26 @@ reuse: *k
   Result<std::string> unknown = YamlToJson("a: *nope\n", "u.yaml");
   ASSERT_FALSE(unknown.ok());
   EXPECT_THAT(unknown.error().message, HasSubstr("u.yaml:1:"));
+}
+
+TEST(YamlToJsonTest, AnchorsAreRedefinableButNotRecursive) {
+  Result<std::string> j = YamlToJson("a: &x 1\nb: *x\nc: &x [2]\nd: *x\n", "r.yaml");
+  ASSERT_TRUE(j.ok()) << j.error().message;
+  EXPECT_EQ(*j, R"({"a":1,"b":1,"c":[2],"d":[2]})");
+
+  // A node cannot contain an alias to itself: its anchor is not defined
+  // until the node ends.
+  Result<std::string> self = YamlToJson("x: &a [1, *a]\n", "s.yaml");
+  ASSERT_FALSE(self.ok());
+  EXPECT_THAT(self.error().message, AllOf(HasSubstr("s.yaml:1:11:"), HasSubstr("unknown alias")));
+}
+
+TEST(YamlToJsonTest, SyntaxErrorsSayWhereAndWhat) {
+  Result<std::string> j = YamlToJson("spec:\n  containers: [a, b\nstatus: {}\n", "p.yaml");
+  ASSERT_FALSE(j.ok());
+  EXPECT_THAT(j.error().message,
+              AllOf(HasSubstr("p.yaml:3:"), HasSubstr("did not find expected ',' or ']'"),
+                    HasSubstr("while parsing a flow sequence at line 2, column 15")));
 }
 
 TEST(YamlToJsonTest, Documents) {

@@ -1,26 +1,28 @@
 #include "api/yaml_to_json.h"
 
-#include <yaml-cpp/eventhandler.h>
-#include <yaml-cpp/exceptions.h>
-#include <yaml-cpp/mark.h>
-#include <yaml-cpp/parser.h>
-
 #include <simdjson.h>
+#include <yaml.h>
 
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
+#include <memory>
 #include <optional>
-#include <sstream>
+#include <string>
 #include <unordered_map>
 
 namespace ksched {
 namespace {
 
-// Thrown from inside the event handler to abandon the parse; caught at the
-// boundary below together with yaml-cpp's own exceptions.
+// Where something went wrong: 0-based, as libyaml counts.
+struct Mark {
+  size_t line = 0;
+  size_t column = 0;
+};
+
+// Returned by the writer to abandon the conversion.
 struct ConvertError {
-  YAML::Mark mark;
+  Mark mark;
   std::string message;
 };
 
@@ -118,9 +120,14 @@ bool AppendFloat(std::string_view s, std::string* out) {
   }
   if (i != s.size()) return false;
 
+  while (int_part.size() > 1 && int_part[0] == '0') int_part.remove_prefix(1);
+  if (frac_part.empty() && exp_part.empty()) {
+    // `5.`: written as a JSON integer, which must then fit 64 bits like any
+    // other integer (found by fuzzing: `444...4.` gave invalid JSON).
+    return AppendInteger(negative, int_part.empty() ? "0" : int_part, 10, out);
+  }
   std::string text;
   if (negative) text.push_back('-');
-  while (int_part.size() > 1 && int_part[0] == '0') int_part.remove_prefix(1);
   text.append(int_part.empty() ? "0" : int_part);
   if (!frac_part.empty()) {
     text.push_back('.');
@@ -168,117 +175,162 @@ void AppendPlainScalar(std::string_view v, std::string* out) {
   AppendJsonString(v, out);
 }
 
-class JsonWriter : public YAML::EventHandler {
+// True for the spellings of null that a plain scalar may use.
+bool IsPlainNull(std::string_view v) {
+  return v.empty() || v == "~" || v == "null" || v == "Null" || v == "NULL";
+}
+
+// Builds JSON text from libyaml's event stream, one document at a time.
+//
+// Anchored nodes are remembered as byte ranges of the document being written
+// (out_ only grows until the document ends), so an alias costs one append and
+// no copy is kept per anchor.
+class JsonWriter {
  public:
-  JsonWriter(size_t max_output) : max_output_(max_output) {}
+  explicit JsonWriter(size_t max_output) : max_output_(max_output) {}
 
   std::vector<std::string>& documents() { return documents_; }
 
-  void OnDocumentStart(const YAML::Mark&) override {
-    out_.clear();
-    stack_.clear();
-    anchors_.clear();
-  }
-
-  void OnDocumentEnd() override {
-    if (out_ != "null") documents_.push_back(std::move(out_));
-    out_.clear();
-  }
-
-  void OnNull(const YAML::Mark& mark, YAML::anchor_t anchor) override {
-    if (BeginNode(mark, /*is_scalar=*/true, "null")) return;
-    size_t start = out_.size();
-    out_.append("null");
-    EndScalar(anchor, start, "null");
-  }
-
-  void OnAlias(const YAML::Mark& mark, YAML::anchor_t anchor) override {
-    auto it = anchors_.find(anchor);
-    if (it == anchors_.end()) throw ConvertError{mark, "unknown alias"};
-    const Anchored& a = it->second;
-    if (BeginNode(mark, a.is_scalar, a.scalar_text)) return;
-    out_.append(a.json);
-    if (out_.size() > max_output_) {
-      throw ConvertError{mark, "document too large after expanding aliases"};
+  // Consumes one event; returns an error to stop the conversion.
+  std::optional<ConvertError> Handle(const yaml_event_t& e) {
+    Mark mark{e.start_mark.line, e.start_mark.column};
+    switch (e.type) {
+      case YAML_DOCUMENT_START_EVENT:
+        out_.clear();
+        stack_.clear();
+        anchors_.clear();
+        return std::nullopt;
+      case YAML_DOCUMENT_END_EVENT:
+        if (out_ != "null") documents_.push_back(std::move(out_));
+        out_.clear();
+        return std::nullopt;
+      case YAML_ALIAS_EVENT:
+        return OnAlias(mark, Text(e.data.alias.anchor));
+      case YAML_SCALAR_EVENT:
+        return OnScalar(mark, e);
+      case YAML_SEQUENCE_START_EVENT:
+        return StartCollection(mark, /*is_map=*/false, Text(e.data.sequence_start.anchor));
+      case YAML_MAPPING_START_EVENT:
+        return StartCollection(mark, /*is_map=*/true, Text(e.data.mapping_start.anchor));
+      case YAML_SEQUENCE_END_EVENT:
+        EndCollection(']');
+        return std::nullopt;
+      case YAML_MAPPING_END_EVENT:
+        EndCollection('}');
+        return std::nullopt;
+      default:  // stream start/end, and YAML_NO_EVENT
+        return std::nullopt;
     }
-    AfterValue();
   }
-
-  void OnScalar(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
-                const std::string& value) override {
-    if (tag == "?" && value == "<<" && InKeyPosition()) {
-      throw ConvertError{mark, "YAML merge keys (<<) are not supported"};
-    }
-    if (BeginNode(mark, /*is_scalar=*/true, value)) {
-      // An anchored key: an alias may repeat it as a key or as a value.
-      if (anchor != 0) {
-        std::string json;
-        AppendJsonString(value, &json);
-        anchors_[anchor] = Anchored{std::move(json), true, value};
-      }
-      return;
-    }
-    size_t start = out_.size();
-    // "?" marks a plain scalar; "!" a quoted or block one. Explicit standard
-    // tags other than !!str are typed as if the value had been written plain.
-    if (tag == "?" || tag == "tag:yaml.org,2002:int" || tag == "tag:yaml.org,2002:float" ||
-        tag == "tag:yaml.org,2002:bool" || tag == "tag:yaml.org,2002:null") {
-      AppendPlainScalar(value, &out_);
-    } else {
-      AppendJsonString(value, &out_);
-    }
-    EndScalar(anchor, start, value);
-  }
-
-  void OnSequenceStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor,
-                       YAML::EmitterStyle::value) override {
-    StartCollection(mark, /*is_map=*/false, anchor);
-  }
-  void OnSequenceEnd() override { EndCollection(']'); }
-
-  void OnMapStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor,
-                  YAML::EmitterStyle::value) override {
-    StartCollection(mark, /*is_map=*/true, anchor);
-  }
-  void OnMapEnd() override { EndCollection('}'); }
 
  private:
   struct Frame {
     bool is_map = false;
     bool expect_key = true;  // maps only
     bool first = true;
-    YAML::anchor_t anchor = 0;
-    size_t start = 0;  // offset of this collection's text in out_
+    std::string anchor;  // empty: none
+    size_t start = 0;    // offset of this collection's text in out_
   };
   struct Anchored {
-    std::string json;
+    size_t begin = 0, end = 0;  // the node's JSON text, as a range of out_
     bool is_scalar = false;
-    std::string scalar_text;  // for aliases used as mapping keys
+    std::string scalar_text;  // scalars: as written, for aliases used as keys
   };
+
+  static std::string_view Text(const yaml_char_t* s) {
+    return s == nullptr ? std::string_view() : std::string_view(reinterpret_cast<const char*>(s));
+  }
 
   bool InKeyPosition() const {
     return !stack_.empty() && stack_.back().is_map && stack_.back().expect_key;
   }
 
+  std::optional<ConvertError> OnAlias(Mark mark, std::string_view name) {
+    auto it = anchors_.find(std::string(name));
+    if (it == anchors_.end())
+      return ConvertError{mark, "unknown alias \"" + std::string(name) + '"'};
+    const Anchored& a = it->second;
+    bool done = false;
+    if (auto err = BeginNode(mark, a.is_scalar, a.scalar_text, &done)) return err;
+    if (done) return std::nullopt;
+    size_t length = a.end - a.begin;
+    if (out_.size() + length > max_output_) {
+      return ConvertError{mark, "document too large after expanding aliases"};
+    }
+    // Reserve first so that the source range stays valid while appending.
+    out_.reserve(out_.size() + length);
+    out_.append(out_.data() + a.begin, length);
+    AfterValue();
+    return std::nullopt;
+  }
+
+  std::optional<ConvertError> OnScalar(Mark mark, const yaml_event_t& e) {
+    std::string_view value(reinterpret_cast<const char*>(e.data.scalar.value),
+                           e.data.scalar.length);
+    std::string_view tag = Text(e.data.scalar.tag);
+    std::string_view anchor = Text(e.data.scalar.anchor);
+    // Untagged plain scalars are typed by their text; so are values whose
+    // explicit standard tag is one of the typed ones. Quoted and block
+    // scalars, !!str and any other tag stay strings.
+    bool typed = tag.empty()
+                     ? e.data.scalar.plain_implicit != 0
+                     : (tag == "tag:yaml.org,2002:int" || tag == "tag:yaml.org,2002:float" ||
+                        tag == "tag:yaml.org,2002:bool" || tag == "tag:yaml.org,2002:null");
+    bool plain_untagged = tag.empty() && e.data.scalar.plain_implicit != 0;
+    if (plain_untagged && value == "<<" && InKeyPosition()) {
+      return ConvertError{mark, "YAML merge keys (<<) are not supported"};
+    }
+    // A plain null used as a key is spelled "null", whichever way it was written.
+    std::string_view key_text = plain_untagged && IsPlainNull(value) ? "null" : value;
+    bool done = false;
+    if (auto err = BeginNode(mark, /*is_scalar=*/true, key_text, &done)) return err;
+    if (done) {
+      // An anchored key: an alias may repeat it as a key or as a value.
+      if (!anchor.empty()) {
+        anchors_[std::string(anchor)] =
+            Anchored{key_begin_, key_end_, /*is_scalar=*/true, std::string(key_text)};
+      }
+      return std::nullopt;
+    }
+    size_t begin = out_.size();
+    if (typed) {
+      AppendPlainScalar(value, &out_);
+    } else {
+      AppendJsonString(value, &out_);
+    }
+    if (!anchor.empty()) {
+      anchors_[std::string(anchor)] =
+          Anchored{begin, out_.size(), /*is_scalar=*/true, std::string(key_text)};
+    }
+    AfterValue();
+    return std::nullopt;
+  }
+
   // Emits the separator before a node. A node in key position is written here
-  // as a JSON string, and true is returned: the caller has nothing left to do.
-  bool BeginNode(const YAML::Mark& mark, bool is_scalar, std::string_view scalar_text) {
-    if (stack_.empty()) return false;
+  // as a JSON string (its range kept in key_begin_/key_end_) and *done is set:
+  // the caller has nothing left to do.
+  std::optional<ConvertError> BeginNode(Mark mark, bool is_scalar, std::string_view scalar_text,
+                                        bool* done) {
+    *done = false;
+    if (stack_.empty()) return std::nullopt;
     Frame& f = stack_.back();
     if (f.is_map && f.expect_key) {
-      if (!is_scalar) throw ConvertError{mark, "mapping keys must be scalars"};
+      if (!is_scalar) return ConvertError{mark, "mapping keys must be scalars"};
       if (!f.first) out_.push_back(',');
       f.first = false;
+      key_begin_ = out_.size();
       AppendJsonString(scalar_text, &out_);
+      key_end_ = out_.size();
       out_.push_back(':');
       f.expect_key = false;
-      return true;
+      *done = true;
+      return std::nullopt;
     }
     if (!f.is_map) {
       if (!f.first) out_.push_back(',');
       f.first = false;
     }
-    return false;
+    return std::nullopt;
   }
 
   // Called once a value (not a key) has been written completely.
@@ -286,54 +338,66 @@ class JsonWriter : public YAML::EventHandler {
     if (!stack_.empty() && stack_.back().is_map) stack_.back().expect_key = true;
   }
 
-  void EndScalar(YAML::anchor_t anchor, size_t start, std::string_view text) {
-    if (anchor != 0) anchors_[anchor] = Anchored{out_.substr(start), true, std::string(text)};
-    AfterValue();
-  }
-
-  void StartCollection(const YAML::Mark& mark, bool is_map, YAML::anchor_t anchor) {
-    if (BeginNode(mark, /*is_scalar=*/false, "")) return;
+  std::optional<ConvertError> StartCollection(Mark mark, bool is_map, std::string_view anchor) {
+    bool done = false;
+    if (auto err = BeginNode(mark, /*is_scalar=*/false, "", &done)) return err;
     if (static_cast<int>(stack_.size()) >= kMaxYamlDepth) {
-      throw ConvertError{
+      return ConvertError{
           mark, "document nested deeper than " + std::to_string(kMaxYamlDepth) + " levels"};
     }
-    stack_.push_back(Frame{is_map, true, true, anchor, out_.size()});
+    stack_.push_back(Frame{is_map, true, true, std::string(anchor), out_.size()});
     out_.push_back(is_map ? '{' : '[');
+    return std::nullopt;
   }
 
   void EndCollection(char close) {
-    Frame f = stack_.back();
-    stack_.pop_back();
+    Frame& f = stack_.back();
     out_.push_back(close);
-    if (f.anchor != 0) anchors_[f.anchor] = Anchored{out_.substr(f.start), false, ""};
+    if (!f.anchor.empty()) {
+      anchors_[std::move(f.anchor)] = Anchored{f.start, out_.size(), /*is_scalar=*/false, ""};
+    }
+    stack_.pop_back();
     AfterValue();
   }
 
   size_t max_output_;
   std::string out_;
   std::vector<Frame> stack_;
-  std::unordered_map<YAML::anchor_t, Anchored> anchors_;
+  std::unordered_map<std::string, Anchored> anchors_;
+  size_t key_begin_ = 0, key_end_ = 0;
   std::vector<std::string> documents_;
 };
 
-std::string Located(std::string_view filename, const YAML::Mark& mark, const std::string& msg) {
+std::string Located(std::string_view filename, Mark mark, std::string_view msg) {
   std::string s(filename);
-  if (!mark.is_null()) {
-    s += ':' + std::to_string(mark.line + 1) + ':' + std::to_string(mark.column + 1);
-  }
-  s += ": ";
+  s += ':' + std::to_string(mark.line + 1) + ':' + std::to_string(mark.column + 1) + ": ";
   s += msg;
   return s;
 }
 
-}  // namespace
-
-namespace {
+// The error libyaml reports, in the file:line:col form used everywhere else.
+std::string ParserError(const yaml_parser_t& p, std::string_view filename) {
+  std::string_view problem = p.problem != nullptr ? p.problem : "unknown problem parsing YAML";
+  switch (p.error) {
+    case YAML_MEMORY_ERROR:
+      return std::string(filename) + ": YAML: out of memory";
+    case YAML_READER_ERROR:
+      return std::string(filename) + ": YAML: " + std::string(problem) + " at byte " +
+             std::to_string(p.problem_offset);
+    default:
+      break;
+  }
+  std::string msg(problem);
+  if (p.context != nullptr) {
+    msg += std::string(" (") + p.context + " at line " + std::to_string(p.context_mark.line + 1) +
+           ", column " + std::to_string(p.context_mark.column + 1) + ")";
+  }
+  return Located(filename, Mark{p.problem_mark.line, p.problem_mark.column}, msg);
+}
 
 // YAML streams may hold only printable characters (go-yaml: "control
-// characters are not allowed") in valid UTF-8. Checked before yaml-cpp sees
-// the text: a NUL byte sends its scanner into an endless loop, and invalid
-// UTF-8 would otherwise reach the JSON produced.
+// characters are not allowed") in valid UTF-8. Checked up front, for the whole
+// text, so that the error names the first offending line and column.
 std::optional<std::string> CheckYamlText(std::string_view yaml, std::string_view filename) {
   if (!simdjson::validate_utf8(yaml.data(), yaml.size())) {
     return std::string(filename) + ": YAML: invalid UTF-8";
@@ -361,17 +425,23 @@ Result<std::vector<std::string>> YamlDocumentsToJson(std::string_view yaml,
   if (std::optional<std::string> bad = CheckYamlText(yaml, filename)) return MakeError(*bad);
   // Aliases may legitimately repeat parts of a document, but not without bound.
   JsonWriter writer(yaml.size() * 16 + (size_t{1} << 20));
-  try {
-    std::istringstream in{std::string(yaml)};
-    YAML::Parser parser(in);
-    while (parser.HandleNextDocument(writer)) {
+  yaml_parser_t parser;
+  if (yaml_parser_initialize(&parser) == 0) {
+    return MakeError(std::string(filename) + ": YAML: out of memory");
+  }
+  std::unique_ptr<yaml_parser_t, void (*)(yaml_parser_t*)> parser_owner(&parser,
+                                                                        &yaml_parser_delete);
+  yaml_parser_set_input_string(&parser, reinterpret_cast<const unsigned char*>(yaml.data()),
+                               yaml.size());
+  yaml_parser_set_encoding(&parser, YAML_UTF8_ENCODING);
+  for (;;) {
+    yaml_event_t event;
+    if (yaml_parser_parse(&parser, &event) == 0) return MakeError(ParserError(parser, filename));
+    std::unique_ptr<yaml_event_t, void (*)(yaml_event_t*)> event_owner(&event, &yaml_event_delete);
+    if (std::optional<ConvertError> err = writer.Handle(event)) {
+      return MakeError(Located(filename, err->mark, err->message));
     }
-  } catch (const ConvertError& e) {
-    return MakeError(Located(filename, e.mark, e.message));
-  } catch (const YAML::Exception& e) {
-    return MakeError(Located(filename, e.mark, e.msg));
-  } catch (const std::exception& e) {
-    return MakeError(std::string(filename) + ": YAML: " + e.what());
+    if (event.type == YAML_STREAM_END_EVENT) break;
   }
   return std::move(writer.documents());
 }

@@ -2,7 +2,9 @@
 //
 // Kubernetes objects and scheduler Policy files are written in YAML as often as
 // in JSON. Rather than keep two decoders in sync, YAML documents are rewritten
-// as JSON text and handed to the same simdjson-based decoder.
+// as JSON text and handed to the same simdjson-based decoder. The YAML is read
+// with libyaml's event parser, the C library that go-yaml (and so upstream's
+// own YAML reading) was ported from.
 //
 // Scalars are typed the way the YAML 1.2 core schema types them: plain (unquoted)
 // `null`, `~` and empty values become null; `true`/`false` booleans; integers
