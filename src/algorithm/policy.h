@@ -7,6 +7,7 @@
 // `priorities`: absent takes that half from DefaultProvider, empty means none.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -47,6 +48,10 @@ struct ExtenderTlsConfig {
   std::string cert_data, key_data, ca_data;  // base64 in the file, decoded here
 };
 
+// Largest extender reply ksched reads: far above a filter reply that carries
+// full Node objects for 15,000 nodes.
+inline constexpr size_t kMaxExtenderReplyBytes = size_t{1} << 30;
+
 struct ExtenderConfig {
   std::string url_prefix;
   std::string filter_verb;
@@ -60,6 +65,9 @@ struct ExtenderConfig {
   bool node_cache_capable = false;
   std::vector<ExtenderManagedResource> managed_resources;
   bool ignorable = false;
+  // Not a Policy field: ksched's own bound on a reply body, so that a broken
+  // or hostile extender cannot exhaust memory (upstream reads without limit).
+  size_t max_reply_bytes = kMaxExtenderReplyBytes;
 };
 
 struct Policy {

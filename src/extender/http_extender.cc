@@ -190,9 +190,23 @@ void GlobalCurlInit() {
   std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
 }
 
+// Where a reply body is collected, and how large it may grow.
+struct BodySink {
+  std::string data;
+  size_t limit = 0;
+  bool overflowed = false;
+};
+
 size_t AppendBody(char* data, size_t size, size_t nmemb, void* user) {
-  static_cast<std::string*>(user)->append(data, size * nmemb);
-  return size * nmemb;
+  auto* sink = static_cast<BodySink*>(user);
+  size_t n = size * nmemb;
+  if (n > sink->limit - sink->data.size()) {
+    // Returning less than n makes libcurl abort the transfer.
+    sink->overflowed = true;
+    return 0;
+  }
+  sink->data.append(data, n);
+  return n;
 }
 
 struct SlistDeleter {
@@ -246,6 +260,7 @@ class HttpTransport {
     int64_t timeout_ns =
         config.http_timeout_ns == 0 ? kDefaultExtenderTimeoutNs : config.http_timeout_ns;
     auto t = std::unique_ptr<HttpTransport>(new HttpTransport(curl, std::move(tls).value()));
+    t->body_.limit = config.max_reply_bytes;
     if (Status s = t->Setup(timeout_ns); !s.ok()) return s.error();
     return t;
   }
@@ -254,7 +269,8 @@ class HttpTransport {
 
   // POSTs `body` as JSON. Errors are the transport's, in Go's words.
   Result<Reply> Post(const std::string& url, const std::string& body) {
-    body_.clear();
+    body_.data.clear();
+    body_.overflowed = false;
     error_buffer_[0] = '\0';
     std::string target = url;
     Slist headers = Append(nullptr, "Content-Type: application/json");
@@ -279,7 +295,11 @@ class HttpTransport {
     long status = 0;
     curl_easy_getinfo(curl_, CURLINFO_RESPONSE_CODE, &status);
     bool final_status = status >= 200 && !(status >= 300 && status < 400);
-    if (rc == CURLE_OK) return Reply{status, std::move(body_)};
+    if (body_.overflowed) {
+      body_.data.clear();
+      return MakeError(fmt::format("Post {}: reply body larger than {} bytes", url, body_.limit));
+    }
+    if (rc == CURLE_OK) return Reply{status, std::move(body_.data)};
     if (final_status && status != 200) return Reply{status, {}};  // Go stops at the headers
     if (final_status) {
       // The body was cut short: Go's decoder reads what arrived.
@@ -287,7 +307,7 @@ class HttpTransport {
         return MakeError("net/http: request canceled (Client.Timeout exceeded while reading body)");
       }
       if (rc == CURLE_PARTIAL_FILE || rc == CURLE_RECV_ERROR)
-        return Reply{status, std::move(body_)};
+        return Reply{status, std::move(body_.data)};
     }
     return MakeError(fmt::format("Post {}: {}", url, TransportErrorText(rc, url)));
   }
@@ -433,7 +453,7 @@ class HttpTransport {
 
   CURL* curl_;
   TlsSettings tls_;
-  std::string body_;
+  BodySink body_;
   std::string no_proxy_;
   char error_buffer_[CURL_ERROR_SIZE] = {};
 };

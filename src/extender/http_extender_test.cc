@@ -383,6 +383,25 @@ TEST(HttpExtenderTest, MalformedReplies) {
             "json: cannot unmarshal string into Go struct field HostPriority.Score of type int");
 }
 
+TEST(HttpExtenderTest, OversizedRepliesAreErrors) {
+  FakeExtender server;
+  ExtenderConfig config = Config(server.url());
+  config.max_reply_bytes = 1 << 20;
+  auto ext = MustCreate(config);
+  ClusterState cluster = FourNodes();
+  // A syntactically fine reply, padded past the limit.
+  server.Reply(R"({"nodenames":["n1"],"error":")" + std::string(2 << 20, 'x') + R"("})");
+  auto r = ext->Filter(SimplePod(), Ids(cluster, {"n1"}), cluster);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().message,
+            "Post " + server.url() + "/filter: reply body larger than 1048576 bytes");
+
+  // The handle stays usable: a reply within the limit is read again.
+  server.Reply(R"({"nodenames":["n1"]})");
+  auto ok = ext->Filter(SimplePod(), Ids(cluster, {"n1"}), cluster);
+  ASSERT_TRUE(ok.ok()) << ok.error().message;
+}
+
 // ---------------------------------------------------------------- prioritize
 
 TEST(HttpExtenderTest, Prioritize) {
