@@ -1,15 +1,14 @@
 // End-to-end checks of the ksched command line on the bundled example: the
 // outputs a person reads, exit statuses, and clear one-line errors.
+#include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <array>
 #include <cstdio>
 #include <fstream>
-#include <string>
-
-#include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
+#include <string>
 
 namespace {
 
@@ -40,7 +39,9 @@ CommandRun Ksched(const std::string& args) {
   return r;
 }
 
-std::string Example(const std::string& f) { return std::string(KSCHED_SOURCE_DIR) + "/examples/" + f; }
+std::string Example(const std::string& f) {
+  return std::string(KSCHED_SOURCE_DIR) + "/examples/" + f;
+}
 
 std::string WriteTemp(const std::string& name, const std::string& text) {
   std::string path = TempPath(name);
@@ -77,7 +78,8 @@ TEST(Cli, ScheduleJsonOnExample) {
 }
 
 TEST(Cli, ExplainShowsEveryNode) {
-  CommandRun r = Ksched("schedule -f " + Example("cluster.yaml") + " --explain shop/web-7d9f-uvwxy");
+  CommandRun r =
+      Ksched("schedule -f " + Example("cluster.yaml") + " --explain shop/web-7d9f-uvwxy");
   EXPECT_EQ(r.status, 1);
   for (const char* node : {"node-a1", "node-a2", "node-b1", "node-b2", "gpu-b3"})
     EXPECT_NE(r.out.find(node), std::string::npos) << node;
@@ -87,15 +89,15 @@ TEST(Cli, ExplainShowsEveryNode) {
 }
 
 TEST(Cli, CapacityCountsCopies) {
-  CommandRun r = Ksched("capacity -f " + Example("cluster.yaml") + " --pod " + Example("web-pod.yaml") +
-                 " -o json");
+  CommandRun r = Ksched("capacity -f " + Example("cluster.yaml") + " --pod " +
+                        Example("web-pod.yaml") + " -o json");
   ASSERT_EQ(r.status, 0) << r.err;
   auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["count"], 14);
   EXPECT_EQ(j["perNode"]["node-a2"], 10);
   EXPECT_NE(j["stopReason"].get<std::string>().find("0/5 nodes are available"), std::string::npos);
   CommandRun capped = Ksched("capacity -f " + Example("cluster.yaml") + " --pod " +
-                      Example("web-pod.yaml") + " --max 3 -o json");
+                             Example("web-pod.yaml") + " --max 3 -o json");
   EXPECT_EQ(nlohmann::json::parse(capped.out)["count"], 3);
 }
 
@@ -147,6 +149,16 @@ TEST(Cli, ReplayMatchesVectorFile) {
     EXPECT_EQ(nlohmann::json::parse(r.out.substr(pos, nl - pos)), nlohmann::json::parse(line));
     pos = nl + 1;
   }
+}
+
+TEST(Cli, ReplayWarnsAboutUnknownScenarioFields) {
+  std::string file = WriteTemp("typo.yaml", "cluster:\n  nodes: []\npendng: []\n");
+  CommandRun r = Ksched("replay " + file);
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "");
+  EXPECT_NE(r.err.find("warning: " + file + ": unknown scenario field \"pendng\" ignored"),
+            std::string::npos)
+      << r.err;
 }
 
 TEST(Cli, BenchDigestMatchesAcrossThreadCounts) {

@@ -93,7 +93,8 @@ void DefaultUids(std::vector<Pod>* pods) {
   }
 }
 
-Status DecodeCluster(dom::element e, std::string_view file, ObjectSet* out) {
+Status DecodeCluster(dom::element e, std::string_view file, ObjectSet* out,
+                     std::vector<std::string>* unknown) {
   if (e.is_null()) return Status::Ok();
   dom::object obj;
   if (e.get(obj) != SUCCESS) return WrongType(file, "cluster", e, "an object");
@@ -120,6 +121,8 @@ Status DecodeCluster(dom::element e, std::string_view file, ObjectSet* out) {
                       DecodePersistentVolumeClaim);
     } else if (kv.key == "storageClasses") {
       s = DecodeArray(kv.value, file, field, &out->storage_classes, DecodeStorageClass);
+    } else {
+      unknown->push_back(std::move(field));
     }
     if (!s.ok()) return s;
   }
@@ -168,9 +171,11 @@ Result<Scenario> DecodeScenario(dom::element root, std::string_view file) {
         }
       }
     } else if (k == "cluster") {
-      s = DecodeCluster(v, file, &sc.cluster);
+      s = DecodeCluster(v, file, &sc.cluster, &sc.unknown_fields);
     } else if (k == "pending") {
       s = DecodeArray(v, file, "pending", &sc.pending, DecodePod);
+    } else {
+      sc.unknown_fields.emplace_back(k);
     }
     if (!s.ok()) return s.error();
   }

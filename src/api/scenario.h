@@ -32,6 +32,10 @@ struct Scenario {
   ObjectSet cluster;
   std::vector<Pod> pending;
   std::vector<std::string> features;
+  // Fields the format does not define ("pendng", "cluster.node"), in file
+  // order. They are ignored, as Kubernetes decoders ignore unknown fields,
+  // but a caller should say so: a misspelt field otherwise empties the run.
+  std::vector<std::string> unknown_fields;
 };
 
 // Loads a scenario file. Pods (existing and pending) without metadata.uid get

@@ -30,6 +30,7 @@ TEST(ScenarioTest, LoadsEveryConformanceScenario) {
       EXPECT_FALSE(sc->cluster.nodes.empty()) << path;
       EXPECT_FALSE(sc->pending.empty()) << path;
       for (const Pod& pod : sc->pending) EXPECT_FALSE(pod.meta.uid.empty()) << path;
+      EXPECT_TRUE(sc->unknown_fields.empty()) << path << ": " << sc->unknown_fields.front();
       ++loaded;
     }
   }
@@ -126,6 +127,14 @@ pending:
   EXPECT_FALSE(yaml->has_provider);
   EXPECT_EQ(yaml->cluster.nodes.at(0).allocatable.at(0).milli, 2000);
   EXPECT_EQ(yaml->pending.size(), 1u);
+}
+
+TEST(ScenarioTest, UnknownFieldsAreListedNotFatal) {
+  Result<Scenario> sc = ParseScenario(
+      R"({"name":"x","pendng":[],"cluster":{"nodes":[],"node":[],"pods":null},"extra":null})",
+      "u.json");
+  ASSERT_TRUE(sc.ok()) << sc.error().message;
+  EXPECT_EQ(sc->unknown_fields, (std::vector<std::string>{"pendng", "cluster.node"}));
 }
 
 TEST(ScenarioTest, ErrorsNameFilePositionAndField) {

@@ -1,9 +1,8 @@
 // ksched: the kube-scheduler v1.15 algorithm as a command-line tool.
+#include <CLI/CLI.hpp>
 #include <cstdio>
 #include <iostream>
 #include <string>
-
-#include <CLI/CLI.hpp>
 
 #include "api/scenario.h"
 #include "cli/commands.h"
@@ -14,13 +13,16 @@ namespace {
 using ksched::kExitBadInput;
 using ksched::kExitOk;
 
-int RunReplayCommand(const std::string& file, const std::string& tie_break,
-                     int percentage) {
+int RunReplayCommand(const std::string& file, const std::string& tie_break, int percentage) {
   using namespace ksched;
   auto scenario = LoadScenario(file);
   if (!scenario.ok()) {
     std::cerr << "ksched: " << scenario.error().message << "\n";
     return kExitBadInput;
+  }
+  for (const std::string& field : scenario->unknown_fields) {
+    std::cerr << "ksched: warning: " << file << ": unknown scenario field \"" << field
+              << "\" ignored\n";
   }
   ReplayOptions options;
   options.tie_break = tie_break == "round-robin" ? TieBreak::kRoundRobin : TieBreak::kName;
@@ -48,17 +50,20 @@ int main(int argc, char** argv) {
 
   std::string replay_file, tie_break = "name";
   int percentage = -1;
-  CLI::App* replay = app.add_subcommand(
-      "replay", "Schedule a scenario's pending pods and print one JSON step per pod\n"
-                "  example: ksched replay ../shared/conformance/conf-001.json");
+  CLI::App* replay =
+      app.add_subcommand("replay",
+                         "Schedule a scenario's pending pods and print one JSON step per pod\n"
+                         "  example: ksched replay ../shared/conformance/conf-001.json");
   replay->add_option("SCENARIO", replay_file, "Scenario file (shared/conformance format)")
       ->required();
-  replay->add_option("--tie-break", tie_break,
-                     "How to choose among the best nodes: name (smallest name, as the "
-                     "conformance vectors) or round-robin (upstream's selectHost)")
+  replay
+      ->add_option("--tie-break", tie_break,
+                   "How to choose among the best nodes: name (smallest name, as the "
+                   "conformance vectors) or round-robin (upstream's selectHost)")
       ->check(CLI::IsMember({"name", "round-robin"}));
-  replay->add_option("--percentage-of-nodes-to-score", percentage,
-                     "Override the scenario's percentageOfNodesToScore (0 = adaptive)")
+  replay
+      ->add_option("--percentage-of-nodes-to-score", percentage,
+                   "Override the scenario's percentageOfNodesToScore (0 = adaptive)")
       ->check(CLI::Range(0, 100));
 
   ksched::ScheduleArgs schedule_args;
