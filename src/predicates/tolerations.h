@@ -5,6 +5,8 @@
 // operator "" means Equal, and an unknown operator never matches.
 #pragma once
 
+#include <cstdint>
+#include <span>
 #include <vector>
 
 #include "api/types.h"
@@ -16,5 +18,34 @@ bool ToleratesTaint(const Toleration& toleration, const Taint& taint);
 
 // True when any of `tolerations` tolerates `taint`.
 bool TolerationsTolerateTaint(const std::vector<Toleration>& tolerations, const Taint& taint);
+
+// A long list of tolerations, indexed to be asked about many taints.
+//
+// TolerationsTolerateTaint scans the list for each taint, so thousands of
+// tolerations against thousands of taints cost their product. The index keeps
+// the tolerations sorted by (key, effect, operator, value): a taint then costs
+// at most eight binary searches. Callers build one only for lists of
+// kIndexFrom or more, where it pays for itself; it holds its own copy of
+// what it needs.
+class TolerationIndex {
+ public:
+  static constexpr size_t kIndexFrom = 16;
+
+  explicit TolerationIndex(std::span<const Toleration> tolerations);
+
+  // The same answer as TolerationsTolerateTaint on the list it was built from.
+  bool Tolerates(const Taint& taint) const;
+
+ private:
+  struct Entry {
+    StrId key;
+    TaintEffect effect;
+    bool exists;  // operator Exists; otherwise Equal (or ""), matched on value
+    StrId value;  // kEmptyStr for Exists
+    auto operator<=>(const Entry&) const = default;
+  };
+
+  std::vector<Entry> entries_;
+};
 
 }  // namespace ksched

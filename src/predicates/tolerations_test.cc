@@ -3,7 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <optional>
+#include <random>
 #include <string>
+#include <vector>
 
 namespace ksched {
 namespace {
@@ -89,6 +91,47 @@ TEST(TolerationsTolerateTaint, AnyToleration) {
   EXPECT_FALSE(TolerationsTolerateTaint({MakeToleration("k", "Equal", "w", kNone)}, taint));
   EXPECT_TRUE(TolerationsTolerateTaint(
       {MakeToleration("k", "Equal", "w", kNone), MakeToleration("k", "Exists", "", kNone)}, taint));
+}
+
+}  // namespace
+}  // namespace ksched
+
+namespace ksched {
+namespace {
+
+// The index must answer exactly as the scan it replaces, for every mix of
+// empty keys, Exists/Equal/""/unknown operators, values and effects.
+TEST(TolerationIndex, AgreesWithTheScanOnRandomLists) {
+  std::mt19937 rng(7);
+  const std::vector<std::string> keys = {"", "a", "b", "c"};
+  const std::vector<std::string> values = {"", "x", "y"};
+  const std::vector<std::string> ops = {"", "Equal", "Exists", "Bogus"};
+  const std::vector<TaintEffect> effects = {kNone, kNoSchedule, kPrefer, kNoExecute,
+                                            TaintEffect::kOther};
+  auto pick = [&](const auto& v) { return v[rng() % v.size()]; };
+  int tolerated = 0, total = 0;
+  for (int round = 0; round < 300; ++round) {
+    std::vector<Toleration> list;
+    size_t n = TolerationIndex::kIndexFrom + rng() % 8;
+    for (size_t i = 0; i < n; ++i) {
+      // Mostly specific tolerations, so that plenty of taints go untolerated.
+      std::string key = rng() % 6 == 0 ? "" : pick(keys) + std::to_string(rng() % 20);
+      std::string op = pick(ops);
+      list.push_back(MakeToleration(rng() % 10 == 0 ? "" : key, op, pick(values), pick(effects)));
+    }
+    TolerationIndex index(list);
+    for (int t = 0; t < 50; ++t) {
+      Taint taint = MakeTaint(rng() % 10 == 0 ? "" : pick(keys) + std::to_string(rng() % 20),
+                              pick(values), pick(effects));
+      bool want = TolerationsTolerateTaint(list, taint);
+      ASSERT_EQ(index.Tolerates(taint), want) << "round " << round << " taint " << t;
+      tolerated += want;
+      ++total;
+    }
+  }
+  // Both answers occur often enough for the comparison to mean something.
+  EXPECT_GT(tolerated, total / 10);
+  EXPECT_LT(tolerated, total * 9 / 10);
 }
 
 }  // namespace

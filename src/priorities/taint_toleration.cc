@@ -1,5 +1,7 @@
 // TaintTolerationPriority: fewer untolerated PreferNoSchedule taints is
 // better. Map counts them; Reduce scales the counts onto 10..0 (reversed).
+#include <optional>
+
 #include "predicates/tolerations.h"
 #include "priorities/factories.h"
 
@@ -10,6 +12,7 @@ struct TolerationsState final : PriorityState {
   // The pod's tolerations that can apply to a PreferNoSchedule taint: those
   // with that effect or with no effect (which matches every effect).
   std::vector<Toleration> prefer_no_schedule;
+  std::optional<TolerationIndex> index;  // for long lists only
 };
 
 class TaintTolerationPriority final : public Priority {
@@ -23,17 +26,22 @@ class TaintTolerationPriority final : public Priority {
         state->prefer_no_schedule.push_back(t);
       }
     }
+    if (state->prefer_no_schedule.size() >= TolerationIndex::kIndexFrom) {
+      state->index.emplace(state->prefer_no_schedule);
+    }
     return state;
   }
 
   int64_t Map(const PodToSchedule& pod, const PriorityState* state, const ClusterState& cluster,
               NodeId node) const override {
     (void)pod;
-    const auto& tolerations = static_cast<const TolerationsState*>(state)->prefer_no_schedule;
+    const auto& s = *static_cast<const TolerationsState*>(state);
     int64_t intolerable = 0;
     for (const Taint& taint : cluster.node(node).taints) {
       if (taint.effect != TaintEffect::kPreferNoSchedule) continue;
-      if (!TolerationsTolerateTaint(tolerations, taint)) ++intolerable;
+      bool tolerated = s.index ? s.index->Tolerates(taint)
+                               : TolerationsTolerateTaint(s.prefer_no_schedule, taint);
+      if (!tolerated) ++intolerable;
     }
     return intolerable;
   }
