@@ -55,18 +55,24 @@ Result<ClusterState> ClusterState::Build(ObjectSet objects, std::vector<Pod>* pe
     for (const auto& [k, v] : node.meta.labels) s.nodes_by_label_[LabelPairKey(k, v)].push_back(id);
     info.allocatable.Add(node.allocatable);
     s.zone_keys_[id] = Intern(ZoneKey(node.meta.labels));
+    // Sorted by name with one entry per name: sort the listings (stably, so
+    // that each name's run keeps listing order) and fold each run.
     for (const ContainerImage& image : node.images) {
       for (const std::string& name : image.names) {
-        StrId nid = Intern(name);
-        auto it = std::lower_bound(info.images.begin(), info.images.end(), nid,
-                                   [](const ImageOnNode& i, StrId n) { return i.name < n; });
-        if (it != info.images.end() && it->name == nid) {
-          it->size = image.size_bytes;  // a later listing of the same name wins
-        } else {
-          info.images.insert(it, ImageOnNode{nid, image.size_bytes});
-        }
+        info.images.push_back(ImageOnNode{Intern(name), image.size_bytes, image.size_bytes});
       }
     }
+    std::stable_sort(info.images.begin(), info.images.end(),
+                     [](const ImageOnNode& a, const ImageOnNode& b) { return a.name < b.name; });
+    size_t kept = 0;
+    for (size_t i = 0; i < info.images.size(); ++i) {
+      if (kept > 0 && info.images[kept - 1].name == info.images[i].name) {
+        info.images[kept - 1].size = info.images[i].size;  // a later listing wins
+      } else {
+        info.images[kept++] = info.images[i];
+      }
+    }
+    info.images.resize(kept);
     for (const ImageOnNode& image : info.images) ++s.image_num_nodes_[image.name];
   }
 

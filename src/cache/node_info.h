@@ -54,7 +54,8 @@ struct PodInfo {
 
 struct ImageOnNode {
   StrId name = kEmptyStr;  // one of the image's names, as listed by the node
-  int64_t size = 0;
+  int64_t size = 0;        // from the node's last entry listing the name
+  int64_t first_size = 0;  // from its first such entry (ImageLocality's choice)
 };
 
 struct NodeInfo {

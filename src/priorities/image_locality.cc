@@ -28,20 +28,11 @@ constexpr int64_t kMiB = 1024 * 1024;
 constexpr int64_t kMinThreshold = 23 * kMiB;
 constexpr int64_t kMaxThreshold = 1000 * kMiB;
 
-bool NodeHasImage(const NodeInfo& info, StrId name) {
+// The node's entry for `name`, or null when the node does not list it.
+const ImageOnNode* FindImage(const NodeInfo& info, StrId name) {
   auto it = std::lower_bound(info.images.begin(), info.images.end(), name,
                              [](const ImageOnNode& i, StrId n) { return i.name < n; });
-  return it != info.images.end() && it->name == name;
-}
-
-// The size of the first image entry of `node` that lists `name`.
-int64_t FirstListedSize(const Node& node, std::string_view name) {
-  for (const ContainerImage& image : node.images) {
-    for (const std::string& n : image.names) {
-      if (n == name) return image.size_bytes;
-    }
-  }
-  return 0;
+  return it != info.images.end() && it->name == name ? &*it : nullptr;
 }
 
 struct ImageLocalityState final : PriorityState {
@@ -65,8 +56,9 @@ class ImageLocalityPriority final : public Priority {
       int64_t size = 0;
       int seen = 0;  // nodes listing the image so far, in add order
       for (NodeId id = 0; id < num_nodes; ++id) {
-        if (!NodeHasImage(cluster.node_info(id), name)) continue;
-        if (seen++ == 0) size = FirstListedSize(cluster.node(id), Str(name));
+        const ImageOnNode* image = FindImage(cluster.node_info(id), name);
+        if (image == nullptr) continue;
+        if (seen++ == 0) size = image->first_size;
         const double spread = static_cast<double>(seen) / total;
         state->sums[id] = goarith::Add(state->sums[id],
                                        goarith::FloatToInt64(static_cast<double>(size) * spread));
