@@ -14,7 +14,11 @@
 //
 // Like upstream, volumes are keyed by handle alone: when two volumes share a
 // handle, the later one's driver wins.
+#include <algorithm>
+#include <optional>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "predicates/factories.h"
@@ -34,9 +38,7 @@ struct Handle {
   bool from_claim = false;
   StrId ns = kEmptyStr;
   std::string_view id;
-  bool operator==(const Handle& o) const {
-    return from_claim == o.from_claim && ns == o.ns && id == o.id;
-  }
+  auto operator<=>(const Handle&) const = default;
 };
 
 struct AttachedVolume {
@@ -44,18 +46,26 @@ struct AttachedVolume {
   std::string_view driver;
 };
 
-// Inserts or, for a known handle, overwrites the driver (a Go map assignment).
-void Put(const AttachedVolume& v, std::vector<AttachedVolume>* out) {
-  for (AttachedVolume& e : *out) {
-    if (e.handle == v.handle) {
-      e.driver = v.driver;
-      return;
+// Makes `volumes` the map upstream builds by assignment: sorted by handle,
+// one entry per handle, holding the driver of the last one appended.
+// (Sorting, not a search per insert: a pod may list thousands of claims.)
+void MakeMap(std::vector<AttachedVolume>* volumes) {
+  std::stable_sort(
+      volumes->begin(), volumes->end(),
+      [](const AttachedVolume& a, const AttachedVolume& b) { return a.handle < b.handle; });
+  size_t kept = 0;
+  for (size_t i = 0; i < volumes->size(); ++i) {
+    if (kept > 0 && (*volumes)[kept - 1].handle == (*volumes)[i].handle) {
+      (*volumes)[kept - 1].driver = (*volumes)[i].driver;
+    } else {
+      (*volumes)[kept++] = (*volumes)[i];
     }
   }
-  out->push_back(v);
+  volumes->resize(kept);
 }
 
-// Upstream's filterAttachableVolumes for one pod.
+// Upstream's filterAttachableVolumes for one pod. Appends in volume order;
+// callers MakeMap() the result.
 void FilterAttachable(const Pod& pod, const ClusterState& cluster,
                       std::vector<AttachedVolume>* out) {
   for (const Volume& v : pod.spec.volumes) {
@@ -78,7 +88,7 @@ void FilterAttachable(const Pod& pod, const ClusterState& cluster,
       a.handle = Handle{true, pod.meta.ns, v.id};
     }
     if (a.driver.empty() || a.handle.id.empty()) continue;
-    Put(a, out);
+    out->push_back(a);
   }
 }
 
@@ -95,6 +105,7 @@ class MaxCSIVolumeCount : public Predicate {
     auto state = std::make_unique<CsiState>();
     state->cluster = &cluster;
     FilterAttachable(pod.pod(), cluster, &state->new_volumes);
+    MakeMap(&state->new_volumes);
     for (const AttachedVolume& v : state->new_volumes) {
       state->new_limit_keys.push_back(Intern(volume::CsiAttachLimitKey(v.driver)));
     }
@@ -107,49 +118,53 @@ class MaxCSIVolumeCount : public Predicate {
     const auto& s = static_cast<const CsiState&>(*state);
     if (s.new_volumes.empty() || !HasVolumeLimits(node)) return true;
 
+    // Scratch reused across calls (and threads): no allocation once warm.
     thread_local std::vector<AttachedVolume> attached;
+    thread_local std::vector<std::string_view> attached_drivers;    // sorted
+    thread_local std::vector<std::pair<StrId, size_t>> unattached;  // (limit key, new volume)
     attached.clear();
     for (PodId id : node.pods) FilterAttachable(s.cluster->pod(id).pod, *s.cluster, &attached);
+    MakeMap(&attached);
+    attached_drivers.clear();
+    for (const AttachedVolume& a : attached) attached_drivers.push_back(a.driver);
+    std::sort(attached_drivers.begin(), attached_drivers.end());
 
-    // For each driver of a new volume that is not already attached, compare
-    // (attached volumes of that driver) + (new ones) with the node's limit.
-    const size_t n = s.new_volumes.size();
-    for (size_t i = 0; i < n; ++i) {
-      if (IsAttached(s.new_volumes[i].handle, attached)) continue;
-      // Evaluate each driver once, at its first new volume.
-      bool seen = false;
-      for (size_t j = 0; j < i && !seen; ++j) {
-        seen = s.new_limit_keys[j] == s.new_limit_keys[i] &&
-               !IsAttached(s.new_volumes[j].handle, attached);
+    // For each limit key of the new volumes not already attached, compare
+    // (those new volumes) + (attached volumes of the key's driver) with the
+    // node's limit for it.
+    unattached.clear();
+    for (size_t i = 0; i < s.new_volumes.size(); ++i) {
+      if (!IsAttached(s.new_volumes[i].handle, attached)) {
+        unattached.emplace_back(s.new_limit_keys[i], i);
       }
-      if (seen) continue;
-      std::optional<int64_t> limit = NodeLimit(node, s.new_limit_keys[i]);
-      if (!limit) continue;
-      int64_t count = 0;
-      for (size_t j = i; j < n; ++j) {
-        if (s.new_limit_keys[j] == s.new_limit_keys[i] &&
-            !IsAttached(s.new_volumes[j].handle, attached)) {
-          ++count;
+    }
+    std::sort(unattached.begin(), unattached.end());
+    for (size_t begin = 0; begin < unattached.size();) {
+      const StrId key = unattached[begin].first;
+      size_t end = begin;
+      while (end < unattached.size() && unattached[end].first == key) ++end;
+      const std::string_view driver = s.new_volumes[unattached[begin].second].driver;
+      std::optional<int64_t> limit = NodeLimit(node, key);
+      if (limit) {
+        auto [lo, hi] = std::equal_range(attached_drivers.begin(), attached_drivers.end(), driver);
+        const int64_t count = static_cast<int64_t>(end - begin) + (hi - lo);
+        if (count > *limit) {
+          reasons->Add(MaxVolumeCountReason());
+          return false;
         }
       }
-      const std::string_view driver = s.new_volumes[i].driver;
-      for (const AttachedVolume& a : attached) {
-        if (a.driver == driver) ++count;
-      }
-      if (count > *limit) {
-        reasons->Add(MaxVolumeCountReason());
-        return false;
-      }
+      begin = end;
     }
     return true;
   }
 
  private:
+  // `attached` is sorted by handle (MakeMap).
   static bool IsAttached(const Handle& h, const std::vector<AttachedVolume>& attached) {
-    for (const AttachedVolume& a : attached) {
-      if (a.handle == h) return true;
-    }
-    return false;
+    auto it =
+        std::lower_bound(attached.begin(), attached.end(), h,
+                         [](const AttachedVolume& a, const Handle& x) { return a.handle < x; });
+    return it != attached.end() && it->handle == h;
   }
 
   // Upstream's NodeInfo.VolumeLimits() is non-empty.

@@ -16,6 +16,7 @@
 //
 // Prepare() computes the pod's own ids once; a pod without any volume of the
 // type (the common case) passes every node without further work.
+#include <algorithm>
 #include <vector>
 
 #include "predicates/factories.h"
@@ -61,25 +62,26 @@ struct VolumeKey {
   StrId ns = kEmptyStr;  // unresolved only
   std::string_view id;   // the volume id, or the claim name when unresolved
 
-  bool operator==(const VolumeKey& o) const {
-    return unresolved == o.unresolved && ns == o.ns && id == o.id;
-  }
+  auto operator<=>(const VolumeKey&) const = default;
 };
 
-void AddUnique(const VolumeKey& k, std::vector<VolumeKey>* set) {
-  for (const VolumeKey& e : *set) {
-    if (e == k) return;
-  }
-  set->push_back(k);
+// Sorts `keys` and drops repeats, making it the set upstream's map is.
+// (Sorting, not a linear search per insert: a pod may list thousands.)
+void MakeSet(std::vector<VolumeKey>* keys) {
+  std::sort(keys->begin(), keys->end());
+  keys->erase(std::unique(keys->begin(), keys->end()), keys->end());
 }
 
+void Append(const VolumeKey& k, std::vector<VolumeKey>* keys) { keys->push_back(k); }
+
 // Upstream's filterVolumes for one pod: appends the ids of its volumes of
-// `kind`, resolving claims through the cluster.
+// `kind`, resolving claims through the cluster. Repeats are left in; callers
+// MakeSet() the result.
 void FilterVolumes(const Pod& pod, VolumeKind kind, const ClusterState& cluster,
                    std::vector<VolumeKey>* out) {
   for (const Volume& v : pod.spec.volumes) {
     if (v.kind == kind) {
-      AddUnique(VolumeKey{false, kEmptyStr, v.id}, out);
+      Append(VolumeKey{false, kEmptyStr, v.id}, out);
       continue;
     }
     if (v.kind != VolumeKind::kPersistentVolumeClaim) continue;
@@ -89,15 +91,15 @@ void FilterVolumes(const Pod& pod, VolumeKind kind, const ClusterState& cluster,
     const VolumeKey unresolved{true, pod.meta.ns, v.id};
     const PersistentVolumeClaim* pvc = cluster.FindPvc(pod.meta.ns, v.id);
     if (pvc == nullptr || pvc->volume_name.empty()) {
-      AddUnique(unresolved, out);
+      Append(unresolved, out);
       continue;
     }
     const PersistentVolume* pv = cluster.FindPv(pvc->volume_name);
     if (pv == nullptr) {
-      AddUnique(unresolved, out);
+      Append(unresolved, out);
       continue;
     }
-    if (pv->kind == kind) AddUnique(VolumeKey{false, kEmptyStr, pv->volume_id}, out);
+    if (pv->kind == kind) Append(VolumeKey{false, kEmptyStr, pv->volume_id}, out);
   }
 }
 
@@ -119,6 +121,7 @@ class MaxPDVolumeCount : public Predicate {
     auto state = std::make_unique<MaxPDState>();
     state->cluster = &cluster;
     FilterVolumes(pod.pod(), info_.kind, cluster, &state->new_volumes);
+    MakeSet(&state->new_volumes);
     return std::unique_ptr<PredicateState>(std::move(state));
   }
 
@@ -133,17 +136,11 @@ class MaxPDVolumeCount : public Predicate {
     existing.clear();
     for (PodId id : node.pods)
       FilterVolumes(s.cluster->pod(id).pod, info_.kind, *s.cluster, &existing);
+    MakeSet(&existing);
 
     int64_t num_new = 0;
     for (const VolumeKey& k : s.new_volumes) {
-      bool mounted = false;
-      for (const VolumeKey& e : existing) {
-        if (e == k) {
-          mounted = true;
-          break;
-        }
-      }
-      if (!mounted) ++num_new;
+      if (!std::binary_search(existing.begin(), existing.end(), k)) ++num_new;
     }
     if (static_cast<int64_t>(existing.size()) + num_new <= Limit(node)) return true;
     reasons->Add(MaxVolumeCountReason());

@@ -7,6 +7,9 @@
 // Prepare() keeps only the pod's volumes of those four kinds, so a pod
 // without any passes every node without looking at it.
 #include <algorithm>
+#include <functional>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "predicates/factories.h"
@@ -49,9 +52,53 @@ bool Conflicts(const Volume& v, const Volume& ev) {
   }
 }
 
+// What two volumes must share to conflict at all: the kind and the disk's
+// identity (GCE pdName / AWS volumeID, iSCSI IQN, RBD pool and image). Equal
+// volumes give equal hashes; Conflicts() then decides.
+size_t IdentityHash(const Volume& v) {
+  std::hash<std::string_view> h;
+  size_t seed = static_cast<size_t>(v.kind) * 0x9e3779b97f4a7c15ULL;
+  auto mix = [&seed](size_t x) { seed ^= x + 0x9e3779b97f4a7c15ULL + (seed << 6) + (seed >> 2); };
+  switch (v.kind) {
+    case VolumeKind::kISCSI:
+      mix(h(v.iscsi_iqn));
+      break;
+    case VolumeKind::kRBD:
+      mix(h(v.rbd_pool));
+      mix(h(v.rbd_image));
+      break;
+    default:
+      mix(h(v.id));
+  }
+  return seed;
+}
+
+// Pods with this many checked volumes get them indexed by IdentityHash, so
+// that a node's existing volumes are each looked up, not compared with every
+// one of the pod's (which would cost the product of the two counts).
+constexpr size_t kIndexFrom = 16;
+
 struct NoDiskConflictState : PredicateState {
   const ClusterState* cluster = nullptr;
   std::vector<const Volume*> volumes;  // the pod's volumes of a checked kind
+  // (IdentityHash, volume), sorted; filled from kIndexFrom volumes on.
+  std::vector<std::pair<size_t, const Volume*>> by_identity;
+
+  bool ConflictsWith(const Volume& existing) const {
+    if (by_identity.empty()) {
+      for (const Volume* v : volumes) {
+        if (Conflicts(*v, existing)) return true;
+      }
+      return false;
+    }
+    const size_t hash = IdentityHash(existing);
+    auto it = std::lower_bound(by_identity.begin(), by_identity.end(), hash,
+                               [](const auto& entry, size_t x) { return entry.first < x; });
+    for (; it != by_identity.end() && it->first == hash; ++it) {
+      if (Conflicts(*it->second, existing)) return true;
+    }
+    return false;
+  }
 };
 
 class NoDiskConflict : public Predicate {
@@ -63,6 +110,10 @@ class NoDiskConflict : public Predicate {
     for (const Volume& v : pod.pod().spec.volumes) {
       if (Checked(v.kind)) state->volumes.push_back(&v);
     }
+    if (state->volumes.size() >= kIndexFrom) {
+      for (const Volume* v : state->volumes) state->by_identity.emplace_back(IdentityHash(*v), v);
+      std::sort(state->by_identity.begin(), state->by_identity.end());
+    }
     return std::unique_ptr<PredicateState>(std::move(state));
   }
 
@@ -73,12 +124,9 @@ class NoDiskConflict : public Predicate {
     if (s.volumes.empty()) return true;
     for (PodId id : node.pods) {
       for (const Volume& ev : s.cluster->pod(id).pod.spec.volumes) {
-        if (!Checked(ev.kind)) continue;
-        for (const Volume* v : s.volumes) {
-          if (Conflicts(*v, ev)) {
-            reasons->Add(DiskConflictReason());
-            return false;
-          }
+        if (Checked(ev.kind) && s.ConflictsWith(ev)) {
+          reasons->Add(DiskConflictReason());
+          return false;
         }
       }
     }

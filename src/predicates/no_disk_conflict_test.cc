@@ -50,10 +50,26 @@ std::string Iscsi(const std::string& portal, const std::string& iqn, int lun, bo
 }
 
 // Runs NoDiskConflict for a pod with volume `mine` against a node whose only
-// pod has volume `theirs`.
+// pod has volume `theirs`. The pod is run twice: alone, and padded with 20
+// unrelated disks of every checked kind, which makes the predicate index the
+// pod's volumes; both must give the same outcome.
 testing::CheckOutcome RunPair(const std::string& mine, const std::string& theirs) {
   ClusterState c = TestCluster(List({Node("n1"), PodWith("old", "[" + theirs + "]", "n1")}));
-  return RunCheck(*NewNoDiskConflict(), TestPod(PodWith("new", "[" + mine + "]")), c, "n1");
+  testing::CheckOutcome plain =
+      RunCheck(*NewNoDiskConflict(), TestPod(PodWith("new", "[" + mine + "]")), c, "n1");
+  std::string padded = "[";
+  for (int i = 0; i < 5; ++i) {
+    std::string n = "pad" + std::to_string(i);
+    padded += Gce(n, false) + "," + Ebs(n, false) + "," +
+              Rbd(R"(["10.9.9.9:6789"])", "kube", n, false) + "," +
+              Iscsi("10.9.9.9:3260", "iqn." + n, 0, false) + ",";
+  }
+  padded += mine + "]";
+  testing::CheckOutcome indexed =
+      RunCheck(*NewNoDiskConflict(), TestPod(PodWith("new", padded)), c, "n1");
+  EXPECT_EQ(indexed.fits, plain.fits) << mine << " vs " << theirs;
+  EXPECT_EQ(indexed.reasons, plain.reasons) << mine << " vs " << theirs;
+  return plain;
 }
 
 TEST(NoDiskConflict, GcePdConflictsUnlessBothReadOnly) {
