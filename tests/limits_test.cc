@@ -173,4 +173,62 @@ TEST(Limits, SelectorsWithThousandsOfValues) {
 }
 
 }  // namespace
+// Pods and nodes that list thousands of tolerations, taints, images and disks.
+// Each of these used to cost the product of two such counts; the answers
+// here pin down that the indexed paths still decide as upstream does.
+TEST(Limits, ThousandsOfTaintsTolerationsImagesAndDisks) {
+  constexpr int kMany = 5000;
+  std::string taints, tolerations, images, containers, old_disks, new_disks;
+  for (int i = 0; i < kMany; ++i) {
+    std::string n = std::to_string(i);
+    taints += std::string(i ? "," : "") + R"({"key":"k)" + n + R"(","value":"v","effect":"NoSchedule"})";
+    // Tolerate every taint but k0's, whose value differs.
+    tolerations += std::string(i ? "," : "") + R"({"key":"k)" + n + R"(","operator":"Equal","value":")" +
+                   (i == 0 ? "other" : "v") + R"(","effect":"NoSchedule"})";
+    images += std::string(i ? "," : "") + R"({"names":["img)" + n + R"(:v1"],"sizeBytes":1000000})";
+    containers += std::string(i ? "," : "") + R"({"name":"c)" + n + R"(","image":"img)" + n + R"(:v1"})";
+    old_disks += std::string(i ? "," : "") + R"({"name":"v)" + n + R"(","gcePersistentDisk":{"pdName":"old)" +
+                 n + R"("}})";
+    new_disks += std::string(i ? "," : "") + R"({"name":"v)" + n + R"(","gcePersistentDisk":{"pdName":"new)" +
+                 n + R"("}})";
+  }
+  auto tainted = [&](const std::string& name) {
+    return R"({"kind":"Node","metadata":{"name":")" + name + R"("},"spec":{"taints":[)" + taints +
+           R"(]},"status":{"allocatable":{"cpu":"4","pods":"110"}}})";
+  };
+  auto tolerating = [&](const std::string& name, const std::string& list) {
+    return R"({"kind":"Pod","metadata":{"name":")" + name +
+           R"(","namespace":"default"},"spec":{"containers":[{"name":"c"}],"tolerations":[)" +
+           list + "]}}";
+  };
+  // One untolerated taint is enough to rule the node out.
+  EXPECT_EQ(Schedule(List({tainted("n1"), tolerating("p", tolerations)})),
+            std::vector<std::string>{
+                "0/1 nodes are available: 1 node(s) had taints that the pod didn't tolerate."});
+  std::string all = tolerations;
+  all.replace(all.find("\"other\""), 7, "\"v\"");
+  EXPECT_EQ(Schedule(List({tainted("n1"), tolerating("p", all)})), std::vector<std::string>{"n1"});
+
+  // ImageLocality prefers the node holding the images (n1 is otherwise the
+  // same and would win the name tie-break).
+  std::string with_images = R"({"kind":"Node","metadata":{"name":"n2"},"status":{"allocatable":)"
+                            R"({"cpu":"4","memory":"8Gi","pods":"110"},"images":[)" +
+                            images + "]}}";
+  std::string pod = R"({"kind":"Pod","metadata":{"name":"p","namespace":"default"},"spec":)"
+                    R"({"containers":[)" +
+                    containers + "]}}";
+  EXPECT_EQ(Schedule(List({NodeJson("n1"), with_images, pod})), std::vector<std::string>{"n2"});
+
+  // 5,000 disks each: no conflict, but n1 is far over its GCE PD limit (16).
+  std::string holder = R"({"kind":"Pod","metadata":{"name":"old","namespace":"default"},)"
+                       R"("spec":{"nodeName":"n1","containers":[{"name":"c"}],"volumes":[)" +
+                       old_disks + "]}}";
+  std::string disks = R"({"kind":"Pod","metadata":{"name":"p","namespace":"default"},)"
+                      R"("spec":{"containers":[{"name":"c"}],"volumes":[)" +
+                      new_disks + "]}}";
+  EXPECT_EQ(
+      Schedule(List({NodeJson("n1"), holder, disks})),
+      std::vector<std::string>{"0/1 nodes are available: 1 node(s) exceed max volume count."});
+}
+
 }  // namespace ksched
