@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "util/go_quote.h"
 #include "util/result.h"
 
 namespace ksched::labels {
@@ -44,8 +45,7 @@ Status ValidateLabelValue(std::string_view key, std::string_view value);
 // ASCII digits, nothing else (no spaces, no underscores), within int64 range.
 std::optional<int64_t> ParseInt64(std::string_view s);
 
-// Go's %q for a string: double-quoted with Go escapes, so messages that embed
-// user input read exactly like upstream's.
-std::string GoQuote(std::string_view s);
+// Go's %q, used by the messages above (util/go_quote.h).
+using ::ksched::GoQuote;
 
 }  // namespace ksched::labels

@@ -94,13 +94,5 @@ TEST(LabelValidationTest, ParseInt64LikeGo) {
   }
 }
 
-TEST(LabelValidationTest, GoQuote) {
-  EXPECT_EQ(GoQuote("abc"), "\"abc\"");
-  EXPECT_EQ(GoQuote("a\"b\\c"), "\"a\\\"b\\\\c\"");
-  EXPECT_EQ(GoQuote("\n\t\x01"), "\"\\n\\t\\x01\"");
-  EXPECT_EQ(GoQuote("é"), "\"é\"");
-  EXPECT_EQ(GoQuote("\xff"), "\"\\xff\"");
-}
-
 }  // namespace
 }  // namespace ksched::labels

@@ -2,7 +2,6 @@
 
 #include <openssl/evp.h>
 
-#include <cstdio>
 
 namespace ksched::volume {
 
@@ -82,51 +81,6 @@ std::string CsiAttachLimitKey(std::string_view driver) {
     key += kHex[digest[i] & 0xf];
   }
   return key;
-}
-
-std::string GoQuote(std::string_view s) {
-  std::string out = "\"";
-  for (unsigned char c : s) {
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\a':
-        out += "\\a";
-        break;
-      case '\b':
-        out += "\\b";
-        break;
-      case '\f':
-        out += "\\f";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      case '\v':
-        out += "\\v";
-        break;
-      default:
-        if (c < 0x20 || c == 0x7f) {
-          char buf[8];
-          std::snprintf(buf, sizeof(buf), "\\x%02x", c);
-          out += buf;
-        } else {
-          out += static_cast<char>(c);
-        }
-    }
-  }
-  out += '"';
-  return out;
 }
 
 }  // namespace ksched::volume

@@ -15,6 +15,7 @@
 
 #include "api/types.h"
 #include "cache/cluster_state.h"
+#include "util/go_quote.h"
 
 namespace ksched::volume {
 
@@ -55,9 +56,8 @@ bool IsEbsNitroInstanceType(std::string_view instance_type);
 // long driver names the first 23 characters plus 16 hex digits of SHA-1.
 std::string CsiAttachLimitKey(std::string_view driver);
 
-// Go's "%q" for the plain names Kubernetes objects carry: quotes, with
-// backslashes, quotes and control bytes escaped.
-std::string GoQuote(std::string_view s);
+// Go's "%q" (util/go_quote.h).
+using ::ksched::GoQuote;
 
 // Go 1.12's sort.Sort (quicksort + heapsort fallback + shell/insertion sort
 // for short runs). It is not stable, and upstream's outcome sometimes depends

@@ -85,12 +85,6 @@ TEST(VolumeUtil, ClaimAndVolumeClassPreferTheBetaAnnotation) {
   EXPECT_EQ(VolumeClass(*c.FindPv("pv2")), "spec");
 }
 
-TEST(VolumeUtil, GoQuote) {
-  EXPECT_EQ(GoQuote("claim-0"), "\"claim-0\"");
-  EXPECT_EQ(GoQuote("a\"b\\c\n"), "\"a\\\"b\\\\c\\n\"");
-  EXPECT_EQ(GoQuote(std::string("\x01", 1)), "\"\\x01\"");
-}
-
 // Sorts (key, tag) pairs by key with GoSort.
 std::vector<std::pair<int, char>> Sorted(std::vector<std::pair<int, char>> v) {
   GoSort(
