@@ -5,8 +5,11 @@
 // Every scenario must match: the first mismatch of each failing scenario is
 // printed, then the pass count N/M. (While the engine was incomplete a ratchet
 // list kept CI green; since every public vector passes, all are required.)
+#include <arpa/inet.h>
 #include <gtest/gtest.h>
+#include <netinet/in.h>
 #include <signal.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -164,7 +167,16 @@ class StubServer {
       execlp("python3", "python3", script.c_str(), "18931", static_cast<char*>(nullptr));
       _exit(127);
     }
-    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    // Wait until it accepts connections rather than for a fixed time: a cold
+    // python start on a loaded CI machine can take seconds.
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    while (!Accepting() && std::chrono::steady_clock::now() < deadline) {
+      if (waitpid(pid_, nullptr, WNOHANG) == pid_) {
+        pid_ = -1;  // exited: the vectors will fail with connection errors
+        return;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
   }
   ~StubServer() {
     if (pid_ > 0) {
@@ -174,6 +186,18 @@ class StubServer {
   }
 
  private:
+  static bool Accepting() {
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    if (fd < 0) return false;
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_port = htons(18931);
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    bool ok = connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0;
+    close(fd);
+    return ok;
+  }
+
   pid_t pid_ = -1;
 };
 

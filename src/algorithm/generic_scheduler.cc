@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <map>
+#include <unordered_map>
 
 #include "algorithm/equivalence.h"
 #include "algorithm/score_index.h"
@@ -209,11 +210,14 @@ size_t GenericScheduler::NumFeasibleNodesToFind(size_t num_all_nodes, int percen
   return std::max(num, kMinFeasibleNodesToFind);
 }
 
-std::string GenericScheduler::FitErrorMessage(size_t num_all_nodes,
-                                              const std::vector<NodeFailure>& failures) {
+std::string GenericScheduler::FitErrorMessage(
+    size_t num_all_nodes, const std::vector<NodeFailure>& failures,
+    const std::vector<std::pair<std::string, std::vector<std::string>>>& unknown_node_failures) {
   std::map<std::string, int> histogram;
   for (const NodeFailure& f : failures)
     for (const std::string& r : f.reasons) ++histogram[r];
+  for (const auto& [name, reasons] : unknown_node_failures)
+    for (const std::string& r : reasons) ++histogram[r];
   std::vector<std::string> parts;
   parts.reserve(histogram.size());
   for (const auto& [reason, count] : histogram)
@@ -472,16 +476,34 @@ ScheduleResult GenericScheduler::Schedule(const Pod& pod, const ClusterState& cl
         if (ext->IsIgnorable()) continue;
         result.feasible.clear();
         result.failures.clear();
+        result.unknown_node_failures.clear();
         result.error = filtered.error().message;
         return result;
       }
-      for (auto& [node, reason] : filtered->failed) {
-        auto it = std::find_if(result.failures.begin(), result.failures.end(),
-                               [node = node](const NodeFailure& f) { return f.node == node; });
-        if (it == result.failures.end()) {
-          result.failures.push_back(NodeFailure{node, {reason}, ext->Name()});
-        } else {
-          it->reasons.push_back(reason);
+      if (!filtered->failed.empty() || !filtered->failed_unknown.empty()) {
+        // Where each failed node already is in result.failures; a map, so
+        // that thousands of extender failures cost no quadratic search.
+        std::unordered_map<NodeId, size_t> position;
+        position.reserve(result.failures.size() + filtered->failed.size());
+        for (size_t i = 0; i < result.failures.size(); ++i) position[result.failures[i].node] = i;
+        for (auto& [node, reason] : filtered->failed) {
+          auto [it, added] = position.try_emplace(node, result.failures.size());
+          if (added) {
+            result.failures.push_back(NodeFailure{node, {std::move(reason)}, ext->Name()});
+          } else {
+            result.failures[it->second].reasons.push_back(std::move(reason));
+          }
+        }
+        auto& unknown = result.unknown_node_failures;
+        std::unordered_map<std::string, size_t> unknown_position;
+        for (size_t i = 0; i < unknown.size(); ++i) unknown_position[unknown[i].first] = i;
+        for (auto& [name, reason] : filtered->failed_unknown) {
+          auto [it, added] = unknown_position.try_emplace(name, unknown.size());
+          if (added) {
+            unknown.emplace_back(std::move(name), std::vector<std::string>{std::move(reason)});
+          } else {
+            unknown[it->second].second.push_back(std::move(reason));
+          }
         }
       }
       result.feasible = std::move(filtered->nodes);
@@ -491,7 +513,7 @@ ScheduleResult GenericScheduler::Schedule(const Pod& pod, const ClusterState& cl
 
   if (result.feasible.empty()) {
     result.fit_error = true;
-    result.error = FitErrorMessage(num_nodes, result.failures);
+    result.error = FitErrorMessage(num_nodes, result.failures, result.unknown_node_failures);
     return result;
   }
   if (result.feasible.size() == 1) {

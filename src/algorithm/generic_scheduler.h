@@ -66,6 +66,9 @@ struct ScheduleResult {
   bool fit_error = false;
   std::vector<NodeId> feasible;       // in the order the filter found them
   std::vector<NodeFailure> failures;  // in the order the filter met them
+  // Extender FailedNodes reasons for node names the cluster does not have,
+  // by name in the order first met. Upstream's FitError counts them too.
+  std::vector<std::pair<std::string, std::vector<std::string>>> unknown_node_failures;
   // Filled only when at least two nodes were feasible (upstream skips
   // scoring otherwise). priority_scores[p][i] is priority p's (reduced,
   // unweighted) score for feasible[i]; totals[i] includes extender scores.
@@ -100,9 +103,12 @@ class GenericScheduler {
   // Upstream's numFeasibleNodesToFind.
   static size_t NumFeasibleNodesToFind(size_t num_all_nodes, int percentage);
 
-  // Upstream's FitError message for a list of failures.
-  static std::string FitErrorMessage(size_t num_all_nodes,
-                                     const std::vector<NodeFailure>& failures);
+  // Upstream's FitError message for a list of failures (and extender reasons
+  // for nodes outside the cluster).
+  static std::string FitErrorMessage(
+      size_t num_all_nodes, const std::vector<NodeFailure>& failures,
+      const std::vector<std::pair<std::string, std::vector<std::string>>>& unknown_node_failures =
+          {});
 
  private:
   SchedulerConfig config_;

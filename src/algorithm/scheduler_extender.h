@@ -13,8 +13,11 @@
 namespace ksched {
 
 struct ExtenderFilterResult {
-  std::vector<NodeId> nodes;                              // nodes that passed
-  std::vector<std::pair<NodeId, std::string>> failed;     // node -> reason
+  std::vector<NodeId> nodes;                           // nodes that passed
+  std::vector<std::pair<NodeId, std::string>> failed;  // node -> reason
+  // FailedNodes entries naming nodes the cluster does not have. Upstream keeps
+  // them in its failure map, so they count in the FitError message.
+  std::vector<std::pair<std::string, std::string>> failed_unknown;  // name -> reason
 };
 
 class SchedulerExtender {

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <map>
-
 #include <nlohmann/json.hpp>
 
 #include "cache/node_tree.h"
@@ -67,6 +66,8 @@ nlohmann::ordered_json StepObject(const Pod& pod, const ScheduleResult& result,
 
   std::map<std::string, std::vector<std::string>> failures;
   for (const NodeFailure& f : result.failures) failures[name(f.node)] = f.reasons;
+  // Extender reasons for nodes outside the cluster, as upstream's failure map has them.
+  for (const auto& [n, reasons] : result.unknown_node_failures) failures[n] = reasons;
   ojson fj = ojson::object();
   for (auto& [n, r] : failures) fj[n] = r;
   step["failures"] = std::move(fj);

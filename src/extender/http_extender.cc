@@ -543,7 +543,11 @@ Result<ExtenderFilterResult> HttpExtender::Filter(const Pod& pod, const std::vec
   }
   for (auto& [name, reason] : result->failed_nodes) {
     NodeId id = cluster.FindNode(name);
-    if (id != kNoNode) out.failed.emplace_back(id, std::move(reason));
+    if (id != kNoNode) {
+      out.failed.emplace_back(id, std::move(reason));
+    } else {
+      out.failed_unknown.emplace_back(std::move(name), std::move(reason));
+    }
   }
   return out;
 }

@@ -10,8 +10,9 @@
 //
 // Where upstream would crash or go on with a node that does not exist (a
 // filter reply naming a node the cluster does not have), the call fails with
-// an error instead; reasons for such nodes in FailedNodes are dropped, since
-// ExtenderFilterResult can only name known nodes.
+// an error instead. Reasons for such nodes in FailedNodes are kept by name
+// (ExtenderFilterResult::failed_unknown) and counted in the FitError message,
+// as upstream counts them.
 #pragma once
 
 #include <memory>

@@ -232,7 +232,9 @@ TEST(HttpExtenderTest, FilterUnknownNodes) {
   ClusterState cluster = FourNodes();
   auto r = ext->Filter(SimplePod(), Ids(cluster, {"n1", "n2"}), cluster);
   ASSERT_TRUE(r.ok());
-  EXPECT_TRUE(r->failed.empty());  // a reason for a node the cluster lacks is dropped
+  EXPECT_TRUE(r->failed.empty());
+  // A reason for a node the cluster lacks is kept by name.
+  EXPECT_EQ(r->failed_unknown, (std::vector<std::pair<std::string, std::string>>{{"ghost", "x"}}));
 
   server.Reply(R"({"nodes":{"items":[{"metadata":{"name":"ghost"}}]}})");
   r = ext->Filter(SimplePod(), Ids(cluster, {"n1"}), cluster);
@@ -469,6 +471,29 @@ TEST(HttpExtenderTest, SchedulerUsesFilterAndWeightedScores) {
   EXPECT_EQ(totals, (std::map<std::string, int64_t>{{"n1", 5}, {"n2", 10}, {"n3", 8}}));
   ASSERT_EQ(r.failures.size(), 1u);
   EXPECT_EQ(r.failures[0].reasons, (std::vector<std::string>{"stub: no"}));
+}
+
+// Upstream adds FailedNodes entries to its failure map by name, whether or
+// not the cluster has such a node, so they count in the FitError message.
+TEST(HttpExtenderTest, FitErrorCountsReasonsForNodesOutsideTheCluster) {
+  FakeExtender server;
+  server.Reply(
+      R"({"NodeNames":[],"FailedNodes":{"n1":"stub: no","ghost":"stub: no","ghost2":"gone"}})");
+  SchedulerConfig config;
+  ExtenderConfig f = Config(server.url());
+  f.prioritize_verb.clear();
+  f.node_cache_capable = true;
+  auto exts = MakeHttpExtenders({f});
+  ASSERT_TRUE(exts.ok()) << exts.error().message;
+  config.extenders = std::move(exts).value();
+  ClusterState cluster = FourNodes();
+  NodeTree tree(cluster);
+  GenericScheduler scheduler(std::move(config), TieBreak::kName);
+  ScheduleResult r = scheduler.Schedule(SimplePod(), cluster, &tree);
+  EXPECT_TRUE(r.fit_error);
+  EXPECT_EQ(r.error, "0/4 nodes are available: 1 gone, 2 stub: no.");
+  ASSERT_EQ(r.unknown_node_failures.size(), 2u);
+  EXPECT_EQ(r.unknown_node_failures[0].first, "ghost");
 }
 
 TEST(HttpExtenderTest, SchedulerFailsOnNonIgnorableFilterError) {
