@@ -121,6 +121,26 @@ TEST(Limits, HugeQuantitiesSaturateAsUpstreamDoes) {
             std::vector<std::string>{"n1"});
 }
 
+// Sums are another matter: upstream adds int64 quantities without checking,
+// so two saturated requests wrap to -2 and the pod then fits anywhere. ksched
+// decides the same (and UBSan, which aborts on signed overflow in the sanitizer
+// build, checks that no C++ overflow is involved).
+TEST(Limits, HugeRequestSumsWrapAsGoInt64Does) {
+  const std::string two_huge = R"({"kind":"Pod","metadata":{"name":"p","namespace":"default"},)"
+                               R"("spec":{"containers":[)"
+                               R"({"name":"a","resources":{"requests":{"cpu":"1e400"}}},)"
+                               R"({"name":"b","resources":{"requests":{"cpu":"1e400"}}}]}})";
+  EXPECT_EQ(Schedule(List({NodeJson("n1"), two_huge})), std::vector<std::string>{"n1"});
+  // The same on the node's side: a bound pod whose containers sum past int64
+  // leaves n1's requested cpu at -2m, so 4001m fits n1's 4 cores (and not n2).
+  std::string bound = two_huge;
+  bound.replace(bound.find(R"("spec":{)"), 8, R"("spec":{"nodeName":"n1",)");
+  bound.replace(bound.find(R"("name":"p")"), 10, R"("name":"old")");
+  EXPECT_EQ(
+      Schedule(List({NodeJson("n1"), NodeJson("n2"), bound, PodJson("p", R"({"cpu":"4001m"})")})),
+      std::vector<std::string>{"n1"});
+}
+
 TEST(Limits, NegativeQuantitiesAreRejectedLikeTheApiServerDoes) {
   std::vector<std::string> r = Schedule(List({NodeJson("n1"), PodJson("p", R"({"cpu":"-1"})")}));
   ASSERT_EQ(r.size(), 1u);
@@ -164,7 +184,11 @@ TEST(Limits, SelectorsWithThousandsOfValues) {
             std::vector<std::string>{"n1"});
 
   std::string text = "k in (";
-  for (int i = 0; i < 20000; ++i) text += (i ? "," : "") + std::string("v") + std::to_string(i);
+  for (int i = 0; i < 20000; ++i) {
+    if (i) text += ',';
+    text += 'v';
+    text += std::to_string(i);
+  }
   text += ")";
   auto sel = labels::Parse(text);
   ASSERT_TRUE(sel.ok()) << sel.error().message;
@@ -181,16 +205,19 @@ TEST(Limits, ThousandsOfTaintsTolerationsImagesAndDisks) {
   std::string taints, tolerations, images, containers, old_disks, new_disks;
   for (int i = 0; i < kMany; ++i) {
     std::string n = std::to_string(i);
-    taints += std::string(i ? "," : "") + R"({"key":"k)" + n + R"(","value":"v","effect":"NoSchedule"})";
+    taints +=
+        std::string(i ? "," : "") + R"({"key":"k)" + n + R"(","value":"v","effect":"NoSchedule"})";
     // Tolerate every taint but k0's, whose value differs.
-    tolerations += std::string(i ? "," : "") + R"({"key":"k)" + n + R"(","operator":"Equal","value":")" +
-                   (i == 0 ? "other" : "v") + R"(","effect":"NoSchedule"})";
+    tolerations += std::string(i ? "," : "") + R"({"key":"k)" + n +
+                   R"(","operator":"Equal","value":")" + (i == 0 ? "other" : "v") +
+                   R"(","effect":"NoSchedule"})";
     images += std::string(i ? "," : "") + R"({"names":["img)" + n + R"(:v1"],"sizeBytes":1000000})";
-    containers += std::string(i ? "," : "") + R"({"name":"c)" + n + R"(","image":"img)" + n + R"(:v1"})";
-    old_disks += std::string(i ? "," : "") + R"({"name":"v)" + n + R"(","gcePersistentDisk":{"pdName":"old)" +
-                 n + R"("}})";
-    new_disks += std::string(i ? "," : "") + R"({"name":"v)" + n + R"(","gcePersistentDisk":{"pdName":"new)" +
-                 n + R"("}})";
+    containers +=
+        std::string(i ? "," : "") + R"({"name":"c)" + n + R"(","image":"img)" + n + R"(:v1"})";
+    old_disks += std::string(i ? "," : "") + R"({"name":"v)" + n +
+                 R"(","gcePersistentDisk":{"pdName":"old)" + n + R"("}})";
+    new_disks += std::string(i ? "," : "") + R"({"name":"v)" + n +
+                 R"(","gcePersistentDisk":{"pdName":"new)" + n + R"("}})";
   }
   auto tainted = [&](const std::string& name) {
     return R"({"kind":"Node","metadata":{"name":")" + name + R"("},"spec":{"taints":[)" + taints +
@@ -229,6 +256,43 @@ TEST(Limits, ThousandsOfTaintsTolerationsImagesAndDisks) {
   EXPECT_EQ(
       Schedule(List({NodeJson("n1"), holder, disks})),
       std::vector<std::string>{"0/1 nodes are available: 1 node(s) exceed max volume count."});
+}
+
+// Nodes with thousands of extended resources, listed in a different order on
+// every node, and a pod asking for many of them across containers.
+TEST(Limits, ThousandsOfExtendedResources) {
+  constexpr int kMany = 5000;
+  auto node = [&](const std::string& name, int rotate, int amount) {
+    std::string alloc = R"("cpu":"4","memory":"8Gi","pods":"110")";
+    for (int j = 0; j < kMany; ++j) {
+      int i = (j * 7 + rotate) % kMany;  // 7 is coprime with kMany: every name once
+      alloc += R"(,"example.com/r)" + std::to_string(i) + R"(":")" + std::to_string(amount) + "\"";
+    }
+    return R"({"kind":"Node","metadata":{"name":")" + name + R"("},"status":{"allocatable":{)" +
+           alloc + "}}}";
+  };
+  auto pod = [&](const std::string& name, int count) {
+    std::string containers;
+    for (int c = 0; c < 2; ++c) {
+      std::string req = R"("cpu":"10m")";
+      for (int i = count - 1; i >= 0; --i)
+        req += R"(,"example.com/r)" + std::to_string(i) + R"(":"1")";
+      containers += std::string(c ? "," : "") + R"({"name":"c)" + std::to_string(c) +
+                    R"(","resources":{"requests":{)" + req + "}}}";
+    }
+    return R"({"kind":"Pod","metadata":{"name":")" + name +
+           R"(","namespace":"default"},"spec":{"containers":[)" + containers + "]}}";
+  };
+  // Each pod takes 2 of every resource it names (1 per container); n1 has 3
+  // of each, n2 has 4. Extended resources do not enter the scores, so p1 goes
+  // to n1 on the name tie-break; p2 no longer fits n1 (2 + 2 > 3) and takes
+  // n2; p3 (two names) fits n2 once more; p4 fits nowhere.
+  std::vector<std::string> r = Schedule(List({node("n1", 0, 3), node("n2", 11, 4), pod("p1", kMany),
+                                              pod("p2", kMany), pod("p3", 2), pod("p4", 2)}));
+  EXPECT_EQ(r, (std::vector<std::string>{
+                   "n1", "n2", "n2",
+                   "0/2 nodes are available: 2 Insufficient example.com/r0, 2 Insufficient "
+                   "example.com/r1."}));
 }
 
 }  // namespace ksched

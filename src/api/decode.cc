@@ -23,6 +23,55 @@ namespace {
 namespace dom = simdjson::dom;
 using simdjson::SUCCESS;
 
+// ------------------------------------------------------------ repeated keys
+
+// A JSON object may repeat a key. Go's decoder keeps the last value; our lists
+// keep the key's first position and its last value. Short lists are folded in
+// place; long ones by sorting an index, so that an object with a hundred
+// thousand keys costs no quadratic search.
+template <class T, class KeyOf>
+void FoldRepeatedKeys(std::vector<T>* v, KeyOf key_of) {
+  const size_t n = v->size();
+  if (n < 2) return;
+  constexpr size_t kShort = 32;
+  if (n <= kShort) {
+    size_t out = 1;
+    for (size_t i = 1; i < n; ++i) {
+      size_t j = 0;
+      while (j < out && !(key_of((*v)[j]) == key_of((*v)[i]))) ++j;
+      if (j < out) {
+        (*v)[j] = std::move((*v)[i]);
+      } else {
+        if (out != i) (*v)[out] = std::move((*v)[i]);
+        ++out;
+      }
+    }
+    v->resize(out);
+    return;
+  }
+  std::vector<uint32_t> order(n);
+  for (size_t i = 0; i < n; ++i) order[i] = static_cast<uint32_t>(i);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](uint32_t a, uint32_t b) { return key_of((*v)[a]) < key_of((*v)[b]); });
+  std::vector<char> drop(n, 0);
+  for (size_t b = 0; b < n;) {
+    size_t e = b + 1;
+    while (e < n && !(key_of((*v)[order[b]]) < key_of((*v)[order[e]]))) ++e;
+    if (e - b > 1) {
+      (*v)[order[b]] = std::move((*v)[order[e - 1]]);
+      for (size_t k = b + 1; k < e; ++k) drop[order[k]] = 1;
+    }
+    b = e;
+  }
+  size_t out = 0;
+  for (size_t i = 0; i < n; ++i) {
+    if (drop[i]) continue;
+    if (out != i) (*v)[out] = std::move((*v)[i]);
+    ++out;
+  }
+  v->resize(out);
+}
+
 // ------------------------------------------------------------------ messages
 
 std::string Describe(dom::element e) {
@@ -301,18 +350,14 @@ class Decoder {
   bool StringMap(dom::element e, std::vector<std::pair<std::string, std::string>>* out) {
     out->clear();
     if (dom::object obj; e.get(obj) == SUCCESS) out->reserve(obj.size());
-    return Fields(e, [&](std::string_view k, dom::element v) {
+    bool ok = Fields(e, [&](std::string_view k, dom::element v) {
       std::string_view s;
       if (!StringView(v, &s)) return false;
-      for (auto& [key, value] : *out) {
-        if (key == k) {
-          value.assign(s);
-          return true;
-        }
-      }
       out->emplace_back(std::string(k), std::string(s));
       return true;
     });
+    if (ok) FoldRepeatedKeys(out, [](const auto& kv) -> const std::string& { return kv.first; });
+    return ok;
   }
 
   bool LabelMap(dom::element e, Labels* out) {
@@ -332,23 +377,19 @@ class Decoder {
   bool Resources(dom::element e, ResourceList* out) {
     out->clear();
     if (dom::object obj; e.get(obj) == SUCCESS) out->reserve(obj.size());
-    return Fields(e, [&](std::string_view k, dom::element v) {
+    bool ok = Fields(e, [&](std::string_view k, dom::element v) {
       std::optional<ksched::Quantity> q;
       if (v.is_null()) return true;
       if (!QuantityValue(v, &q)) return false;
       // The API server rejects negative requests, limits and capacities
       // (ValidateResourceQuantityValue), so no scheduler ever sees one.
-      if (q->Sign() < 0) return Fail("must be greater than or equal to 0 (got " + q->String() + ")");
-      ResourceQuantity rq{Intern(k), q->Value(), q->MilliValue()};
-      for (ResourceQuantity& existing : *out) {
-        if (existing.name == rq.name) {
-          existing = rq;
-          return true;
-        }
-      }
-      out->push_back(rq);
+      if (q->Sign() < 0)
+        return Fail("must be greater than or equal to 0 (got " + q->String() + ")");
+      out->push_back(ResourceQuantity{Intern(k), q->Value(), q->MilliValue()});
       return true;
     });
+    if (ok) FoldRepeatedKeys(out, [](const ResourceQuantity& r) { return r.name; });
+    return ok;
   }
 
   // ---------------------------------------------------------------- metadata

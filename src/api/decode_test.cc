@@ -1,5 +1,6 @@
 #include "api/decode.h"
 
+#include <fmt/format.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -415,6 +416,38 @@ TEST(DecodeTest, RepeatedKeysLastWins) {
   EXPECT_EQ(pod.spec.containers[0].name, "y");
   ASSERT_EQ(pod.spec.containers[0].requests.size(), 1u);
   EXPECT_EQ(Milli(pod.spec.containers[0].requests, "cpu"), 2000);
+}
+
+// The same rule beyond the short-list path: 100 keys, each written twice
+// (in reverse order the second time), keep their first position and last value.
+TEST(DecodeTest, RepeatedKeysLastWinsInLongObjects) {
+  std::string annotations, requests;
+  for (int pass = 0; pass < 2; ++pass) {
+    for (int j = 0; j < 100; ++j) {
+      int i = pass == 0 ? j : 99 - j;
+      if (pass > 0 || j > 0) {
+        annotations += ',';
+        requests += ',';
+      }
+      annotations += fmt::format(R"("a{}":"{}")", i, pass);
+      requests += fmt::format(R"("example.com/r{}":"{}")", i, pass + 1);
+    }
+  }
+  ObjectSet set = MustDecode(R"({"kind": "Pod", "metadata": {"name": "p", "annotations": {)" +
+                             annotations + R"(}}, "spec": {"containers": [{"name": "c",
+      "resources": {"requests": {)" +
+                             requests + "}}}]}}");
+  const Pod& pod = set.pods.at(0);
+  ASSERT_EQ(pod.meta.annotations.size(), 100u);
+  for (int i = 0; i < 100; ++i) {
+    EXPECT_EQ(pod.meta.annotations[i].first, fmt::format("a{}", i));
+    EXPECT_EQ(pod.meta.annotations[i].second, "1");
+  }
+  const ResourceList& r = pod.spec.containers.at(0).requests;
+  ASSERT_EQ(r.size(), 100u);
+  EXPECT_EQ(Str(r[0].name), "example.com/r0");
+  EXPECT_EQ(Str(r[99].name), "example.com/r99");
+  for (const ResourceQuantity& q : r) EXPECT_EQ(q.value, 2);
 }
 
 TEST(DecodeTest, EmptyAffinityPartsArePresent) {
@@ -1468,8 +1501,7 @@ reuse: *k
   // "Billion laughs": each level doubles the size.
   std::string bomb = "l0: &l0 [aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa]\n";
   for (int i = 1; i < 40; ++i) {
-    bomb += "l" + std::to_string(i) + ": &l" + std::to_string(i) + " [*l" + std::to_string(i - 1) +
-            ", *l" + std::to_string(i - 1) + "]\n";
+    bomb += fmt::format("l{0}: &l{0} [*l{1}, *l{1}]\n", i, i - 1);
   }
   Result<std::string> exploded = YamlToJson(bomb, "bomb.yaml");
   ASSERT_FALSE(exploded.ok());

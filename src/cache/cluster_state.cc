@@ -6,6 +6,7 @@
 #include <atomic>
 
 #include "labels/label_selector.h"
+#include "util/go_arith.h"
 
 namespace ksched {
 
@@ -178,8 +179,9 @@ PodId ClusterState::AddPodInfo(Pod pod, NodeId node) {
   }
   NodeInfo& n = node_infos_[node];
   n.requested.AddRequest(info.request);
-  n.nonzero_requested.milli_cpu += info.nonzero.milli_cpu;
-  n.nonzero_requested.memory += info.nonzero.memory;
+  n.nonzero_requested.milli_cpu =
+      goarith::Add(n.nonzero_requested.milli_cpu, info.nonzero.milli_cpu);
+  n.nonzero_requested.memory = goarith::Add(n.nonzero_requested.memory, info.nonzero.memory);
   n.pods.push_back(id);
   if (info.has_affinity) n.pods_with_affinity.push_back(id);
   n.used_ports.insert(n.used_ports.end(), info.host_ports.begin(), info.host_ports.end());

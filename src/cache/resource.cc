@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <string_view>
 
+#include "util/go_arith.h"
+
 namespace ksched {
 namespace {
 
@@ -83,14 +85,55 @@ bool IsAttachableVolumeResourceName(std::string_view name) {
 
 bool IsScalarResourceName(StrId id) {
   std::string_view name = Str(id);
-  return IsExtendedResourceName(name) || IsHugePageResourceName(name) ||
-         IsPrefixedNative(name) || IsAttachableVolumeResourceName(name);
+  return IsExtendedResourceName(name) || IsHugePageResourceName(name) || IsPrefixedNative(name) ||
+         IsAttachableVolumeResourceName(name);
 }
 
+namespace {
+
+using Scalars = std::vector<std::pair<StrId, int64_t>>;
+
+bool ById(const std::pair<StrId, int64_t>& a, const std::pair<StrId, int64_t>& b) {
+  return a.first < b.first;
+}
+
+// `v` is sorted and unique below `sorted_end`; the entries after it are new
+// names, in any order and possibly repeated. Sorts the tail, folds repeats
+// with `fold` and merges it in: O(k log k + n) for k new entries, so that a
+// list of thousands of resource names costs no quadratic insertion.
+template <class Fold>
+void MergeNew(Scalars& v, size_t sorted_end, Fold fold) {
+  if (sorted_end == v.size()) return;
+  auto tail = v.begin() + static_cast<std::ptrdiff_t>(sorted_end);
+  std::sort(tail, v.end(), ById);
+  size_t out = sorted_end;
+  for (size_t i = sorted_end; i < v.size(); ++i) {
+    if (out > sorted_end && v[out - 1].first == v[i].first) {
+      v[out - 1].second = fold(v[out - 1].second, v[i].second);
+    } else {
+      v[out++] = v[i];
+    }
+  }
+  v.resize(out);
+  std::inplace_merge(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(sorted_end), v.end(), ById);
+}
+
+int64_t Max(int64_t a, int64_t b) { return std::max(a, b); }
+
+// The entry for `name` among the first `sorted_end` (sorted) entries, or null.
+std::pair<StrId, int64_t>* FindSorted(Scalars& v, size_t sorted_end, StrId name) {
+  auto end = v.begin() + static_cast<std::ptrdiff_t>(sorted_end);
+  auto it =
+      std::lower_bound(v.begin(), end, name, [](const auto& p, StrId n) { return p.first < n; });
+  return (it != end && it->first == name) ? &*it : nullptr;
+}
+
+}  // namespace
+
 int64_t Resource::Scalar(StrId name) const {
-  for (const auto& [n, v] : scalars)
-    if (n == name) return v;
-  return 0;
+  auto it = std::lower_bound(scalars.begin(), scalars.end(), name,
+                             [](const auto& p, StrId n) { return p.first < n; });
+  return (it != scalars.end() && it->first == name) ? it->second : 0;
 }
 
 void Resource::SetScalar(StrId name, int64_t amount) {
@@ -103,27 +146,44 @@ void Resource::SetScalar(StrId name, int64_t amount) {
   }
 }
 
-void Resource::AddScalar(StrId name, int64_t amount) { SetScalar(name, Scalar(name) + amount); }
+void Resource::AddScalar(StrId name, int64_t amount) {
+  if (auto* e = FindSorted(scalars, scalars.size(), name)) {
+    e->second = goarith::Add(e->second, amount);
+  } else {
+    SetScalar(name, amount);
+  }
+}
 
+// Sums wrap around as Go's int64 does: upstream adds quantities without
+// checking, and quantities saturate at int64's maximum, so two huge requests
+// wrap to a negative total there (and the pod then fits). ksched decides the
+// same, without C++'s undefined signed overflow.
 void Resource::Add(const ResourceList& list) {
   const ResourceNames& rn = ResourceNames::Get();
+  const size_t sorted_end = scalars.size();
   for (const ResourceQuantity& q : list) {
     if (q.name == rn.cpu) {
-      milli_cpu += q.milli;
+      milli_cpu = goarith::Add(milli_cpu, q.milli);
     } else if (q.name == rn.memory) {
-      memory += q.value;
+      memory = goarith::Add(memory, q.value);
     } else if (q.name == rn.pods) {
-      allowed_pod_number += q.value;
+      allowed_pod_number = goarith::Add(allowed_pod_number, q.value);
     } else if (q.name == rn.ephemeral_storage) {
-      ephemeral_storage += q.value;
+      ephemeral_storage = goarith::Add(ephemeral_storage, q.value);
     } else if (IsScalarResourceName(q.name)) {
-      AddScalar(q.name, q.value);
+      if (auto* e = FindSorted(scalars, sorted_end, q.name)) {
+        e->second = goarith::Add(e->second, q.value);
+      } else {
+        scalars.emplace_back(q.name, q.value);
+      }
     }
   }
+  MergeNew(scalars, sorted_end, goarith::Add);
 }
 
 void Resource::SetMax(const ResourceList& list) {
   const ResourceNames& rn = ResourceNames::Get();
+  const size_t sorted_end = scalars.size();
   for (const ResourceQuantity& q : list) {
     if (q.name == rn.cpu) {
       milli_cpu = std::max(milli_cpu, q.milli);
@@ -132,16 +192,31 @@ void Resource::SetMax(const ResourceList& list) {
     } else if (q.name == rn.ephemeral_storage) {
       ephemeral_storage = std::max(ephemeral_storage, q.value);
     } else if (q.name != rn.pods && IsScalarResourceName(q.name)) {
-      if (q.value > Scalar(q.name)) SetScalar(q.name, q.value);
+      // Upstream only sets a name whose value beats the current one (0 when
+      // absent), so a zero request adds no entry here.
+      if (auto* e = FindSorted(scalars, sorted_end, q.name)) {
+        e->second = std::max(e->second, q.value);
+      } else if (q.value > 0) {
+        scalars.emplace_back(q.name, q.value);
+      }
     }
   }
+  MergeNew(scalars, sorted_end, Max);
 }
 
 void Resource::AddRequest(const Resource& other) {
-  milli_cpu += other.milli_cpu;
-  memory += other.memory;
-  ephemeral_storage += other.ephemeral_storage;
-  for (const auto& [name, v] : other.scalars) AddScalar(name, v);
+  milli_cpu = goarith::Add(milli_cpu, other.milli_cpu);
+  memory = goarith::Add(memory, other.memory);
+  ephemeral_storage = goarith::Add(ephemeral_storage, other.ephemeral_storage);
+  const size_t sorted_end = scalars.size();
+  for (const auto& [name, v] : other.scalars) {
+    if (auto* e = FindSorted(scalars, sorted_end, name)) {
+      e->second = goarith::Add(e->second, v);
+    } else {
+      scalars.emplace_back(name, v);
+    }
+  }
+  MergeNew(scalars, sorted_end, goarith::Add);
 }
 
 Resource PodRequestOnNode(const Pod& pod) {
@@ -166,8 +241,8 @@ NonZeroRequest PodNonZeroRequest(const Pod& pod) {
       if (q.name == rn.cpu) cpu = q.milli;
       if (q.name == rn.memory) mem = q.value;
     }
-    nz.milli_cpu += cpu;
-    nz.memory += mem;
+    nz.milli_cpu = goarith::Add(nz.milli_cpu, cpu);
+    nz.memory = goarith::Add(nz.memory, mem);
   }
   return nz;
 }

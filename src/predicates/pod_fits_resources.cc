@@ -10,6 +10,7 @@
 #include <algorithm>
 
 #include "predicates/factories.h"
+#include "util/go_arith.h"
 
 namespace ksched {
 namespace {
@@ -73,14 +74,14 @@ bool PodFitsResourcesPredicate::Check(const PodToSchedule& pod, const PredicateS
   }
   if (s.requests_nothing) return reasons->size() == before;
 
-  if (alloc.milli_cpu < req.milli_cpu + used.milli_cpu) reasons->Add(s.cpu_reason);
-  if (alloc.memory < req.memory + used.memory) reasons->Add(s.memory_reason);
-  if (alloc.ephemeral_storage < req.ephemeral_storage + used.ephemeral_storage) {
+  if (alloc.milli_cpu < goarith::Add(req.milli_cpu, used.milli_cpu)) reasons->Add(s.cpu_reason);
+  if (alloc.memory < goarith::Add(req.memory, used.memory)) reasons->Add(s.memory_reason);
+  if (alloc.ephemeral_storage < goarith::Add(req.ephemeral_storage, used.ephemeral_storage)) {
     reasons->Add(s.ephemeral_reason);
   }
   for (const ScalarCheck& c : s.scalars) {
     // A resource the node does not list has 0 allocatable.
-    if (alloc.Scalar(c.name) < c.amount + used.Scalar(c.name)) reasons->Add(c.reason);
+    if (alloc.Scalar(c.name) < goarith::Add(c.amount, used.Scalar(c.name))) reasons->Add(c.reason);
   }
   return reasons->size() == before;
 }

@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "priorities/factories.h"
-#include "priorities/go_arith.h"
+#include "util/go_arith.h"
 #include "priorities/resource_allocation.h"
 
 namespace ksched {

@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "priorities/factories.h"
-#include "priorities/go_arith.h"
+#include "util/go_arith.h"
 
 namespace ksched {
 namespace {

@@ -1,6 +1,6 @@
 // LeastRequestedPriority: favours nodes with more unused cpu and memory.
 #include "priorities/factories.h"
-#include "priorities/go_arith.h"
+#include "util/go_arith.h"
 #include "priorities/resource_allocation.h"
 
 namespace ksched {

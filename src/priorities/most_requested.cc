@@ -1,7 +1,7 @@
 // MostRequestedPriority: favours nodes whose cpu and memory are most used
 // (bin packing; ClusterAutoscalerProvider's replacement for LeastRequested).
 #include "priorities/factories.h"
-#include "priorities/go_arith.h"
+#include "util/go_arith.h"
 #include "priorities/resource_allocation.h"
 
 namespace ksched {

@@ -9,7 +9,7 @@
 
 #include "labels/node_selector.h"
 #include "priorities/factories.h"
-#include "priorities/go_arith.h"
+#include "util/go_arith.h"
 
 namespace ksched {
 namespace {

@@ -5,7 +5,7 @@
 #include <fmt/format.h>
 
 #include "priorities/factories.h"
-#include "priorities/go_arith.h"
+#include "util/go_arith.h"
 #include "priorities/resource_allocation.h"
 
 namespace ksched {

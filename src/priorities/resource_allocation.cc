@@ -1,6 +1,6 @@
 #include "priorities/resource_allocation.h"
 
-#include "priorities/go_arith.h"
+#include "util/go_arith.h"
 
 namespace ksched {
 
