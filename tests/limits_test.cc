@@ -3,6 +3,7 @@
 // none may crash, overflow in silence or take super-linear time.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -139,6 +140,45 @@ TEST(Limits, HugeRequestSumsWrapAsGoInt64Does) {
   EXPECT_EQ(
       Schedule(List({NodeJson("n1"), NodeJson("n2"), bound, PodJson("p", R"({"cpu":"4001m"})")})),
       std::vector<std::string>{"n1"});
+}
+
+// A node whose pods' memory sums wrap to -2^62 scores far outside 0-10 in
+// LeastRequested and BalancedResourceAllocation (as in Go). The full
+// computation and the incremental score index must still agree: the index
+// hands such cycles back to the full computation.
+TEST(Limits, WrappedRequestSumsScoreTheSameOnEveryPath) {
+  const std::string half = "6917529027641081856";  // 2^62 + 2^61: twice wraps to -2^62
+  const std::string old = R"({"kind":"Pod","metadata":{"name":"old","namespace":"default"},)"
+                          R"("spec":{"nodeName":"n1","containers":[)"
+                          R"({"name":"a","resources":{"requests":{"memory":")" +
+                          half + R"("}}},{"name":"b","resources":{"requests":{"memory":")" + half +
+                          R"("}}}]}})";
+  ObjectSet set;
+  ASSERT_TRUE(
+      DecodeObjects(List({NodeJson("n1"), NodeJson("n2"), old, PodJson("p")}), "w.json", &set)
+          .ok());
+  std::vector<Pod> pending;
+  auto cluster = ClusterState::Build(std::move(set), &pending);
+  ASSERT_TRUE(cluster.ok()) << cluster.error().message;
+  ASSERT_EQ(pending.size(), 1u);
+  std::vector<NodeId> chosen;
+  for (bool details : {true, false}) {
+    auto config = BuildFromProvider("DefaultProvider", BuildOptions{});
+    ASSERT_TRUE(config.ok());
+    GenericScheduler scheduler(std::move(config).value(), TieBreak::kName);
+    NodeTree tree(*cluster);
+    ScheduleResult r = scheduler.Schedule(pending[0], *cluster, &tree, details);
+    chosen.push_back(r.chosen);
+    if (!details) continue;
+    ASSERT_EQ(r.feasible.size(), 2u);
+    int64_t lowest = 0;
+    for (const auto& scores : r.priority_scores)
+      for (int64_t v : scores) lowest = std::min(lowest, v);
+    EXPECT_LT(lowest, -1000000);  // far outside 0-10, as Go computes it
+  }
+  ASSERT_NE(chosen[0], kNoNode);
+  EXPECT_EQ(cluster->node(chosen[0]).meta.name, "n2");
+  EXPECT_EQ(chosen[1], chosen[0]);
 }
 
 TEST(Limits, NegativeQuantitiesAreRejectedLikeTheApiServerDoes) {

@@ -10,6 +10,7 @@
 
 #include "algorithm/equivalence.h"
 #include "algorithm/score_index.h"
+#include "util/go_arith.h"
 
 namespace ksched {
 namespace {
@@ -564,16 +565,27 @@ ScheduleResult GenericScheduler::Schedule(const Pod& pod, const ClusterState& cl
     const int64_t w = pc.weight;
     int64_t* totals = result.totals.data();
     const int64_t* sc = scores.data();
-    for (size_t i = 0; i < nodes.size(); ++i) totals[i] += sc[i] * w;
+    // Go's int arithmetic wraps; these sums do too (a priority fed wrapped
+    // resource sums can score far outside 0-10), and C++ must not overflow.
+    for (size_t i = 0; i < nodes.size(); ++i)
+      totals[i] = goarith::Add(totals[i], goarith::Mul(sc[i], w));
   }
   if (!record_details) result.priority_scores.clear();
+  std::vector<int32_t> position;  // index in `nodes` by NodeId, built on first use
   for (auto& ext : config_.extenders) {
     if (!ext->HasPrioritize() || !ext->IsInterested(pod)) continue;
     auto scores = ext->Prioritize(pod, nodes, cluster);
     if (!scores.ok()) continue;  // upstream ignores prioritize errors
+    // An extender's scores and weight are whatever its reply and the Policy
+    // say: the sum wraps as upstream's does.
+    if (position.empty()) {
+      position.assign(cluster.num_nodes(), -1);
+      for (size_t i = 0; i < nodes.size(); ++i) position[nodes[i]] = static_cast<int32_t>(i);
+    }
     for (const auto& [node, score] : *scores) {
-      auto it = std::find(nodes.begin(), nodes.end(), node);
-      if (it != nodes.end()) result.totals[it - nodes.begin()] += score * ext->Weight();
+      if (node >= position.size() || position[node] < 0) continue;
+      int64_t& total = result.totals[static_cast<size_t>(position[node])];
+      total = goarith::Add(total, goarith::Mul(score, ext->Weight()));
     }
   }
 

@@ -5,6 +5,7 @@
 #include <iterator>
 
 #include "priorities/selector_spreading.h"
+#include "util/go_arith.h"
 
 namespace ksched {
 namespace {
@@ -52,6 +53,8 @@ void ScoreIndex::Reset(std::vector<Term> terms, const ClusterState& cluster) {
   const size_t n = cluster.num_nodes();
   member_.assign(n, 0);
   base_.assign(n, 0);
+  out_of_range_.assign(n, 0);
+  num_out_of_range_ = 0;
   inserted_.assign(normalized_.size() + (spread_ >= 0 ? 1 : 0), std::vector<int64_t>(n, 0));
   num_feasible_ = 0;
   raw_counts_.assign(normalized_.size(), {});
@@ -121,12 +124,17 @@ void ScoreIndex::SetDomains(DomainWeights weights) {
   }
 }
 
-int64_t ScoreIndex::Base(NodeId n) const {
+int64_t ScoreIndex::Base(NodeId n, bool* in_range) const {
   // Only identity terms: every other shape depends on totals over all
   // feasible nodes and is applied per group in Best().
   int64_t sum = 0;
-  for (const Term& t : terms_)
-    if (t.shape == ReduceShape::kIdentity) sum += t.weight * (*t.raw)[n];
+  *in_range = true;
+  for (const Term& t : terms_) {
+    if (t.shape != ReduceShape::kIdentity) continue;
+    const int64_t raw = (*t.raw)[n];
+    if (raw < 0 || raw > kMaxPriority) *in_range = false;
+    sum = goarith::Add(sum, goarith::Mul(t.weight, raw));
+  }
   return sum;
 }
 
@@ -155,7 +163,10 @@ void ScoreIndex::Insert(NodeId n) {
     zone_sum_[z] += c;
     ++zone_nodes_[z];
   }
-  base_[n] = Base(n);
+  bool in_range = true;
+  base_[n] = Base(n, &in_range);
+  out_of_range_[n] = in_range ? 0 : 1;
+  num_out_of_range_ += in_range ? 0 : 1;
   domain_of_[n] = DomainOf(n);
   groups_[KeyOf(n)].insert(Entry{base_[n], cluster_->name_rank()[n], n});
   member_[n] = 1;
@@ -174,6 +185,8 @@ void ScoreIndex::Remove(NodeId n) {
     zone_sum_[z] -= c;
     --zone_nodes_[z];
   }
+  num_out_of_range_ -= out_of_range_[n];
+  out_of_range_[n] = 0;
   member_[n] = 0;
   --num_feasible_;
 }
@@ -184,7 +197,7 @@ void ScoreIndex::Update(NodeId n, bool fits) {
 }
 
 NodeId ScoreIndex::Best() {
-  if (num_feasible_ < 2) return kNoNode;
+  if (num_feasible_ < 2 || num_out_of_range_ > 0) return kNoNode;
   std::array<int64_t, kMaxNormalized> max_raw{};
   for (size_t j = 0; j < normalized_.size(); ++j) max_raw[j] = MaxOf(raw_counts_[j]);
 
@@ -214,18 +227,24 @@ NodeId ScoreIndex::Best() {
   for (const auto& [key, entries] : groups_) {
     const Entry& e = *entries.begin();
     int64_t total = e.base;
+    bool in_range = true;
+    auto add = [&](int64_t weight, int64_t score) {
+      if (score < 0 || score > kMaxPriority) in_range = false;
+      total = goarith::Add(total, goarith::Mul(weight, score));
+    };
     if (spread_ >= 0) {
-      total += spread_weight *
-               spreading::SpreadScore(totals, key.count, key.zone != 0, zone_sum_[key.zone]);
+      add(spread_weight,
+          spreading::SpreadScore(totals, key.count, key.zone != 0, zone_sum_[key.zone]));
     }
     for (size_t j = 0; j < normalized_.size(); ++j) {
       const Term& t = terms_[normalized_[j]];
-      total += t.weight * NormalizedScore(key.normalized[j], max_raw[j],
-                                          t.shape == ReduceShape::kNormalizeReverse);
+      add(t.weight, NormalizedScore(key.normalized[j], max_raw[j],
+                                    t.shape == ReduceShape::kNormalizeReverse));
     }
     if (domain_ >= 0) {
-      total += terms_[domain_].weight * MinMaxScore(DomainRaw(key.domain), domain_min, domain_max);
+      add(terms_[domain_].weight, MinMaxScore(DomainRaw(key.domain), domain_min, domain_max));
     }
+    if (!in_range) return kNoNode;  // see Best()'s comment: the full computation decides
     if (best == nullptr || total > best_total || (total == best_total && e.rank < best->rank)) {
       best = &e;
       best_total = total;

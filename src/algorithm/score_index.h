@@ -73,7 +73,12 @@ class ScoreIndex {
 
   // The node upstream would choose with the name tie-break (highest weighted
   // total, then the smallest name), or kNoNode with fewer than two feasible
-  // nodes (upstream then skips scoring; the caller handles that case).
+  // nodes (upstream then skips scoring; the caller handles that case) or when
+  // a feasible node has an identity score outside 0-10. Such scores come
+  // only from resource sums that wrapped around int64 (as Go's do); the
+  // index's grouping assumes totals that cannot wrap, so the caller's full
+  // computation decides those cycles. Within 0-10, the Policy's weight limit
+  // (sum of weights x 10 fits int64) keeps every total exact.
   NodeId Best();
 
  private:
@@ -99,7 +104,9 @@ class ScoreIndex {
     }
   };
 
-  int64_t Base(NodeId n) const;
+  // The weighted sum of the identity terms; `in_range` tells whether every
+  // one of their raw scores lies in 0-10.
+  int64_t Base(NodeId n, bool* in_range) const;
   GroupKey KeyOf(NodeId n) const;
   void Insert(NodeId n);
   void Remove(NodeId n);
@@ -119,6 +126,8 @@ class ScoreIndex {
   // Per node.
   std::vector<uint8_t> member_;
   std::vector<int64_t> base_;
+  std::vector<uint8_t> out_of_range_;  // 1: a raw identity score outside 0-10
+  size_t num_out_of_range_ = 0;        // feasible nodes with out_of_range_ set
   // Raw scores as inserted, [normalized term or spread][node], so removal is
   // exact even after the caller's arrays moved on.
   std::vector<std::vector<int64_t>> inserted_;

@@ -296,6 +296,16 @@ class Decoder {
     *out = static_cast<int32_t>(v);
     return true;
   }
+  // A preferred affinity term's weight. The API server accepts 1-100 only
+  // (ValidatePreferredSchedulingTerms, validateWeightedPodAffinityTerms), so
+  // the scheduler's sums of weights never meet anything else.
+  bool AffinityWeight(dom::element e, int32_t* out) {
+    if (!Int32(e, out)) return false;
+    if (*out < 1 || *out > 100) {
+      return Fail("must be in the range 1-100 (got " + std::to_string(*out) + ")");
+    }
+    return true;
+  }
   bool OptInt32(dom::element e, std::optional<int32_t>* out) {
     if (e.is_null()) return true;
     int32_t v = 0;
@@ -504,7 +514,7 @@ class Decoder {
       if (k == "preferredDuringSchedulingIgnoredDuringExecution") {
         return List(v, &a->preferred, [this](dom::element item, PreferredSchedulingTerm* p) {
           return Fields(item, [&](std::string_view k2, dom::element v2) {
-            if (k2 == "weight") return Int32(v2, &p->weight);
+            if (k2 == "weight") return AffinityWeight(v2, &p->weight);
             if (k2 == "preference") return Term(v2, &p->preference);
             return true;
           });
@@ -533,7 +543,7 @@ class Decoder {
       if (k == "preferredDuringSchedulingIgnoredDuringExecution") {
         return List(v, &a->preferred, [this](dom::element item, WeightedPodAffinityTerm* w) {
           return Fields(item, [&](std::string_view k2, dom::element v2) {
-            if (k2 == "weight") return Int32(v2, &w->weight);
+            if (k2 == "weight") return AffinityWeight(v2, &w->weight);
             if (k2 == "podAffinityTerm") return PodAffinityTermValue(v2, &w->term);
             return true;
           });

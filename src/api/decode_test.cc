@@ -1198,6 +1198,36 @@ TEST(DecodeTest, FileAndStdinPaths) {
 
 // ---------------------------------------------------------------- errors
 
+// As the API server, the decoder accepts preferred-term weights of 1-100 only.
+TEST(DecodeErrorTest, AffinityWeightsOutsideOneToHundred) {
+  EXPECT_THAT(DecodeError(R"(kind: Pod
+metadata: {name: p}
+spec:
+  affinity:
+    nodeAffinity:
+      preferredDuringSchedulingIgnoredDuringExecution:
+      - weight: 0
+        preference: {matchExpressions: [{key: a, operator: Exists}]}
+)"),
+              HasSubstr("Pod default/p: spec.affinity.nodeAffinity."
+                        "preferredDuringSchedulingIgnoredDuringExecution[0].weight: must be in "
+                        "the range 1-100 (got 0)"));
+  EXPECT_THAT(DecodeError(R"(kind: Pod
+metadata: {name: p}
+spec:
+  affinity:
+    podAntiAffinity:
+      preferredDuringSchedulingIgnoredDuringExecution:
+      - weight: 100
+        podAffinityTerm: {topologyKey: zone}
+      - weight: 2147483647
+        podAffinityTerm: {topologyKey: zone}
+)"),
+              HasSubstr("spec.affinity.podAntiAffinity."
+                        "preferredDuringSchedulingIgnoredDuringExecution[1].weight: must be in "
+                        "the range 1-100 (got 2147483647)"));
+}
+
 TEST(DecodeErrorTest, WrongTypesNameFileObjectAndField) {
   EXPECT_THAT(DecodeError(R"(kind: Pod
 metadata:

@@ -473,6 +473,40 @@ TEST(HttpExtenderTest, SchedulerUsesFilterAndWeightedScores) {
   EXPECT_EQ(r.failures[0].reasons, (std::vector<std::string>{"stub: no"}));
 }
 
+// An extender may answer any int64 score, and its weight is unbounded: the
+// weighted sums wrap as Go's do (no C++ overflow), a node listed twice counts
+// twice, and scores for nodes outside the feasible set are ignored.
+TEST(HttpExtenderTest, ExtremeScoresWrapAsUpstreamDoes) {
+  FakeExtender filter_server;
+  filter_server.Reply(R"({"NodeNames":["n1","n2","n3"]})");
+  FakeExtender score_server;
+  score_server.Reply(
+      R"([{"Host":"n1","Score":9223372036854775807},{"Host":"n2","Score":1},)"
+      R"({"Host":"n2","Score":1},{"Host":"n4","Score":7},{"Host":"ghost","Score":7}])");
+  SchedulerConfig config;
+  ExtenderConfig f = Config(filter_server.url());
+  f.prioritize_verb.clear();
+  f.node_cache_capable = true;
+  ExtenderConfig a = Config(score_server.url());
+  a.filter_verb.clear();
+  a.weight = 2;
+  auto exts = MakeHttpExtenders({f, a});
+  ASSERT_TRUE(exts.ok()) << exts.error().message;
+  config.extenders = std::move(exts).value();
+  ClusterState cluster = FourNodes();
+  NodeTree tree(cluster);
+  GenericScheduler scheduler(std::move(config), TieBreak::kName);
+  ScheduleResult r = scheduler.Schedule(SimplePod(), cluster, &tree);
+  ASSERT_EQ(r.error, "");
+  std::map<std::string, int64_t> totals;
+  for (size_t i = 0; i < r.feasible.size(); ++i)
+    totals[cluster.node(r.feasible[i]).meta.name] = r.totals[i];
+  // n1: (2^63 - 1) * 2 wraps to -2; n2: 1*2 + 1*2; n3: nothing from the extender.
+  // No priorities are configured, so the extender's scores are the totals.
+  EXPECT_EQ(totals, (std::map<std::string, int64_t>{{"n1", -2}, {"n2", 4}, {"n3", 0}}));
+  EXPECT_EQ(cluster.node(r.chosen).meta.name, "n2");
+}
+
 // Upstream adds FailedNodes entries to its failure map by name, whether or
 // not the cluster has such a node, so they count in the FitError message.
 TEST(HttpExtenderTest, FitErrorCountsReasonsForNodesOutsideTheCluster) {

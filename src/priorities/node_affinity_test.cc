@@ -75,10 +75,12 @@ TEST_F(NodeAffinityPriorityTest, EmptyPreferenceMatchesNothing) {
 }
 
 TEST_F(NodeAffinityPriorityTest, ZeroWeightTermsAreSkipped) {
-  // Even an invalid one (Gt with a non-integer) is never compiled.
+  // Terms without a weight (0: the decoder rejects an explicit weight outside
+  // 1-100, as the API server does). Even an invalid one (Gt with a
+  // non-integer) is never compiled.
   Pod pod = TestPod(PodPreferring(R"([
-      {"weight":0,"preference":{"matchExpressions":[{"key":"cores","operator":"Gt","values":["x"]}]}},
-      {"weight":0,"preference":{"matchExpressions":[{"key":"zone","operator":"In","values":["b"]}]}},
+      {"preference":{"matchExpressions":[{"key":"cores","operator":"Gt","values":["x"]}]}},
+      {"preference":{"matchExpressions":[{"key":"zone","operator":"In","values":["b"]}]}},
       {"weight":1,"preference":{"matchExpressions":[{"key":"zone","operator":"In","values":["a"]}]}}
   ])"));
   auto s = ScoreNodes(*p_, pod, c_);
