@@ -14,8 +14,10 @@
 namespace ksched {
 namespace {
 
+// MilliValue() saturates, as the quantity parser does.
 ResourceQuantity Q(const std::string& name, int64_t value) {
-  return ResourceQuantity{Intern(name), value, value * 1000};
+  const int64_t max = std::numeric_limits<int64_t>::max();
+  return ResourceQuantity{Intern(name), value, value > max / 1000 ? max : value * 1000};
 }
 
 // Upstream's Resource keeps scalars in a map; the reference here is the same
