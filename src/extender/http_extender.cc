@@ -19,7 +19,9 @@ namespace ksched {
 
 // ====================================================================== TLS
 
-namespace {
+// HttpTransport (declared in the header) holds these, so they have a named
+// namespace rather than an anonymous one.
+namespace http_internal {
 
 // The TLS client settings upstream derives from an ExtenderConfig
 // (makeTransport + client-go's TLSConfigFor), with files already read.
@@ -30,6 +32,20 @@ struct TlsSettings {
   std::string ca;         // PEM; empty: system roots
   std::string cert, key;  // PEM; both set or both empty
 };
+
+// Where a reply body is collected, and how large it may grow.
+struct BodySink {
+  std::string data;
+  size_t limit = 0;
+  bool overflowed = false;
+};
+
+}  // namespace http_internal
+
+using http_internal::BodySink;
+using http_internal::TlsSettings;
+
+namespace {
 
 // Go's syscall errors read like strerror with a lower-case first letter.
 std::string ErrnoText(int err) {
@@ -189,13 +205,6 @@ void GlobalCurlInit() {
   static std::once_flag once;
   std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
 }
-
-// Where a reply body is collected, and how large it may grow.
-struct BodySink {
-  std::string data;
-  size_t limit = 0;
-  bool overflowed = false;
-};
 
 size_t AppendBody(char* data, size_t size, size_t nmemb, void* user) {
   auto* sink = static_cast<BodySink*>(user);
