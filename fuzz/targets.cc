@@ -72,20 +72,53 @@ size_t ObjectCount(const ObjectSet& s) {
          s.persistent_volume_claims.size() + s.storage_classes.size();
 }
 
+// One way to run the engine. The reference has no equivalence cache and
+// reports everything; the others are the speed-ups that must not change a
+// decision (generic_scheduler.h).
+struct EngineMode {
+  bool equivalence_cache;
+  bool record_details;
+};
+constexpr EngineMode kReference{false, true};
+constexpr EngineMode kSpeedUps[] = {{true, true}, {true, false}};
+
 // Schedules `pending` against `objects` with `config`, as RunReplay does but
-// on one thread, and prints every step.
-void Replay(ObjectSet objects, std::vector<Pod> pending, SchedulerConfig config) {
+// on one thread. Returns the steps in the replay format when details are
+// recorded, otherwise (chosen node, error) per step.
+std::vector<std::string> Replay(ObjectSet objects, std::vector<Pod> pending, SchedulerConfig config,
+                                EngineMode mode) {
+  std::vector<std::string> steps;
   auto cluster = ClusterState::Build(std::move(objects));
-  if (!cluster.ok()) return;
+  if (!cluster.ok()) return steps;
   NodeTree tree(*cluster);
   GenericScheduler scheduler(std::move(config), TieBreak::kName);
   scheduler.set_parallel(false);
+  scheduler.set_equivalence_cache(mode.equivalence_cache);
   for (Pod& pod : pending) {
-    ScheduleResult result = scheduler.Schedule(pod, *cluster, &tree);
-    std::string step = StepToJson(pod, result, *cluster, scheduler.config());
-    FUZZ_CHECK(!step.empty(), pod.Key());
+    ScheduleResult result = scheduler.Schedule(pod, *cluster, &tree, mode.record_details);
+    if (mode.record_details) {
+      steps.push_back(StepToJson(pod, result, *cluster, scheduler.config()));
+      FUZZ_CHECK(!steps.back().empty(), pod.Key());
+    } else {
+      steps.push_back(result.chosen == kNoNode ? "error: " + result.error
+                                               : "node: " + cluster->node(result.chosen).meta.name);
+    }
     if (result.chosen != kNoNode) cluster->Assume(std::move(pod), result.chosen);
   }
+  return steps;
+}
+
+// The (chosen node, error) part of a replay step.
+std::string Decision(const std::string& step) {
+  simdjson::dom::parser parser;
+  auto root = ParseJson(parser, step, "step");
+  FUZZ_CHECK(root.ok(), step);
+  std::string_view node, error;
+  if ((*root)["node"].get(node) == simdjson::SUCCESS && !node.empty()) {
+    return "node: " + std::string(node);
+  }
+  if ((*root)["error"].get(error) != simdjson::SUCCESS) error = "";
+  return "error: " + std::string(error);
 }
 
 void MatchSelector(const labels::Selector& s) {
@@ -220,7 +253,22 @@ void Scenario(std::string_view data) {
   }
   auto config = ScenarioConfig(*sc, ReplayOptions{});
   if (!config.ok()) return;
-  Replay(std::move(sc->cluster), std::move(sc->pending), std::move(config).value());
+  // Differential: the engine's caches and score index must reproduce the
+  // reference run step for step (every field when details are recorded).
+  std::vector<std::string> want =
+      Replay(sc->cluster, sc->pending, std::move(config).value(), kReference);
+  for (EngineMode mode : kSpeedUps) {
+    auto again = ScenarioConfig(*sc, ReplayOptions{});
+    FUZZ_CHECK(again.ok(), again.error().message);
+    std::vector<std::string> got = Replay(sc->cluster, sc->pending, std::move(again).value(), mode);
+    FUZZ_CHECK(got.size() == want.size(), "step count");
+    for (size_t i = 0; i < want.size(); ++i) {
+      std::string expected = mode.record_details ? want[i] : Decision(want[i]);
+      FUZZ_CHECK(got[i] == expected, "step " + std::to_string(i) + " differs from the reference (" +
+                                         (mode.record_details ? "cache" : "index") + "):\n  want " +
+                                         expected + "\n  got  " + got[i]);
+    }
+  }
 }
 
 void ExtenderReply(std::string_view data) {
@@ -234,9 +282,8 @@ void ExtenderReply(std::string_view data) {
 
 const std::vector<Target>& AllTargets() {
   static const std::vector<Target> kTargets = {
-      {"json_decode", JsonDecode},     {"yaml_decode", YamlDecode},
-      {"quantity", QuantityParse},     {"label_selector", LabelSelector},
-      {"policy", Policy},              {"scenario", Scenario},
+      {"json_decode", JsonDecode},       {"yaml_decode", YamlDecode}, {"quantity", QuantityParse},
+      {"label_selector", LabelSelector}, {"policy", Policy},          {"scenario", Scenario},
       {"extender_reply", ExtenderReply},
   };
   return kTargets;

@@ -31,7 +31,9 @@ void LabelSelector(std::string_view data);
 // configuration or give an error.
 void Policy(std::string_view data);
 // ParseScenario; small scenarios without extenders are also replayed through
-// the whole engine and printed in the step format.
+// the whole engine and printed in the step format, once as the reference (no
+// equivalence cache) and again with the cache and with the decision-only
+// score index, which must reproduce the reference step for step.
 void Scenario(std::string_view data);
 // The replies an HTTP extender sends: filter, prioritize and bind results,
 // Go's JSON framing and the printf-verb rewriting of its error text.
