@@ -121,6 +121,42 @@ std::string Decision(const std::string& step) {
   return "error: " + std::string(error);
 }
 
+// Runs the reference and every speed-up on the same input and requires the
+// same steps. `make_config` gives a fresh configuration for each run.
+template <typename MakeConfig>
+void Differential(const ObjectSet& cluster, const std::vector<Pod>& pending,
+                  const MakeConfig& make_config) {
+  auto config = make_config();
+  if (!config.ok()) return;
+  std::vector<std::string> want = Replay(cluster, pending, std::move(config).value(), kReference);
+  for (EngineMode mode : kSpeedUps) {
+    auto again = make_config();
+    FUZZ_CHECK(again.ok(), again.error().message);
+    std::vector<std::string> got = Replay(cluster, pending, std::move(again).value(), mode);
+    FUZZ_CHECK(got.size() == want.size(), "step count");
+    for (size_t i = 0; i < want.size(); ++i) {
+      std::string expected = mode.record_details ? want[i] : Decision(want[i]);
+      FUZZ_CHECK(got[i] == expected, "step " + std::to_string(i) + " differs from the reference (" +
+                                         (mode.record_details ? "cache" : "index") + "):\n  want " +
+                                         expected + "\n  got  " + got[i]);
+    }
+  }
+}
+
+// A decoded snapshot, scheduled as `ksched schedule` does: pods without a node
+// are pending, the DefaultProvider decides.
+void ScheduleSnapshot(ObjectSet set) {
+  if (ObjectCount(set) > kMaxReplayObjects || set.nodes.empty()) return;
+  std::vector<Pod> pending;
+  std::vector<Pod> placed;
+  for (Pod& pod : set.pods) {
+    (pod.spec.node_name.empty() ? pending : placed).push_back(std::move(pod));
+  }
+  set.pods = std::move(placed);
+  if (pending.empty()) return;
+  Differential(set, pending, [] { return BuildFromProvider("DefaultProvider", BuildOptions{}); });
+}
+
 void MatchSelector(const labels::Selector& s) {
   static const Labels kLabels({{Intern("a"), Intern("b")},
                                {Intern("app"), Intern("web")},
@@ -180,6 +216,7 @@ void JsonDecode(std::string_view data) {
   ObjectSet set;
   if (!DecodeObjects(data, "fuzz.json", &set).ok()) return;
   CheckReencode(set);
+  ScheduleSnapshot(std::move(set));
 }
 
 void YamlDecode(std::string_view data) {
@@ -195,6 +232,7 @@ void YamlDecode(std::string_view data) {
   ObjectSet set;
   if (!DecodeObjects(data, "fuzz.yaml", &set).ok()) return;
   CheckReencode(set);
+  ScheduleSnapshot(std::move(set));
 }
 
 void QuantityParse(std::string_view data) {
@@ -251,24 +289,9 @@ void Scenario(std::string_view data) {
     auto policy = ParsePolicy(*sc->policy_json, "fuzz-scenario (policy)");
     if (!policy.ok() || !policy->extenders.empty()) return;
   }
-  auto config = ScenarioConfig(*sc, ReplayOptions{});
-  if (!config.ok()) return;
   // Differential: the engine's caches and score index must reproduce the
   // reference run step for step (every field when details are recorded).
-  std::vector<std::string> want =
-      Replay(sc->cluster, sc->pending, std::move(config).value(), kReference);
-  for (EngineMode mode : kSpeedUps) {
-    auto again = ScenarioConfig(*sc, ReplayOptions{});
-    FUZZ_CHECK(again.ok(), again.error().message);
-    std::vector<std::string> got = Replay(sc->cluster, sc->pending, std::move(again).value(), mode);
-    FUZZ_CHECK(got.size() == want.size(), "step count");
-    for (size_t i = 0; i < want.size(); ++i) {
-      std::string expected = mode.record_details ? want[i] : Decision(want[i]);
-      FUZZ_CHECK(got[i] == expected, "step " + std::to_string(i) + " differs from the reference (" +
-                                         (mode.record_details ? "cache" : "index") + "):\n  want " +
-                                         expected + "\n  got  " + got[i]);
-    }
-  }
+  Differential(sc->cluster, sc->pending, [&] { return ScenarioConfig(*sc, ReplayOptions{}); });
 }
 
 void ExtenderReply(std::string_view data) {

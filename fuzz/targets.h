@@ -15,10 +15,12 @@
 namespace ksched::fuzz {
 
 // DecodeObjects on JSON text (inputs that do not start with '{' or '[' are
-// skipped). Decoded pods and nodes must survive re-encoding and decoding.
+// skipped). Decoded pods and nodes must survive re-encoding and decoding; a
+// small snapshot's pods without a node are then scheduled by the
+// DefaultProvider, with and without the engine's caches (as Scenario below).
 void JsonDecode(std::string_view data);
 // YAML to JSON (every document produced must be valid JSON), then
-// DecodeObjects on the YAML text.
+// DecodeObjects on the YAML text and the checks of JsonDecode.
 void YamlDecode(std::string_view data);
 // Quantity::Parse; a parsed quantity must compare equal to itself and
 // re-parse from its canonical String() to the same value.
