@@ -78,7 +78,8 @@ TEST(Policy, CustomNamedPredicateIsAcceptedButNeverRuns) {
 }
 
 TEST(Policy, RejectsWhatUpstreamRejects) {
-  auto weight = ParsePolicy(R"({"priorities":[{"name":"LeastRequestedPriority","weight":0}]})", "p");
+  auto weight =
+      ParsePolicy(R"({"priorities":[{"name":"LeastRequestedPriority","weight":0}]})", "p");
   ASSERT_FALSE(weight.ok());
   EXPECT_NE(weight.error().message.find("Priority LeastRequestedPriority should have a positive "
                                         "weight applied to it or it has overflown"),
@@ -88,7 +89,8 @@ TEST(Policy, RejectsWhatUpstreamRejects) {
   ASSERT_TRUE(unknown.ok());
   auto c = BuildFromPolicy(*unknown, BuildOptions{});
   ASSERT_FALSE(c.ok());
-  EXPECT_EQ(c.error().message, "Invalid configuration: Predicate type not found for NoSuchPredicate");
+  EXPECT_EQ(c.error().message,
+            "Invalid configuration: Predicate type not found for NoSuchPredicate");
 
   // Node-condition predicates are unregistered under TaintNodesByCondition.
   auto cond = ParsePolicy(R"({"predicates":[{"name":"CheckNodeCondition"}]})", "p");
@@ -97,7 +99,8 @@ TEST(Policy, RejectsWhatUpstreamRejects) {
   old.gates.taint_nodes_by_condition = false;
   EXPECT_TRUE(BuildFromPolicy(*cond, old).ok());
 
-  auto limits = ParsePolicy(R"({"priorities":[{"name":"ResourceLimitsPriority","weight":1}]})", "p");
+  auto limits =
+      ParsePolicy(R"({"priorities":[{"name":"ResourceLimitsPriority","weight":1}]})", "p");
   EXPECT_FALSE(BuildFromPolicy(*limits, BuildOptions{}).ok());
   BuildOptions gated;
   gated.gates.resource_limits_priority_function = true;
@@ -130,8 +133,9 @@ TEST(Policy, RejectsWhatUpstreamRejects) {
       {"urlPrefix":"http://c","bindVerb":"bind"}]})",
                          "p");
   ASSERT_FALSE(ext.ok());
-  EXPECT_NE(ext.error().message.find("Priority for extender http://a should have a positive weight"),
-            std::string::npos);
+  EXPECT_NE(
+      ext.error().message.find("Priority for extender http://a should have a positive weight"),
+      std::string::npos);
   EXPECT_NE(ext.error().message.find("Duplicate extender managed resource name example.com/x"),
             std::string::npos);
   EXPECT_NE(ext.error().message.find("Only one extender can implement bind, found 2"),
@@ -158,12 +162,11 @@ TEST(Providers, DefaultAndAutoscaler) {
   auto d = BuildFromProvider("DefaultProvider", BuildOptions{});
   ASSERT_TRUE(d.ok());
   EXPECT_EQ(PredicateNames(*d),
-            (std::vector<std::string>{"CheckNodeUnschedulable", "GeneralPredicates",
-                                      "NoDiskConflict", "PodToleratesNodeTaints",
-                                      "MaxEBSVolumeCount", "MaxGCEPDVolumeCount",
-                                      "MaxCSIVolumeCountPred", "MaxAzureDiskVolumeCount",
-                                      "CheckVolumeBinding", "NoVolumeZoneConflict",
-                                      "MatchInterPodAffinity"}));
+            (std::vector<std::string>{
+                "CheckNodeUnschedulable", "GeneralPredicates", "NoDiskConflict",
+                "PodToleratesNodeTaints", "MaxEBSVolumeCount", "MaxGCEPDVolumeCount",
+                "MaxCSIVolumeCountPred", "MaxAzureDiskVolumeCount", "CheckVolumeBinding",
+                "NoVolumeZoneConflict", "MatchInterPodAffinity"}));
   int64_t avoid_weight = 0;
   for (const auto& p : d->priorities)
     if (p.name == "NodePreferAvoidPodsPriority") avoid_weight = p.weight;
@@ -180,9 +183,9 @@ TEST(GenericScheduler, FeasibleNodesToFindFollowsUpstream) {
   EXPECT_EQ(GenericScheduler::NumFeasibleNodesToFind(99, 10), 99u);
   EXPECT_EQ(GenericScheduler::NumFeasibleNodesToFind(5000, 100), 5000u);
   EXPECT_EQ(GenericScheduler::NumFeasibleNodesToFind(5000, 0), 5000u * 10 / 100);  // 50-40
-  EXPECT_EQ(GenericScheduler::NumFeasibleNodesToFind(1000, 0), 420u);               // 50-8
-  EXPECT_EQ(GenericScheduler::NumFeasibleNodesToFind(200, 30), 100u);               // min 100
-  EXPECT_EQ(GenericScheduler::NumFeasibleNodesToFind(10000, 0), 500u);              // floor 5%
+  EXPECT_EQ(GenericScheduler::NumFeasibleNodesToFind(1000, 0), 420u);              // 50-8
+  EXPECT_EQ(GenericScheduler::NumFeasibleNodesToFind(200, 30), 100u);              // min 100
+  EXPECT_EQ(GenericScheduler::NumFeasibleNodesToFind(10000, 0), 500u);             // floor 5%
 }
 
 TEST(GenericScheduler, FitErrorSortsHistogramAsStrings) {

@@ -1,11 +1,11 @@
 #include "algorithm/provider.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <functional>
 #include <map>
 #include <set>
-
-#include <fmt/format.h>
 
 #include "predicates/factories.h"
 #include "priorities/factories.h"
@@ -103,11 +103,11 @@ std::map<std::string, RegisteredPriority, std::less<>> PriorityRegistry(const Fe
 }
 
 std::vector<std::string> ProviderPredicateKeys(const FeatureGates& gates) {
-  std::vector<std::string> keys = {
-      "NoVolumeZoneConflict", "MaxEBSVolumeCount",     "MaxGCEPDVolumeCount",
-      "MaxAzureDiskVolumeCount", "MaxCSIVolumeCountPred", "MatchInterPodAffinity",
-      "NoDiskConflict",       "GeneralPredicates",     "PodToleratesNodeTaints",
-      "CheckVolumeBinding"};
+  std::vector<std::string> keys = {"NoVolumeZoneConflict",   "MaxEBSVolumeCount",
+                                   "MaxGCEPDVolumeCount",    "MaxAzureDiskVolumeCount",
+                                   "MaxCSIVolumeCountPred",  "MatchInterPodAffinity",
+                                   "NoDiskConflict",         "GeneralPredicates",
+                                   "PodToleratesNodeTaints", "CheckVolumeBinding"};
   if (gates.taint_nodes_by_condition) {
     keys.push_back("CheckNodeUnschedulable");
   } else {
@@ -118,13 +118,17 @@ std::vector<std::string> ProviderPredicateKeys(const FeatureGates& gates) {
   return keys;
 }
 
-std::vector<std::string> ProviderPriorityKeys(std::string_view provider, const FeatureGates& gates) {
-  std::vector<std::string> keys = {"SelectorSpreadPriority", "InterPodAffinityPriority",
-                                   provider == kClusterAutoscalerProvider ? "MostRequestedPriority"
-                                                                          : "LeastRequestedPriority",
-                                   "BalancedResourceAllocation", "NodePreferAvoidPodsPriority",
-                                   "NodeAffinityPriority", "TaintTolerationPriority",
-                                   "ImageLocalityPriority"};
+std::vector<std::string> ProviderPriorityKeys(std::string_view provider,
+                                              const FeatureGates& gates) {
+  std::vector<std::string> keys = {
+      "SelectorSpreadPriority",
+      "InterPodAffinityPriority",
+      provider == kClusterAutoscalerProvider ? "MostRequestedPriority" : "LeastRequestedPriority",
+      "BalancedResourceAllocation",
+      "NodePreferAvoidPodsPriority",
+      "NodeAffinityPriority",
+      "TaintTolerationPriority",
+      "ImageLocalityPriority"};
   if (gates.resource_limits_priority_function) keys.push_back("ResourceLimitsPriority");
   return keys;
 }
@@ -133,8 +137,8 @@ std::vector<std::string> ProviderPriorityKeys(std::string_view provider, const F
 // `custom` holds Policy predicates with arguments, which upstream registers
 // under the entry's own name (replacing a built-in of that name).
 Result<std::vector<PredicateConfig>> InstantiatePredicates(
-    const std::set<std::string>& keys, const std::map<std::string, PredicateFactory, std::less<>>& reg,
-    const PredicateArgs& args) {
+    const std::set<std::string>& keys,
+    const std::map<std::string, PredicateFactory, std::less<>>& reg, const PredicateArgs& args) {
   std::vector<PredicateConfig> out;
   for (std::string_view name : PredicateOrdering()) {
     if (!keys.count(std::string(name))) continue;
@@ -169,14 +173,18 @@ Status CheckTotalWeight(const std::vector<PriorityConfig>& configs) {
 
 const std::vector<std::string_view>& PredicateOrdering() {
   static const std::vector<std::string_view> order = {
-      "CheckNodeCondition",      "CheckNodeUnschedulable", "GeneralPredicates",
-      "HostName",                "PodFitsHostPorts",       "MatchNodeSelector",
-      "PodFitsResources",        "NoDiskConflict",         "PodToleratesNodeTaints",
-      "PodToleratesNodeNoExecuteTaints", "CheckNodeLabelPresence", "CheckServiceAffinity",
-      "MaxEBSVolumeCount",       "MaxGCEPDVolumeCount",    "MaxCSIVolumeCountPred",
-      "MaxAzureDiskVolumeCount", "MaxCinderVolumeCount",   "CheckVolumeBinding",
-      "NoVolumeZoneConflict",    "CheckNodeMemoryPressure", "CheckNodePIDPressure",
-      "CheckNodeDiskPressure",   "MatchInterPodAffinity"};
+      "CheckNodeCondition",     "CheckNodeUnschedulable",
+      "GeneralPredicates",      "HostName",
+      "PodFitsHostPorts",       "MatchNodeSelector",
+      "PodFitsResources",       "NoDiskConflict",
+      "PodToleratesNodeTaints", "PodToleratesNodeNoExecuteTaints",
+      "CheckNodeLabelPresence", "CheckServiceAffinity",
+      "MaxEBSVolumeCount",      "MaxGCEPDVolumeCount",
+      "MaxCSIVolumeCountPred",  "MaxAzureDiskVolumeCount",
+      "MaxCinderVolumeCount",   "CheckVolumeBinding",
+      "NoVolumeZoneConflict",   "CheckNodeMemoryPressure",
+      "CheckNodePIDPressure",   "CheckNodeDiskPressure",
+      "MatchInterPodAffinity"};
   return order;
 }
 
@@ -186,7 +194,8 @@ const std::vector<std::string_view>& ProviderNames() {
 }
 
 Result<SchedulerConfig> BuildFromProvider(std::string_view provider, const BuildOptions& options) {
-  if (std::find(ProviderNames().begin(), ProviderNames().end(), provider) == ProviderNames().end()) {
+  if (std::find(ProviderNames().begin(), ProviderNames().end(), provider) ==
+      ProviderNames().end()) {
     return MakeError(fmt::format(
         "unknown algorithm provider \"{}\" (known: DefaultProvider, ClusterAutoscalerProvider)",
         provider));
@@ -220,7 +229,8 @@ Result<SchedulerConfig> BuildFromPolicy(const Policy& policy, const BuildOptions
   config.percentage_of_nodes_to_score = options.percentage_of_nodes_to_score;
   config.always_check_all_predicates = policy.always_check_all_predicates;
   int hard = options.hard_pod_affinity_symmetric_weight;
-  if (policy.hard_pod_affinity_symmetric_weight != 0) hard = policy.hard_pod_affinity_symmetric_weight;
+  if (policy.hard_pod_affinity_symmetric_weight != 0)
+    hard = policy.hard_pod_affinity_symmetric_weight;
   if (Status s = CheckHardWeight(hard); !s.ok()) return s.error();
   config.hard_pod_affinity_symmetric_weight = hard;
 
@@ -238,13 +248,15 @@ Result<SchedulerConfig> BuildFromPolicy(const Policy& policy, const BuildOptions
     for (const PredicatePolicy& p : *policy.predicates) {
       int num_args = (p.service_affinity_labels ? 1 : 0) + (p.labels_presence ? 1 : 0);
       if (num_args > 1) {
-        return MakeError(fmt::format(
-            "Exactly 1 predicate argument is required, numArgs: {}, Predicate: {}", num_args,
-            p.name));
+        return MakeError(
+            fmt::format("Exactly 1 predicate argument is required, numArgs: {}, Predicate: {}",
+                        num_args, p.name));
       }
       if (p.service_affinity_labels) {
         auto labels = *p.service_affinity_labels;
-        reg[p.name] = [labels](const PredicateArgs&) { return NewServiceAffinityPredicate(labels); };
+        reg[p.name] = [labels](const PredicateArgs&) {
+          return NewServiceAffinityPredicate(labels);
+        };
       } else if (p.labels_presence) {
         auto lp = *p.labels_presence;
         reg[p.name] = [lp](const PredicateArgs&) {
@@ -278,9 +290,9 @@ Result<SchedulerConfig> BuildFromPolicy(const Policy& policy, const BuildOptions
       int num_args = (p.service_anti_affinity_label ? 1 : 0) + (p.label_preference ? 1 : 0) +
                      (p.requested_to_capacity_ratio_shape ? 1 : 0);
       if (num_args > 1) {
-        return MakeError(fmt::format(
-            "Exactly 1 priority argument is required, numArgs: {}, Priority: {}", num_args,
-            p.name));
+        return MakeError(
+            fmt::format("Exactly 1 priority argument is required, numArgs: {}, Priority: {}",
+                        num_args, p.name));
       }
       std::unique_ptr<Priority> prio;
       if (p.service_anti_affinity_label) {
@@ -293,11 +305,12 @@ Result<SchedulerConfig> BuildFromPolicy(const Policy& policy, const BuildOptions
         if (shape.empty()) return MakeError("at least one point must be specified");
         for (size_t i = 0; i < shape.size(); ++i) {
           if (shape[i].first < 0 || shape[i].first > 100) {
-            return MakeError(fmt::format("utilization values must be valid percentages: {}",
-                                         shape[i].first));
+            return MakeError(
+                fmt::format("utilization values must be valid percentages: {}", shape[i].first));
           }
           if (shape[i].second < 0 || shape[i].second > kMaxPriority) {
-            return MakeError(fmt::format("score values must be in range 0-10: {}", shape[i].second));
+            return MakeError(
+                fmt::format("score values must be in range 0-10: {}", shape[i].second));
           }
           if (i > 0 && shape[i - 1].first >= shape[i].first) {
             return MakeError("utilization values must be sorted");

@@ -1,16 +1,15 @@
 // `ksched bench`: scheduling throughput on scenario files, with a digest of
 // the decisions so that two builds (or `replay` and `bench`) can be checked
 // for identical outcomes.
+#include <fmt/format.h>
 #include <sys/resource.h>
+#include <tbb/global_control.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <iostream>
-
-#include <fmt/format.h>
 #include <nlohmann/json.hpp>
-#include <tbb/global_control.h>
 
 #include "api/scenario.h"
 #include "cli/commands.h"
@@ -127,10 +126,11 @@ int RunBench(const BenchArgs& args) {
     j["peakRssMiB"] = PeakRssMiB();
     j["digest"] = digest.Hex();
     results.push_back(j);
-    table.AddRow({name, std::to_string(pods), std::to_string(scheduled), fmt::format("{:.2f}", load_s),
-                  fmt::format("{:.3f}", sched_s), fmt::format("{:.0f}", rate),
-                  fmt::format("{:.1f}", pct(0.5)), fmt::format("{:.1f}", pct(0.99)),
-                  fmt::format("{:.0f}", PeakRssMiB()), digest.Hex()});
+    table.AddRow({name, std::to_string(pods), std::to_string(scheduled),
+                  fmt::format("{:.2f}", load_s), fmt::format("{:.3f}", sched_s),
+                  fmt::format("{:.0f}", rate), fmt::format("{:.1f}", pct(0.5)),
+                  fmt::format("{:.1f}", pct(0.99)), fmt::format("{:.0f}", PeakRssMiB()),
+                  digest.Hex()});
   }
   std::string out = args.output == "json" ? results.dump(2) + "\n" : table.Render();
   std::fwrite(out.data(), 1, out.size(), stdout);

@@ -1,11 +1,11 @@
 // `ksched capacity`: how many more copies of a pod the cluster can take, in
 // the manner of upstream's cluster-capacity tool: copies are scheduled one by
 // one, each bound before the next, until one does not fit.
+#include <fmt/format.h>
+
 #include <cstdio>
 #include <iostream>
 #include <map>
-
-#include <fmt/format.h>
 
 #include "api/decode.h"
 #include "cache/node_tree.h"
@@ -88,8 +88,7 @@ int RunCapacity(const CapacityArgs& args) {
 
   std::string out;
   if (args.output == "table") {
-    out += fmt::format("{} more cop{} of {} fit.\n", placed, placed == 1 ? "y" : "ies",
-                       base.Key());
+    out += fmt::format("{} more cop{} of {} fit.\n", placed, placed == 1 ? "y" : "ies", base.Key());
     out += fmt::format("Stopped: {}\n", stop_reason);
     if (!per_node.empty()) {
       out += "\n";

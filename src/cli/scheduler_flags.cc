@@ -1,8 +1,8 @@
 #include "cli/scheduler_flags.h"
 
-#include <sstream>
-
 #include <fmt/format.h>
+
+#include <sstream>
 
 #include "extender/http_extender.h"
 
@@ -52,10 +52,10 @@ Result<FeatureGates> ParseFeatureGates(const std::string& spec) {
     } else if (name == "ResourceLimitsPriorityFunction") {
       gates.resource_limits_priority_function = on;
     } else {
-      return MakeError(fmt::format(
-          "--feature-gates: unknown gate {} (known: TaintNodesByCondition, "
-          "ResourceLimitsPriorityFunction)",
-          name));
+      return MakeError(
+          fmt::format("--feature-gates: unknown gate {} (known: TaintNodesByCondition, "
+                      "ResourceLimitsPriorityFunction)",
+                      name));
     }
   }
   return gates;

@@ -2,9 +2,8 @@
 // (schedule, capacity, extender): --policy / --provider and friends.
 #pragma once
 
-#include <string>
-
 #include <CLI/CLI.hpp>
+#include <string>
 
 #include "algorithm/generic_scheduler.h"
 #include "algorithm/provider.h"
@@ -21,7 +20,9 @@ struct SchedulerFlags {
   std::string feature_gates;  // "TaintNodesByCondition=false,ResourceLimitsPriorityFunction=true"
 
   void AddTo(CLI::App* app);
-  TieBreak tie() const { return tie_break == "round-robin" ? TieBreak::kRoundRobin : TieBreak::kName; }
+  TieBreak tie() const {
+    return tie_break == "round-robin" ? TieBreak::kRoundRobin : TieBreak::kName;
+  }
   // Builds the configuration, with HTTP extenders when the Policy names them.
   Result<SchedulerConfig> Build() const;
 };
