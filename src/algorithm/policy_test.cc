@@ -106,11 +106,28 @@ TEST(Policy, RejectsWhatUpstreamRejects) {
   gated.gates.resource_limits_priority_function = true;
   EXPECT_TRUE(BuildFromPolicy(*limits, gated).ok());
 
+  // Upstream range-checks only the component-config weight (0-100); a
+  // Policy's non-zero weight replaces it unchecked.
   auto hard = ParsePolicy(R"({"hardPodAffinitySymmetricWeight":101})", "p");
   ASSERT_TRUE(hard.ok());
   auto h = BuildFromPolicy(*hard, BuildOptions{});
-  ASSERT_FALSE(h.ok());
-  EXPECT_NE(h.error().message.find("must be in the range 1-100"), std::string::npos);
+  ASSERT_TRUE(h.ok()) << h.error().message;
+  EXPECT_EQ(h->hard_pod_affinity_symmetric_weight, 101);
+  auto negative = ParsePolicy(R"({"hardPodAffinitySymmetricWeight":-4})", "p");
+  ASSERT_TRUE(negative.ok());
+  auto n = BuildFromPolicy(*negative, BuildOptions{});
+  ASSERT_TRUE(n.ok()) << n.error().message;
+  EXPECT_EQ(n->hard_pod_affinity_symmetric_weight, -4);
+  BuildOptions off;
+  off.hard_pod_affinity_symmetric_weight = 0;
+  EXPECT_TRUE(BuildFromProvider("DefaultProvider", off).ok());
+  BuildOptions too_big;
+  too_big.hard_pod_affinity_symmetric_weight = 101;
+  auto big = BuildFromProvider("DefaultProvider", too_big);
+  ASSERT_FALSE(big.ok());
+  EXPECT_NE(big.error().message.find("not in valid range 0-100"), std::string::npos);
+  too_big.hard_pod_affinity_symmetric_weight = -1;
+  EXPECT_FALSE(BuildFromPolicy(*hard, too_big).ok());
 
   auto overflow = ParsePolicy(
       R"({"priorities":[{"name":"EqualPriority","weight":922337203685477579},

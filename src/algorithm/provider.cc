@@ -149,10 +149,14 @@ Result<std::vector<PredicateConfig>> InstantiatePredicates(
   return out;
 }
 
+// The command line's (or a scenario's) weight, checked as upstream's
+// component-config validation checks it: 0 turns the symmetric term off.
+// A Policy's own value is not range-checked upstream (a non-zero one simply
+// replaces this), so BuildFromPolicy does not check it either.
 Status CheckHardWeight(int weight) {
-  if (weight < 1 || weight > 100) {
+  if (weight < 0 || weight > 100) {
     return MakeError(fmt::format(
-        "invalid hardPodAffinitySymmetricWeight: {}, must be in the range 1-100", weight));
+        "hardPodAffinitySymmetricWeight: Invalid value: {}: not in valid range 0-100", weight));
   }
   return Status::Ok();
 }
@@ -228,10 +232,11 @@ Result<SchedulerConfig> BuildFromPolicy(const Policy& policy, const BuildOptions
   SchedulerConfig config;
   config.percentage_of_nodes_to_score = options.percentage_of_nodes_to_score;
   config.always_check_all_predicates = policy.always_check_all_predicates;
+  if (Status s = CheckHardWeight(options.hard_pod_affinity_symmetric_weight); !s.ok())
+    return s.error();
   int hard = options.hard_pod_affinity_symmetric_weight;
   if (policy.hard_pod_affinity_symmetric_weight != 0)
     hard = policy.hard_pod_affinity_symmetric_weight;
-  if (Status s = CheckHardWeight(hard); !s.ok()) return s.error();
   config.hard_pod_affinity_symmetric_weight = hard;
 
   PredicateArgs args;

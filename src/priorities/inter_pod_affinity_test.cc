@@ -180,6 +180,10 @@ TEST(InterPodAffinityPriorityTest, HardAffinityOfExistingPodsIsSymmetric) {
   EXPECT_EQ(Eval(c, web, 5).final, (M{{"n1", 0}, {"n2", 0}, {"n3", 10}, {"n4", 0}}));
   // Weight 0 turns the symmetry off.
   EXPECT_EQ(Eval(c, web, 0).raw, (M{{"n1", 0}, {"n2", 0}, {"n3", 0}, {"n4", 0}}));
+  // A Policy may set any weight (upstream checks no range there): a negative
+  // one also turns it off, one above 100 is used as it is.
+  EXPECT_EQ(Eval(c, web, -3).raw, (M{{"n1", 0}, {"n2", 0}, {"n3", 0}, {"n4", 0}}));
+  EXPECT_EQ(Eval(c, web, 250).raw, (M{{"n1", 0}, {"n2", 0}, {"n3", 250}, {"n4", 0}}));
   // A pod the term does not select gets nothing.
   Pod other = TestPod(PodJson("x", "default", R"("app":"x")", "", ""));
   EXPECT_EQ(Eval(c, other, 5).raw, (M{{"n1", 0}, {"n2", 0}, {"n3", 0}, {"n4", 0}}));
