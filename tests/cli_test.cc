@@ -127,6 +127,34 @@ TEST(Cli, BadInputIsOneClearLineAndExit2) {
 
   CommandRun usage = Ksched("schedule");
   EXPECT_EQ(usage.status, 2);
+
+  CommandRun typo = Ksched("schedul -f " + Example("cluster.yaml"));
+  EXPECT_EQ(typo.status, 2);
+  EXPECT_NE(typo.err.find("unknown command \"schedul\""), std::string::npos) << typo.err;
+  EXPECT_NE(typo.err.find("schedule"), std::string::npos) << typo.err;
+  EXPECT_TRUE(typo.out.empty());
+}
+
+TEST(Cli, IntegerFlagsNameTheirRange) {
+  const std::string cap =
+      "capacity -f " + Example("cluster.yaml") + " --pod " + Example("web-pod.yaml");
+  for (const char* max : {"-1", "1.5", "99999999999999999999", "7x"}) {
+    CommandRun r = Ksched(cap + " --max " + max);
+    EXPECT_EQ(r.status, 2) << max;
+    EXPECT_NE(r.err.find("--max"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("must be a whole number 0 or more"), std::string::npos) << r.err;
+    EXPECT_TRUE(r.out.empty()) << max;
+  }
+  CommandRun weight = Ksched("schedule -f " + Example("cluster.yaml") +
+                             " --hard-pod-affinity-symmetric-weight 101");
+  EXPECT_EQ(weight.status, 2);
+  EXPECT_NE(weight.err.find("from 0 to 100"), std::string::npos) << weight.err;
+  CommandRun off =
+      Ksched("schedule -f " + Example("cluster.yaml") + " --hard-pod-affinity-symmetric-weight 0");
+  EXPECT_EQ(off.status, 1) << off.err;  // 0 turns the symmetric term off, as upstream allows
+  CommandRun threads = Ksched("bench " + Example("cluster.yaml") + " --threads 100000");
+  EXPECT_EQ(threads.status, 2);
+  EXPECT_NE(threads.err.find("from 0 to 1024"), std::string::npos) << threads.err;
 }
 
 TEST(Cli, HelpDocumentsSubcommands) {

@@ -48,8 +48,8 @@ CLI::App* AddBenchCommand(CLI::App* app, BenchArgs* args) {
       "Measure scheduling throughput on scenario files (same engine as replay).\n"
       "  example: ksched bench ../shared/perf/perf-basic-5000n-1000e-1000p.json --threads 1");
   cmd->add_option("SCENARIO", args->files, "Scenario files")->required();
-  cmd->add_option("--threads", args->threads, "Worker threads (0 = all cores)")
-      ->check(CLI::NonNegativeNumber)
+  cmd->add_option("--threads", args->threads, "Worker threads (0 = all cores; at most 1024)")
+      ->check(IntegerIn(0, 1024))
       ->capture_default_str();
   cmd->add_option("-o,--output", args->output, "table or json")
       ->check(CLI::IsMember({"table", "json"}))

@@ -5,6 +5,7 @@
 
 #include <cstdio>
 #include <iostream>
+#include <limits>
 #include <map>
 
 #include "api/decode.h"
@@ -24,7 +25,7 @@ CLI::App* AddCapacityCommand(CLI::App* app, CapacityArgs* args) {
   cmd->add_option("--pod", args->pod_template, "File with exactly one Pod: the template")
       ->required();
   cmd->add_option("--max", args->max, "Stop after this many copies (default: until one fails)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(IntegerIn(0, std::numeric_limits<int64_t>::max()));
   cmd->add_option("-o,--output", args->output, "Output format: table, json or yaml")
       ->check(CLI::IsMember({"table", "json", "yaml"}))
       ->capture_default_str();

@@ -1,6 +1,7 @@
 // ksched: the kube-scheduler v1.15 algorithm as a command-line tool.
 #include <CLI/CLI.hpp>
 #include <cstdio>
+#include <functional>
 #include <iostream>
 #include <string>
 
@@ -64,7 +65,7 @@ int main(int argc, char** argv) {
   replay
       ->add_option("--percentage-of-nodes-to-score", percentage,
                    "Override the scenario's percentageOfNodesToScore (0 = adaptive)")
-      ->check(CLI::Range(0, 100));
+      ->check(ksched::IntegerIn(0, 100));
 
   ksched::ScheduleArgs schedule_args;
   CLI::App* schedule = ksched::AddScheduleCommand(&app, &schedule_args);
@@ -74,6 +75,21 @@ int main(int argc, char** argv) {
   ksched::BenchArgs bench_args;
   CLI::App* bench = ksched::AddBenchCommand(&app, &bench_args);
 
+  // CLI11 reports a misspelt command as "A subcommand is required", which
+  // does not say what was wrong; name the word and the commands there are.
+  if (argc > 1 && argv[1][0] != '-') {
+    std::string known;
+    bool found = false;
+    for (CLI::App* sub : app.get_subcommands(std::function<bool(CLI::App*)>())) {
+      known += (known.empty() ? "" : ", ") + sub->get_name();
+      found = found || sub->check_name(argv[1]);
+    }
+    if (!found) {
+      std::cerr << "ksched: unknown command \"" << argv[1] << "\" (commands: " << known
+                << "; see ksched --help)\n";
+      return kExitBadInput;
+    }
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

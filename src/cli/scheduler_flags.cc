@@ -2,11 +2,30 @@
 
 #include <fmt/format.h>
 
+#include <charconv>
+#include <limits>
 #include <sstream>
 
 #include "extender/http_extender.h"
 
 namespace ksched {
+
+CLI::Validator IntegerIn(int64_t min, int64_t max) {
+  std::string range = max == std::numeric_limits<int64_t>::max()
+                          ? fmt::format("{} or more", min)
+                          : fmt::format("from {} to {}", min, max);
+  return CLI::Validator(
+      [min, max, range](std::string& text) -> std::string {
+        int64_t value = 0;
+        const char* end = text.data() + text.size();
+        auto [ptr, ec] = std::from_chars(text.data(), end, value);
+        if (ec != std::errc() || ptr != end || value < min || value > max) {
+          return fmt::format("must be a whole number {} (got \"{}\")", range, text);
+        }
+        return std::string();
+      },
+      range);
+}
 
 void SchedulerFlags::AddTo(CLI::App* app) {
   app->add_option("--policy", policy_file,
@@ -17,10 +36,12 @@ void SchedulerFlags::AddTo(CLI::App* app) {
   app->add_option("--percentage-of-nodes-to-score", percentage_of_nodes_to_score,
                   "Stop filtering after this share of nodes is feasible (0 = upstream's "
                   "adaptive default; only matters from 100 nodes up)")
-      ->check(CLI::Range(0, 100))
+      ->check(IntegerIn(0, 100))
       ->capture_default_str();
   app->add_option("--hard-pod-affinity-symmetric-weight", hard_pod_affinity_symmetric_weight,
-                  "Weight of existing pods' required affinity in InterPodAffinityPriority (1-100)")
+                  "Weight of existing pods' required affinity in InterPodAffinityPriority "
+                  "(0-100; 0 turns it off; a Policy's non-zero value replaces it)")
+      ->check(IntegerIn(0, 100))
       ->capture_default_str();
   app->add_option("--tie-break", tie_break,
                   "Among the best-scoring nodes pick the smallest name (name) or rotate as "

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <cstdint>
 #include <string>
 
 #include "algorithm/generic_scheduler.h"
@@ -26,6 +27,12 @@ struct SchedulerFlags {
   // Builds the configuration, with HTTP extenders when the Policy names them.
   Result<SchedulerConfig> Build() const;
 };
+
+// A CLI11 check for an integer flag: the whole text must be a base-10
+// integer from `min` to `max`. CLI11's own checks print ranges as doubles
+// and let values past int64 through; this one names the flag's range and
+// rejects fractions and overflow before the value is converted.
+CLI::Validator IntegerIn(int64_t min, int64_t max);
 
 // Parses --feature-gates.
 Result<FeatureGates> ParseFeatureGates(const std::string& spec);
