@@ -41,7 +41,7 @@ namespace {
 
 // Keeps the engine runs of one input short: the fuzzer is after crashes in
 // code paths, not after big clusters.
-constexpr size_t kMaxReplayObjects = 64;
+constexpr size_t kMaxReplayObjects = 128;
 
 // Re-encoding decoded pods and nodes as Kubernetes JSON and decoding that
 // again must work and give the same encoding.
