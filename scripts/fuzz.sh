@@ -11,8 +11,10 @@
 # A crash is a bug: fix it and commit the input as
 # tests/fuzz/regressions/<target>/<name>, which the regular test suite replays.
 # FUZZ_SEED=N fixes libFuzzer's random seed and FUZZ_RUNS=N stops after N
-# inputs: together they make a run repeatable (the test suite's smoke run uses
-# both, so it explores the same inputs on every machine).
+# inputs (FUZZ_RUNS_<target>=N overrides it for one target): together they make
+# a run repeatable (the test suite's smoke run uses both, so it explores the
+# same inputs on every machine). A run that the time limit stops first is not
+# repeatable; the script says so.
 # Exit status: 0 when no target crashed, 1 otherwise.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -52,9 +54,11 @@ for t in "${TARGETS[@]}"; do
   dirs=("$WORK/corpus/$t" "tests/fuzz/corpus/$t")
   [ -d "tests/fuzz/regressions/$t" ] && dirs+=("tests/fuzz/regressions/$t")
   for d in $(extra_seeds "$t"); do [ -d "$d" ] && dirs+=("$d"); done
-  echo "fuzz.sh: $t for ${SECONDS_PER_TARGET}s"
+  runs_var="FUZZ_RUNS_$t"
+  runs=${!runs_var:-${FUZZ_RUNS:-}}
+  echo "fuzz.sh: $t for ${SECONDS_PER_TARGET}s${runs:+ or $runs inputs}"
   if ! "$bin" -max_total_time="$SECONDS_PER_TARGET" -timeout=10 -rss_limit_mb=2048 \
-      ${FUZZ_SEED:+-seed="$FUZZ_SEED"} ${FUZZ_RUNS:+-runs="$FUZZ_RUNS"} \
+      ${FUZZ_SEED:+-seed="$FUZZ_SEED"} ${runs:+-runs="$runs"} \
       -print_final_stats=1 -artifact_prefix="$WORK/artifacts/$t-" "${dirs[@]}" \
       >"$WORK/$t.log" 2>&1; then
     failed+=("$t")
@@ -62,6 +66,12 @@ for t in "${TARGETS[@]}"; do
   fi
   grep -E '^(stat::number_of_executed_units|stat::new_units_added)' "$WORK/$t.log" |
     tr '\n' ' ' | sed "s/^/fuzz.sh: $t: /;s/\$/\n/"
+  if [ -n "$runs" ]; then
+    done_runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$WORK/$t.log")
+    if [ -n "$done_runs" ] && [ "$done_runs" -lt "$runs" ]; then
+      echo "fuzz.sh: warning: $t stopped by the ${SECONDS_PER_TARGET}s limit after $done_runs of $runs inputs (this machine is slow; the run is not repeatable)" >&2
+    fi
+  fi
 done
 
 echo "fuzz.sh: logs, new corpus and artifacts in $WORK"
