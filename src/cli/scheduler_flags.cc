@@ -2,11 +2,12 @@
 
 #include <fmt/format.h>
 
-#include <charconv>
 #include <limits>
+#include <optional>
 #include <sstream>
 
 #include "extender/http_extender.h"
+#include "labels/validation.h"
 
 namespace ksched {
 
@@ -16,10 +17,8 @@ CLI::Validator IntegerIn(int64_t min, int64_t max) {
                           : fmt::format("from {} to {}", min, max);
   return CLI::Validator(
       [min, max, range](std::string& text) -> std::string {
-        int64_t value = 0;
-        const char* end = text.data() + text.size();
-        auto [ptr, ec] = std::from_chars(text.data(), end, value);
-        if (ec != std::errc() || ptr != end || value < min || value > max) {
+        std::optional<int64_t> value = labels::ParseInt64(text);
+        if (!value || *value < min || *value > max) {
           return fmt::format("must be a whole number {} (got \"{}\")", range, text);
         }
         return std::string();
