@@ -16,6 +16,7 @@
 #include <utility>
 
 #include "api/yaml_to_json.h"
+#include "util/rfc3339.h"
 
 namespace ksched {
 namespace {
@@ -731,9 +732,47 @@ class Decoder {
                     [this](dom::element x, Volume* vol) { return VolumeValue(x, vol); });
       }
       if (k == "priority") return OptInt32(v, &s->priority);
+      if (k == "priorityClassName") return String(v, &s->priority_class_name);
+      if (k == "preemptionPolicy") return String(v, &s->preemption_policy);
       if (k == "schedulerName") return String(v, &s->scheduler_name);
       return true;
     });
+  }
+
+  // A metav1.Time: an RFC 3339 string, or null for absent.
+  bool Timestamp(dom::element e, std::optional<int64_t>* out) {
+    std::string_view s;
+    if (!StringView(e, &s)) return false;
+    if (e.is_null()) return true;
+    std::optional<int64_t> t = ParseRfc3339(s);
+    if (!t) {
+      return Fail("expected an RFC 3339 time such as \"2020-03-01T00:08:32Z\", got \"" +
+                  std::string(s) + "\"");
+    }
+    *out = t;
+    return true;
+  }
+
+  bool PodStatusValue(dom::element e, Pod* pod) {
+    return Fields(e, [&](std::string_view k, dom::element v) {
+      if (k == "phase") return String(v, &pod->phase);
+      if (k == "startTime") return Timestamp(v, &pod->start_time);
+      if (k == "nominatedNodeName") return String(v, &pod->nominated_node_name);
+      return true;
+    });
+  }
+
+  bool IntOrStringValue(dom::element e, std::optional<IntOrString>* out) {
+    if (e.is_null()) return true;
+    IntOrString v;
+    if (e.is_string()) {
+      v.is_string = true;
+      if (!String(e, &v.str_value)) return false;
+    } else if (!Int32(e, &v.int_value)) {
+      return false;
+    }
+    *out = std::move(v);
+    return true;
   }
 
   // Phase from a `status` object.
@@ -750,7 +789,36 @@ class Decoder {
   bool Body(dom::element e, Pod* pod) {
     return Fields(e, [&](std::string_view k, dom::element v) {
       if (k == "spec") return PodSpecValue(v, &pod->spec);
-      if (k == "status") return Phase(v, &pod->phase);
+      if (k == "status") return PodStatusValue(v, pod);
+      return true;
+    });
+  }
+
+  bool Body(dom::element e, PodDisruptionBudget* pdb) {
+    return Fields(e, [&](std::string_view k, dom::element v) {
+      if (k == "spec") {
+        return Fields(v, [&](std::string_view k2, dom::element v2) {
+          if (k2 == "selector") return OptLabelSelector(v2, &pdb->selector);
+          if (k2 == "minAvailable") return IntOrStringValue(v2, &pdb->min_available);
+          if (k2 == "maxUnavailable") return IntOrStringValue(v2, &pdb->max_unavailable);
+          return true;
+        });
+      }
+      if (k == "status") {
+        return Fields(v, [&](std::string_view k2, dom::element v2) {
+          if (k2 == "disruptionsAllowed") return Int32(v2, &pdb->disruptions_allowed);
+          return true;
+        });
+      }
+      return true;
+    });
+  }
+
+  bool Body(dom::element e, PriorityClass* pc) {
+    return Fields(e, [&](std::string_view k, dom::element v) {
+      if (k == "value") return Int32(v, &pc->value);
+      if (k == "globalDefault") return Bool(v, &pc->global_default);
+      if (k == "preemptionPolicy") return String(v, &pc->preemption_policy);
       return true;
     });
   }
@@ -960,6 +1028,16 @@ template <>
 struct KindInfo<PersistentVolumeClaim> {
   static constexpr std::string_view kName = "PersistentVolumeClaim";
   static constexpr bool kNamespaced = true;
+};
+template <>
+struct KindInfo<PodDisruptionBudget> {
+  static constexpr std::string_view kName = "PodDisruptionBudget";
+  static constexpr bool kNamespaced = true;
+};
+template <>
+struct KindInfo<PriorityClass> {
+  static constexpr std::string_view kName = "PriorityClass";
+  static constexpr bool kNamespaced = false;
 };
 template <>
 struct KindInfo<StorageClass> {
@@ -1287,6 +1365,12 @@ Status DecodeAny(simdjson::dom::element e, std::string_view file, std::string_vi
   if (kind == "StorageClass") {
     return Append(DecodeStorageClass(e, file, where), &out->storage_classes);
   }
+  if (kind == "PodDisruptionBudget") {
+    return Append(DecodePodDisruptionBudget(e, file, where), &out->pod_disruption_budgets);
+  }
+  if (kind == "PriorityClass") {
+    return Append(DecodePriorityClass(e, file, where), &out->priority_classes);
+  }
   ++out->skipped;
   return Status::Ok();
 }
@@ -1418,6 +1502,14 @@ Result<PersistentVolumeClaim> DecodePersistentVolumeClaim(dom::element e, std::s
 Result<StorageClass> DecodeStorageClass(dom::element e, std::string_view file,
                                         std::string_view where) {
   return DecodeKind<StorageClass>(e, file, where);
+}
+Result<PodDisruptionBudget> DecodePodDisruptionBudget(dom::element e, std::string_view file,
+                                                      std::string_view where) {
+  return DecodeKind<PodDisruptionBudget>(e, file, where);
+}
+Result<PriorityClass> DecodePriorityClass(dom::element e, std::string_view file,
+                                          std::string_view where) {
+  return DecodeKind<PriorityClass>(e, file, where);
 }
 
 }  // namespace ksched

@@ -41,6 +41,8 @@ struct ObjectSet {
   std::vector<PersistentVolume> persistent_volumes;
   std::vector<PersistentVolumeClaim> persistent_volume_claims;
   std::vector<StorageClass> storage_classes;
+  std::vector<PodDisruptionBudget> pod_disruption_budgets;
+  std::vector<PriorityClass> priority_classes;
   // Objects of kinds the scheduler does not read (Deployments, ConfigMaps, ...).
   size_t skipped = 0;
 };
@@ -123,6 +125,11 @@ Result<PersistentVolumeClaim> DecodePersistentVolumeClaim(simdjson::dom::element
                                                           std::string_view where = {});
 Result<StorageClass> DecodeStorageClass(simdjson::dom::element e, std::string_view file = {},
                                         std::string_view where = {});
+Result<PodDisruptionBudget> DecodePodDisruptionBudget(simdjson::dom::element e,
+                                                      std::string_view file = {},
+                                                      std::string_view where = {});
+Result<PriorityClass> DecodePriorityClass(simdjson::dom::element e, std::string_view file = {},
+                                          std::string_view where = {});
 
 // Decodes one object of any supported kind, or a List of them, into *out
 // (dispatching on its `kind`; `default_kind` is used when the object has none,

@@ -1593,3 +1593,69 @@ TEST(DecodeTest, LooksLikeJson) {
 
 }  // namespace
 }  // namespace ksched
+
+namespace ksched {
+namespace {
+
+TEST(DecodeTest, SchedulerLoopFields) {
+  ObjectSet set = MustDecode(R"(
+apiVersion: v1
+kind: Pod
+metadata: {name: p, namespace: ns}
+spec:
+  priority: 100
+  priorityClassName: high
+  preemptionPolicy: Never
+  containers: [{name: c}]
+status:
+  phase: Pending
+  startTime: "2020-03-01T00:08:32Z"
+  nominatedNodeName: n3
+---
+apiVersion: policy/v1beta1
+kind: PodDisruptionBudget
+metadata: {name: budget, namespace: ns}
+spec:
+  minAvailable: 50%
+  selector: {matchLabels: {app: web}}
+status: {disruptionsAllowed: 0, currentHealthy: 2}
+---
+apiVersion: scheduling.k8s.io/v1
+kind: PriorityClass
+metadata: {name: high}
+value: 1000
+globalDefault: true
+)");
+  ASSERT_EQ(set.pods.size(), 1u);
+  const Pod& p = set.pods[0];
+  EXPECT_EQ(p.spec.priority, 100);
+  EXPECT_EQ(p.spec.priority_class_name, "high");
+  EXPECT_EQ(p.spec.preemption_policy, "Never");
+  EXPECT_EQ(p.start_time, int64_t{1583021312} * 1000000000);
+  EXPECT_EQ(p.nominated_node_name, "n3");
+  ASSERT_EQ(set.pod_disruption_budgets.size(), 1u);
+  const PodDisruptionBudget& b = set.pod_disruption_budgets[0];
+  EXPECT_EQ(b.meta.name, "budget");
+  EXPECT_EQ(Str(b.meta.ns), "ns");
+  ASSERT_TRUE(b.selector.has_value());
+  EXPECT_EQ(b.selector->match_labels.size(), 1u);
+  ASSERT_TRUE(b.min_available.has_value());
+  EXPECT_TRUE(b.min_available->is_string);
+  EXPECT_EQ(b.min_available->str_value, "50%");
+  EXPECT_FALSE(b.max_unavailable.has_value());
+  EXPECT_EQ(b.disruptions_allowed, 0);
+  ASSERT_EQ(set.priority_classes.size(), 1u);
+  EXPECT_EQ(set.priority_classes[0].meta.name, "high");
+  EXPECT_EQ(set.priority_classes[0].value, 1000);
+  EXPECT_TRUE(set.priority_classes[0].global_default);
+}
+
+TEST(DecodeErrorTest, BadStartTimeNamesTheField) {
+  std::string msg = DecodeError(R"({"kind":"Pod","metadata":{"name":"p"},
+    "status":{"startTime":"yesterday"}})");
+  EXPECT_THAT(
+      msg, AllOf(HasSubstr("Pod default/p"), HasSubstr("status.startTime"), HasSubstr("RFC 3339")));
+}
+
+}  // namespace
+}  // namespace ksched

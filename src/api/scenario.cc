@@ -121,6 +121,11 @@ Status DecodeCluster(dom::element e, std::string_view file, ObjectSet* out,
                       DecodePersistentVolumeClaim);
     } else if (kv.key == "storageClasses") {
       s = DecodeArray(kv.value, file, field, &out->storage_classes, DecodeStorageClass);
+    } else if (kv.key == "podDisruptionBudgets") {
+      s = DecodeArray(kv.value, file, field, &out->pod_disruption_budgets,
+                      DecodePodDisruptionBudget);
+    } else if (kv.key == "priorityClasses") {
+      s = DecodeArray(kv.value, file, field, &out->priority_classes, DecodePriorityClass);
     } else {
       unknown->push_back(std::move(field));
     }
@@ -157,6 +162,8 @@ Result<Scenario> DecodeScenario(dom::element root, std::string_view file) {
     } else if (k == "percentageOfNodesToScore") {
       s = GetInt(v, file, k, &sc.percentage_of_nodes_to_score);
       sc.has_percentage = true;
+    } else if (k == "preemption") {
+      if (v.get(sc.preemption) != SUCCESS) s = WrongType(file, k, v, "a boolean");
     } else if (k == "features") {
       dom::array arr;
       if (v.get(arr) != SUCCESS) {

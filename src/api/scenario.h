@@ -29,6 +29,9 @@ struct Scenario {
   // 0 is kept as written: upstream reads it as "use the adaptive default".
   int percentage_of_nodes_to_score = 100;
   bool has_percentage = false;
+  // The scheduler-loop mode of shared/preemption/README.md: queue order,
+  // nominated pods and preemption around each cycle.
+  bool preemption = false;
   ObjectSet cluster;
   std::vector<Pod> pending;
   std::vector<std::string> features;

@@ -58,6 +58,8 @@ struct ResourceQuantity {
   StrId name = kEmptyStr;  // e.g. "cpu", "memory", "example.com/gpu"
   int64_t value = 0;       // Quantity.Value(): rounded up to whole units
   int64_t milli = 0;       // Quantity.MilliValue(): rounded up to milli-units
+
+  bool operator==(const ResourceQuantity&) const = default;
 };
 using ResourceList = std::vector<ResourceQuantity>;
 
@@ -67,6 +69,8 @@ struct OwnerReference {
   std::string name;
   std::string uid;
   bool controller = false;
+
+  bool operator==(const OwnerReference&) const = default;
 };
 
 struct ObjectMeta {
@@ -84,6 +88,8 @@ struct ObjectMeta {
       if (k == key) return &v;
     return nullptr;
   }
+
+  bool operator==(const ObjectMeta&) const = default;
 };
 
 // ---------------------------------------------------------------- selectors
@@ -95,53 +101,73 @@ struct SelectorRequirement {
   std::string key;
   std::string op;  // In, NotIn, Exists, DoesNotExist, Gt, Lt
   std::vector<std::string> values;
+
+  bool operator==(const SelectorRequirement&) const = default;
 };
 
 // metav1.LabelSelector. A missing selector is std::nullopt at the use site.
 struct LabelSelector {
   std::vector<std::pair<std::string, std::string>> match_labels;
   std::vector<SelectorRequirement> match_expressions;
+
+  bool operator==(const LabelSelector&) const = default;
 };
 
 struct NodeSelectorTerm {
   std::vector<SelectorRequirement> match_expressions;
   std::vector<SelectorRequirement> match_fields;
+
+  bool operator==(const NodeSelectorTerm&) const = default;
 };
 
 struct NodeSelector {
   std::vector<NodeSelectorTerm> terms;  // nodeSelectorTerms
+
+  bool operator==(const NodeSelector&) const = default;
 };
 
 struct PreferredSchedulingTerm {
   int32_t weight = 0;
   NodeSelectorTerm preference;
+
+  bool operator==(const PreferredSchedulingTerm&) const = default;
 };
 
 struct NodeAffinity {
   std::optional<NodeSelector> required;  // requiredDuringSchedulingIgnoredDuringExecution
   std::vector<PreferredSchedulingTerm> preferred;
+
+  bool operator==(const NodeAffinity&) const = default;
 };
 
 struct PodAffinityTerm {
   std::optional<LabelSelector> label_selector;
   std::vector<std::string> namespaces;
   std::string topology_key;
+
+  bool operator==(const PodAffinityTerm&) const = default;
 };
 
 struct WeightedPodAffinityTerm {
   int32_t weight = 0;
   PodAffinityTerm term;
+
+  bool operator==(const WeightedPodAffinityTerm&) const = default;
 };
 
 struct PodAffinity {  // used for both podAffinity and podAntiAffinity
   std::vector<PodAffinityTerm> required;
   std::vector<WeightedPodAffinityTerm> preferred;
+
+  bool operator==(const PodAffinity&) const = default;
 };
 
 struct Affinity {
   std::optional<NodeAffinity> node_affinity;
   std::optional<PodAffinity> pod_affinity;
   std::optional<PodAffinity> pod_anti_affinity;
+
+  bool operator==(const Affinity&) const = default;
 };
 
 // ---------------------------------------------------------------- taints
@@ -161,6 +187,8 @@ struct Toleration {
   StrId value = kEmptyStr;
   TaintEffect effect = TaintEffect::kNone;  // kNone: matches every effect
   std::optional<int64_t> toleration_seconds;
+
+  bool operator==(const Toleration&) const = default;
 };
 
 // ---------------------------------------------------------------- pods
@@ -170,6 +198,8 @@ struct ContainerPort {
   int32_t host_port = 0;
   std::string host_ip;   // "" means all addresses
   std::string protocol;  // "TCP" when absent
+
+  bool operator==(const ContainerPort&) const = default;
 };
 
 struct Container {
@@ -178,6 +208,8 @@ struct Container {
   ResourceList requests;
   ResourceList limits;
   std::vector<ContainerPort> ports;
+
+  bool operator==(const Container&) const = default;
 };
 
 enum class VolumeKind : uint8_t {
@@ -205,6 +237,8 @@ struct Volume {
   std::string iscsi_iqn;                  // iscsi
   std::string iscsi_target_portal;        // iscsi
   int32_t iscsi_lun = 0;                  // iscsi
+
+  bool operator==(const Volume&) const = default;
 };
 
 struct PodSpec {
@@ -217,13 +251,23 @@ struct PodSpec {
   std::vector<Toleration> tolerations;
   std::vector<Volume> volumes;
   std::optional<int32_t> priority;
+  std::string priority_class_name;  // resolved into `priority` by ApplyPriorityClasses()
+  // "PreemptLowerPriority" or "Never"; v1.15 reads it only behind the
+  // NonPreemptingPriority gate, which is off, so the scheduler ignores it.
+  std::string preemption_policy;
   std::string scheduler_name;
+
+  bool operator==(const PodSpec&) const = default;
 };
 
 struct Pod {
   ObjectMeta meta;
   PodSpec spec;
   std::string phase;  // status.phase
+  // status.startTime in nanoseconds since the Unix epoch; nullopt when absent
+  // (preemption then orders the pod as starting after every pod that has one).
+  std::optional<int64_t> start_time;
+  std::string nominated_node_name;  // status.nominatedNodeName
 
   // "namespace/name", the key the cache and the output use.
   std::string Key() const;
@@ -270,6 +314,34 @@ struct ReplicaSet {  // also StatefulSet
   std::optional<LabelSelector> selector;
 };
 using StatefulSet = ReplicaSet;
+
+// ---------------------------------------------------------------- policy
+
+// An intstr.IntOrString as written: an integer or a string such as "50%".
+struct IntOrString {
+  bool is_string = false;
+  int32_t int_value = 0;
+  std::string str_value;
+};
+
+// policy/v1beta1 PodDisruptionBudget. The scheduler reads only the selector
+// and status.disruptionsAllowed (preemption prefers victims whose budget
+// still allows a disruption); drain planning also reports the spec.
+struct PodDisruptionBudget {
+  ObjectMeta meta;
+  std::optional<LabelSelector> selector;  // nil selects nothing
+  std::optional<IntOrString> min_available;
+  std::optional<IntOrString> max_unavailable;
+  int32_t disruptions_allowed = 0;  // status.disruptionsAllowed
+};
+
+// scheduling.k8s.io PriorityClass (v1, v1beta1 and v1alpha1 read alike).
+struct PriorityClass {
+  ObjectMeta meta;
+  int32_t value = 0;
+  bool global_default = false;
+  std::string preemption_policy;
+};
 
 // ---------------------------------------------------------------- storage
 
