@@ -130,6 +130,8 @@ Result<ClusterState> ClusterState::Build(ObjectSet objects, std::vector<Pod>* pe
   s.pvs_ = std::move(objects.persistent_volumes);
   s.pvcs_ = std::move(objects.persistent_volume_claims);
   s.scs_ = std::move(objects.storage_classes);
+  s.pdbs_ = std::move(objects.pod_disruption_budgets);
+  s.priority_classes_ = std::move(objects.priority_classes);
   for (size_t i = 0; i < s.pvcs_.size(); ++i) {
     std::string key = std::string(Str(s.pvcs_[i].meta.ns)) + "/" + s.pvcs_[i].meta.name;
     s.pvc_by_key_.emplace(std::move(key), i);
@@ -150,26 +152,28 @@ NodeId ClusterState::FindNode(std::string_view name) const {
   return it == node_by_name_.end() ? kNoNode : it->second;
 }
 
+uint32_t ClusterState::LabelSetId(const Pod& pod) {
+  // Interned ids are fixed-width, so the encoding is unambiguous.
+  std::string key;
+  key.reserve(4 + 8 * pod.meta.labels.size());
+  auto put = [&](StrId v) { key.append(reinterpret_cast<const char*>(&v), sizeof v); };
+  put(pod.meta.ns);
+  for (const auto& [k, v] : pod.meta.labels) {
+    put(k);
+    put(v);
+  }
+  auto [it, added] =
+      label_set_ids_.emplace(std::move(key), static_cast<uint32_t>(label_set_ids_.size()));
+  (void)added;
+  return it->second;
+}
+
 PodId ClusterState::AddPodInfo(Pod pod, NodeId node) {
   PodId id = static_cast<PodId>(pods_.size());
   pods_.push_back(MakePodInfo(std::move(pod)));
   PodInfo& info = pods_.back();
   info.node = node;
-  {
-    // Interned ids are fixed-width, so the encoding is unambiguous.
-    std::string key;
-    key.reserve(4 + 8 * info.pod.meta.labels.size());
-    auto put = [&](StrId v) { key.append(reinterpret_cast<const char*>(&v), sizeof v); };
-    put(info.pod.meta.ns);
-    for (const auto& [k, v] : info.pod.meta.labels) {
-      put(k);
-      put(v);
-    }
-    auto [it, added] =
-        label_set_ids_.emplace(std::move(key), static_cast<uint32_t>(label_set_ids_.size()));
-    (void)added;
-    info.label_set = it->second;
-  }
+  info.label_set = LabelSetId(info.pod);
   if (info.has_affinity) pods_with_affinity_.push_back(id);
   // A pod bound to a node that does not exist stays in the cache (it still
   // counts for nothing any predicate reads) but touches no NodeInfo.
@@ -178,16 +182,50 @@ PodId ClusterState::AddPodInfo(Pod pod, NodeId node) {
     return id;
   }
   NodeInfo& n = node_infos_[node];
-  n.requested.AddRequest(info.request);
-  n.nonzero_requested.milli_cpu =
-      goarith::Add(n.nonzero_requested.milli_cpu, info.nonzero.milli_cpu);
-  n.nonzero_requested.memory = goarith::Add(n.nonzero_requested.memory, info.nonzero.memory);
-  n.pods.push_back(id);
-  if (info.has_affinity) n.pods_with_affinity.push_back(id);
-  n.used_ports.insert(n.used_ports.end(), info.host_ports.begin(), info.host_ports.end());
+  n.AddPod(id, info);
   n.generation = ++generation_;
   change_log_.push_back(node);
   return id;
+}
+
+PodId ClusterState::AddDetachedPod(Pod pod) {
+  PodId id = static_cast<PodId>(pods_.size());
+  pods_.push_back(MakePodInfo(std::move(pod)));
+  PodInfo& info = pods_.back();
+  info.live = false;
+  info.node = kDetached;
+  info.label_set = LabelSetId(info.pod);
+  ++detached_pods_;
+  return id;
+}
+
+bool ClusterState::RemovePod(PodId id) {
+  if (id >= pods_.size()) return false;
+  PodInfo& info = pods_[id];
+  if (!info.live) {
+    if (info.node == kDetached) {
+      info.node = kNoNode;
+      --detached_pods_;
+      ++removed_pods_;
+      return true;
+    }
+    return false;  // removed already
+  }
+  info.live = false;
+  ++removed_pods_;
+  if (info.has_affinity) {
+    pods_with_affinity_.erase(
+        std::find(pods_with_affinity_.begin(), pods_with_affinity_.end(), id));
+  }
+  if (info.node == kNoNode) {
+    --pods_on_missing_nodes_;
+    return true;
+  }
+  NodeInfo& n = node_infos_[info.node];
+  n.RemovePod(id, info);
+  n.generation = ++generation_;
+  change_log_.push_back(info.node);
+  return true;
 }
 
 PodId ClusterState::Assume(Pod pod, NodeId node) {

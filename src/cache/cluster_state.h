@@ -50,7 +50,12 @@ class ClusterState {
   const std::vector<NodeId>& NodesWithLabel(StrId key, StrId value) const;
 
   // ---- pods
+  // Every PodId ever handed out, removed and detached pods included (ids are
+  // never reused, so PodIds stay valid). Loops over all pods skip those whose
+  // PodInfo::live is false.
   size_t num_pods() const { return pods_.size(); }
+  // Pods that count: placed on a node (or bound to a missing one), not removed.
+  size_t num_live_pods() const { return pods_.size() - removed_pods_ - detached_pods_; }
   const PodInfo& pod(PodId id) const { return pods_[id]; }
   // Pods that carry pod affinity or anti-affinity, on any node.
   const std::vector<PodId>& pods_with_affinity() const { return pods_with_affinity_; }
@@ -59,6 +64,17 @@ class ClusterState {
 
   // Places `pod` on `node` (writing spec.nodeName) and updates that node only.
   PodId Assume(Pod pod, NodeId node);
+
+  // Removes a placed pod (a deleted pod, a preemption victim) from its node,
+  // updating that node only (and recording it in the change log), or drops a
+  // detached pod. Its PodId stays valid with PodInfo::live false. False when
+  // the pod was removed already.
+  bool RemovePod(PodId id);
+
+  // Stores a pod that runs nowhere yet (a nominated pod) so that predicates
+  // can look it up by PodId when the scheduler adds it to a copy of a node.
+  // It counts for nothing: no node, no pod list, no change log entry.
+  PodId AddDetachedPod(Pod pod);
 
   // Pods whose spec.nodeName names a node that does not exist.
   size_t num_pods_on_missing_nodes() const { return pods_on_missing_nodes_; }
@@ -90,6 +106,9 @@ class ClusterState {
     return ss_selectors_;
   }
   const std::vector<PersistentVolume>& persistent_volumes() const { return pvs_; }
+  // policy/v1beta1 budgets (preemption prefers victims they do not protect).
+  const std::vector<PodDisruptionBudget>& pod_disruption_budgets() const { return pdbs_; }
+  const std::vector<PriorityClass>& priority_classes() const { return priority_classes_; }
   const std::vector<StorageClass>& storage_classes() const { return scs_; }
   const PersistentVolumeClaim* FindPvc(StrId ns, std::string_view name) const;
   const PersistentVolume* FindPv(std::string_view name) const;
@@ -98,6 +117,9 @@ class ClusterState {
  private:
   ClusterState() = default;
   PodId AddPodInfo(Pod pod, NodeId node);
+  uint32_t LabelSetId(const Pod& pod);
+  // PodInfo::node of a detached pod that was never placed.
+  static constexpr NodeId kDetached = kNoNode - 1;
 
   std::vector<Node> nodes_;
   std::vector<NodeInfo> node_infos_;
@@ -115,6 +137,8 @@ class ClusterState {
   uint64_t generation_ = 0;
   std::vector<NodeId> change_log_;
   size_t pods_on_missing_nodes_ = 0;
+  size_t removed_pods_ = 0;
+  size_t detached_pods_ = 0;
   uint64_t id_ = 0;
 
   std::vector<Service> services_;
@@ -126,6 +150,8 @@ class ClusterState {
   std::vector<PersistentVolume> pvs_;
   std::vector<PersistentVolumeClaim> pvcs_;
   std::vector<StorageClass> scs_;
+  std::vector<PodDisruptionBudget> pdbs_;
+  std::vector<PriorityClass> priority_classes_;
   std::unordered_map<std::string, size_t> pvc_by_key_;  // "ns/name"
   std::unordered_map<std::string, size_t> pv_by_name_;
   std::unordered_map<std::string, size_t> sc_by_name_;

@@ -46,6 +46,10 @@ struct PodInfo {
   std::vector<HostPort> host_ports;
   bool has_affinity = false;  // pod affinity or anti-affinity present
   bool terminating = false;   // metadata.deletionTimestamp set
+  // False for pods the cache holds without counting them: deleted pods
+  // (ClusterState::RemovePod) and detached ones (ClusterState::AddDetachedPod,
+  // e.g. nominated pods that are not running anywhere yet).
+  bool live = true;
   // Dense id of the pod's (namespace, labels) within its ClusterState: pods
   // with equal ids match every label selector and namespace list alike, so
   // per-cycle matching can be memoised by it.
@@ -72,6 +76,16 @@ struct NodeInfo {
 
   std::string_view name() const { return node->meta.name; }
   const Labels& labels() const { return node->meta.labels; }
+
+  // Upstream's NodeInfo.AddPod / RemovePod on this NodeInfo alone: requests,
+  // non-zero requests, the pod lists and used host ports. ClusterState uses
+  // them for real changes; the scheduler uses them on copies to look at a
+  // node with nominated pods added or preemption victims removed. RemovePod,
+  // as upstream's, moves the last pod into the removed one's slot and frees
+  // each of the pod's host ports entirely. Neither touches `generation`.
+  void AddPod(PodId id, const PodInfo& info);
+  // False (and no change) when `id` is not on this node.
+  bool RemovePod(PodId id, const PodInfo& info);
   // Size of the image named `name` on this node, or -1 if absent.
   int64_t ImageSize(StrId name) const;
 };

@@ -22,6 +22,7 @@
 
 #include "predicates/affinity_terms.h"
 #include "predicates/factories.h"
+#include "predicates/inter_pod_affinity_metadata.h"
 
 namespace ksched {
 namespace {
@@ -90,6 +91,13 @@ struct InterPodAffinityState : PredicateState {
   std::vector<NodeId> anti_targets;      // nodes of pods matching all anti-affinity terms
   bool affinity_fail_all = false;
   bool anti_fail_all = false;
+
+  // Set only in copies (CopyState) that have heard of pods added to or
+  // removed from the node being checked: the pairs then come from here, pod by
+  // pod, and `verdict` and the pair lists above are not used.
+  std::unique_ptr<InterPodAffinityMetadata> meta;
+  std::shared_ptr<const CompiledPodAffinity> inc;  // the incoming pod's terms
+  std::vector<PodId> removed;                      // fallback copies: pods taken away
 };
 
 // Sets `bit` on every node in the domain of each pair.
@@ -122,18 +130,93 @@ void BuildVerdicts(const ClusterState& cluster, bool own, InterPodAffinityState*
     if (satisfied[n] != keys.size()) s->verdict[n] |= InterPodAffinityState::kAffinity;
 }
 
+// Upstream's fallback (no metadata) decides the incoming pod's own terms
+// against every pod in the cache: the nodes of pods matching all affinity
+// terms, and of pods matching all anti-affinity terms. Pods in `excluded`
+// (preemption victims removed from the node being checked) do not count.
+Status FallbackTargets(const Pod& pod, const CompiledPodAffinity& inc, const ClusterState& cluster,
+                       const std::vector<PodId>* excluded, InterPodAffinityState* s) {
+  auto counts = [&](PodId id) {
+    const PodInfo& existing = cluster.pod(id);
+    return existing.live && (excluded == nullptr ||
+                             std::find(excluded->begin(), excluded->end(), id) == excluded->end());
+  };
+  const std::string* affinity_error = FirstTermError(inc.required_affinity);
+  const std::string* anti_error = FirstTermError(inc.required_anti_affinity);
+  const bool any_pods = cluster.num_live_pods() > 0;
+  s->affinity_targets.clear();
+  s->anti_targets.clear();
+  s->affinity_fail_all = false;
+  s->anti_fail_all = false;
+  if (!inc.required_affinity.empty()) {
+    if (affinity_error != nullptr) {
+      if (any_pods) {
+        return MakeError("Cannot schedule pod " + PodDisplayName(pod) +
+                         ", because of PodAffinity: " + *affinity_error);
+      }
+      s->affinity_fail_all = true;  // and the pod cannot match its own terms
+    } else {
+      const bool empty_key =
+          std::any_of(inc.required_affinity.begin(), inc.required_affinity.end(),
+                      [](const AffinityTerm& t) { return t.topology_key == kEmptyStr; });
+      for (PodId id = 0; id < cluster.num_pods(); ++id) {
+        if (!counts(id)) continue;
+        const PodInfo& existing = cluster.pod(id);
+        if (!PodMatchesAllTerms(existing.pod, inc.required_affinity)) continue;
+        if (existing.node == kNoNode) {
+          return MakeError("Cannot schedule pod " + PodDisplayName(pod) +
+                           ", because of PodAffinity: node \"" + existing.pod.spec.node_name +
+                           "\" not found");
+        }
+        if (empty_key) {
+          return MakeError("Cannot schedule pod " + PodDisplayName(pod) +
+                           ", because of PodAffinity: empty topologyKey is not allowed except "
+                           "for PreferredDuringScheduling pod anti-affinity");
+        }
+        s->affinity_targets.push_back(existing.node);
+      }
+      SortUnique(&s->affinity_targets);
+    }
+  }
+  if (!inc.required_anti_affinity.empty()) {
+    if (anti_error != nullptr) {
+      // Upstream turns the error into a plain anti-affinity failure.
+      s->anti_fail_all = any_pods;
+    } else {
+      for (PodId id = 0; id < cluster.num_pods(); ++id) {
+        if (!counts(id)) continue;
+        const PodInfo& existing = cluster.pod(id);
+        if (!PodMatchesAllTerms(existing.pod, inc.required_anti_affinity)) continue;
+        if (existing.node == kNoNode) {
+          s->anti_fail_all = true;  // the lookup error counts as a match
+          break;
+        }
+        s->anti_targets.push_back(existing.node);
+      }
+      SortUnique(&s->anti_targets);
+    }
+  }
+  return Status::Ok();
+}
+
 class MatchInterPodAffinityPredicate : public Predicate {
  public:
   Result<std::unique_ptr<PredicateState>> Prepare(const PodToSchedule& pod,
                                                   const ClusterState& cluster) const override;
   bool Check(const PodToSchedule& pod, const PredicateState* state, const NodeInfo& node,
              ReasonList* reasons) const override;
+  std::unique_ptr<PredicateState> CopyState(const PodToSchedule& pod,
+                                            const PredicateState* state) const override;
+  void AddPod(const PodToSchedule& pod, PredicateState* state, PodId added,
+              const NodeInfo& node) const override;
+  void RemovePod(const PodToSchedule& pod, PredicateState* state, PodId removed) const override;
   // Pods landing on other nodes change the answer for this one.
   bool NodeLocal() const override { return false; }
   // No existing pod's anti-affinity applies and the pod has no required
   // terms of its own (preferred terms are for the priority only).
   bool AlwaysPasses(const PredicateState* state) const override {
     const auto& s = *static_cast<const InterPodAffinityState*>(state);
+    if (s.meta) return false;
     return s.existing_anti_pairs.empty() &&
            (!s.has_constraints || (s.affinity_keys.empty() && s.anti_keys.empty() &&
                                    !s.affinity_fail_all && !s.anti_fail_all));
@@ -142,6 +225,9 @@ class MatchInterPodAffinityPredicate : public Predicate {
  private:
   bool CheckFallback(const InterPodAffinityState& s, const NodeInfo& node,
                      ReasonList* reasons) const;
+  // Check() for a copy that carries metadata.
+  bool CheckWithMetadata(const InterPodAffinityState& s, const NodeInfo& node,
+                         ReasonList* reasons) const;
 
   mutable PodAffinityCache cache_;
 };
@@ -155,7 +241,7 @@ Result<std::unique_ptr<PredicateState>> MatchInterPodAffinityPredicate::Prepare(
 
   // Upstream keeps a NodeInfo (without a node) for every node name a pod is
   // bound to; one without a node makes its metadata producer fail.
-  const size_t pods_on_nodes = cluster.num_pods() - cluster.num_pods_on_missing_nodes();
+  const size_t pods_on_nodes = cluster.num_live_pods() - cluster.num_pods_on_missing_nodes();
   const bool pods_on_missing_nodes = cluster.num_pods_on_missing_nodes() > 0;
 
   // Existing pods' required anti-affinity terms that the incoming pod matches.
@@ -274,52 +360,8 @@ Result<std::unique_ptr<PredicateState>> MatchInterPodAffinityPredicate::Prepare(
   // Fallback: every pod in the cache is a candidate, including pods bound to
   // nodes that do not exist.
   if (!s->existing_anti_pairs.empty()) BuildVerdicts(cluster, false, s.get());
-  const bool any_pods = cluster.num_pods() > 0;
-  if (!inc.required_affinity.empty()) {
-    if (affinity_error != nullptr) {
-      if (any_pods) {
-        return MakeError("Cannot schedule pod " + PodDisplayName(pod) +
-                         ", because of PodAffinity: " + *affinity_error);
-      }
-      s->affinity_fail_all = true;  // and the pod cannot match its own terms
-    } else {
-      const bool empty_key =
-          std::any_of(inc.required_affinity.begin(), inc.required_affinity.end(),
-                      [](const AffinityTerm& t) { return t.topology_key == kEmptyStr; });
-      for (PodId id = 0; id < cluster.num_pods(); ++id) {
-        const PodInfo& existing = cluster.pod(id);
-        if (!PodMatchesAllTerms(existing.pod, inc.required_affinity)) continue;
-        if (existing.node == kNoNode) {
-          return MakeError("Cannot schedule pod " + PodDisplayName(pod) +
-                           ", because of PodAffinity: node \"" + existing.pod.spec.node_name +
-                           "\" not found");
-        }
-        if (empty_key) {
-          return MakeError("Cannot schedule pod " + PodDisplayName(pod) +
-                           ", because of PodAffinity: empty topologyKey is not allowed except "
-                           "for PreferredDuringScheduling pod anti-affinity");
-        }
-        s->affinity_targets.push_back(existing.node);
-      }
-      SortUnique(&s->affinity_targets);
-    }
-  }
-  if (!inc.required_anti_affinity.empty()) {
-    if (anti_error != nullptr) {
-      // Upstream turns the error into a plain anti-affinity failure.
-      s->anti_fail_all = any_pods;
-    } else {
-      for (PodId id = 0; id < cluster.num_pods(); ++id) {
-        const PodInfo& existing = cluster.pod(id);
-        if (!PodMatchesAllTerms(existing.pod, inc.required_anti_affinity)) continue;
-        if (existing.node == kNoNode) {
-          s->anti_fail_all = true;  // the lookup error counts as a match
-          break;
-        }
-        s->anti_targets.push_back(existing.node);
-      }
-      SortUnique(&s->anti_targets);
-    }
+  if (Status st = FallbackTargets(pod, inc, cluster, nullptr, s.get()); !st.ok()) {
+    return st.error();
   }
   return std::unique_ptr<PredicateState>(std::move(s));
 }
@@ -330,6 +372,7 @@ bool MatchInterPodAffinityPredicate::Check(const PodToSchedule& pod, const Predi
   const auto& s = *static_cast<const InterPodAffinityState*>(state);
   const Labels& labels = node.labels();
 
+  if (s.meta) return CheckWithMetadata(s, node, reasons);
   if (!s.verdict.empty()) {
     const uint8_t v = s.verdict[node.id];
     // Existing pods' anti-affinity comes first.
@@ -439,6 +482,100 @@ bool MatchInterPodAffinityPredicate::CheckFallback(const InterPodAffinityState& 
     if (!ok) {
       reasons->Add(AffinityNotMatch());
       reasons->Add(AffinityRulesNotMatch());
+      return false;
+    }
+  }
+  return true;
+}
+
+std::unique_ptr<PredicateState> MatchInterPodAffinityPredicate::CopyState(
+    const PodToSchedule& target, const PredicateState* state) const {
+  const auto& s = *static_cast<const InterPodAffinityState*>(state);
+  auto c = std::make_unique<InterPodAffinityState>();
+  c->cluster = s.cluster;
+  c->has_constraints = s.has_constraints;
+  c->affinity_keys = s.affinity_keys;
+  c->anti_keys = s.anti_keys;
+  c->self_match = s.self_match;
+  c->fallback = s.fallback;
+  c->affinity_targets = s.affinity_targets;
+  c->anti_targets = s.anti_targets;
+  c->affinity_fail_all = s.affinity_fail_all;
+  c->anti_fail_all = s.anti_fail_all;
+  c->removed = s.removed;
+  if (s.meta) {
+    c->meta = std::make_unique<InterPodAffinityMetadata>(*s.meta);
+    c->inc = s.inc;
+  } else {
+    // The first copy of a cycle's state: build the pod-by-pod form once.
+    c->inc = std::make_shared<const CompiledPodAffinity>(CompilePodAffinity(target.pod()));
+    c->meta = std::make_unique<InterPodAffinityMetadata>(
+        InterPodAffinityMetadata::Build(target.pod(), *c->inc, !s.fallback, *s.cluster, &cache_));
+  }
+  return c;
+}
+
+void MatchInterPodAffinityPredicate::AddPod(const PodToSchedule& target, PredicateState* state,
+                                            PodId added, const NodeInfo& node) const {
+  auto& s = *static_cast<InterPodAffinityState*>(state);
+  // Without metadata upstream's checks read the cache's own pod list, which
+  // an added pod is not part of.
+  if (s.fallback) return;
+  const CompiledPodAffinity* added_affinity;
+  {
+    auto lock = cache_.Lock();
+    added_affinity = &cache_.Get(*s.cluster, added);
+  }
+  s.meta->AddPod(target.pod(), *s.inc, added, *added_affinity, s.cluster->pod(added).pod, node);
+}
+
+void MatchInterPodAffinityPredicate::RemovePod(const PodToSchedule& target, PredicateState* state,
+                                               PodId removed) const {
+  auto& s = *static_cast<InterPodAffinityState*>(state);
+  s.meta->RemovePod(removed);
+  if (s.fallback && s.has_constraints) {
+    s.removed.push_back(removed);
+    // Cannot fail here: Prepare() succeeded on a superset of these pods.
+    (void)FallbackTargets(target.pod(), *s.inc, *s.cluster, &s.removed, &s);
+  }
+}
+
+bool MatchInterPodAffinityPredicate::CheckWithMetadata(const InterPodAffinityState& s,
+                                                       const NodeInfo& node,
+                                                       ReasonList* reasons) const {
+  const Labels& labels = node.labels();
+  // Existing pods' anti-affinity comes first: any of the node's labels.
+  if (!s.meta->existing_anti.empty()) {
+    for (const auto& [key, value] : labels) {
+      if (s.meta->existing_anti.Has(TopologyPair(key, value))) {
+        reasons->Add(AffinityNotMatch());
+        reasons->Add(ExistingAntiAffinityNotMatch());
+        return false;
+      }
+    }
+  }
+  if (!s.has_constraints) return true;
+  if (s.fallback) return CheckFallback(s, node, reasons);
+  if (!s.affinity_keys.empty()) {
+    bool all = true;
+    for (StrId key : s.affinity_keys) {
+      std::optional<StrId> v = labels.Get(key);
+      if (!v || !s.meta->potential_affinity.Has(TopologyPair(key, *v))) {
+        all = false;
+        break;
+      }
+    }
+    if (!all && !(s.meta->potential_affinity.empty() && s.self_match)) {
+      reasons->Add(AffinityNotMatch());
+      reasons->Add(AffinityRulesNotMatch());
+      return false;
+    }
+  }
+  for (StrId key : s.anti_keys) {
+    std::optional<StrId> v = labels.Get(key);
+    if (v && s.meta->potential_anti.Has(TopologyPair(key, *v))) {
+      reasons->Add(AffinityNotMatch());
+      reasons->Add(AntiAffinityRulesNotMatch());
       return false;
     }
   }

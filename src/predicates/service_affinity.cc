@@ -17,6 +17,8 @@
 // map order; we take the first in cache order, preferring pods on known nodes.
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "labels/selector.h"
 #include "predicates/factories.h"
 
@@ -25,6 +27,14 @@ namespace {
 
 struct ServiceAffinityState : PredicateState {
   labels::Selector selector;
+
+  // Copies (CopyState) that hear of pods added and removed keep upstream's
+  // list of matching pods instead, and build the selector per node.
+  bool copy = false;
+  const ClusterState* cluster = nullptr;
+  Labels node_selector_values;  // the listed labels the pod's nodeSelector gives
+  bool look_up = false;         // some listed label is unset and a service selects the pod
+  std::vector<PodId> matching;  // pods in the pod's namespace matching its labels, in order
 };
 
 // GetPodServices of the informer lister: services of the pod's namespace with
@@ -68,17 +78,62 @@ class ServiceAffinity : public Predicate {
     }
     auto state = std::make_unique<ServiceAffinityState>();
     state->selector = labels::FromSet(affinity);
+    state->cluster = &cluster;
     return std::unique_ptr<PredicateState>(std::move(state));
   }
 
   bool Check(const PodToSchedule& pod, const PredicateState* state, const NodeInfo& node,
              ReasonList* reasons) const override {
     (void)pod;
-    if (static_cast<const ServiceAffinityState&>(*state).selector.Matches(node.labels())) {
+    const auto& s = static_cast<const ServiceAffinityState&>(*state);
+    if (s.copy ? CopySelector(s, node).Matches(node.labels()) : s.selector.Matches(node.labels())) {
       return true;
     }
     reasons->Add(reason_);
     return false;
+  }
+
+  std::unique_ptr<PredicateState> CopyState(const PodToSchedule& pod,
+                                            const PredicateState* state) const override {
+    const auto& s = static_cast<const ServiceAffinityState&>(*state);
+    auto c = std::make_unique<ServiceAffinityState>(s);
+    if (s.copy) return c;
+    const Pod& p = pod.pod();
+    c->copy = true;
+    for (StrId key : keys_) {
+      if (auto v = p.spec.node_selector.Get(key)) c->node_selector_values.Set(key, *v);
+    }
+    c->look_up =
+        keys_.size() > c->node_selector_values.size() && PodBelongsToAService(p, *c->cluster);
+    if (c->look_up) {
+      labels::Selector selector = labels::FromSet(p.meta.labels);
+      for (PodId id = 0; id < c->cluster->num_pods(); ++id) {
+        const PodInfo& other = c->cluster->pod(id);
+        if (other.live && other.pod.meta.ns == p.meta.ns &&
+            selector.Matches(other.pod.meta.labels)) {
+          c->matching.push_back(id);
+        }
+      }
+    }
+    return c;
+  }
+
+  void AddPod(const PodToSchedule& pod, PredicateState* state, PodId added,
+              const NodeInfo& node) const override {
+    (void)node;
+    auto& s = static_cast<ServiceAffinityState&>(*state);
+    const Pod& other = s.cluster->pod(added).pod;
+    if (s.look_up && other.meta.ns == pod.pod().meta.ns &&
+        labels::FromSet(pod.pod().meta.labels).Matches(other.meta.labels)) {
+      s.matching.push_back(added);
+    }
+  }
+
+  void RemovePod(const PodToSchedule& pod, PredicateState* state, PodId removed) const override {
+    (void)pod;
+    auto& s = static_cast<ServiceAffinityState&>(*state);
+    auto it = std::find(s.matching.begin(), s.matching.end(), removed);
+    if (it != s.matching.end()) s.matching.erase(it);
   }
 
   bool NodeLocal() const override { return false; }
@@ -94,6 +149,7 @@ class ServiceAffinity : public Predicate {
     const PodInfo* unknown = nullptr;
     for (PodId id = 0; id < cluster.num_pods(); ++id) {
       const PodInfo& other = cluster.pod(id);
+      if (!other.live) continue;
       if (other.pod.meta.ns != pod.meta.ns || !selector.Matches(other.pod.meta.labels)) continue;
       if (other.node != kNoNode) return &cluster.node(other.node);
       if (unknown == nullptr) unknown = &other;
@@ -102,6 +158,32 @@ class ServiceAffinity : public Predicate {
       return MakeError(fmt::format("node \"{}\" not found", unknown->pod.spec.node_name));
     }
     return static_cast<const Node*>(nullptr);
+  }
+
+  // A copy's selector for `node`: the first matching pod that still runs
+  // (upstream's FilterOutPods drops pods taken off this node) and whose node
+  // is known lends the labels the pod's nodeSelector leaves unset. A pod not
+  // bound anywhere yet (a nominated one) is passed over: upstream would fail
+  // the cycle looking its node up.
+  labels::Selector CopySelector(const ServiceAffinityState& s, const NodeInfo& node) const {
+    Labels affinity = s.node_selector_values;
+    if (s.look_up) {
+      for (PodId id : s.matching) {
+        const PodInfo& other = s.cluster->pod(id);
+        if (other.node == node.id &&
+            std::find(node.pods.begin(), node.pods.end(), id) == node.pods.end()) {
+          continue;
+        }
+        if (other.node >= s.cluster->num_nodes()) continue;
+        const Labels& labels = s.cluster->node(other.node).meta.labels;
+        for (StrId key : keys_) {
+          if (affinity.Has(key)) continue;
+          if (auto v = labels.Get(key)) affinity.Set(key, *v);
+        }
+        break;
+      }
+    }
+    return labels::FromSet(affinity);
   }
 
   std::vector<StrId> keys_;
