@@ -80,6 +80,36 @@ class Predicate {
     (void)state;
     return false;
   }
+
+  // Upstream's PredicateMetadata ShallowCopy / AddPod / RemovePod. A cycle
+  // that looks at a node with pods added to it (nominated pods, preemption's
+  // reprieved pods) or removed from it (preemption victims) works on a copy of
+  // the pod's state and tells the copy about each pod, in order, so the state
+  // reads as if those pods ran (or did not run) there. Only states that
+  // depend on pods other than the incoming one need this: the default
+  // returns nullptr, meaning "the original state serves unchanged", and then
+  // AddPod/RemovePod are never called.
+  virtual std::unique_ptr<PredicateState> CopyState(const PodToSchedule& pod,
+                                                    const PredicateState* state) const {
+    (void)pod;
+    (void)state;
+    return nullptr;
+  }
+  // `added` (a PodId of `cluster`) now runs on `node` (whose labels place it;
+  // it may not carry spec.nodeName yet: a nominated pod).
+  virtual void AddPod(const PodToSchedule& pod, PredicateState* state, PodId added,
+                      const NodeInfo& node) const {
+    (void)pod;
+    (void)state;
+    (void)added;
+    (void)node;
+  }
+  // `removed` no longer runs anywhere.
+  virtual void RemovePod(const PodToSchedule& pod, PredicateState* state, PodId removed) const {
+    (void)pod;
+    (void)state;
+    (void)removed;
+  }
 };
 
 // Upstream reason strings shared by several predicates.
