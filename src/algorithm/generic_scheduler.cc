@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <unordered_map>
 
 #include "algorithm/equivalence.h"
@@ -227,8 +228,45 @@ std::string GenericScheduler::FitErrorMessage(
   return fmt::format("0/{} nodes are available: {}.", num_all_nodes, fmt::join(parts, ", "));
 }
 
+// ---------------------------------------------------------------- the cycle
+
+// Failures are kept as reason ids while filtering; strings are made only for
+// reports and for the FitError message.
+struct GenericScheduler::Cycle {
+  const Pod& pod;
+  const ClusterState& cluster;
+  PodInfo info;
+  PodToSchedule target;
+  std::optional<CyclePredicates> predicates;  // upstream's predicate metadata
+  CycleNominations nominations;
+  ClassCache* cc = nullptr;
+
+  struct Failure {
+    NodeId node;
+    uint32_t begin, end;  // into failure_reasons
+    uint16_t first;       // the first failing predicate
+  };
+  std::vector<Failure> failures;
+  std::vector<ReasonId> failure_reasons;
+  std::vector<NodeId>* feasible = nullptr;
+
+  Cycle(const Pod& p, const ClusterState& c) : pod(p), cluster(c), info(MakePodInfo(p)) {
+    target.info = &info;
+    target.request = PodRequestToSchedule(p);
+  }
+
+  void AddFailure(NodeId node, uint16_t first, const std::vector<ReasonId>* a,
+                  const std::vector<ReasonId>* b) {
+    uint32_t begin = static_cast<uint32_t>(failure_reasons.size());
+    if (a) failure_reasons.insert(failure_reasons.end(), a->begin(), a->end());
+    if (b) failure_reasons.insert(failure_reasons.end(), b->begin(), b->end());
+    failures.push_back(Failure{node, begin, static_cast<uint32_t>(failure_reasons.size()), first});
+  }
+};
+
 ScheduleResult GenericScheduler::Schedule(const Pod& pod, const ClusterState& cluster,
-                                          NodeTree* tree, bool record_details) {
+                                          NodeTree* tree, bool record_details,
+                                          const NominatedPods* nominated) {
   ScheduleResult result;
   if (Status s = PodPassesBasicChecks(pod, cluster); !s.ok()) {
     result.error = s.error().message;
@@ -240,277 +278,37 @@ ScheduleResult GenericScheduler::Schedule(const Pod& pod, const ClusterState& cl
     return result;
   }
 
-  PodInfo info = MakePodInfo(pod);
-  pstates_target_ = nullptr;
-  PodToSchedule target;
-  target.info = &info;
-  target.request = PodRequestToSchedule(pod);
-
   // ---- per-pod metadata
-  const size_t np = config_.predicates.size();
-  std::vector<std::unique_ptr<PredicateState>> states(np);
-  std::vector<uint8_t> active(np, 1);
-  for (size_t p = 0; p < np; ++p) {
-    const Predicate& pred = *config_.predicates[p].predicate;
-    auto state = pred.Prepare(target, cluster);
-    if (!state.ok()) {
-      result.error = state.error().message;
-      return result;
-    }
-    states[p] = std::move(state).value();
-    active[p] = pred.AlwaysPasses(states[p].get()) ? 0 : 1;
+  Cycle cycle(pod, cluster);
+  pstates_target_ = nullptr;
+  auto predicates = CyclePredicates::Prepare(config_, cycle.target, cluster);
+  if (!predicates.ok()) {
+    result.error = predicates.error().message;
+    return result;
   }
-  size_t prefix_end = np;
-  for (size_t p = 0; p < np; ++p) {
-    if (active[p] && !config_.predicates[p].predicate->NodeLocal()) {
-      prefix_end = p;
-      break;
-    }
-  }
-
-  // Runs predicates [from, to) on one node in upstream's order.
-  auto run = [&](size_t from, size_t to, const NodeInfo& node, ReasonList* rl,
-                 uint16_t* first_failed) {
-    bool fits = true;
-    for (size_t p = from; p < to; ++p) {
-      if (!active[p]) continue;
-      if (!config_.predicates[p].predicate->Check(target, states[p].get(), node, rl)) {
-        if (fits) *first_failed = static_cast<uint16_t>(p);
-        fits = false;
-        if (!config_.always_check_all_predicates) break;
-      }
-    }
-    return fits;
-  };
-
-  // Failures are kept as reason ids while filtering; strings are made only
-  // for reports.
-  struct Failure {
-    NodeId node;
-    uint32_t begin, end;
-    uint16_t first;
-  };
-  std::vector<Failure> failures;
-  std::vector<ReasonId> failure_reasons;
-  auto add_failure = [&](NodeId node, uint16_t first, const std::vector<ReasonId>* a,
-                         const std::vector<ReasonId>* b) {
-    uint32_t begin = static_cast<uint32_t>(failure_reasons.size());
-    if (a) failure_reasons.insert(failure_reasons.end(), a->begin(), a->end());
-    if (b) failure_reasons.insert(failure_reasons.end(), b->begin(), b->end());
-    failures.push_back(Failure{node, begin, static_cast<uint32_t>(failure_reasons.size()), first});
-  };
+  cycle.predicates.emplace(std::move(predicates).value());
+  cycle.nominations = CycleNominations(nominated, pod, cluster);
+  if (!cycle.nominations.empty()) cycle.predicates->PrepareCopies();
 
   // ---- filter
-  const size_t to_find = NumFeasibleNodesToFind(num_nodes, config_.percentage_of_nodes_to_score);
-  ClassCache* cc = nullptr;
-  if (use_cache_ && to_find >= num_nodes && tree->AtCycleStart()) {
-    if (label_keys_for_ != cluster.id()) {  // workloads never change within a cluster
-      label_keys_ = WorkloadSelectorKeys(cluster);
-      label_keys_for_ = cluster.id();
-    }
-    cc = FindClassCache(EquivalenceKey(pod, &label_keys_));
-  }
-  if (cc != nullptr) {
-    auto compute_prefix = [&](NodeId n, ReasonList* rl) {
-      rl->Clear();
-      uint16_t ff = 0;
-      bool fits = run(0, prefix_end, cluster.node_info(n), rl, &ff);
-      cc->prefix_fits[n] = fits ? 1 : 0;
-      cc->first_failed[n] = ff;
-      cc->reasons[n].assign(rl->reasons().begin(), rl->reasons().end());
-      cc->maps_valid[n] = 0;
-    };
-    bool reusable = cc->cluster_id == cluster.id() && cc->active == active &&
-                    cc->prefix_end == prefix_end && cc->generation <= cluster.generation() &&
-                    cc->prefix_fits.size() == num_nodes;
-    if (reusable) {
-      ++cache_hits_;
-      const std::vector<NodeId>& log = cluster.change_log();
-      for (uint64_t g = cc->generation; g < cluster.generation(); ++g) {
-        compute_prefix(log[g], &reasons_);
-      }
-    } else {
-      cc->cluster_id = cluster.id();
-      cc->active = active;
-      cc->prefix_end = prefix_end;
-      cc->prefix_fits.assign(num_nodes, 0);
-      cc->first_failed.assign(num_nodes, 0);
-      cc->reasons.assign(num_nodes, {});
-      cc->maps_valid.assign(num_nodes, 0);
-      cc->index_ready = false;
-      cc->maps.assign(config_.priorities.size(), {});
-      for (size_t p = 0; p < config_.priorities.size(); ++p)
-        if (config_.priorities[p].priority->NodeLocalMap()) cc->maps[p].assign(num_nodes, 0);
-      ParallelFor(
-          num_nodes,
-          [&](size_t begin, size_t end) {
-            ReasonList rl;
-            for (size_t n = begin; n < end; ++n) compute_prefix(static_cast<NodeId>(n), &rl);
-          },
-          parallel_);
-    }
-    cc->generation = cluster.generation();
-
-    std::vector<ScoreIndex::Term> terms;
-    DomainWeights domains;
-    if (!record_details && tie_break_ == TieBreak::kName && config_.extenders.empty() &&
-        IndexCanScore(cc, target, cluster, &terms, &domains)) {
-      // Predicates that are not node-local run on every node that passed the
-      // cached ones; the index then hears of each node whose verdict moved.
-      const bool has_suffix = prefix_end < np;
-      if (has_suffix) {
-        suffix_fits_.assign(num_nodes, 0);
-        ParallelFor(
-            num_nodes,
-            [&](size_t begin, size_t end) {
-              ReasonList rl;
-              for (size_t n = begin; n < end; ++n) {
-                if (!cc->prefix_fits[n]) continue;
-                rl.Clear();
-                uint16_t ff = 0;
-                suffix_fits_[n] =
-                    run(prefix_end, np, cluster.node_info(static_cast<NodeId>(n)), &rl, &ff) ? 1
-                                                                                             : 0;
-              }
-            },
-            parallel_);
-      }
-      NodeId chosen = ChooseFromIndex(cc, target, cluster, std::move(terms), domains,
-                                      has_suffix ? &suffix_fits_ : nullptr);
-      if (chosen != kNoNode) {
-        tree->Advance(num_nodes);  // a whole round from its start: no change
-        ++index_decisions_;
-        result.chosen = chosen;
-        result.scored = true;
-        return result;
-      }
-    }
-
-    const bool has_suffix = prefix_end < np;
-    for (NodeId id : tree->CycleOrder()) {
-      bool prefix_ok = cc->prefix_fits[id] != 0;
-      bool suffix_ok = true;
-      uint16_t ff = 0;
-      bool ran_suffix = false;
-      if (has_suffix && (prefix_ok || config_.always_check_all_predicates)) {
-        reasons_.Clear();
-        suffix_ok = run(prefix_end, np, cluster.node_info(id), &reasons_, &ff);
-        ran_suffix = true;
-      }
-      if (prefix_ok && suffix_ok) {
-        result.feasible.push_back(id);
-      } else {
-        add_failure(id, prefix_ok ? ff : cc->first_failed[id],
-                    prefix_ok ? nullptr : &cc->reasons[id],
-                    ran_suffix && !suffix_ok ? &reasons_.reasons() : nullptr);
-      }
-    }
-    tree->Advance(num_nodes);  // a whole round from its start: no change
-  } else if (to_find >= num_nodes) {
-    // The walk visits every node: evaluate them in parallel, then collect in
-    // walk order.
-    std::vector<NodeId>& order = walk_;
-    tree->Peek(num_nodes, &order);
-    tree->Advance(num_nodes);
-    node_fits_.resize(num_nodes);
-    node_first_failed_.resize(num_nodes);
-    if (node_reasons_.size() < num_nodes) node_reasons_.resize(num_nodes);
-    ParallelFor(
-        num_nodes,
-        [&](size_t begin, size_t end) {
-          ReasonList rl;
-          for (size_t i = begin; i < end; ++i) {
-            rl.Clear();
-            uint16_t ff = 0;
-            node_fits_[i] = run(0, np, cluster.node_info(order[i]), &rl, &ff) ? 1 : 0;
-            node_first_failed_[i] = ff;
-            node_reasons_[i].assign(rl.reasons().begin(), rl.reasons().end());
-          }
-        },
-        parallel_);
-    for (size_t i = 0; i < num_nodes; ++i) {
-      if (node_fits_[i]) {
-        result.feasible.push_back(order[i]);
-      } else {
-        add_failure(order[i], node_first_failed_[i], &node_reasons_[i], nullptr);
-      }
-    }
-  } else {
-    for (size_t i = 0; i < num_nodes; ++i) {
-      NodeId id = tree->Next();
-      reasons_.Clear();
-      uint16_t ff = 0;
-      if (run(0, np, cluster.node_info(id), &reasons_, &ff)) {
-        // Upstream counts the node that would exceed the quota, then discards
-        // it and stops: that node is walked but not kept.
-        if (result.feasible.size() + 1 > to_find) break;
-        result.feasible.push_back(id);
-      } else {
-        add_failure(id, ff, &reasons_.reasons(), nullptr);
-      }
-    }
-  }
+  FindNodesThatFit(&cycle, tree, record_details, &result);
+  if (result.chosen != kNoNode) return result;  // decided from a ScoreIndex
 
   // Reports need strings; a decision without a feasible node needs them for
-  // the FitError message.
-  auto materialize_failures = [&] {
-    result.failures.reserve(failures.size());
-    for (const Failure& f : failures) {
+  // the FitError message, and extenders may add to them.
+  if (record_details || result.feasible.empty() || !config_.extenders.empty()) {
+    result.failures.reserve(cycle.failures.size());
+    for (const Cycle::Failure& f : cycle.failures) {
       NodeFailure nf;
       nf.node = f.node;
       nf.predicate = config_.predicates[f.first].name;
       nf.reasons.reserve(f.end - f.begin);
-      for (uint32_t i = f.begin; i < f.end; ++i) nf.reasons.emplace_back(Str(failure_reasons[i]));
+      for (uint32_t i = f.begin; i < f.end; ++i)
+        nf.reasons.emplace_back(Str(cycle.failure_reasons[i]));
       result.failures.push_back(std::move(nf));
     }
-  };
-  if (record_details || result.feasible.empty() || !config_.extenders.empty()) {
-    materialize_failures();
   }
-
-  // ---- extenders filter
-  if (!result.feasible.empty()) {
-    for (auto& ext : config_.extenders) {
-      if (!ext->HasFilter() || !ext->IsInterested(pod)) continue;
-      auto filtered = ext->Filter(pod, result.feasible, cluster);
-      if (!filtered.ok()) {
-        if (ext->IsIgnorable()) continue;
-        result.feasible.clear();
-        result.failures.clear();
-        result.unknown_node_failures.clear();
-        result.error = filtered.error().message;
-        return result;
-      }
-      if (!filtered->failed.empty() || !filtered->failed_unknown.empty()) {
-        // Where each failed node already is in result.failures; a map, so
-        // that thousands of extender failures cost no quadratic search.
-        std::unordered_map<NodeId, size_t> position;
-        position.reserve(result.failures.size() + filtered->failed.size());
-        for (size_t i = 0; i < result.failures.size(); ++i) position[result.failures[i].node] = i;
-        for (auto& [node, reason] : filtered->failed) {
-          auto [it, added] = position.try_emplace(node, result.failures.size());
-          if (added) {
-            result.failures.push_back(NodeFailure{node, {std::move(reason)}, ext->Name()});
-          } else {
-            result.failures[it->second].reasons.push_back(std::move(reason));
-          }
-        }
-        auto& unknown = result.unknown_node_failures;
-        std::unordered_map<std::string, size_t> unknown_position;
-        for (size_t i = 0; i < unknown.size(); ++i) unknown_position[unknown[i].first] = i;
-        for (auto& [name, reason] : filtered->failed_unknown) {
-          auto [it, added] = unknown_position.try_emplace(name, unknown.size());
-          if (added) {
-            unknown.emplace_back(std::move(name), std::vector<std::string>{std::move(reason)});
-          } else {
-            unknown[it->second].second.push_back(std::move(reason));
-          }
-        }
-      }
-      result.feasible = std::move(filtered->nodes);
-      if (result.feasible.empty()) break;
-    }
-  }
+  if (!ExtendersFilter(pod, cluster, &result)) return result;
 
   if (result.feasible.empty()) {
     result.fit_error = true;
@@ -522,14 +320,292 @@ ScheduleResult GenericScheduler::Schedule(const Pod& pod, const ClusterState& cl
     return result;
   }
 
-  // ---- score
-  const std::vector<NodeId>& nodes = result.feasible;
+  // ---- score, then select host
+  PrioritizeNodes(&cycle, record_details, &result);
+  result.chosen = SelectHost(cluster, result.feasible, result.totals);
+  return result;
+}
+
+// ---------------------------------------------------------------- filter
+
+void GenericScheduler::FindNodesThatFit(Cycle* cycle, NodeTree* tree, bool record_details,
+                                        ScheduleResult* result) {
+  const ClusterState& cluster = cycle->cluster;
+  const size_t num_nodes = tree->num_nodes();
+  const size_t to_find = NumFeasibleNodesToFind(num_nodes, config_.percentage_of_nodes_to_score);
+  cycle->feasible = &result->feasible;
+  if (use_cache_ && to_find >= num_nodes && tree->AtCycleStart()) {
+    if (label_keys_for_ != cluster.id()) {  // workloads never change within a cluster
+      label_keys_ = WorkloadSelectorKeys(cluster);
+      label_keys_for_ = cluster.id();
+    }
+    cycle->cc = FindClassCache(EquivalenceKey(cycle->pod, &label_keys_));
+  }
+  if (cycle->cc != nullptr) {
+    SyncClassCache(cycle);
+    // Nominated pods change what fits without changing any node: the index,
+    // which follows node changes, is not asked then.
+    if (!record_details && cycle->nominations.empty()) {
+      NodeId chosen = DecideFromIndex(cycle);
+      if (chosen != kNoNode) {
+        tree->Advance(num_nodes);  // a whole round from its start: no change
+        ++index_decisions_;
+        result->chosen = chosen;
+        result->scored = true;
+        return;
+      }
+    }
+    FilterWithClassCache(cycle, tree);
+  } else if (to_find >= num_nodes) {
+    FilterAllNodes(cycle, tree);
+  } else {
+    FilterUntilEnough(cycle, tree, to_find, result);
+  }
+}
+
+void GenericScheduler::SyncClassCache(Cycle* cycle) {
+  ClassCache* cc = cycle->cc;
+  const ClusterState& cluster = cycle->cluster;
+  const CyclePredicates& preds = *cycle->predicates;
+  const size_t num_nodes = cluster.num_nodes();
+  const size_t prefix_end = preds.prefix_end();
+  auto compute_prefix = [&](NodeId n, ReasonList* rl) {
+    rl->Clear();
+    uint16_t ff = 0;
+    bool fits = preds.Run(0, prefix_end, cluster.node_info(n), rl, &ff,
+                          config_.always_check_all_predicates);
+    cc->prefix_fits[n] = fits ? 1 : 0;
+    cc->first_failed[n] = ff;
+    cc->reasons[n].assign(rl->reasons().begin(), rl->reasons().end());
+    cc->maps_valid[n] = 0;
+  };
+  bool reusable = cc->cluster_id == cluster.id() && cc->active == preds.active_flags() &&
+                  cc->prefix_end == prefix_end && cc->generation <= cluster.generation() &&
+                  cc->prefix_fits.size() == num_nodes;
+  if (reusable) {
+    ++cache_hits_;
+    const std::vector<NodeId>& log = cluster.change_log();
+    for (uint64_t g = cc->generation; g < cluster.generation(); ++g) {
+      compute_prefix(log[g], &reasons_);
+    }
+  } else {
+    cc->cluster_id = cluster.id();
+    cc->active = preds.active_flags();
+    cc->prefix_end = prefix_end;
+    cc->prefix_fits.assign(num_nodes, 0);
+    cc->first_failed.assign(num_nodes, 0);
+    cc->reasons.assign(num_nodes, {});
+    cc->maps_valid.assign(num_nodes, 0);
+    cc->index_ready = false;
+    cc->maps.assign(config_.priorities.size(), {});
+    for (size_t p = 0; p < config_.priorities.size(); ++p)
+      if (config_.priorities[p].priority->NodeLocalMap()) cc->maps[p].assign(num_nodes, 0);
+    ParallelFor(
+        num_nodes,
+        [&](size_t begin, size_t end) {
+          ReasonList rl;
+          for (size_t n = begin; n < end; ++n) compute_prefix(static_cast<NodeId>(n), &rl);
+        },
+        parallel_);
+  }
+  cc->generation = cluster.generation();
+}
+
+NodeId GenericScheduler::DecideFromIndex(Cycle* cycle) {
+  ClassCache* cc = cycle->cc;
+  const ClusterState& cluster = cycle->cluster;
+  const CyclePredicates& preds = *cycle->predicates;
+  std::vector<ScoreIndex::Term> terms;
+  DomainWeights domains;
+  if (tie_break_ != TieBreak::kName || !config_.extenders.empty() ||
+      !IndexCanScore(cc, cycle->target, cluster, &terms, &domains)) {
+    return kNoNode;
+  }
+  // Predicates that are not node-local run on every node that passed the
+  // cached ones; the index then hears of each node whose verdict moved.
+  const size_t num_nodes = cluster.num_nodes();
+  const size_t prefix_end = preds.prefix_end();
+  const size_t np = preds.size();
+  const bool has_suffix = prefix_end < np;
+  if (has_suffix) {
+    suffix_fits_.assign(num_nodes, 0);
+    ParallelFor(
+        num_nodes,
+        [&](size_t begin, size_t end) {
+          ReasonList rl;
+          for (size_t n = begin; n < end; ++n) {
+            if (!cc->prefix_fits[n]) continue;
+            rl.Clear();
+            uint16_t ff = 0;
+            suffix_fits_[n] = preds.Run(prefix_end, np, cluster.node_info(static_cast<NodeId>(n)),
+                                        &rl, &ff, config_.always_check_all_predicates)
+                                  ? 1
+                                  : 0;
+          }
+        },
+        parallel_);
+  }
+  return ChooseFromIndex(cc, cycle->target, cluster, std::move(terms), domains,
+                         has_suffix ? &suffix_fits_ : nullptr);
+}
+
+void GenericScheduler::FilterWithClassCache(Cycle* cycle, NodeTree* tree) {
+  ClassCache* cc = cycle->cc;
+  const ClusterState& cluster = cycle->cluster;
+  const CyclePredicates& preds = *cycle->predicates;
+  const size_t np = preds.size();
+  const size_t prefix_end = preds.prefix_end();
+  const bool has_suffix = prefix_end < np;
+  const bool check_all = config_.always_check_all_predicates;
+  for (NodeId id : tree->CycleOrder()) {
+    if (!cycle->nominations.empty() && cycle->nominations.ForNode(id) != nullptr) {
+      // Nominated pods make this node's answer differ from the cached one.
+      reasons_.Clear();
+      uint16_t ff = 0;
+      if (PodFitsOnNode(preds, cluster.node_info(id), cycle->nominations, &reasons_, &ff,
+                        check_all)) {
+        cycle->feasible->push_back(id);
+      } else {
+        cycle->AddFailure(id, ff, &reasons_.reasons(), nullptr);
+      }
+      continue;
+    }
+    bool prefix_ok = cc->prefix_fits[id] != 0;
+    bool suffix_ok = true;
+    uint16_t ff = 0;
+    bool ran_suffix = false;
+    if (has_suffix && (prefix_ok || check_all)) {
+      reasons_.Clear();
+      suffix_ok = preds.Run(prefix_end, np, cluster.node_info(id), &reasons_, &ff, check_all);
+      ran_suffix = true;
+    }
+    if (prefix_ok && suffix_ok) {
+      cycle->feasible->push_back(id);
+    } else {
+      cycle->AddFailure(id, prefix_ok ? ff : cc->first_failed[id],
+                        prefix_ok ? nullptr : &cc->reasons[id],
+                        ran_suffix && !suffix_ok ? &reasons_.reasons() : nullptr);
+    }
+  }
+  tree->Advance(tree->num_nodes());  // a whole round from its start: no change
+}
+
+void GenericScheduler::FilterAllNodes(Cycle* cycle, NodeTree* tree) {
+  // The walk visits every node: evaluate them in parallel, then collect in
+  // walk order.
+  const ClusterState& cluster = cycle->cluster;
+  const CyclePredicates& preds = *cycle->predicates;
+  const size_t num_nodes = tree->num_nodes();
+  std::vector<NodeId>& order = walk_;
+  tree->Peek(num_nodes, &order);
+  tree->Advance(num_nodes);
+  node_fits_.resize(num_nodes);
+  node_first_failed_.resize(num_nodes);
+  if (node_reasons_.size() < num_nodes) node_reasons_.resize(num_nodes);
+  ParallelFor(
+      num_nodes,
+      [&](size_t begin, size_t end) {
+        ReasonList rl;
+        for (size_t i = begin; i < end; ++i) {
+          rl.Clear();
+          uint16_t ff = 0;
+          node_fits_[i] = PodFitsOnNode(preds, cluster.node_info(order[i]), cycle->nominations, &rl,
+                                        &ff, config_.always_check_all_predicates)
+                              ? 1
+                              : 0;
+          node_first_failed_[i] = ff;
+          node_reasons_[i].assign(rl.reasons().begin(), rl.reasons().end());
+        }
+      },
+      parallel_);
+  for (size_t i = 0; i < num_nodes; ++i) {
+    if (node_fits_[i]) {
+      cycle->feasible->push_back(order[i]);
+    } else {
+      cycle->AddFailure(order[i], node_first_failed_[i], &node_reasons_[i], nullptr);
+    }
+  }
+}
+
+void GenericScheduler::FilterUntilEnough(Cycle* cycle, NodeTree* tree, size_t to_find,
+                                         ScheduleResult* result) {
+  const ClusterState& cluster = cycle->cluster;
+  const size_t num_nodes = tree->num_nodes();
+  for (size_t i = 0; i < num_nodes; ++i) {
+    NodeId id = tree->Next();
+    reasons_.Clear();
+    uint16_t ff = 0;
+    if (PodFitsOnNode(*cycle->predicates, cluster.node_info(id), cycle->nominations, &reasons_, &ff,
+                      config_.always_check_all_predicates)) {
+      // Upstream counts the node that would exceed the quota, then discards
+      // it and stops: that node is walked but not kept.
+      if (result->feasible.size() + 1 > to_find) break;
+      result->feasible.push_back(id);
+    } else {
+      cycle->AddFailure(id, ff, &reasons_.reasons(), nullptr);
+    }
+  }
+}
+
+bool GenericScheduler::ExtendersFilter(const Pod& pod, const ClusterState& cluster,
+                                       ScheduleResult* result) {
+  if (result->feasible.empty()) return true;
+  for (auto& ext : config_.extenders) {
+    if (!ext->HasFilter() || !ext->IsInterested(pod)) continue;
+    auto filtered = ext->Filter(pod, result->feasible, cluster);
+    if (!filtered.ok()) {
+      if (ext->IsIgnorable()) continue;
+      result->feasible.clear();
+      result->failures.clear();
+      result->unknown_node_failures.clear();
+      result->error = filtered.error().message;
+      return false;
+    }
+    if (!filtered->failed.empty() || !filtered->failed_unknown.empty()) {
+      // Where each failed node already is in result->failures; a map, so
+      // that thousands of extender failures cost no quadratic search.
+      std::unordered_map<NodeId, size_t> position;
+      position.reserve(result->failures.size() + filtered->failed.size());
+      for (size_t i = 0; i < result->failures.size(); ++i) position[result->failures[i].node] = i;
+      for (auto& [node, reason] : filtered->failed) {
+        auto [it, added] = position.try_emplace(node, result->failures.size());
+        if (added) {
+          result->failures.push_back(NodeFailure{node, {std::move(reason)}, ext->Name()});
+        } else {
+          result->failures[it->second].reasons.push_back(std::move(reason));
+        }
+      }
+      auto& unknown = result->unknown_node_failures;
+      std::unordered_map<std::string, size_t> unknown_position;
+      for (size_t i = 0; i < unknown.size(); ++i) unknown_position[unknown[i].first] = i;
+      for (auto& [name, reason] : filtered->failed_unknown) {
+        auto [it, added] = unknown_position.try_emplace(name, unknown.size());
+        if (added) {
+          unknown.emplace_back(std::move(name), std::vector<std::string>{std::move(reason)});
+        } else {
+          unknown[it->second].second.push_back(std::move(reason));
+        }
+      }
+    }
+    result->feasible = std::move(filtered->nodes);
+    if (result->feasible.empty()) break;
+  }
+  return true;
+}
+
+// ---------------------------------------------------------------- score
+
+void GenericScheduler::PrioritizeNodes(Cycle* cycle, bool record_details, ScheduleResult* result) {
+  const ClusterState& cluster = cycle->cluster;
+  const PodToSchedule& target = cycle->target;
+  ClassCache* cc = cycle->cc;
+  const std::vector<NodeId>& nodes = result->feasible;
   const size_t npr = config_.priorities.size();
-  result.scored = true;
-  result.totals.assign(nodes.size(), 0);
+  result->scored = true;
+  result->totals.assign(nodes.size(), 0);
   if (npr == 0 && config_.extenders.empty()) {
     // Upstream's EqualPriorityMap: every node scores 1.
-    std::fill(result.totals.begin(), result.totals.end(), 1);
+    std::fill(result->totals.begin(), result->totals.end(), 1);
   }
   PreparePriorities(target, cluster);
   const std::vector<std::unique_ptr<PriorityState>>& pstates = pstates_;
@@ -543,11 +619,11 @@ ScheduleResult GenericScheduler::Schedule(const Pod& pod, const ClusterState& cl
         },
         parallel_);
   }
-  result.priority_scores.resize(npr);
+  result->priority_scores.resize(npr);
   for (size_t p = 0; p < npr; ++p) {
     const PriorityConfig& pc = config_.priorities[p];
     const Priority& prio = *pc.priority;
-    std::vector<int64_t>& scores = result.priority_scores[p];
+    std::vector<int64_t>& scores = result->priority_scores[p];
     scores.resize(nodes.size());
     if (cc != nullptr && prio.NodeLocalMap()) {
       const std::vector<int64_t>& cached = cc->maps[p];
@@ -563,18 +639,18 @@ ScheduleResult GenericScheduler::Schedule(const Pod& pod, const ClusterState& cl
     }
     prio.Reduce(target, pstates[p].get(), cluster, nodes, scores);
     const int64_t w = pc.weight;
-    int64_t* totals = result.totals.data();
+    int64_t* totals = result->totals.data();
     const int64_t* sc = scores.data();
     // Go's int arithmetic wraps; these sums do too (a priority fed wrapped
     // resource sums can score far outside 0-10), and C++ must not overflow.
     for (size_t i = 0; i < nodes.size(); ++i)
       totals[i] = goarith::Add(totals[i], goarith::Mul(sc[i], w));
   }
-  if (!record_details) result.priority_scores.clear();
+  if (!record_details) result->priority_scores.clear();
   std::vector<int32_t> position;  // index in `nodes` by NodeId, built on first use
   for (auto& ext : config_.extenders) {
-    if (!ext->HasPrioritize() || !ext->IsInterested(pod)) continue;
-    auto scores = ext->Prioritize(pod, nodes, cluster);
+    if (!ext->HasPrioritize() || !ext->IsInterested(cycle->pod)) continue;
+    auto scores = ext->Prioritize(cycle->pod, nodes, cluster);
     if (!scores.ok()) continue;  // upstream ignores prioritize errors
     // An extender's scores and weight are whatever its reply and the Policy
     // say: the sum wraps as upstream's does.
@@ -584,35 +660,33 @@ ScheduleResult GenericScheduler::Schedule(const Pod& pod, const ClusterState& cl
     }
     for (const auto& [node, score] : *scores) {
       if (node >= position.size() || position[node] < 0) continue;
-      int64_t& total = result.totals[static_cast<size_t>(position[node])];
+      int64_t& total = result->totals[static_cast<size_t>(position[node])];
       total = goarith::Add(total, goarith::Mul(score, ext->Weight()));
     }
   }
+}
 
-  // ---- select host
-  int64_t best = *std::max_element(result.totals.begin(), result.totals.end());
+NodeId GenericScheduler::SelectHost(const ClusterState& cluster, const std::vector<NodeId>& nodes,
+                                    const std::vector<int64_t>& totals) {
+  int64_t best = *std::max_element(totals.begin(), totals.end());
   if (tie_break_ == TieBreak::kRoundRobin) {
     size_t count = 0;
-    for (int64_t t : result.totals) count += t == best ? 1 : 0;
+    for (int64_t t : totals) count += t == best ? 1 : 0;
     size_t ix = last_node_index_ % count;
     ++last_node_index_;
     for (size_t i = 0; i < nodes.size(); ++i) {
-      if (result.totals[i] != best) continue;
-      if (ix-- == 0) {
-        result.chosen = nodes[i];
-        break;
-      }
+      if (totals[i] != best) continue;
+      if (ix-- == 0) return nodes[i];
     }
-  } else {
-    const std::vector<uint32_t>& rank = cluster.name_rank();
-    NodeId chosen = kNoNode;
-    for (size_t i = 0; i < nodes.size(); ++i) {
-      if (result.totals[i] != best) continue;
-      if (chosen == kNoNode || rank[nodes[i]] < rank[chosen]) chosen = nodes[i];
-    }
-    result.chosen = chosen;
+    return kNoNode;  // not reached
   }
-  return result;
+  const std::vector<uint32_t>& rank = cluster.name_rank();
+  NodeId chosen = kNoNode;
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    if (totals[i] != best) continue;
+    if (chosen == kNoNode || rank[nodes[i]] < rank[chosen]) chosen = nodes[i];
+  }
+  return chosen;
 }
 
 }  // namespace ksched

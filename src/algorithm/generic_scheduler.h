@@ -1,11 +1,15 @@
-// The generic scheduler: upstream's findNodesThatFit, PrioritizeNodes and
-// selectHost over a ClusterState.
+// The generic scheduler: upstream's genericScheduler.Schedule over a
+// ClusterState.
 //
-// One Schedule() call is one scheduling cycle for one pod: per-pod metadata is
-// built once, predicates run in upstream's fixed order over nodes walked in
-// NodeTree order, extenders filter, then each priority maps and reduces over
-// the feasible nodes and the weighted sum picks the host. The caller decides
-// whether to bind (Assume) the result; the scheduler never mutates the state.
+// One Schedule() call is one scheduling cycle for one pod, in upstream's
+// phases, each a function below: podPassesBasicChecks; the per-pod metadata
+// (CyclePredicates); findNodesThatFit (predicates in upstream's fixed order
+// over nodes walked in NodeTree order, nominated pods counted as
+// podFitsOnNode counts them); the extenders' filter; PrioritizeNodes (each
+// priority maps and reduces over the feasible nodes, extenders add their
+// scores); selectHost. The caller decides whether to bind (Assume) the result
+// or, on a FitError, to preempt (preemption/preempt.h); the scheduler never
+// mutates the cluster.
 #pragma once
 
 #include <cstdint>
@@ -13,10 +17,12 @@
 #include <string>
 #include <vector>
 
+#include "algorithm/pod_fits_on_node.h"
 #include "algorithm/scheduler_extender.h"
 #include "algorithm/score_index.h"
 #include "cache/cluster_state.h"
 #include "cache/node_tree.h"
+#include "cache/nominated_pods.h"
 #include "predicates/predicate.h"
 #include "priorities/priority.h"
 
@@ -96,9 +102,11 @@ class GenericScheduler {
   // `record_details` false only `chosen`, `error` and `fit_error` are
   // certain: the decision is the same, but the engine may take it from its
   // per-class score index without listing feasible nodes, failures or
-  // scores (the benchmark uses this).
+  // scores (the benchmark uses this). `nominated`, when given, holds the
+  // pods nominated to nodes (upstream's scheduling queue): a node leaves
+  // room for those of priority >= the pod's.
   ScheduleResult Schedule(const Pod& pod, const ClusterState& cluster, NodeTree* tree,
-                          bool record_details = true);
+                          bool record_details = true, const NominatedPods* nominated = nullptr);
 
   // Upstream's numFeasibleNodesToFind.
   static size_t NumFeasibleNodesToFind(size_t num_all_nodes, int percentage);
@@ -117,6 +125,36 @@ class GenericScheduler {
   // Per-node results of one equivalence class of pods, reused while the
   // nodes they were computed for are unchanged (see generic_scheduler.cc).
   struct ClassCache;
+  // What one cycle computes once for its pod and shares between phases.
+  struct Cycle;
+
+  // ---- the phases of Schedule(), in order
+  // findNodesThatFit: fills result->feasible and the cycle's failures. With
+  // `record_details` false it may decide from a ScoreIndex instead
+  // (result->chosen set, nothing listed).
+  void FindNodesThatFit(Cycle* cycle, NodeTree* tree, bool record_details, ScheduleResult* result);
+  // The extenders' Filter over the feasible nodes; false when an extender
+  // failed the cycle (result->error set).
+  bool ExtendersFilter(const Pod& pod, const ClusterState& cluster, ScheduleResult* result);
+  // PrioritizeNodes: priority_scores and totals of the feasible nodes,
+  // extenders' scores included.
+  void PrioritizeNodes(Cycle* cycle, bool record_details, ScheduleResult* result);
+  // selectHost: the node with the best total, ties broken by tie_break_.
+  NodeId SelectHost(const ClusterState& cluster, const std::vector<NodeId>& nodes,
+                    const std::vector<int64_t>& totals);
+
+  // ---- the ways findNodesThatFit walks the nodes
+  // With the class cache: cached verdicts for unchanged nodes.
+  void FilterWithClassCache(Cycle* cycle, NodeTree* tree);
+  // Every node from the current NodeTree position, in parallel.
+  void FilterAllNodes(Cycle* cycle, NodeTree* tree);
+  // Until percentageOfNodesToScore's quota of feasible nodes is found.
+  void FilterUntilEnough(Cycle* cycle, NodeTree* tree, size_t to_find, ScheduleResult* result);
+  // Brings the class cache up to date with the cluster's change log.
+  void SyncClassCache(Cycle* cycle);
+  // The decision from the class's ScoreIndex when one can be taken
+  // (kNoNode otherwise): the shortcut of decisions without a report.
+  NodeId DecideFromIndex(Cycle* cycle);
   // The cache entry for a class, or nullptr the first time a class is seen.
   ClassCache* FindClassCache(const std::string& key);
   // Upstream's priority metadata for `target`, into pstates_ (once a cycle).
