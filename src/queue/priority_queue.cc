@@ -1,0 +1,331 @@
+#include "queue/priority_queue.h"
+
+#include <algorithm>
+
+#include "api/priority_admission.h"
+#include "predicates/affinity_terms.h"
+
+namespace ksched {
+
+bool PriorityQueue::ActiveLess::operator()(const Entry& a, const Entry& b) const {
+  const int32_t pa = PodPriority(*a.pod), pb = PodPriority(*b.pod);
+  if (pa != pb) return pa > pb;
+  if (a.timestamp != b.timestamp) return a.timestamp < b.timestamp;
+  return a.seq < b.seq;
+}
+
+PriorityQueue::PriorityQueue(const Clock* clock, Options options)
+    : clock_(clock), options_(options) {}
+
+PriorityQueue::Entry PriorityQueue::NewEntry(PodPtr pod) {
+  return Entry{std::move(pod), clock_->Now(), next_seq_++};
+}
+
+void PriorityQueue::PushActive(Entry e) {
+  std::string key = KeyOf(*e.pod);
+  EraseActive(key);
+  auto it = active_.insert(std::move(e)).first;
+  active_index_[key] = it;
+  cv_.notify_one();
+}
+
+void PriorityQueue::EraseActive(const std::string& key) {
+  auto it = active_index_.find(key);
+  if (it == active_index_.end()) return;
+  active_.erase(it->second);
+  active_index_.erase(it);
+}
+
+void PriorityQueue::PushBackoff(Entry e) {
+  std::string key = KeyOf(*e.pod);
+  backoff_[key] = std::move(e);
+}
+
+void PriorityQueue::EraseBackoff(const std::string& key) { backoff_.erase(key); }
+
+std::optional<Clock::TimePoint> PriorityQueue::BackoffTime(const std::string& key) const {
+  auto it = backoff_state_.find(key);
+  if (it == backoff_state_.end()) return std::nullopt;
+  std::chrono::nanoseconds d = options_.initial_backoff;
+  for (int i = 1; i < it->second.attempts; ++i) {
+    d *= 2;
+    if (d > options_.max_backoff) {
+      d = options_.max_backoff;
+      break;
+    }
+  }
+  return it->second.last_update + d;
+}
+
+bool PriorityQueue::IsBackingOff(const std::string& key) const {
+  std::optional<Clock::TimePoint> t = BackoffTime(key);
+  return t && *t > clock_->Now();
+}
+
+void PriorityQueue::BackoffPod(const std::string& key) {
+  const Clock::TimePoint now = clock_->Now();
+  // Forget pods whose last backoff ended long ago: their next one starts
+  // from the initial duration again.
+  for (auto it = backoff_state_.begin(); it != backoff_state_.end();) {
+    if (it->second.last_update + options_.max_backoff < now) {
+      it = backoff_state_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  std::optional<Clock::TimePoint> t = BackoffTime(key);
+  if (!t || *t < now) {
+    BackoffState& s = backoff_state_[key];
+    s.last_update = now;
+    ++s.attempts;
+  }
+}
+
+void PriorityQueue::Add(PodPtr pod) {
+  std::lock_guard<std::mutex> lock(mu_);
+  std::string key = KeyOf(*pod);
+  unschedulable_.erase(key);
+  EraseBackoff(key);
+  NominateLocked(pod, "");
+  PushActive(NewEntry(std::move(pod)));
+}
+
+void PriorityQueue::AddIfNotPresent(PodPtr pod) {
+  std::lock_guard<std::mutex> lock(mu_);
+  std::string key = KeyOf(*pod);
+  if (unschedulable_.count(key) || InActive(key) || backoff_.count(key)) return;
+  NominateLocked(pod, "");
+  PushActive(NewEntry(std::move(pod)));
+}
+
+bool PriorityQueue::AddUnschedulableIfNotPresent(PodPtr pod, int64_t cycle) {
+  std::lock_guard<std::mutex> lock(mu_);
+  std::string key = KeyOf(*pod);
+  if (unschedulable_.count(key) || InActive(key) || backoff_.count(key)) return false;
+  BackoffPod(key);
+  NominateLocked(pod, "");
+  Entry e = NewEntry(std::move(pod));
+  if (move_request_cycle_ >= cycle) {
+    PushBackoff(std::move(e));
+  } else {
+    unschedulable_[key] = std::move(e);
+  }
+  return true;
+}
+
+void PriorityQueue::Update(const PodPtr& old_pod, PodPtr new_pod) {
+  std::lock_guard<std::mutex> lock(mu_);
+  std::string key = KeyOf(*new_pod);
+  if (old_pod) {
+    if (auto it = active_index_.find(key); it != active_index_.end()) {
+      Entry e = *it->second;
+      UpdateNominationLocked(*old_pod, new_pod);
+      e.pod = std::move(new_pod);
+      PushActive(std::move(e));
+      return;
+    }
+    if (auto it = backoff_.find(key); it != backoff_.end()) {
+      Entry e = std::move(it->second);
+      backoff_.erase(it);
+      UpdateNominationLocked(*old_pod, new_pod);
+      e.pod = std::move(new_pod);
+      PushActive(std::move(e));
+      return;
+    }
+  }
+  if (auto it = unschedulable_.find(key); it != unschedulable_.end()) {
+    if (old_pod) {
+      UpdateNominationLocked(*old_pod, new_pod);
+    } else {
+      NominateLocked(new_pod, "");
+    }
+    Entry e = std::move(it->second);
+    // Only a change that could make the pod fit counts: not its status.
+    const bool changed =
+        !old_pod || !(old_pod->meta == new_pod->meta && old_pod->spec == new_pod->spec);
+    e.pod = std::move(new_pod);
+    if (changed) {
+      backoff_state_.erase(key);
+      unschedulable_.erase(it);
+      PushActive(std::move(e));
+    } else {
+      it->second = std::move(e);
+    }
+    return;
+  }
+  NominateLocked(new_pod, "");
+  PushActive(NewEntry(std::move(new_pod)));
+}
+
+void PriorityQueue::Delete(const Pod& pod) {
+  std::lock_guard<std::mutex> lock(mu_);
+  std::string key = KeyOf(pod);
+  UnnominateLocked(pod);
+  if (InActive(key)) {
+    EraseActive(key);
+    return;
+  }
+  backoff_state_.erase(key);
+  EraseBackoff(key);
+  unschedulable_.erase(key);
+}
+
+void PriorityQueue::MoveToActiveLocked(const std::vector<std::string>& keys) {
+  for (const std::string& key : keys) {
+    auto it = unschedulable_.find(key);
+    if (it == unschedulable_.end()) continue;
+    Entry e = std::move(it->second);
+    unschedulable_.erase(it);
+    if (IsBackingOff(key)) {
+      PushBackoff(std::move(e));
+    } else {
+      PushActive(std::move(e));
+    }
+  }
+  move_request_cycle_ = scheduling_cycle_;
+  cv_.notify_all();
+}
+
+void PriorityQueue::MoveAllToActive() {
+  std::lock_guard<std::mutex> lock(mu_);
+  std::vector<std::string> keys;
+  keys.reserve(unschedulable_.size());
+  for (const auto& [key, e] : unschedulable_) keys.push_back(key);
+  MoveToActiveLocked(keys);
+}
+
+void PriorityQueue::AssignedPodAdded(const Pod& pod) {
+  std::lock_guard<std::mutex> lock(mu_);
+  // Unschedulable pods with a required pod-affinity term that `pod` matches.
+  std::vector<std::string> keys;
+  for (const auto& [key, e] : unschedulable_) {
+    const Pod& up = *e.pod;
+    if (!up.spec.affinity || !up.spec.affinity->pod_affinity) continue;
+    for (const PodAffinityTerm& t : up.spec.affinity->pod_affinity->required) {
+      if (CompileAffinityTerm(t, up.meta.ns, 0).Matches(pod)) {
+        keys.push_back(key);
+        break;
+      }
+    }
+  }
+  // Upstream records a move request here even when nothing moved.
+  MoveToActiveLocked(keys);
+}
+
+void PriorityQueue::AssignedPodUpdated(const Pod& pod) { AssignedPodAdded(pod); }
+
+void PriorityQueue::FlushBackoffCompleted() {
+  std::lock_guard<std::mutex> lock(mu_);
+  const Clock::TimePoint now = clock_->Now();
+  for (auto it = backoff_.begin(); it != backoff_.end();) {
+    std::optional<Clock::TimePoint> t = BackoffTime(it->first);
+    if (t && *t > now) {
+      ++it;
+      continue;
+    }
+    Entry e = std::move(it->second);
+    it = backoff_.erase(it);
+    PushActive(std::move(e));
+  }
+}
+
+void PriorityQueue::FlushUnschedulableLeftover() {
+  std::lock_guard<std::mutex> lock(mu_);
+  const Clock::TimePoint now = clock_->Now();
+  std::vector<std::string> keys;
+  for (const auto& [key, e] : unschedulable_) {
+    if (now - e.timestamp > options_.unschedulable_timeout) keys.push_back(key);
+  }
+  if (!keys.empty()) MoveToActiveLocked(keys);
+}
+
+PriorityQueue::PodPtr PriorityQueue::Pop() {
+  std::unique_lock<std::mutex> lock(mu_);
+  cv_.wait(lock, [&] { return closed_ || !active_.empty(); });
+  if (active_.empty()) return nullptr;
+  Entry e = *active_.begin();
+  active_index_.erase(KeyOf(*e.pod));
+  active_.erase(active_.begin());
+  ++scheduling_cycle_;
+  return e.pod;
+}
+
+PriorityQueue::PodPtr PriorityQueue::TryPop() {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (active_.empty()) return nullptr;
+  Entry e = *active_.begin();
+  active_index_.erase(KeyOf(*e.pod));
+  active_.erase(active_.begin());
+  ++scheduling_cycle_;
+  return e.pod;
+}
+
+void PriorityQueue::Close() {
+  std::lock_guard<std::mutex> lock(mu_);
+  closed_ = true;
+  cv_.notify_all();
+}
+
+int64_t PriorityQueue::SchedulingCycle() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return scheduling_cycle_;
+}
+
+void PriorityQueue::NominateLocked(const PodPtr& pod, const std::string& node) {
+  UnnominateLocked(*pod);
+  const std::string& target = node.empty() ? pod->nominated_node_name : node;
+  if (target.empty()) return;
+  nominated_node_[pod->meta.uid] = target;
+  nominated_[target].push_back(pod);
+}
+
+void PriorityQueue::UpdateNominationLocked(const Pod& old_pod, const PodPtr& new_pod) {
+  // A pod nominated in memory keeps its node while neither version carries
+  // status.nominatedNodeName yet (the status write may lag behind).
+  std::string node;
+  if (old_pod.nominated_node_name.empty() && new_pod->nominated_node_name.empty()) {
+    if (auto it = nominated_node_.find(old_pod.meta.uid); it != nominated_node_.end())
+      node = it->second;
+  }
+  UnnominateLocked(old_pod);
+  NominateLocked(new_pod, node);
+}
+
+void PriorityQueue::UnnominateLocked(const Pod& pod) {
+  auto it = nominated_node_.find(pod.meta.uid);
+  if (it == nominated_node_.end()) return;
+  auto list = nominated_.find(it->second);
+  if (list != nominated_.end()) {
+    auto& v = list->second;
+    v.erase(std::remove_if(v.begin(), v.end(),
+                           [&](const PodPtr& p) { return p->meta.uid == pod.meta.uid; }),
+            v.end());
+    if (v.empty()) nominated_.erase(list);
+  }
+  nominated_node_.erase(it);
+}
+
+void PriorityQueue::UpdateNominatedPodForNode(PodPtr pod, const std::string& node) {
+  std::lock_guard<std::mutex> lock(mu_);
+  NominateLocked(pod, node);
+}
+
+void PriorityQueue::DeleteNominatedPodIfExists(const Pod& pod) {
+  std::lock_guard<std::mutex> lock(mu_);
+  UnnominateLocked(pod);
+}
+
+std::vector<std::pair<std::string, PriorityQueue::PodPtr>> PriorityQueue::NominatedPods() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  std::vector<std::pair<std::string, PodPtr>> out;
+  for (const auto& [node, pods] : nominated_)
+    for (const PodPtr& p : pods) out.emplace_back(node, p);
+  return out;
+}
+
+PriorityQueue::Sizes PriorityQueue::sizes() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return Sizes{active_.size(), backoff_.size(), unschedulable_.size()};
+}
+
+}  // namespace ksched

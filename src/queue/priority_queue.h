@@ -1,0 +1,147 @@
+// Upstream v1.15's PriorityQueue (pkg/scheduler/internal/queue): where
+// pending pods wait between scheduling attempts.
+//
+// Three parts, and what moves a pod between them:
+//   active         pods to attempt, highest priority first, then the one
+//                  that entered the queue first (the timestamp is kept when a
+//                  pod moves between parts). Pop() takes the head.
+//   backoff        pods that failed recently: each failure doubles the pod's
+//                  backoff (1 s, 2 s, ... at most 10 s); FlushBackoffCompleted()
+//                  moves those whose backoff is over to active.
+//   unschedulable  pods that failed and wait for the cluster to change.
+//                  MoveAllToActive() (a node added or changed, a pod deleted,
+//                  a PV/PVC/Service/StorageClass change) moves them to
+//                  active, or to backoff while backing off;
+//                  AssignedPodAdded/Updated moves those whose required pod
+//                  affinity matches the pod; FlushUnschedulableLeftover()
+//                  moves those that waited over 60 s.
+// A pod that fails after a move request during its cycle goes to backoff
+// rather than unschedulable, so the move is not missed (the scheduling
+// cycle counter). The queue also keeps upstream's nominated-pods map.
+//
+// Thread-safe: informer threads add and update while the scheduling thread
+// pops. Pop() blocks until a pod is active or Close() is called.
+#pragma once
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "api/types.h"
+#include "queue/clock.h"
+
+namespace ksched {
+
+class PriorityQueue {
+ public:
+  using PodPtr = std::shared_ptr<const Pod>;
+
+  struct Options {
+    std::chrono::nanoseconds initial_backoff = std::chrono::seconds(1);
+    std::chrono::nanoseconds max_backoff = std::chrono::seconds(10);
+    std::chrono::nanoseconds unschedulable_timeout = std::chrono::seconds(60);
+  };
+
+  explicit PriorityQueue(const Clock* clock) : PriorityQueue(clock, Options()) {}
+  PriorityQueue(const Clock* clock, Options options);
+
+  // A new pending pod: to active (and, if it carries
+  // status.nominatedNodeName, into the nominated map).
+  void Add(PodPtr pod);
+  // Adds unless the pod is in some part already.
+  void AddIfNotPresent(PodPtr pod);
+  // A pod that failed its cycle `cycle` (SchedulingCycle() when it was
+  // popped): to backoff if a move request came since, else unschedulable.
+  // Its backoff grows either way. False when it is queued already.
+  bool AddUnschedulableIfNotPresent(PodPtr pod, int64_t cycle);
+  // The pod changed: updated in place in active/backoff (backoff ones go to
+  // active); an unschedulable one goes to active if its spec or metadata
+  // changed (not only its status), resetting its backoff; a pod in no part
+  // is added.
+  void Update(const PodPtr& old_pod, PodPtr new_pod);
+  // The pod is gone (deleted, or bound by someone): from every part and
+  // from the nominated map.
+  void Delete(const Pod& pod);
+
+  // Cluster events.
+  void MoveAllToActive();
+  void AssignedPodAdded(const Pod& pod);
+  void AssignedPodUpdated(const Pod& pod);
+  void FlushBackoffCompleted();
+  void FlushUnschedulableLeftover();
+
+  // The head of active; blocks while active is empty. nullptr once closed.
+  PodPtr Pop();
+  // Non-blocking Pop(): nullptr when active is empty.
+  PodPtr TryPop();
+  void Close();
+  int64_t SchedulingCycle() const;
+
+  // The nominated-pods map (upstream's nominatedPodMap), by pod uid.
+  void UpdateNominatedPodForNode(PodPtr pod, const std::string& node);
+  void DeleteNominatedPodIfExists(const Pod& pod);
+  // Every nominated pod with its node, in each node's nomination order.
+  std::vector<std::pair<std::string, PodPtr>> NominatedPods() const;
+
+  struct Sizes {
+    size_t active = 0, backoff = 0, unschedulable = 0;
+  };
+  Sizes sizes() const;
+
+ private:
+  struct Entry {
+    PodPtr pod;
+    Clock::TimePoint timestamp;  // when it entered the queue
+    uint64_t seq = 0;            // ties between equal timestamps: arrival
+  };
+  struct ActiveLess {
+    bool operator()(const Entry& a, const Entry& b) const;
+  };
+  struct BackoffState {
+    int attempts = 0;
+    std::chrono::steady_clock::time_point last_update;
+  };
+
+  static std::string KeyOf(const Pod& pod) { return pod.Key(); }
+  Entry NewEntry(PodPtr pod);
+  bool InActive(const std::string& key) const { return active_index_.count(key) != 0; }
+  void PushActive(Entry e);
+  void EraseActive(const std::string& key);
+  void PushBackoff(Entry e);
+  void EraseBackoff(const std::string& key);
+  std::optional<Clock::TimePoint> BackoffTime(const std::string& key) const;
+  bool IsBackingOff(const std::string& key) const;
+  void BackoffPod(const std::string& key);
+  void MoveToActiveLocked(const std::vector<std::string>& keys);
+  void NominateLocked(const PodPtr& pod, const std::string& node);
+  void UnnominateLocked(const Pod& pod);
+  void UpdateNominationLocked(const Pod& old_pod, const PodPtr& new_pod);
+
+  const Clock* clock_;
+  Options options_;
+  mutable std::mutex mu_;
+  std::condition_variable cv_;
+  bool closed_ = false;
+  uint64_t next_seq_ = 0;
+  int64_t scheduling_cycle_ = 0;
+  int64_t move_request_cycle_ = -1;
+
+  std::set<Entry, ActiveLess> active_;
+  std::unordered_map<std::string, std::set<Entry, ActiveLess>::iterator> active_index_;
+  std::map<std::string, Entry> backoff_;  // by key; flushed by backoff time
+  std::map<std::string, Entry> unschedulable_;
+  std::unordered_map<std::string, BackoffState> backoff_state_;
+
+  std::map<std::string, std::vector<PodPtr>> nominated_;         // node -> pods
+  std::unordered_map<std::string, std::string> nominated_node_;  // uid -> node
+};
+
+}  // namespace ksched
