@@ -54,8 +54,8 @@ std::string CheckScenario(const fs::path& scenario_path, TieBreak tie_break) {
   std::vector<json> actual;
   Status s = RunReplay(std::move(scenario).value(), options,
                        [&](const Pod& pod, const ScheduleResult& r, const ClusterState& c,
-                           const SchedulerConfig& cfg) {
-                         actual.push_back(json::parse(StepToJson(pod, r, c, cfg)));
+                           const SchedulerConfig& cfg, const PreemptionResult* p) {
+                         actual.push_back(json::parse(StepToJson(pod, r, c, cfg, p)));
                        });
   if (!s.ok()) return "replay failed: " + s.error().message;
   for (size_t i = 0; i < expected.size(); ++i) {
@@ -65,8 +65,8 @@ std::string CheckScenario(const fs::path& scenario_path, TieBreak tie_break) {
     std::set<std::string> keys;
     for (auto it = e.begin(); it != e.end(); ++it) keys.insert(it.key());
     for (auto it = a.begin(); it != a.end(); ++it) keys.insert(it.key());
-    for (const char* k :
-         {"pod", "node", "error", "feasible", "failures", "scores", "priorities", "maxNodes"}) {
+    for (const char* k : {"pod", "node", "error", "feasible", "failures", "scores", "priorities",
+                          "maxNodes", "preemption"}) {
       if (!keys.count(k)) continue;
       json ev = e.contains(k) ? e[k] : json();
       json av = a.contains(k) ? a[k] : json();
@@ -101,12 +101,12 @@ std::string CheckScenario(const fs::path& scenario_path, TieBreak tie_break) {
   if (!again.ok()) return "load failed: " + again.error().message;
   options.record_details = false;
   std::vector<std::pair<std::string, std::string>> decisions;  // (node, error)
-  s = RunReplay(
-      std::move(again).value(), options,
-      [&](const Pod&, const ScheduleResult& r, const ClusterState& c, const SchedulerConfig&) {
-        decisions.emplace_back(r.chosen == kNoNode ? "" : c.node(r.chosen).meta.name,
-                               r.chosen == kNoNode ? r.error : "");
-      });
+  s = RunReplay(std::move(again).value(), options,
+                [&](const Pod&, const ScheduleResult& r, const ClusterState& c,
+                    const SchedulerConfig&, const PreemptionResult*) {
+                  decisions.emplace_back(r.chosen == kNoNode ? "" : c.node(r.chosen).meta.name,
+                                         r.chosen == kNoNode ? r.error : "");
+                });
   if (!s.ok()) return "replay without details failed: " + s.error().message;
   if (decisions.size() != expected.size()) return "without details: step count differs";
   for (size_t i = 0; i < expected.size(); ++i) {
@@ -156,6 +156,10 @@ TEST(Conformance, SharedConformanceVectors) { RunSuite("conformance", TieBreak::
 TEST(Conformance, UpstreamHostChoiceAndNodeOrder) {
   RunSuite("upstream-order", TieBreak::kRoundRobin);
 }
+
+// The scheduler loop: queue order, nominated pods, preemption (one step per
+// attempt, with the `preemption` field on failed attempts).
+TEST(Conformance, SchedulerLoopWithPreemption) { RunSuite("preemption", TieBreak::kName); }
 
 // The extender vectors need upstream's stub extender on 127.0.0.1:18931.
 class StubServer {

@@ -88,7 +88,8 @@ int RunBench(const BenchArgs& args) {
     Clock::time_point start, last;
     Status s = RunReplay(
         std::move(scenario).value(), options,
-        [&](const Pod&, const ScheduleResult& r, const ClusterState& c, const SchedulerConfig&) {
+        [&](const Pod&, const ScheduleResult& r, const ClusterState& c, const SchedulerConfig&,
+            const PreemptionResult*) {
           Clock::time_point now = Clock::now();
           latencies.push_back(std::chrono::duration<double, std::micro>(now - last).count());
           last = now;

@@ -31,8 +31,8 @@ int RunReplayCommand(const std::string& file, const std::string& tie_break, int 
   std::string out;
   Status s = RunReplay(std::move(scenario).value(), options,
                        [&](const Pod& pod, const ScheduleResult& r, const ClusterState& c,
-                           const SchedulerConfig& cfg) {
-                         out += StepToJson(pod, r, c, cfg);
+                           const SchedulerConfig& cfg, const PreemptionResult* p) {
+                         out += StepToJson(pod, r, c, cfg, p);
                          out += '\n';
                        });
   if (!s.ok()) {

@@ -6,6 +6,7 @@
 
 #include "cache/node_tree.h"
 #include "extender/http_extender.h"
+#include "loop/snapshot_loop.h"
 
 namespace ksched {
 
@@ -36,21 +37,35 @@ Status RunReplay(Scenario scenario, const ReplayOptions& options, const StepCall
   NodeTree tree(*cluster);
   GenericScheduler scheduler(std::move(config).value(), options.tie_break);
   if (on_ready) on_ready();
+  if (scenario.preemption) {
+    LoopOptions loop_options;
+    loop_options.record_details = options.record_details;
+    SnapshotLoop loop(&scheduler, &*cluster, &tree, loop_options);
+    loop.Run(std::move(scenario.pending), [&](const Attempt& a) {
+      if (on_step) {
+        on_step(*a.pod, a.result, *cluster, scheduler.config(),
+                a.preemption ? &*a.preemption : nullptr);
+      }
+    });
+    return Status::Ok();
+  }
+  // Conformance scenarios: pods in file order, no queue, no preemption.
   for (Pod& pod : scenario.pending) {
     ScheduleResult result = scheduler.Schedule(pod, *cluster, &tree, options.record_details);
-    if (on_step) on_step(pod, result, *cluster, scheduler.config());
+    if (on_step) on_step(pod, result, *cluster, scheduler.config(), nullptr);
     if (result.chosen != kNoNode) cluster->Assume(std::move(pod), result.chosen);
   }
   return Status::Ok();
 }
 
 std::string StepToJson(const Pod& pod, const ScheduleResult& result, const ClusterState& cluster,
-                       const SchedulerConfig& config) {
-  return StepObject(pod, result, cluster, config).dump();
+                       const SchedulerConfig& config, const PreemptionResult* preemption) {
+  return StepObject(pod, result, cluster, config, preemption).dump();
 }
 
 nlohmann::ordered_json StepObject(const Pod& pod, const ScheduleResult& result,
-                                  const ClusterState& cluster, const SchedulerConfig& config) {
+                                  const ClusterState& cluster, const SchedulerConfig& config,
+                                  const PreemptionResult* preemption) {
   using ojson = nlohmann::ordered_json;
   auto name = [&](NodeId id) { return cluster.node(id).meta.name; };
   ojson step;
@@ -100,6 +115,21 @@ nlohmann::ordered_json StepObject(const Pod& pod, const ScheduleResult& result,
       if (result.totals[i] == best) max_nodes.push_back(name(result.feasible[i]));
     std::sort(max_nodes.begin(), max_nodes.end());
     step["maxNodes"] = max_nodes;
+  }
+  if (preemption != nullptr) {
+    if (!preemption->error.empty() || preemption->node == kNoNode) {
+      step["preemption"] = nullptr;
+    } else {
+      ojson pj;
+      pj["node"] = name(preemption->node);
+      std::vector<std::string> victims;
+      for (PodId v : preemption->victims) victims.push_back(cluster.pod(v).pod.Key());
+      pj["victims"] = victims;
+      std::vector<std::string> clear;
+      for (const auto& ref : preemption->nominated_pods_to_clear) clear.push_back(ref.key);
+      pj["nominatedPodsToClear"] = clear;
+      step["preemption"] = std::move(pj);
+    }
   }
   return step;
 }

@@ -5,15 +5,15 @@
 #pragma once
 
 #include <functional>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
-
-#include <nlohmann/json.hpp>
 
 #include "algorithm/generic_scheduler.h"
 #include "algorithm/provider.h"
 #include "api/scenario.h"
 #include "cache/cluster_state.h"
+#include "preemption/preempt.h"
 #include "util/result.h"
 
 namespace ksched {
@@ -27,10 +27,14 @@ struct ReplayOptions {
   bool record_details = true;
 };
 
-// Called once per pending pod, after its cycle and before it is bound.
-using StepCallback = std::function<void(const Pod& pod, const ScheduleResult& result,
-                                        const ClusterState& cluster,
-                                        const SchedulerConfig& config)>;
+// Called once per attempt (once per pending pod, except in the scheduler-loop
+// mode of ../shared/preemption, where a pod that preempted is attempted
+// twice), after its cycle and before its effects (binding, deleting
+// preemption victims) are applied. `preemption` is what Preempt decided on a
+// failed attempt in that mode, and nullptr otherwise.
+using StepCallback =
+    std::function<void(const Pod& pod, const ScheduleResult& result, const ClusterState& cluster,
+                       const SchedulerConfig& config, const PreemptionResult* preemption)>;
 
 // Builds the scheduler configuration a scenario asks for (Policy, provider,
 // hardPodAffinitySymmetricWeight, percentageOfNodesToScore, extenders).
@@ -46,11 +50,15 @@ Status RunReplay(Scenario scenario, const ReplayOptions& options, const StepCall
 
 // One step in the conformance step format (shared/conformance/README.md),
 // as an object so front ends can add fields before printing it.
+// `preemption`, when given, adds the `preemption` field
+// (../shared/preemption/README.md): the node, victims and nominated pods to
+// clear, or null when Preempt chose no node.
 nlohmann::ordered_json StepObject(const Pod& pod, const ScheduleResult& result,
-                                  const ClusterState& cluster, const SchedulerConfig& config);
+                                  const ClusterState& cluster, const SchedulerConfig& config,
+                                  const PreemptionResult* preemption = nullptr);
 
 // The same, printed on one line.
 std::string StepToJson(const Pod& pod, const ScheduleResult& result, const ClusterState& cluster,
-                       const SchedulerConfig& config);
+                       const SchedulerConfig& config, const PreemptionResult* preemption = nullptr);
 
 }  // namespace ksched
