@@ -21,6 +21,8 @@ struct ScheduleArgs {
   std::string pending_file;
   std::string output = "table";
   std::string explain;
+  std::string scheduler_name = "default-scheduler";
+  bool disable_preemption = false;
   SchedulerFlags flags;
 };
 CLI::App* AddScheduleCommand(CLI::App* app, ScheduleArgs* args);

@@ -1,15 +1,20 @@
 // `ksched schedule`: where would the pending pods of a snapshot land, and why not.
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <iostream>
-
-#include <fmt/format.h>
+#include <optional>
+#include <set>
 
 #include "api/decode.h"
+#include "api/priority_admission.h"
 #include "cache/node_tree.h"
 #include "cli/commands.h"
 #include "cli/output.h"
 #include "cli/replay.h"
+#include "loop/snapshot_loop.h"
+#include "preemption/nodes_where_preemption_might_help.h"
 
 namespace ksched {
 namespace {
@@ -18,6 +23,7 @@ struct Decision {
   Pod pod;
   ScheduleResult result;
   int64_t score = 0;  // total of the chosen node, when scored
+  std::optional<PreemptionResult> preemption;
 };
 
 // Strips the "Priority" suffix upstream names carry, for narrow columns.
@@ -27,6 +33,70 @@ std::string ShortName(const std::string& name) {
   if (s.size() > suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0)
     s.resize(s.size() - suffix.size());
   return s;
+}
+
+std::string PodNames(const ClusterState& cluster, const std::vector<PodId>& pods) {
+  std::string out;
+  for (PodId id : pods) out += (out.empty() ? "" : ", ") + cluster.pod(id).pod.Key();
+  return out;
+}
+
+// Why each node was or was not a place to preempt, for --explain.
+std::string ExplainPreemption(const Decision& d, const ClusterState& cluster) {
+  const PreemptionResult& p = *d.preemption;
+  std::string out = "\nPreemption: ";
+  if (!p.error.empty()) return out + "failed: " + p.error + "\n";
+  if (!p.eligible) {
+    return out + fmt::format(
+                     "not attempted: the pod is nominated to {} where a lower-priority pod is "
+                     "still terminating (it waits for its earlier victims to go).\n",
+                     d.pod.nominated_node_name);
+  }
+  if (p.node != kNoNode) {
+    out += fmt::format("nominated to {}, deleting {}", cluster.node(p.node).meta.name,
+                       PodNames(cluster, p.victims));
+    if (p.num_pdb_violations > 0)
+      out += fmt::format(" ({} against a PodDisruptionBudget)", p.num_pdb_violations);
+    out += ".\n";
+  } else {
+    out += "no node would help.\n";
+  }
+  if (p.candidates.empty()) return out;
+  TextTable table({"NODE", "PREEMPTION"});
+  std::vector<const PreemptionCandidate*> cs;
+  for (const PreemptionCandidate& c : p.candidates) cs.push_back(&c);
+  std::sort(cs.begin(), cs.end(), [&](const auto* a, const auto* b) {
+    return cluster.node(a->node).meta.name < cluster.node(b->node).meta.name;
+  });
+  for (const PreemptionCandidate* c : cs) {
+    std::string why;
+    switch (c->verdict) {
+      case PreemptionCandidate::Verdict::kUnresolvable: {
+        why = "not a candidate: removing pods cannot cure";
+        std::string reasons;
+        for (const NodeFailure& f : d.result.failures) {
+          if (f.node != c->node) continue;
+          for (const std::string& r : f.reasons)
+            if (IsUnresolvableReason(r)) reasons += (reasons.empty() ? " " : "; ") + r;
+        }
+        why += reasons.empty() ? " its failure" : reasons;
+        break;
+      }
+      case PreemptionCandidate::Verdict::kDoesNotFit:
+        why = "not a candidate: the pod does not fit even without every lower-priority pod";
+        break;
+      case PreemptionCandidate::Verdict::kCandidate:
+        why = c->victims.pods.empty()
+                  ? "candidate: fits without victims"
+                  : fmt::format("candidate: victims {}", PodNames(cluster, c->victims.pods));
+        if (c->victims.num_pdb_violations > 0)
+          why += fmt::format(" ({} violate a PodDisruptionBudget)", c->victims.num_pdb_violations);
+        if (c->node == p.node) why += " (chosen)";
+        break;
+    }
+    table.AddRow({cluster.node(c->node).meta.name, why});
+  }
+  return out + table.Render();
 }
 
 std::string Explain(const Decision& d, const ClusterState& cluster, const SchedulerConfig& config) {
@@ -84,6 +154,7 @@ std::string Explain(const Decision& d, const ClusterState& cluster, const Schedu
         "enough feasible nodes were found.\n",
         cluster.num_nodes() - seen, cluster.num_nodes());
   }
+  if (d.preemption) out += ExplainPreemption(d, cluster);
   return out;
 }
 
@@ -107,6 +178,13 @@ CLI::App* AddScheduleCommand(CLI::App* app, ScheduleArgs* args) {
       ->capture_default_str();
   cmd->add_option("--explain", args->explain,
                   "namespace/name of one pending pod: show every node's verdict and scores");
+  cmd->add_option("--scheduler-name", args->scheduler_name,
+                  "Schedule only pods whose spec.schedulerName is this (as kube-scheduler's "
+                  "flag); others are listed as left to their scheduler")
+      ->capture_default_str();
+  cmd->add_flag("--disable-preemption", args->disable_preemption,
+                "Do not preempt lower-priority pods for a pod that fits nowhere (as "
+                "kube-scheduler's flag)");
   args->flags.AddTo(cmd);
   return cmd;
 }
@@ -118,6 +196,11 @@ int RunSchedule(const ScheduleArgs& args) {
       std::cerr << "ksched: " << s.error().message << "\n";
       return kExitBadInput;
     }
+  }
+  // As the Priority admission plugin: pods with a class but no priority.
+  if (Status s = ApplyPriorityClasses(objects.priority_classes, &objects.pods, ""); !s.ok()) {
+    std::cerr << "ksched: " << s.error().message << "\n";
+    return kExitBadInput;
   }
   std::vector<Pod> pending;
   auto cluster = ClusterState::Build(std::move(objects), &pending);
@@ -132,12 +215,40 @@ int RunSchedule(const ScheduleArgs& args) {
       return kExitBadInput;
     }
     pending = std::move(p.pods);
+    if (Status s = ApplyPriorityClasses(cluster->priority_classes(), &pending, args.pending_file);
+        !s.ok()) {
+      std::cerr << "ksched: " << s.error().message << "\n";
+      return kExitBadInput;
+    }
   } else {
+    // Arrival order: the API server's creation time, then namespace/name.
     std::stable_sort(pending.begin(), pending.end(), [](const Pod& a, const Pod& b) {
       if (a.meta.creation_timestamp != b.meta.creation_timestamp)
         return a.meta.creation_timestamp < b.meta.creation_timestamp;
       return a.Key() < b.Key();
     });
+  }
+  // Which pending pods are this scheduler's, as upstream decides: its
+  // schedulerName, and not being deleted.
+  std::vector<std::pair<Pod, std::string>> skipped;
+  {
+    std::vector<Pod> mine;
+    for (Pod& p : pending) {
+      const std::string& name =
+          p.spec.scheduler_name.empty() ? std::string("default-scheduler") : p.spec.scheduler_name;
+      if (p.meta.has_deletion_timestamp) {
+        skipped.emplace_back(std::move(p), "being deleted (metadata.deletionTimestamp is set)");
+      } else if (name != args.scheduler_name) {
+        std::string why = fmt::format(
+            "left to scheduler \"{}\" (spec.schedulerName; this run is "
+            "--scheduler-name {})",
+            name, args.scheduler_name);
+        skipped.emplace_back(std::move(p), std::move(why));
+      } else {
+        mine.push_back(std::move(p));
+      }
+    }
+    pending = std::move(mine);
   }
   for (Pod& p : pending)
     if (p.meta.uid.empty()) p.meta.uid = p.Key();
@@ -145,6 +256,13 @@ int RunSchedule(const ScheduleArgs& args) {
     bool found = std::any_of(pending.begin(), pending.end(),
                              [&](const Pod& p) { return p.Key() == args.explain; });
     if (!found) {
+      for (const auto& [p, why] : skipped) {
+        if (p.Key() == args.explain) {
+          std::cerr << "ksched: --explain " << args.explain << ": not scheduled here: " << why
+                    << "\n";
+          return kExitBadInput;
+        }
+      }
       std::cerr << "ksched: --explain " << args.explain
                 << ": no such pending pod (use namespace/name of a pod without spec.nodeName)\n";
       return kExitBadInput;
@@ -160,28 +278,46 @@ int RunSchedule(const ScheduleArgs& args) {
   GenericScheduler scheduler(std::move(config).value(), args.flags.tie());
   const SchedulerConfig& cfg = scheduler.config();
   ProgressBar progress(pending.size(), "pods");
-  bool all_fit = true;
   std::string explained;
   nlohmann::ordered_json list = nlohmann::ordered_json::array();
   TextTable table({"POD", "NODE", "SCORE", "MESSAGE"});
-  for (size_t i = 0; i < pending.size(); ++i) {
+  std::set<std::string> unscheduled;  // pods whose last attempt failed
+  size_t done = 0;
+  LoopOptions loop_options;
+  loop_options.preemption = !args.disable_preemption;
+  loop_options.record_preemption_details = !args.explain.empty();
+  SnapshotLoop loop(&scheduler, &*cluster, &tree, loop_options);
+  loop.Run(std::move(pending), [&](const Attempt& a) {
     Decision d;
-    d.result = scheduler.Schedule(pending[i], *cluster, &tree);
+    d.pod = *a.pod;
+    d.result = a.result;
+    d.preemption = a.preemption;
     const ScheduleResult& r = d.result;
     if (r.scored) {
       for (size_t k = 0; k < r.feasible.size(); ++k)
         if (r.feasible[k] == r.chosen) d.score = r.totals[k];
     }
-    d.pod = pending[i];
+    const PreemptionResult* p = d.preemption ? &*d.preemption : nullptr;
+    const bool preempted = p != nullptr && p->error.empty() && p->node != kNoNode;
     if (args.output == "table") {
+      std::string message;
+      if (r.chosen == kNoNode) {
+        message = r.error;
+        if (preempted) {
+          message += fmt::format(" Preempting: nominated to {}, deleting {}.",
+                                 cluster->node(p->node).meta.name, PodNames(*cluster, p->victims));
+        }
+      } else if (a.number == 2) {
+        message = "scheduled after preemption";
+      } else if (!r.scored) {
+        message = "the only node that fits (not scored)";
+      }
       table.AddRow({d.pod.Key(), r.chosen == kNoNode ? "<none>" : cluster->node(r.chosen).meta.name,
-                    r.scored ? std::to_string(d.score) : "",
-                    r.chosen == kNoNode ? r.error
-                    : r.scored          ? ""
-                                        : "the only node that fits (not scored)"});
+                    r.scored ? std::to_string(d.score) : "", message});
     } else {
-      auto step = StepObject(d.pod, r, *cluster, cfg);
+      auto step = StepObject(d.pod, r, *cluster, cfg, p);
       if (r.scored) step["score"] = d.score;
+      if (a.number == 2) step["attempt"] = 2;
       nlohmann::ordered_json preds = nlohmann::ordered_json::object();
       std::vector<const NodeFailure*> fs;
       for (const NodeFailure& f : r.failures) fs.push_back(&f);
@@ -194,25 +330,36 @@ int RunSchedule(const ScheduleArgs& args) {
     }
     if (d.pod.Key() == args.explain) explained = Explain(d, *cluster, cfg);
     if (r.chosen == kNoNode) {
-      all_fit = false;
+      unscheduled.insert(d.pod.Key());
     } else {
-      cluster->Assume(std::move(d.pod), r.chosen);
+      unscheduled.erase(d.pod.Key());
     }
-    progress.Update(i + 1);
+    if (a.number == 1) progress.Update(++done);
+  });
+  for (const auto& [p, why] : skipped) {
+    if (args.output == "table") {
+      table.AddRow({p.Key(), "-", "", "not scheduled: " + why});
+    } else {
+      nlohmann::ordered_json step;
+      step["pod"] = p.Key();
+      step["node"] = nullptr;
+      step["skipped"] = why;
+      list.push_back(std::move(step));
+    }
   }
 
   std::string out;
   if (!args.explain.empty()) {
     out = explained;
   } else if (args.output == "table") {
-    out = pending.empty() ? "No pending pods.\n" : table.Render();
+    out = done == 0 && skipped.empty() ? "No pending pods.\n" : table.Render();
   } else if (args.output == "json") {
     out = list.dump(2) + "\n";
   } else {
     out = JsonToYaml(list);
   }
   std::fwrite(out.data(), 1, out.size(), stdout);
-  return all_fit ? kExitOk : kExitUnschedulable;
+  return unscheduled.empty() ? kExitOk : kExitUnschedulable;
 }
 
 }  // namespace ksched
