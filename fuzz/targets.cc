@@ -18,6 +18,7 @@
 #include "cache/cluster_state.h"
 #include "cache/node_tree.h"
 #include "cli/replay.h"
+#include "cli/step_writer.h"
 #include "extender/extender_wire.h"
 #include "labels/label_selector.h"
 #include "labels/node_selector.h"

@@ -7,7 +7,7 @@ export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -qq
 $SUDO apt-get install -y -qq --no-install-recommends \
   build-essential cmake ninja-build pkg-config clang libclang-rt-14-dev \
-  libsimdjson-dev nlohmann-json3-dev libyaml-dev libyaml-cpp-dev libcli11-dev libfmt-dev \
+  libsimdjson-dev nlohmann-json3-dev libyaml-dev rapidjson-dev libcli11-dev libfmt-dev \
   libtbb-dev libcpp-httplib-dev libcurl4-openssl-dev libssl-dev openssl \
   libgtest-dev libgmock-dev googletest libbenchmark-dev python3 >/dev/null
 echo "install-deps: done"

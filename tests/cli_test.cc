@@ -10,6 +10,8 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "api/yaml_to_json.h"
+
 namespace {
 
 struct CommandRun {
@@ -75,6 +77,29 @@ TEST(Cli, ScheduleJsonOnExample) {
   EXPECT_TRUE(j[0]["priorities"].contains("NodePreferAvoidPodsPriority"));
   EXPECT_TRUE(j[3]["node"].is_null());
   EXPECT_EQ(j[3]["failures"]["node-a1"][0], "Insufficient cpu");
+}
+
+TEST(Cli, ScheduleYamlHoldsWhatJsonHolds) {
+  CommandRun json = Ksched("schedule -f " + Example("cluster.yaml") + " -o json");
+  CommandRun yaml = Ksched("schedule -f " + Example("cluster.yaml") + " -o yaml");
+  ASSERT_EQ(yaml.status, json.status);
+  EXPECT_EQ(yaml.out.rfind("- pod: \"shop/web-7d9f-klmno\"\n  node: \"node-a2\"\n", 0), 0u)
+      << yaml.out;
+  auto from_yaml = ksched::YamlToJson(yaml.out, "schedule.yaml");
+  ASSERT_TRUE(from_yaml.ok()) << from_yaml.error().message;
+  EXPECT_EQ(nlohmann::json::parse(*from_yaml), nlohmann::json::parse(json.out));
+}
+
+TEST(Cli, AFailedWriteIsAnErrorNotSilence) {
+  if (access("/dev/full", W_OK) != 0) GTEST_SKIP() << "no /dev/full";
+  for (const std::string& cmd :
+       {"replay " + std::string(KSCHED_SHARED_DIR) + "/conformance/conf-001.json",
+        "schedule -f " + Example("cluster.yaml") + " -o yaml"}) {
+    CommandRun r = Ksched(cmd + " >/dev/full");
+    EXPECT_EQ(r.status, 2) << cmd;
+    EXPECT_NE(r.err.find("cannot write the output: No space left on device"), std::string::npos)
+        << cmd << ": " << r.err;
+  }
 }
 
 TEST(Cli, ExplainShowsEveryNode) {
@@ -195,6 +220,18 @@ TEST(Cli, BenchDigestMatchesAcrossThreadCounts) {
   CommandRun b = Ksched("bench " + scenario + " -o json");
   ASSERT_EQ(a.status, 0) << a.err;
   EXPECT_EQ(nlohmann::json::parse(a.out)[0]["digest"], nlohmann::json::parse(b.out)[0]["digest"]);
+}
+
+TEST(Cli, BenchDetailsDecidesAsBenchAndCountsReplaysBytes) {
+  std::string scenario = std::string(KSCHED_SHARED_DIR) + "/conformance/conf-002.json";
+  CommandRun plain = Ksched("bench " + scenario + " -o json");
+  CommandRun details = Ksched("bench --details " + scenario + " -o json");
+  CommandRun replay = Ksched("replay " + scenario);
+  ASSERT_EQ(details.status, 0) << details.err;
+  auto d = nlohmann::json::parse(details.out)[0];
+  EXPECT_EQ(d["digest"], nlohmann::json::parse(plain.out)[0]["digest"]);
+  EXPECT_EQ(d["outputBytes"], replay.out.size());
+  EXPECT_FALSE(nlohmann::json::parse(plain.out)[0].contains("outputBytes"));
 }
 
 }  // namespace

@@ -2,9 +2,10 @@
 // upstream-order,extenders} is replayed through the same engine as
 // `ksched replay`, and every step is compared with upstream's decisions.
 //
-// Every scenario must match: the first mismatch of each failing scenario is
-// printed, then the pass count N/M. (While the engine was incomplete a ratchet
-// list kept CI green; since every public vector passes, all are required.)
+// Every scenario must match, field by field and then byte for byte: the first
+// mismatch of each failing scenario is printed, then the pass count N/M.
+// (While the engine was incomplete a ratchet list kept CI green; since every
+// public vector passes, all are required.)
 #include <arpa/inet.h>
 #include <gtest/gtest.h>
 #include <netinet/in.h>
@@ -27,6 +28,7 @@
 
 #include "api/scenario.h"
 #include "cli/replay.h"
+#include "cli/step_writer.h"
 
 namespace ksched {
 namespace {
@@ -43,19 +45,25 @@ std::string CheckScenario(const fs::path& scenario_path, TieBreak tie_break) {
   std::ifstream in(expected_path);
   if (!in) return "cannot read " + expected_path.string();
   std::vector<json> expected;
+  std::vector<std::string> expected_lines;
   std::string line;
-  while (std::getline(in, line))
-    if (!line.empty()) expected.push_back(json::parse(line));
+  while (std::getline(in, line)) {
+    if (line.empty()) continue;
+    expected.push_back(json::parse(line));
+    expected_lines.push_back(line);
+  }
 
   auto scenario = LoadScenario(scenario_path.string());
   if (!scenario.ok()) return "load failed: " + scenario.error().message;
   ReplayOptions options;
   options.tie_break = tie_break;
   std::vector<json> actual;
+  std::vector<std::string> actual_lines;
   Status s = RunReplay(std::move(scenario).value(), options,
                        [&](const Pod& pod, const ScheduleResult& r, const ClusterState& c,
                            const SchedulerConfig& cfg, const PreemptionResult* p) {
-                         actual.push_back(json::parse(StepToJson(pod, r, c, cfg, p)));
+                         actual_lines.push_back(StepToJson(pod, r, c, cfg, p));
+                         actual.push_back(json::parse(actual_lines.back()));
                        });
   if (!s.ok()) return "replay failed: " + s.error().message;
   for (size_t i = 0; i < expected.size(); ++i) {
@@ -94,6 +102,19 @@ std::string CheckScenario(const fs::path& scenario_path, TieBreak tie_break) {
     }
   }
   if (actual.size() != expected.size()) return "extra steps";
+  // The same values must also be the same bytes: the expected files are what
+  // `ksched replay` prints (key order, escapes, no spaces).
+  for (size_t i = 0; i < expected.size(); ++i) {
+    if (actual_lines[i] == expected_lines[i]) continue;
+    size_t at = std::mismatch(actual_lines[i].begin(), actual_lines[i].end(),
+                              expected_lines[i].begin(), expected_lines[i].end())
+                    .first -
+                actual_lines[i].begin();
+    size_t from = at < 40 ? 0 : at - 40;
+    return "step " + std::to_string(i) + ": same values, different bytes at offset " +
+           std::to_string(at) + ": expected ..." + expected_lines[i].substr(from, 80) +
+           ", got ..." + actual_lines[i].substr(from, 80);
+  }
 
   // Again without a report: the engine may then decide from its per-class
   // score index (algorithm/score_index.h), which must choose the same nodes.

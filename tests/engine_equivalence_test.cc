@@ -14,6 +14,7 @@
 #include "api/scenario.h"
 #include "cache/node_tree.h"
 #include "cli/replay.h"
+#include "cli/step_writer.h"
 
 namespace ksched {
 namespace {
@@ -269,6 +270,65 @@ std::string RandomScenario(uint32_t seed) {
   }
   return scenario.dump();
 }
+
+// What a person reads (the steps `ksched replay` prints, through the
+// streaming writer) must name the node the decision path chooses.
+class PrintedSteps : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(PrintedSteps, NameTheNodesTheDecisionPathChooses) {
+  auto scenario = LoadScenario(std::string(KSCHED_SHARED_DIR) + "/perf/" + GetParam());
+  ASSERT_TRUE(scenario.ok());
+#ifdef __SANITIZE_ADDRESS__
+  const size_t pods = 15;
+#else
+  const size_t pods = 150;
+#endif
+  Decisions fast = Decide(*scenario, pods, /*cache=*/true, /*details=*/false);
+  scenario->pending.resize(std::min(pods, scenario->pending.size()));
+
+  std::vector<std::string> printed;
+  std::string text;
+  OutputBuffer buffer(&text);
+  auto writer = MakeJsonWriter(&buffer, JsonStyle::kCompact);
+  Status s =
+      RunReplay(std::move(scenario).value(), ReplayOptions{},
+                [&](const Pod& pod, const ScheduleResult& r, const ClusterState& c,
+                    const SchedulerConfig& cfg) {
+                  WriteStep(writer.get(), pod, r, c, cfg);
+                  writer->EndDocument();
+                  buffer.Flush();
+                  // {"pod":"...","node":"..." or null,...: a quote inside
+                  // a JSON string is escaped, so the first ,"node": is the
+                  // field.
+                  size_t at = text.find(",\"node\":");
+                  ASSERT_NE(at, std::string::npos);
+                  at += 8;
+                  size_t end = text[at] == 'n' ? at + 4 : text.find('"', at + 1) + 1;
+                  auto node = nlohmann::json::parse(text.substr(at, end - at));
+                  if (printed.size() < 3) {  // a few whole steps: valid, consistent
+                    auto step = nlohmann::json::parse(text);
+                    EXPECT_EQ(step["node"], node);
+                    if (step.contains("maxNodes")) {
+                      EXPECT_EQ(step["scores"][node.get<std::string>()],
+                                step["scores"][step["maxNodes"][0].get<std::string>()]);
+                    }
+                  }
+                  ASSERT_EQ(text.back(), '\n');
+                  printed.push_back(node.is_null() ? "error: " + r.error : node.get<std::string>());
+                  text.clear();
+                });
+  ASSERT_TRUE(s.ok());
+  ASSERT_EQ(printed.size(), fast.chosen.size());
+  for (size_t i = 0; i < printed.size(); ++i)
+    ASSERT_EQ(printed[i], fast.chosen[i]) << GetParam() << ": pod " << i;
+  EXPECT_GT(fast.from_index, 0u) << "the decision path never used its index";
+}
+
+INSTANTIATE_TEST_SUITE_P(Perf, PrintedSteps,
+                         ::testing::Values("perf-basic-5000n-1000e-1000p.json",
+                                           "perf-mixed-5000n-1000e-1000p.json",
+                                           "perf-taints-5000n-1000e-1000p.json",
+                                           "perf-pod-anti-affinity-5000n-1000e-1000p.json"));
 
 TEST(DecisionOnly, RandomFillingClusters) {
   uint64_t from_index = 0;

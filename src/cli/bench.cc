@@ -13,8 +13,10 @@
 
 #include "api/scenario.h"
 #include "cli/commands.h"
+#include "cli/document_writer.h"
 #include "cli/output.h"
 #include "cli/replay.h"
+#include "cli/step_writer.h"
 
 namespace ksched {
 namespace {
@@ -57,6 +59,9 @@ CLI::App* AddBenchCommand(CLI::App* app, BenchArgs* args) {
   cmd->add_option("--tie-break", args->tie_break, "name (default) or round-robin")
       ->check(CLI::IsMember({"name", "round-robin"}))
       ->capture_default_str();
+  cmd->add_flag("--details", args->details,
+                "Time the detailed path instead: every cycle's full report, written as the "
+                "JSON steps replay prints (to memory, discarded); adds the output size");
   return cmd;
 }
 
@@ -67,8 +72,11 @@ int RunBench(const BenchArgs& args) {
                                                   static_cast<size_t>(args.threads));
   }
   nlohmann::ordered_json results = nlohmann::ordered_json::array();
-  TextTable table({"SCENARIO", "PODS", "SCHEDULED", "LOAD s", "SCHED s", "PODS/s", "P50 us",
-                   "P99 us", "PEAK MiB", "DIGEST"});
+  std::vector<std::string> header = {"SCENARIO", "PODS",   "SCHEDULED", "LOAD s",  "SCHED s",
+                                     "PODS/s",   "P50 us", "P99 us",    "PEAK MiB"};
+  if (args.details) header.push_back("OUT MB");
+  header.push_back("DIGEST");
+  TextTable table(header);
   for (const std::string& file : args.files) {
     Clock::time_point t0 = Clock::now();
     auto scenario = LoadScenario(file);
@@ -80,7 +88,15 @@ int RunBench(const BenchArgs& args) {
     size_t pods = scenario->pending.size();
     ReplayOptions options;
     options.tie_break = args.tie_break == "round-robin" ? TieBreak::kRoundRobin : TieBreak::kName;
-    options.record_details = false;
+    options.record_details = args.details;
+    // --details: steps go through the writer `replay` uses, into memory that
+    // is emptied after every step (the output's size is counted, its bytes
+    // are not kept).
+    std::string step_text;
+    OutputBuffer steps(&step_text);
+    std::unique_ptr<DocumentWriter> writer;
+    if (args.details) writer = MakeJsonWriter(&steps, JsonStyle::kCompact);
+    uint64_t output_bytes = 0;
     Digest digest;
     size_t scheduled = 0;
     std::vector<double> latencies;
@@ -88,8 +104,17 @@ int RunBench(const BenchArgs& args) {
     Clock::time_point start, last;
     Status s = RunReplay(
         std::move(scenario).value(), options,
-        [&](const Pod&, const ScheduleResult& r, const ClusterState& c, const SchedulerConfig&,
-            const PreemptionResult*) {
+        [&](const Pod& pod, const ScheduleResult& r, const ClusterState& c,
+            const SchedulerConfig& cfg, const PreemptionResult* p) {
+          if (writer) {
+            WriteStep(writer.get(), pod, r, c, cfg, [&](DocumentWriter* w) {
+              if (p != nullptr) WritePreemptionField(w, *p, c);
+            });
+            writer->EndDocument();
+            steps.Flush();
+            output_bytes += step_text.size();
+            step_text.clear();
+          }
           Clock::time_point now = Clock::now();
           latencies.push_back(std::chrono::duration<double, std::micro>(now - last).count());
           last = now;
@@ -125,13 +150,21 @@ int RunBench(const BenchArgs& args) {
     j["p50Micros"] = pct(0.5);
     j["p99Micros"] = pct(0.99);
     j["peakRssMiB"] = PeakRssMiB();
+    if (args.details) j["outputBytes"] = output_bytes;
     j["digest"] = digest.Hex();
     results.push_back(j);
-    table.AddRow({name, std::to_string(pods), std::to_string(scheduled),
-                  fmt::format("{:.2f}", load_s), fmt::format("{:.3f}", sched_s),
-                  fmt::format("{:.0f}", rate), fmt::format("{:.1f}", pct(0.5)),
-                  fmt::format("{:.1f}", pct(0.99)), fmt::format("{:.0f}", PeakRssMiB()),
-                  digest.Hex()});
+    std::vector<std::string> row = {name,
+                                    std::to_string(pods),
+                                    std::to_string(scheduled),
+                                    fmt::format("{:.2f}", load_s),
+                                    fmt::format("{:.3f}", sched_s),
+                                    fmt::format("{:.0f}", rate),
+                                    fmt::format("{:.1f}", pct(0.5)),
+                                    fmt::format("{:.1f}", pct(0.99)),
+                                    fmt::format("{:.0f}", PeakRssMiB())};
+    if (args.details) row.push_back(fmt::format("{:.1f}", output_bytes / 1e6));
+    row.push_back(digest.Hex());
+    table.AddRow(std::move(row));
   }
   std::string out = args.output == "json" ? results.dump(2) + "\n" : table.Render();
   std::fwrite(out.data(), 1, out.size(), stdout);

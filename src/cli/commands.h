@@ -3,10 +3,9 @@
 // 0 success, 1 some pods did not fit (schedule), 2 bad usage or bad input.
 #pragma once
 
+#include <CLI/CLI.hpp>
 #include <string>
 #include <vector>
-
-#include <CLI/CLI.hpp>
 
 #include "cli/scheduler_flags.h"
 
@@ -43,6 +42,7 @@ struct BenchArgs {
   int threads = 0;
   std::string output = "table";
   std::string tie_break = "name";
+  bool details = false;  // time the detailed path: full reports, steps written as JSON
 };
 CLI::App* AddBenchCommand(CLI::App* app, BenchArgs* args);
 int RunBench(const BenchArgs& args);

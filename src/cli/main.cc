@@ -7,7 +7,9 @@
 
 #include "api/scenario.h"
 #include "cli/commands.h"
+#include "cli/output.h"
 #include "cli/replay.h"
+#include "cli/step_writer.h"
 
 namespace {
 
@@ -28,18 +30,23 @@ int RunReplayCommand(const std::string& file, const std::string& tie_break, int 
   ReplayOptions options;
   options.tie_break = tie_break == "round-robin" ? TieBreak::kRoundRobin : TieBreak::kName;
   if (percentage >= 0) options.percentage_of_nodes_to_score = percentage;
-  std::string out;
+  // Steps are streamed: at 5,000 nodes one step is most of a megabyte.
+  OutputBuffer out(stdout);
+  auto writer = MakeJsonWriter(&out, JsonStyle::kCompact);
   Status s = RunReplay(std::move(scenario).value(), options,
                        [&](const Pod& pod, const ScheduleResult& r, const ClusterState& c,
                            const SchedulerConfig& cfg, const PreemptionResult* p) {
-                         out += StepToJson(pod, r, c, cfg, p);
-                         out += '\n';
+                         WriteStep(writer.get(), pod, r, c, cfg, [&](DocumentWriter* w) {
+                           if (p != nullptr) WritePreemptionField(w, *p, c);
+                         });
+                         writer->EndDocument();
                        });
+  out.Flush();
   if (!s.ok()) {
     std::cerr << "ksched: " << file << ": " << s.error().message << "\n";
     return kExitBadInput;
   }
-  std::fwrite(out.data(), 1, out.size(), stdout);
+  if (!out.ok()) return ReportWriteError(out);
   return kExitOk;
 }
 

@@ -3,8 +3,10 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstring>
 
-#include <yaml-cpp/yaml.h>
+#include "cli/commands.h"
+#include "cli/document_writer.h"
 
 namespace ksched {
 
@@ -28,43 +30,20 @@ std::string TextTable::Render() const {
   return out;
 }
 
-namespace {
-
-void Emit(YAML::Emitter& e, const nlohmann::ordered_json& v) {
-  switch (v.type()) {
-    case nlohmann::ordered_json::value_t::object:
-      e << YAML::BeginMap;
-      for (auto it = v.begin(); it != v.end(); ++it) {
-        e << YAML::Key << it.key() << YAML::Value;
-        Emit(e, it.value());
-      }
-      e << YAML::EndMap;
-      break;
-    case nlohmann::ordered_json::value_t::array:
-      e << YAML::BeginSeq;
-      for (const auto& x : v) Emit(e, x);
-      e << YAML::EndSeq;
-      break;
-    case nlohmann::ordered_json::value_t::string:
-      // Quote strings so values such as "true" or "10" stay strings.
-      e << YAML::DoubleQuoted << v.get<std::string>();
-      break;
-    case nlohmann::ordered_json::value_t::null:
-      e << YAML::Null;
-      break;
-    default:
-      e << v.dump();
+std::string JsonToYaml(const nlohmann::ordered_json& value) {
+  std::string out;
+  {
+    OutputBuffer buffer(&out);
+    auto w = MakeYamlWriter(&buffer);
+    WriteJsonValue(w.get(), value);
+    w->EndDocument();
   }
+  return out;
 }
 
-}  // namespace
-
-std::string JsonToYaml(const nlohmann::ordered_json& value) {
-  YAML::Emitter e;
-  Emit(e, value);
-  std::string out = e.c_str();
-  out += '\n';
-  return out;
+int ReportWriteError(const OutputBuffer& out) {
+  std::fprintf(stderr, "ksched: cannot write the output: %s\n", std::strerror(out.error()));
+  return kExitBadInput;
 }
 
 ProgressBar::ProgressBar(size_t total, const char* what)

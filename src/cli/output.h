@@ -1,12 +1,14 @@
 // Small output helpers for the person-facing commands: aligned text tables,
-// JSON to YAML, and a progress bar that only draws on a terminal.
+// small JSON values as YAML, write errors, and a progress bar that only draws
+// on a terminal.
 #pragma once
 
 #include <cstdio>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include "cli/output_buffer.h"
 
 namespace ksched {
 
@@ -21,8 +23,13 @@ class TextTable {
   std::vector<std::vector<std::string>> rows_;
 };
 
-// Renders JSON as block-style YAML (keys in their JSON order).
+// Renders a small JSON value as block-style YAML (keys in their JSON order);
+// large reports stream through MakeYamlWriter (document_writer.h) instead.
 std::string JsonToYaml(const nlohmann::ordered_json& value);
+
+// Prints why the output could not be written (a closed pipe, a full disk)
+// and returns the exit status for it.
+int ReportWriteError(const OutputBuffer& out);
 
 // Draws "[#####     ] 120/1000 pods" on stderr, only when stderr is a terminal.
 class ProgressBar {

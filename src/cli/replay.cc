@@ -1,9 +1,5 @@
 #include "cli/replay.h"
 
-#include <algorithm>
-#include <map>
-#include <nlohmann/json.hpp>
-
 #include "cache/node_tree.h"
 #include "extender/http_extender.h"
 #include "loop/snapshot_loop.h"
@@ -56,82 +52,6 @@ Status RunReplay(Scenario scenario, const ReplayOptions& options, const StepCall
     if (result.chosen != kNoNode) cluster->Assume(std::move(pod), result.chosen);
   }
   return Status::Ok();
-}
-
-std::string StepToJson(const Pod& pod, const ScheduleResult& result, const ClusterState& cluster,
-                       const SchedulerConfig& config, const PreemptionResult* preemption) {
-  return StepObject(pod, result, cluster, config, preemption).dump();
-}
-
-nlohmann::ordered_json StepObject(const Pod& pod, const ScheduleResult& result,
-                                  const ClusterState& cluster, const SchedulerConfig& config,
-                                  const PreemptionResult* preemption) {
-  using ojson = nlohmann::ordered_json;
-  auto name = [&](NodeId id) { return cluster.node(id).meta.name; };
-  ojson step;
-  step["pod"] = pod.Key();
-  step["node"] = result.chosen == kNoNode ? ojson(nullptr) : ojson(name(result.chosen));
-  if (result.chosen == kNoNode) step["error"] = result.error;
-
-  std::vector<std::string> feasible;
-  feasible.reserve(result.feasible.size());
-  for (NodeId id : result.feasible) feasible.push_back(name(id));
-  std::sort(feasible.begin(), feasible.end());
-  step["feasible"] = feasible;
-
-  std::map<std::string, std::vector<std::string>> failures;
-  for (const NodeFailure& f : result.failures) failures[name(f.node)] = f.reasons;
-  // Extender reasons for nodes outside the cluster, as upstream's failure map has them.
-  for (const auto& [n, reasons] : result.unknown_node_failures) failures[n] = reasons;
-  ojson fj = ojson::object();
-  for (auto& [n, r] : failures) fj[n] = r;
-  step["failures"] = std::move(fj);
-
-  if (result.scored) {
-    std::map<std::string, int64_t> totals;
-    for (size_t i = 0; i < result.feasible.size(); ++i)
-      totals[name(result.feasible[i])] = result.totals[i];
-    ojson sj = ojson::object();
-    for (auto& [n, t] : totals) sj[n] = t;
-    step["scores"] = std::move(sj);
-
-    std::map<std::string, std::map<std::string, int64_t>> prios;
-    for (size_t p = 0; p < config.priorities.size(); ++p) {
-      auto& m = prios[config.priorities[p].name];
-      for (size_t i = 0; i < result.feasible.size(); ++i)
-        m[name(result.feasible[i])] = result.priority_scores[p][i];
-    }
-    ojson pj = ojson::object();
-    for (auto& [pn, m] : prios) {
-      ojson mj = ojson::object();
-      for (auto& [n, s] : m) mj[n] = s;
-      pj[pn] = std::move(mj);
-    }
-    step["priorities"] = std::move(pj);
-
-    int64_t best = *std::max_element(result.totals.begin(), result.totals.end());
-    std::vector<std::string> max_nodes;
-    for (size_t i = 0; i < result.feasible.size(); ++i)
-      if (result.totals[i] == best) max_nodes.push_back(name(result.feasible[i]));
-    std::sort(max_nodes.begin(), max_nodes.end());
-    step["maxNodes"] = max_nodes;
-  }
-  if (preemption != nullptr) {
-    if (!preemption->error.empty() || preemption->node == kNoNode) {
-      step["preemption"] = nullptr;
-    } else {
-      ojson pj;
-      pj["node"] = name(preemption->node);
-      std::vector<std::string> victims;
-      for (PodId v : preemption->victims) victims.push_back(cluster.pod(v).pod.Key());
-      pj["victims"] = victims;
-      std::vector<std::string> clear;
-      for (const auto& ref : preemption->nominated_pods_to_clear) clear.push_back(ref.key);
-      pj["nominatedPodsToClear"] = clear;
-      step["preemption"] = std::move(pj);
-    }
-  }
-  return step;
 }
 
 }  // namespace ksched

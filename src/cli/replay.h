@@ -48,17 +48,4 @@ Result<SchedulerConfig> ScenarioConfig(const Scenario& scenario, const ReplayOpt
 Status RunReplay(Scenario scenario, const ReplayOptions& options, const StepCallback& on_step,
                  const std::function<void()>& on_ready = nullptr);
 
-// One step in the conformance step format (shared/conformance/README.md),
-// as an object so front ends can add fields before printing it.
-// `preemption`, when given, adds the `preemption` field
-// (../shared/preemption/README.md): the node, victims and nominated pods to
-// clear, or null when Preempt chose no node.
-nlohmann::ordered_json StepObject(const Pod& pod, const ScheduleResult& result,
-                                  const ClusterState& cluster, const SchedulerConfig& config,
-                                  const PreemptionResult* preemption = nullptr);
-
-// The same, printed on one line.
-std::string StepToJson(const Pod& pod, const ScheduleResult& result, const ClusterState& cluster,
-                       const SchedulerConfig& config, const PreemptionResult* preemption = nullptr);
-
 }  // namespace ksched

@@ -11,10 +11,12 @@
 #include "api/priority_admission.h"
 #include "cache/node_tree.h"
 #include "cli/commands.h"
+#include "cli/document_writer.h"
 #include "cli/output.h"
 #include "cli/replay.h"
 #include "loop/snapshot_loop.h"
 #include "preemption/nodes_where_preemption_might_help.h"
+#include "cli/step_writer.h"
 
 namespace ksched {
 namespace {
@@ -128,7 +130,8 @@ std::string Explain(const Decision& d, const ClusterState& cluster, const Schedu
   });
   for (size_t i : order) {
     NodeId n = r.feasible[i];
-    std::vector<std::string> row = {cluster.node(n).meta.name, n == r.chosen ? "fits (chosen)" : "fits"};
+    std::vector<std::string> row = {cluster.node(n).meta.name,
+                                    n == r.chosen ? "fits (chosen)" : "fits"};
     if (r.scored) {
       row.push_back(std::to_string(r.totals[i]));
       for (size_t p = 0; p < config.priorities.size(); ++p)
@@ -279,10 +282,18 @@ int RunSchedule(const ScheduleArgs& args) {
   const SchedulerConfig& cfg = scheduler.config();
   ProgressBar progress(pending.size(), "pods");
   std::string explained;
-  nlohmann::ordered_json list = nlohmann::ordered_json::array();
   TextTable table({"POD", "NODE", "SCORE", "MESSAGE"});
   std::set<std::string> unscheduled;  // pods whose last attempt failed
   size_t done = 0;
+  // JSON and YAML are streamed, one step at a time: at 5,000 nodes a step
+  // is most of a megabyte.
+  OutputBuffer out(stdout);
+  std::unique_ptr<DocumentWriter> writer;
+  if (args.explain.empty() && args.output != "table") {
+    writer =
+        args.output == "json" ? MakeJsonWriter(&out, JsonStyle::kIndented) : MakeYamlWriter(&out);
+    writer->BeginArray();
+  }
   LoopOptions loop_options;
   loop_options.preemption = !args.disable_preemption;
   loop_options.record_preemption_details = !args.explain.empty();
@@ -299,7 +310,7 @@ int RunSchedule(const ScheduleArgs& args) {
     }
     const PreemptionResult* p = d.preemption ? &*d.preemption : nullptr;
     const bool preempted = p != nullptr && p->error.empty() && p->node != kNoNode;
-    if (args.output == "table") {
+    if (args.explain.empty() && args.output == "table") {
       std::string message;
       if (r.chosen == kNoNode) {
         message = r.error;
@@ -314,19 +325,29 @@ int RunSchedule(const ScheduleArgs& args) {
       }
       table.AddRow({d.pod.Key(), r.chosen == kNoNode ? "<none>" : cluster->node(r.chosen).meta.name,
                     r.scored ? std::to_string(d.score) : "", message});
-    } else {
-      auto step = StepObject(d.pod, r, *cluster, cfg, p);
-      if (r.scored) step["score"] = d.score;
-      if (a.number == 2) step["attempt"] = 2;
-      nlohmann::ordered_json preds = nlohmann::ordered_json::object();
-      std::vector<const NodeFailure*> fs;
-      for (const NodeFailure& f : r.failures) fs.push_back(&f);
-      std::sort(fs.begin(), fs.end(), [&](auto* a, auto* b) {
-        return cluster->node(a->node).meta.name < cluster->node(b->node).meta.name;
+    } else if (writer) {
+      WriteStep(writer.get(), d.pod, r, *cluster, cfg, [&](DocumentWriter* w) {
+        if (p != nullptr) WritePreemptionField(w, *p, *cluster);
+        if (r.scored) {
+          w->Key("score");
+          w->Int(d.score);
+        }
+        if (a.number == 2) {
+          w->Key("attempt");
+          w->Int(2);
+        }
+        w->Key("failedPredicates");
+        w->BeginObject();
+        std::vector<size_t> order = FailuresByNodeName(r, *cluster);
+        for (size_t k = 0; k < order.size(); ++k) {
+          const NodeFailure& f = r.failures[order[k]];
+          // A node listed twice keeps its last entry, as a JSON object would.
+          if (k + 1 < order.size() && r.failures[order[k + 1]].node == f.node) continue;
+          w->Key(cluster->node(f.node).meta.name);
+          w->String(f.predicate);
+        }
+        w->EndObject();
       });
-      for (auto* f : fs) preds[cluster->node(f->node).meta.name] = f->predicate;
-      step["failedPredicates"] = std::move(preds);
-      list.push_back(std::move(step));
     }
     if (d.pod.Key() == args.explain) explained = Explain(d, *cluster, cfg);
     if (r.chosen == kNoNode) {
@@ -337,28 +358,30 @@ int RunSchedule(const ScheduleArgs& args) {
     if (a.number == 1) progress.Update(++done);
   });
   for (const auto& [p, why] : skipped) {
-    if (args.output == "table") {
+    if (args.explain.empty() && args.output == "table") {
       table.AddRow({p.Key(), "-", "", "not scheduled: " + why});
-    } else {
-      nlohmann::ordered_json step;
-      step["pod"] = p.Key();
-      step["node"] = nullptr;
-      step["skipped"] = why;
-      list.push_back(std::move(step));
+    } else if (writer) {
+      writer->BeginObject();
+      writer->Key("pod");
+      writer->String(p.Key());
+      writer->Key("node");
+      writer->Null();
+      writer->Key("skipped");
+      writer->String(why);
+      writer->EndObject();
     }
   }
 
-  std::string out;
-  if (!args.explain.empty()) {
-    out = explained;
-  } else if (args.output == "table") {
-    out = done == 0 && skipped.empty() ? "No pending pods.\n" : table.Render();
-  } else if (args.output == "json") {
-    out = list.dump(2) + "\n";
+  if (writer) {
+    writer->EndArray();
+    writer->EndDocument();
+  } else if (!args.explain.empty()) {
+    out.Write(explained);
   } else {
-    out = JsonToYaml(list);
+    out.Write(done == 0 && skipped.empty() ? "No pending pods.\n" : table.Render());
   }
-  std::fwrite(out.data(), 1, out.size(), stdout);
+  out.Flush();
+  if (!out.ok()) return ReportWriteError(out);
   return unscheduled.empty() ? kExitOk : kExitUnschedulable;
 }
 

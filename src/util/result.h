@@ -3,7 +3,7 @@
 // Every fallible operation in ksched returns either a value or an Error whose
 // message is meant for a person: it names the file, the object and the field
 // involved, so the caller can print it unchanged. No exceptions cross public
-// APIs; the few libraries that throw (yaml-cpp) are wrapped at the boundary.
+// APIs; the few libraries that throw (nlohmann::json, CLI11) are wrapped at the boundary.
 #pragma once
 
 #include <string>
