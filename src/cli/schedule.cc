@@ -12,156 +12,13 @@
 #include "cache/node_tree.h"
 #include "cli/commands.h"
 #include "cli/document_writer.h"
+#include "cli/explain_report.h"
 #include "cli/output.h"
 #include "cli/replay.h"
-#include "loop/snapshot_loop.h"
-#include "preemption/nodes_where_preemption_might_help.h"
 #include "cli/step_writer.h"
+#include "loop/snapshot_loop.h"
 
 namespace ksched {
-namespace {
-
-struct Decision {
-  Pod pod;
-  ScheduleResult result;
-  int64_t score = 0;  // total of the chosen node, when scored
-  std::optional<PreemptionResult> preemption;
-};
-
-// Strips the "Priority" suffix upstream names carry, for narrow columns.
-std::string ShortName(const std::string& name) {
-  std::string s = name;
-  const std::string suffix = "Priority";
-  if (s.size() > suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0)
-    s.resize(s.size() - suffix.size());
-  return s;
-}
-
-std::string PodNames(const ClusterState& cluster, const std::vector<PodId>& pods) {
-  std::string out;
-  for (PodId id : pods) out += (out.empty() ? "" : ", ") + cluster.pod(id).pod.Key();
-  return out;
-}
-
-// Why each node was or was not a place to preempt, for --explain.
-std::string ExplainPreemption(const Decision& d, const ClusterState& cluster) {
-  const PreemptionResult& p = *d.preemption;
-  std::string out = "\nPreemption: ";
-  if (!p.error.empty()) return out + "failed: " + p.error + "\n";
-  if (!p.eligible) {
-    return out + fmt::format(
-                     "not attempted: the pod is nominated to {} where a lower-priority pod is "
-                     "still terminating (it waits for its earlier victims to go).\n",
-                     d.pod.nominated_node_name);
-  }
-  if (p.node != kNoNode) {
-    out += fmt::format("nominated to {}, deleting {}", cluster.node(p.node).meta.name,
-                       PodNames(cluster, p.victims));
-    if (p.num_pdb_violations > 0)
-      out += fmt::format(" ({} against a PodDisruptionBudget)", p.num_pdb_violations);
-    out += ".\n";
-  } else {
-    out += "no node would help.\n";
-  }
-  if (p.candidates.empty()) return out;
-  TextTable table({"NODE", "PREEMPTION"});
-  std::vector<const PreemptionCandidate*> cs;
-  for (const PreemptionCandidate& c : p.candidates) cs.push_back(&c);
-  std::sort(cs.begin(), cs.end(), [&](const auto* a, const auto* b) {
-    return cluster.node(a->node).meta.name < cluster.node(b->node).meta.name;
-  });
-  for (const PreemptionCandidate* c : cs) {
-    std::string why;
-    switch (c->verdict) {
-      case PreemptionCandidate::Verdict::kUnresolvable: {
-        why = "not a candidate: removing pods cannot cure";
-        std::string reasons;
-        for (const NodeFailure& f : d.result.failures) {
-          if (f.node != c->node) continue;
-          for (const std::string& r : f.reasons)
-            if (IsUnresolvableReason(r)) reasons += (reasons.empty() ? " " : "; ") + r;
-        }
-        why += reasons.empty() ? " its failure" : reasons;
-        break;
-      }
-      case PreemptionCandidate::Verdict::kDoesNotFit:
-        why = "not a candidate: the pod does not fit even without every lower-priority pod";
-        break;
-      case PreemptionCandidate::Verdict::kCandidate:
-        why = c->victims.pods.empty()
-                  ? "candidate: fits without victims"
-                  : fmt::format("candidate: victims {}", PodNames(cluster, c->victims.pods));
-        if (c->victims.num_pdb_violations > 0)
-          why += fmt::format(" ({} violate a PodDisruptionBudget)", c->victims.num_pdb_violations);
-        if (c->node == p.node) why += " (chosen)";
-        break;
-    }
-    table.AddRow({cluster.node(c->node).meta.name, why});
-  }
-  return out + table.Render();
-}
-
-std::string Explain(const Decision& d, const ClusterState& cluster, const SchedulerConfig& config) {
-  const ScheduleResult& r = d.result;
-  std::string out;
-  if (r.chosen != kNoNode) {
-    out += fmt::format("Pod {} -> {}", d.pod.Key(), cluster.node(r.chosen).meta.name);
-    if (r.scored) out += fmt::format(" (score {})", d.score);
-    out += "\n\n";
-  } else {
-    out += fmt::format("Pod {} cannot be scheduled: {}\n\n", d.pod.Key(), r.error);
-  }
-  std::vector<std::string> header = {"NODE", "RESULT"};
-  if (r.scored) {
-    header.push_back("TOTAL");
-    for (const PriorityConfig& p : config.priorities) {
-      std::string h = ShortName(p.name);
-      if (p.weight != 1) h += fmt::format("(x{})", p.weight);
-      header.push_back(h);
-    }
-  }
-  TextTable table(header);
-  // Feasible nodes first, best total first, then by name.
-  std::vector<size_t> order(r.feasible.size());
-  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-    if (r.scored && r.totals[a] != r.totals[b]) return r.totals[a] > r.totals[b];
-    return cluster.node(r.feasible[a]).meta.name < cluster.node(r.feasible[b]).meta.name;
-  });
-  for (size_t i : order) {
-    NodeId n = r.feasible[i];
-    std::vector<std::string> row = {cluster.node(n).meta.name,
-                                    n == r.chosen ? "fits (chosen)" : "fits"};
-    if (r.scored) {
-      row.push_back(std::to_string(r.totals[i]));
-      for (size_t p = 0; p < config.priorities.size(); ++p)
-        row.push_back(std::to_string(r.priority_scores[p][i]));
-    }
-    table.AddRow(std::move(row));
-  }
-  std::vector<const NodeFailure*> failures;
-  for (const NodeFailure& f : r.failures) failures.push_back(&f);
-  std::sort(failures.begin(), failures.end(), [&](const NodeFailure* a, const NodeFailure* b) {
-    return cluster.node(a->node).meta.name < cluster.node(b->node).meta.name;
-  });
-  for (const NodeFailure* f : failures) {
-    std::string why = f->predicate.empty() ? "" : f->predicate + ": ";
-    for (size_t i = 0; i < f->reasons.size(); ++i) why += (i ? "; " : "") + f->reasons[i];
-    table.AddRow({cluster.node(f->node).meta.name, why});
-  }
-  size_t seen = r.feasible.size() + r.failures.size();
-  out += table.Render();
-  if (seen < cluster.num_nodes()) {
-    out += fmt::format(
-        "\n{} of {} nodes were not evaluated: percentageOfNodesToScore stopped the search once "
-        "enough feasible nodes were found.\n",
-        cluster.num_nodes() - seen, cluster.num_nodes());
-  }
-  if (d.preemption) out += ExplainPreemption(d, cluster);
-  return out;
-}
-
-}  // namespace
 
 CLI::App* AddScheduleCommand(CLI::App* app, ScheduleArgs* args) {
   CLI::App* cmd = app->add_subcommand(
@@ -255,18 +112,23 @@ int RunSchedule(const ScheduleArgs& args) {
   }
   for (Pod& p : pending)
     if (p.meta.uid.empty()) p.meta.uid = p.Key();
-  if (!args.explain.empty()) {
+  // As kubectl: a name without a namespace is in "default".
+  const std::string explain_key =
+      args.explain.empty() || args.explain.find('/') != std::string::npos
+          ? args.explain
+          : "default/" + args.explain;
+  if (!explain_key.empty()) {
     bool found = std::any_of(pending.begin(), pending.end(),
-                             [&](const Pod& p) { return p.Key() == args.explain; });
+                             [&](const Pod& p) { return p.Key() == explain_key; });
     if (!found) {
       for (const auto& [p, why] : skipped) {
-        if (p.Key() == args.explain) {
-          std::cerr << "ksched: --explain " << args.explain << ": not scheduled here: " << why
+        if (p.Key() == explain_key) {
+          std::cerr << "ksched: --explain " << explain_key << ": not scheduled here: " << why
                     << "\n";
           return kExitBadInput;
         }
       }
-      std::cerr << "ksched: --explain " << args.explain
+      std::cerr << "ksched: --explain " << explain_key
                 << ": no such pending pod (use namespace/name of a pod without spec.nodeName)\n";
       return kExitBadInput;
     }
@@ -289,14 +151,15 @@ int RunSchedule(const ScheduleArgs& args) {
   // is most of a megabyte.
   OutputBuffer out(stdout);
   std::unique_ptr<DocumentWriter> writer;
-  if (args.explain.empty() && args.output != "table") {
+  const bool explain = !explain_key.empty();
+  if (!explain && args.output != "table") {
     writer =
         args.output == "json" ? MakeJsonWriter(&out, JsonStyle::kIndented) : MakeYamlWriter(&out);
     writer->BeginArray();
   }
   LoopOptions loop_options;
   loop_options.preemption = !args.disable_preemption;
-  loop_options.record_preemption_details = !args.explain.empty();
+  loop_options.record_preemption_details = !explain_key.empty();
   SnapshotLoop loop(&scheduler, &*cluster, &tree, loop_options);
   loop.Run(std::move(pending), [&](const Attempt& a) {
     Decision d;
@@ -310,7 +173,7 @@ int RunSchedule(const ScheduleArgs& args) {
     }
     const PreemptionResult* p = d.preemption ? &*d.preemption : nullptr;
     const bool preempted = p != nullptr && p->error.empty() && p->node != kNoNode;
-    if (args.explain.empty() && args.output == "table") {
+    if (explain_key.empty() && args.output == "table") {
       std::string message;
       if (r.chosen == kNoNode) {
         message = r.error;
@@ -347,9 +210,24 @@ int RunSchedule(const ScheduleArgs& args) {
           w->String(f.predicate);
         }
         w->EndObject();
+        // Beside upstream's reasons, what caused them (detailed path only).
+        WriteCausesField(w, r, ExplainFailures(d.pod, r, *cluster, &loop.nominated()), *cluster);
       });
     }
-    if (d.pod.Key() == args.explain) explained = Explain(d, *cluster, cfg);
+    if (explain && d.pod.Key() == explain_key) {
+      // The cluster changes after this call (binding, victims): explain now.
+      auto causes = ExplainFailures(d.pod, r, *cluster, &loop.nominated());
+      if (args.output == "table") {
+        explained = ExplainTable(d, causes, *cluster, cfg, TerminalWidth());
+      } else {
+        explained.clear();
+        OutputBuffer buffer(&explained);
+        auto w = args.output == "json" ? MakeJsonWriter(&buffer, JsonStyle::kIndented)
+                                       : MakeYamlWriter(&buffer);
+        WriteExplain(w.get(), d, causes, *cluster, cfg);
+        w->EndDocument();
+      }
+    }
     if (r.chosen == kNoNode) {
       unscheduled.insert(d.pod.Key());
     } else {
@@ -358,7 +236,7 @@ int RunSchedule(const ScheduleArgs& args) {
     if (a.number == 1) progress.Update(++done);
   });
   for (const auto& [p, why] : skipped) {
-    if (args.explain.empty() && args.output == "table") {
+    if (explain_key.empty() && args.output == "table") {
       table.AddRow({p.Key(), "-", "", "not scheduled: " + why});
     } else if (writer) {
       writer->BeginObject();
@@ -375,7 +253,7 @@ int RunSchedule(const ScheduleArgs& args) {
   if (writer) {
     writer->EndArray();
     writer->EndDocument();
-  } else if (!args.explain.empty()) {
+  } else if (!explain_key.empty()) {
     out.Write(explained);
   } else {
     out.Write(done == 0 && skipped.empty() ? "No pending pods.\n" : table.Render());
