@@ -24,8 +24,8 @@ CLI::App* AddScheduleCommand(CLI::App* app, ScheduleArgs* args) {
   CLI::App* cmd = app->add_subcommand(
       "schedule",
       "Schedule the pending pods of a cluster snapshot and explain the decisions.\n"
-      "  example: kubectl get nodes,pods,services,rc,rs,statefulsets,pv,pvc,storageclasses -A "
-      "-o yaml > snap.yaml\n"
+      "  example: kubectl get nodes,pods,services,rc,rs,statefulsets,pv,pvc,storageclasses,pdb,"
+      "priorityclasses -A -o yaml > snap.yaml\n"
       "           ksched schedule -f snap.yaml --explain default/web-3");
   cmd->add_option("-f,--filename", args->files,
                   "Snapshot file(s): YAML or JSON, List or multi-document; - for stdin")
@@ -37,7 +37,8 @@ CLI::App* AddScheduleCommand(CLI::App* app, ScheduleArgs* args) {
       ->check(CLI::IsMember({"table", "json", "yaml"}))
       ->capture_default_str();
   cmd->add_option("--explain", args->explain,
-                  "namespace/name of one pending pod: show every node's verdict and scores");
+                  "namespace/name (or name, in default) of one pending pod: every node's verdict, "
+                  "the cause of each failure and the scores; honours -o json|yaml");
   cmd->add_option("--scheduler-name", args->scheduler_name,
                   "Schedule only pods whose spec.schedulerName is this (as kube-scheduler's "
                   "flag); others are listed as left to their scheduler")
