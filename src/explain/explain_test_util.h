@@ -32,16 +32,27 @@ struct Explained {
   }
 };
 
-inline Explained ScheduleAndExplain(const std::string& cluster_json, const std::string& pod_json) {
+// `nominated`: (pod JSON, node name) of pods nominated to nodes, which the
+// cycle leaves room for as the scheduler loop does.
+inline Explained ScheduleAndExplain(
+    const std::string& cluster_json, const std::string& pod_json,
+    const std::vector<std::pair<std::string, std::string>>& nominated = {}) {
   ClusterState cluster = ::ksched::testing::TestCluster(cluster_json);
   Pod pod = ::ksched::testing::TestPod(pod_json);
+  pod.meta.uid = pod.Key();
+  NominatedPods nominations;
+  for (const auto& [json, node] : nominated) {
+    Pod p = ::ksched::testing::TestPod(json);
+    p.meta.uid = p.Key();
+    nominations.Add(&cluster, p, node);
+  }
   auto config = BuildFromProvider("DefaultProvider", BuildOptions{});
   EXPECT_TRUE(config.ok());
   GenericScheduler scheduler(std::move(config).value(), TieBreak::kName);
   NodeTree tree(cluster);
-  ScheduleResult r = scheduler.Schedule(pod, cluster, &tree);
+  ScheduleResult r = scheduler.Schedule(pod, cluster, &tree, true, &nominations);
   Explained out;
-  PodExplainer explainer(pod, cluster, nullptr);
+  PodExplainer explainer(pod, cluster, &nominations);
   for (const NodeFailure& f : r.failures) {
     std::string name(cluster.node(f.node).meta.name);
     out.reasons[name] = f.reasons;

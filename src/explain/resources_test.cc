@@ -59,6 +59,18 @@ TEST(ExplainResources, ExtendedResourceTheNodeLacks) {
                           "0, requested by its pods 0); the node has no example.com/gpu"));
 }
 
+TEST(ExplainResources, NominatedPodsTakeRoomToo) {
+  // A pod nominated to n1 (by an earlier preemption) reserves 2 cpus there.
+  auto e = ScheduleAndExplain(List({kNode, Pod("a", R"({"cpu":"1"})", "n1")}),
+                              Pod("new", R"({"cpu":"2"})", ""),
+                              {{Pod("waiting", R"({"cpu":"2"})", ""), "n1"}});
+  EXPECT_THAT(e.reasons["n1"], ElementsAre("Insufficient cpu"));
+  EXPECT_THAT(e.Messages("n1"),
+              ElementsAre("cpu: the pod requests 2, the node has 1 free (allocatable 4, requested "
+                          "by its pods 1, by 1 nominated pod(s) 2)"));
+  EXPECT_EQ(e.causes["n1"][0].details["requestedByNominatedPods"], 2000);
+}
+
 TEST(ExplainFormat, Amounts) {
   EXPECT_EQ(FormatAmount("cpu", 1500), "1500m");
   EXPECT_EQ(FormatAmount("cpu", 3000), "3");

@@ -86,5 +86,25 @@ TEST(ExplainVolumes, VolumeNodeAffinityConflictNamesTheRequirement) {
                         "[node has rack=r1]"));
 }
 
+TEST(ExplainVolumes, NoVolumeToBindNamesTheClaim) {
+  const char* node = R"({"kind":"Node","metadata":{"name":"n1"},
+      "status":{"allocatable":{"pods":"10"}}})";
+  const char* sc = R"({"kind":"StorageClass","apiVersion":"storage.k8s.io/v1",
+      "metadata":{"name":"local"},"provisioner":"kubernetes.io/no-provisioner",
+      "volumeBindingMode":"WaitForFirstConsumer"})";
+  const char* pvc = R"({"kind":"PersistentVolumeClaim","metadata":{"name":"data",
+      "namespace":"default"},"spec":{"storageClassName":"local",
+      "resources":{"requests":{"storage":"5Gi"}}}})";
+  auto e = ScheduleAndExplain(
+      List({node, sc, pvc}),
+      PodWithVolumes("new", R"([{"name":"d","persistentVolumeClaim":{"claimName":"data"}}])", ""));
+  EXPECT_THAT(e.reasons["n1"],
+              ElementsAre("node(s) didn't find available persistent volumes to bind"));
+  EXPECT_THAT(e.Messages("n1"),
+              ElementsAre("volume d: claim default/data (storageClass local, requests 5Gi) has no "
+                          "Available PersistentVolume this node can use (matching class, size, "
+                          "access modes and node affinity)"));
+}
+
 }  // namespace
 }  // namespace ksched::explain
