@@ -222,6 +222,51 @@ TEST(Cli, ExplainSaysWhenNoNodeWasChecked) {
   EXPECT_EQ(nlohmann::json::parse(j.out)["failedBeforeFiltering"], true) << j.out;
 }
 
+TEST(Cli, ExplainSaysWhyNodesAreOrAreNotPreemptionCandidates) {
+  std::string snap = WriteTemp("preempt.yaml", R"(apiVersion: v1
+kind: List
+items:
+- kind: Node
+  metadata: {name: n1}
+  status: {allocatable: {cpu: "2", pods: "10"}}
+- kind: Node
+  metadata: {name: n2}
+  spec: {taints: [{key: dedicated, value: ml, effect: NoSchedule}]}
+  status: {allocatable: {cpu: "2", pods: "10"}}
+- kind: Pod
+  metadata: {name: low, namespace: default}
+  spec: {nodeName: n1, priority: 0, containers: [{name: c, resources: {requests: {cpu: "2"}}}]}
+- kind: Pod
+  metadata: {name: high, namespace: default, creationTimestamp: "2024-01-01T00:00:00Z"}
+  spec: {priority: 100, containers: [{name: c, resources: {requests: {cpu: "2"}}}]}
+)");
+  CommandRun r = Ksched("schedule -f " + snap + " --explain high");
+  EXPECT_EQ(r.status, 0) << r.err << r.out;  // scheduled on the retry
+  EXPECT_NE(r.out.find("Attempt 1 (it preempted, then was retried):"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("Attempt 2 (after preemption):\n\nPod default/high -> n1"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("Preemption: nominated to n1, deleting default/low."), std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("n1    candidate: victims default/low (chosen)"), std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("n2    not a candidate: removing pods cannot cure node(s) had taints"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("cpu: the pod requests 2, the node has 0 free"), std::string::npos) << r.out;
+  CommandRun j = Ksched("schedule -f " + snap + " --explain high -o json");
+  auto doc = nlohmann::json::parse(j.out);
+  // The last attempt, with the one that preempted inside it.
+  EXPECT_EQ(doc["node"], "n1");
+  EXPECT_EQ(doc["attempt"], 2);
+  const auto& first = doc["earlierAttempts"][0];
+  EXPECT_TRUE(first["node"].is_null());
+  EXPECT_EQ(first["preemption"]["node"], "n1");
+  EXPECT_EQ(first["preemptionCandidates"][0]["verdict"], "candidate");
+  EXPECT_EQ(first["preemptionCandidates"][0]["victims"][0], "default/low");
+  EXPECT_EQ(first["preemptionCandidates"][1]["verdict"], "unresolvable");
+}
+
 TEST(Cli, VersionAndHelp) {
   CommandRun v = Ksched("--version");
   EXPECT_EQ(v.status, 0);

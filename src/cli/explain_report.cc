@@ -327,7 +327,8 @@ void WriteCausesField(DocumentWriter* w, const ScheduleResult& result,
 
 void WriteExplain(DocumentWriter* w, const Decision& d,
                   const std::vector<std::vector<explain::Cause>>& causes,
-                  const ClusterState& cluster, const SchedulerConfig& config) {
+                  const ClusterState& cluster, const SchedulerConfig& config,
+                  const std::function<void(DocumentWriter*)>& extra_fields) {
   const ScheduleResult& r = d.result;
   auto name = [&](NodeId n) { return std::string(cluster.node(n).meta.name); };
   w->BeginObject();
@@ -446,6 +447,7 @@ void WriteExplain(DocumentWriter* w, const Decision& d,
       w->EndArray();
     }
   }
+  if (extra_fields) extra_fields(w);
   w->EndObject();
 }
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -39,10 +40,12 @@ std::string PodNames(const ClusterState& cluster, const std::vector<PodId>& pods
 std::string ExplainTable(const Decision& d, const std::vector<std::vector<explain::Cause>>& causes,
                          const ClusterState& cluster, const SchedulerConfig& config, size_t width);
 
-// The --explain document (-o json|yaml): one object.
+// The --explain document (-o json|yaml): one object; `extra_fields`, if
+// set, writes fields after the standard ones.
 void WriteExplain(DocumentWriter* w, const Decision& d,
                   const std::vector<std::vector<explain::Cause>>& causes,
-                  const ClusterState& cluster, const SchedulerConfig& config);
+                  const ClusterState& cluster, const SchedulerConfig& config,
+                  const std::function<void(DocumentWriter*)>& extra_fields = nullptr);
 
 // `"causes": {node: [cause, ...]}` for the failing nodes, by node name; the
 // key and value are written into the caller's open object.

@@ -144,7 +144,12 @@ int RunSchedule(const ScheduleArgs& args) {
   GenericScheduler scheduler(std::move(config).value(), args.flags.tie());
   const SchedulerConfig& cfg = scheduler.config();
   ProgressBar progress(pending.size(), "pods");
-  std::string explained;
+  // The explained pod's attempts (two when the first preempted).
+  struct ExplainedAttempt {
+    Decision decision;
+    std::vector<std::vector<explain::Cause>> causes;
+  };
+  std::vector<ExplainedAttempt> explained;
   TextTable table({"POD", "NODE", "SCORE", "MESSAGE"});
   std::set<std::string> unscheduled;  // pods whose last attempt failed
   size_t done = 0;
@@ -217,17 +222,7 @@ int RunSchedule(const ScheduleArgs& args) {
     }
     if (explain && d.pod.Key() == explain_key) {
       // The cluster changes after this call (binding, victims): explain now.
-      auto causes = ExplainFailures(d.pod, r, *cluster, &loop.nominated());
-      if (args.output == "table") {
-        explained = ExplainTable(d, causes, *cluster, cfg, TerminalWidth());
-      } else {
-        explained.clear();
-        OutputBuffer buffer(&explained);
-        auto w = args.output == "json" ? MakeJsonWriter(&buffer, JsonStyle::kIndented)
-                                       : MakeYamlWriter(&buffer);
-        WriteExplain(w.get(), d, causes, *cluster, cfg);
-        w->EndDocument();
-      }
+      explained.push_back({d, ExplainFailures(d.pod, r, *cluster, &loop.nominated())});
     }
     if (r.chosen == kNoNode) {
       unscheduled.insert(d.pod.Key());
@@ -254,8 +249,36 @@ int RunSchedule(const ScheduleArgs& args) {
   if (writer) {
     writer->EndArray();
     writer->EndDocument();
-  } else if (!explain_key.empty()) {
-    out.Write(explained);
+  } else if (explain) {
+    std::string text;
+    if (args.output == "table") {
+      for (size_t i = 0; i < explained.size(); ++i) {
+        if (explained.size() > 1) {
+          text += i == 0 ? "Attempt 1 (it preempted, then was retried):\n\n"
+                         : "\nAttempt 2 (after preemption):\n\n";
+        }
+        text += ExplainTable(explained[i].decision, explained[i].causes, *cluster, cfg,
+                             TerminalWidth());
+      }
+    } else if (!explained.empty()) {
+      // One document: the last attempt, earlier ones inside it.
+      OutputBuffer buffer(&text);
+      auto w = args.output == "json" ? MakeJsonWriter(&buffer, JsonStyle::kIndented)
+                                     : MakeYamlWriter(&buffer);
+      const ExplainedAttempt& last = explained.back();
+      WriteExplain(w.get(), last.decision, last.causes, *cluster, cfg, [&](DocumentWriter* dw) {
+        dw->Key("attempt");
+        dw->Int(static_cast<int64_t>(explained.size()));
+        if (explained.size() < 2) return;
+        dw->Key("earlierAttempts");
+        dw->BeginArray();
+        for (size_t i = 0; i + 1 < explained.size(); ++i)
+          WriteExplain(dw, explained[i].decision, explained[i].causes, *cluster, cfg);
+        dw->EndArray();
+      });
+      w->EndDocument();
+    }
+    out.Write(text);
   } else {
     out.Write(done == 0 && skipped.empty() ? "No pending pods.\n" : table.Render());
   }
