@@ -11,12 +11,6 @@ std::vector<PodId> NodeContext::NominatedHere() const {
   return here != nullptr ? *here : std::vector<PodId>();
 }
 
-PodExplainer::PodExplainer(const Pod& pod, const ClusterState& cluster,
-                           const NominatedPods* nominated)
-    : pod_(pod), cluster_(cluster), nominated_(nominated) {}
-
-PodExplainer::~PodExplainer() = default;
-
 std::vector<Cause> ExplainNodeFailure(const Pod& pod, const NodeFailure& failure,
                                       const ClusterState& cluster, const NominatedPods* nominated) {
   return PodExplainer(pod, cluster, nominated).Explain(failure);

@@ -91,6 +91,13 @@ struct AffinityIndex {
   }
 };
 
+// Defined here, where AffinityIndex is complete.
+PodExplainer::PodExplainer(const Pod& pod, const ClusterState& cluster,
+                           const NominatedPods* nominated)
+    : pod_(pod), cluster_(cluster), nominated_(nominated) {}
+
+PodExplainer::~PodExplainer() = default;
+
 const AffinityIndex& PodExplainer::affinity() const {
   if (affinity_) return *affinity_;
   affinity_ = std::make_unique<AffinityIndex>();
