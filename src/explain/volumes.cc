@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 #include "explain/explain.h"
@@ -83,6 +84,60 @@ std::vector<std::pair<const Volume*, const PersistentVolume*>> BoundVolumes(cons
   return out;
 }
 
+// The CSI volumes a pod's claims attach, by driver: the bound PV's driver
+// and handle, or for an unbound claim its class's provisioner and the claim.
+void CsiVolumes(const Pod& pod, const ClusterState& cluster,
+                std::map<std::string, std::set<std::string>>* by_driver) {
+  for (const Volume& v : pod.spec.volumes) {
+    if (v.kind != VolumeKind::kPersistentVolumeClaim) continue;
+    const PersistentVolumeClaim* pvc = cluster.FindPvc(pod.meta.ns, v.id);
+    if (pvc == nullptr) continue;
+    const PersistentVolume* pv =
+        pvc->volume_name.empty() ? nullptr : cluster.FindPv(pvc->volume_name);
+    if (pv != nullptr) {
+      if (pv->kind == VolumeKind::kCSI && !pv->csi_driver.empty())
+        (*by_driver)[pv->csi_driver].insert(pv->volume_id);
+    } else if (pvc->storage_class_name) {
+      const StorageClass* sc = cluster.FindStorageClass(*pvc->storage_class_name);
+      if (sc != nullptr && !sc->provisioner.empty())
+        (*by_driver)[sc->provisioner].insert(fmt::format("claim {}/{}", Str(pod.meta.ns), v.id));
+    }
+  }
+}
+
+// MaxCSIVolumeCountPred: per driver, the node's attachable-volumes-csi-<driver>.
+void ExplainCsiVolumeCount(const NodeContext& c, std::string_view reason, std::vector<Cause>* out) {
+  std::map<std::string, std::set<std::string>> wanted, used;
+  CsiVolumes(c.pod, c.cluster, &wanted);
+  if (wanted.empty()) return;
+  for (PodId id : c.info().pods) CsiVolumes(c.cluster.pod(id).pod, c.cluster, &used);
+  for (const auto& [driver, ids] : wanted) {
+    const std::string key = volume::CsiAttachLimitKey(driver);
+    const StrId key_id = FindInterned(key);
+    std::optional<int64_t> limit;
+    for (const auto& [name, value] : c.info().allocatable.scalars)
+      if (name == key_id) limit = value;
+    if (!limit) continue;  // no limit for this driver
+    const std::set<std::string>& on_node = used[driver];
+    int64_t added = 0;
+    for (const std::string& id : ids) added += on_node.count(id) == 0 ? 1 : 0;
+    const int64_t in_use = static_cast<int64_t>(on_node.size());
+    if (in_use + added <= *limit) continue;
+    Cause cause;
+    cause.reason = reason;
+    cause.kind = "volume";
+    cause.message = fmt::format(
+        "CSI driver {} volumes: the node allows {} (allocatable {}), its pods use {}, the pod "
+        "adds {}",
+        driver, *limit, key, in_use, added);
+    cause.details["volumeType"] = "CSI " + driver;
+    cause.details["limit"] = *limit;
+    cause.details["inUse"] = in_use;
+    cause.details["added"] = added;
+    out->push_back(std::move(cause));
+  }
+}
+
 }  // namespace
 
 void ExplainDiskConflict(const NodeContext& c, std::string_view reason, std::vector<Cause>* out) {
@@ -150,16 +205,7 @@ void ExplainVolumeCount(const NodeContext& c, std::string_view reason, std::vect
     cause.details["added"] = added;
     out->push_back(std::move(cause));
   }
-  if (out->empty() || out->back().reason != reason) {
-    if (c.predicate == "MaxCSIVolumeCountPred") {
-      Cause cause;
-      cause.reason = reason;
-      cause.kind = "volume";
-      cause.message =
-          "CSI volumes: the node's attachable-volumes-csi-<driver> limit would be exceeded";
-      out->push_back(std::move(cause));
-    }
-  }
+  ExplainCsiVolumeCount(c, reason, out);
 }
 
 void ExplainVolumeZone(const NodeContext& c, std::string_view reason, std::vector<Cause>* out) {

@@ -46,6 +46,33 @@ TEST(ExplainVolumes, VolumeCountNamesTheLimit) {
   EXPECT_EQ(e.causes["n1"][0].details["limit"], 2);
 }
 
+TEST(ExplainVolumes, CsiVolumeCountNamesTheDriversLimit) {
+  const char* node = R"({"kind":"Node","metadata":{"name":"n1"},"status":{"allocatable":{
+      "attachable-volumes-csi-ebs.csi.aws.com":"1","pods":"10"}}})";
+  auto pv = [](const std::string& name) {
+    return R"({"kind":"PersistentVolume","metadata":{"name":")" + name +
+           R"("},"spec":{"capacity":{"storage":"1Gi"},"csi":{"driver":"ebs.csi.aws.com",
+           "volumeHandle":")" +
+           name + R"("}},"status":{"phase":"Bound"}})";
+  };
+  auto pvc = [](const std::string& name, const std::string& volume) {
+    return R"({"kind":"PersistentVolumeClaim","metadata":{"name":")" + name +
+           R"(","namespace":"default","annotations":{"pv.kubernetes.io/bind-completed":"yes"}},
+           "spec":{"volumeName":")" +
+           volume + R"("},"status":{"phase":"Bound"}})";
+  };
+  auto e = ScheduleAndExplain(
+      List({node, pv("vol-a"), pv("vol-b"), pvc("a", "vol-a"), pvc("b", "vol-b"),
+            PodWithVolumes("old", R"([{"name":"d","persistentVolumeClaim":{"claimName":"a"}}])",
+                           "n1")}),
+      PodWithVolumes("new", R"([{"name":"d","persistentVolumeClaim":{"claimName":"b"}}])", ""));
+  EXPECT_THAT(e.reasons["n1"], ElementsAre("node(s) exceed max volume count"));
+  EXPECT_THAT(e.Messages("n1"),
+              ElementsAre("CSI driver ebs.csi.aws.com volumes: the node allows 1 (allocatable "
+                          "attachable-volumes-csi-ebs.csi.aws.com), its pods use 1, the pod "
+                          "adds 1"));
+}
+
 TEST(ExplainVolumes, ZoneConflictNamesThePersistentVolume) {
   const char* node = R"({"kind":"Node","metadata":{"name":"n1","labels":{
       "failure-domain.beta.kubernetes.io/zone":"us-1a"}},"status":{"allocatable":{"pods":"10"}}})";
