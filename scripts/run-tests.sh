@@ -30,7 +30,11 @@ if [ "${KSCHED_SKIP_SANITIZERS:-0}" != "1" ]; then
   # equivalence cache, score index): about 140 inputs/s against thousands for
   # the decoders, so it gets fewer inputs to stay near a minute.
   if [ "${KSCHED_SKIP_FUZZ:-0}" != "1" ]; then
-    FUZZ_BUILD_DIR=build-asan FUZZ_SEED=1 FUZZ_RUNS=20000 FUZZ_RUNS_scenario=6000 \
-      scripts/fuzz.sh 240
+    # Its logs and new corpus (tens of MB) are kept only when a target
+    # crashed (set -e stops before the rm).
+    FUZZ_WORK=$(mktemp -d "${TMPDIR:-/tmp}/ksched-fuzz.XXXXXX")
+    FUZZ_WORK=$FUZZ_WORK FUZZ_BUILD_DIR=build-asan FUZZ_SEED=1 FUZZ_RUNS=20000 \
+      FUZZ_RUNS_scenario=6000 scripts/fuzz.sh 240
+    rm -rf "$FUZZ_WORK"
   fi
 fi

@@ -4,11 +4,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "api/yaml_to_json.h"
 
@@ -22,8 +24,19 @@ struct CommandRun {
 
 // ctest runs test processes in parallel (and other builds' tests may run at
 // the same time): temporary files carry the process id.
+// Every file is removed when the test binary exits.
 std::string TempPath(const std::string& name) {
-  return ::testing::TempDir() + "/ksched-cli-" + std::to_string(getpid()) + "-" + name;
+  struct Cleanup {
+    std::vector<std::string> paths;
+    ~Cleanup() {
+      for (const std::string& p : paths) std::remove(p.c_str());
+    }
+  };
+  static Cleanup cleanup;
+  std::string path = ::testing::TempDir() + "/ksched-cli-" + std::to_string(getpid()) + "-" + name;
+  if (std::find(cleanup.paths.begin(), cleanup.paths.end(), path) == cleanup.paths.end())
+    cleanup.paths.push_back(path);
+  return path;
 }
 
 CommandRun Ksched(const std::string& args) {
@@ -111,6 +124,176 @@ TEST(Cli, ExplainShowsEveryNode) {
   EXPECT_NE(r.out.find("MatchInterPodAffinity: node(s) didn't match pod affinity/anti-affinity"),
             std::string::npos)
       << r.out;
+}
+
+TEST(Cli, ExplainNamesTheCauses) {
+  CommandRun r =
+      Ksched("schedule -f " + Example("cluster.yaml") + " --explain shop/report-builder");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.out.find("taint nvidia.com/gpu=present:NoSchedule is not tolerated"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("cpu: the pod requests 6, the node has 750m free (allocatable 2,"),
+            std::string::npos)
+      << r.out;
+  // Fits the default width of 100 columns when stdout is not a terminal.
+  size_t start = 0;
+  for (size_t nl; (nl = r.out.find('\n', start)) != std::string::npos; start = nl + 1)
+    EXPECT_LE(nl - start, 100u) << r.out.substr(start, nl - start);
+  CommandRun narrow =
+      Ksched("schedule -f " + Example("cluster.yaml") + " --explain shop/web-7d9f-klmno");
+  // NodePreferAvoidPods' weight-10000 term is shown apart from the total.
+  EXPECT_NE(narrow.out.find("-> node-a2 (score 34, plus NodePreferAvoidPods 10 x 10000)"),
+            std::string::npos)
+      << narrow.out;
+}
+
+TEST(Cli, ExplainHonoursJsonAndYaml) {
+  CommandRun r =
+      Ksched("schedule -f " + Example("cluster.yaml") + " --explain shop/web-7d9f-uvwxy -o json");
+  ASSERT_EQ(r.status, 1) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["pod"], "shop/web-7d9f-uvwxy");
+  EXPECT_TRUE(j["node"].is_null());
+  ASSERT_EQ(j["nodes"].size(), 5u);
+  bool saw_anti = false;
+  for (const auto& n : j["nodes"]) {
+    EXPECT_EQ(n["fits"], false);
+    for (const auto& c : n["causes"]) {
+      // Upstream's reason stays beside each cause.
+      EXPECT_NE(std::find(n["reasons"].begin(), n["reasons"].end(), c["reason"]),
+                n["reasons"].end());
+      if (c["kind"] == "existingPodAntiAffinity") {
+        saw_anti = true;
+        EXPECT_EQ(c["podCount"], 1);
+      }
+    }
+  }
+  EXPECT_TRUE(saw_anti) << r.out;
+  EXPECT_EQ(j["failedBeforeFiltering"], false);
+  EXPECT_TRUE(j.contains("preemption"));
+
+  CommandRun y =
+      Ksched("schedule -f " + Example("cluster.yaml") + " --explain shop/web-7d9f-uvwxy -o yaml");
+  ASSERT_EQ(y.status, 1) << y.err;
+  EXPECT_EQ(nlohmann::json::parse(*ksched::YamlToJson(y.out, "explain.yaml")), j);
+}
+
+TEST(Cli, ScheduleJsonCarriesCausesBesideReasons) {
+  CommandRun r = Ksched("schedule -f " + Example("cluster.yaml") + " -o json");
+  ASSERT_EQ(r.status, 1);
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j[3]["pod"], "shop/report-builder");
+  EXPECT_EQ(j[3]["failures"]["node-a1"][0], "Insufficient cpu");
+  const auto& cause = j[3]["causes"]["node-a1"][0];
+  EXPECT_EQ(cause["reason"], "Insufficient cpu");
+  EXPECT_EQ(cause["kind"], "resource");
+  EXPECT_EQ(cause["requested"], 6000);
+  EXPECT_EQ(cause["free"], 3750);
+}
+
+TEST(Cli, ExplainNameWithoutNamespaceMeansDefault) {
+  std::string pending = WriteTemp("pending-default.yaml",
+                                  "apiVersion: v1\nkind: Pod\nmetadata: {name: solo, namespace: "
+                                  "default}\nspec: {containers: [{name: c}]}\n");
+  CommandRun r = Ksched("schedule -f " + Example("cluster.yaml") + " --pending " + pending +
+                        " --explain solo");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("Pod default/solo -> "), std::string::npos) << r.out;
+  CommandRun missing = Ksched("schedule -f " + Example("cluster.yaml") + " --explain nobody");
+  EXPECT_EQ(missing.status, 2);
+  EXPECT_NE(missing.err.find("--explain default/nobody: no such pending pod"), std::string::npos)
+      << missing.err;
+}
+
+TEST(Cli, ExplainSaysWhenNoNodeWasChecked) {
+  std::string pending = WriteTemp("pending-pvc.yaml",
+                                  "apiVersion: v1\nkind: Pod\nmetadata: {name: db, namespace: "
+                                  "default}\nspec:\n  containers: [{name: c}]\n  volumes: "
+                                  "[{name: d, persistentVolumeClaim: {claimName: missing}}]\n");
+  CommandRun r = Ksched("schedule -f " + Example("cluster.yaml") + " --pending " + pending +
+                        " --explain default/db");
+  EXPECT_EQ(r.status, 1) << r.err;
+  EXPECT_NE(r.out.find("persistentvolumeclaim \"missing\" not found"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("No node was checked"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("percentageOfNodesToScore"), std::string::npos) << r.out;
+  CommandRun j = Ksched("schedule -f " + Example("cluster.yaml") + " --pending " + pending +
+                        " --explain default/db -o json");
+  EXPECT_EQ(nlohmann::json::parse(j.out)["failedBeforeFiltering"], true) << j.out;
+}
+
+TEST(Cli, ExplainSaysWhyNodesAreOrAreNotPreemptionCandidates) {
+  std::string snap = WriteTemp("preempt.yaml", R"(apiVersion: v1
+kind: List
+items:
+- kind: Node
+  metadata: {name: n1}
+  status: {allocatable: {cpu: "2", pods: "10"}}
+- kind: Node
+  metadata: {name: n2}
+  spec: {taints: [{key: dedicated, value: ml, effect: NoSchedule}]}
+  status: {allocatable: {cpu: "2", pods: "10"}}
+- kind: Pod
+  metadata: {name: low, namespace: default}
+  spec: {nodeName: n1, priority: 0, containers: [{name: c, resources: {requests: {cpu: "2"}}}]}
+- kind: Pod
+  metadata: {name: high, namespace: default, creationTimestamp: "2024-01-01T00:00:00Z"}
+  spec: {priority: 100, containers: [{name: c, resources: {requests: {cpu: "2"}}}]}
+)");
+  CommandRun r = Ksched("schedule -f " + snap + " --explain high");
+  EXPECT_EQ(r.status, 0) << r.err << r.out;  // scheduled on the retry
+  EXPECT_NE(r.out.find("Attempt 1 (it preempted, then was retried):"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("Attempt 2 (after preemption):\n\nPod default/high -> n1"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("Preemption: nominated to n1, deleting default/low."), std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("n1    candidate: victims default/low (chosen)"), std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("n2    not a candidate: removing pods cannot cure node(s) had taints"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("cpu: the pod requests 2, the node has 0 free"), std::string::npos) << r.out;
+  CommandRun j = Ksched("schedule -f " + snap + " --explain high -o json");
+  auto doc = nlohmann::json::parse(j.out);
+  // The last attempt, with the one that preempted inside it.
+  EXPECT_EQ(doc["node"], "n1");
+  EXPECT_EQ(doc["attempt"], 2);
+  const auto& first = doc["earlierAttempts"][0];
+  EXPECT_TRUE(first["node"].is_null());
+  EXPECT_EQ(first["preemption"]["node"], "n1");
+  EXPECT_EQ(first["preemptionCandidates"][0]["verdict"], "candidate");
+  EXPECT_EQ(first["preemptionCandidates"][0]["victims"][0], "default/low");
+  EXPECT_EQ(first["preemptionCandidates"][1]["verdict"], "unresolvable");
+}
+
+TEST(Cli, VersionAndHelp) {
+  CommandRun v = Ksched("--version");
+  EXPECT_EQ(v.status, 0);
+  EXPECT_EQ(v.out,
+            std::string("ksched ") + KSCHED_VERSION + " (kube-scheduler v1.15.5 algorithm)\n");
+  CommandRun h = Ksched("--help");
+  EXPECT_EQ(h.status, 0);
+  // schedule is listed first; the defaults that differ from upstream are named.
+  EXPECT_LT(h.out.find("  schedule "), h.out.find("  replay "));
+  EXPECT_LT(h.out.find("  schedule "), h.out.find("  capacity "));
+  EXPECT_NE(h.out.find("--tie-break round-robin"), std::string::npos) << h.out;
+  EXPECT_NE(h.out.find("--percentage-of-nodes-to-score 0"), std::string::npos) << h.out;
+}
+
+TEST(Cli, EveryErrorLineStartsWithKsched) {
+  for (const std::string& args :
+       {std::string("schedule"), std::string("schedule -f x --bogus"),
+        "schedule -f " + Example("cluster.yaml") + " -o xml", std::string("frobnicate"),
+        std::string("schedule -f /nonexistent.yaml"), std::string("bench"),
+        std::string("replay --tie-break nope x.json")}) {
+    CommandRun r = Ksched(args);
+    EXPECT_EQ(r.status, 2) << args;
+    ASSERT_FALSE(r.err.empty()) << args;
+    size_t start = 0;
+    for (size_t nl; (nl = r.err.find('\n', start)) != std::string::npos; start = nl + 1)
+      EXPECT_EQ(r.err.compare(start, 8, "ksched: "), 0) << args << ": " << r.err;
+  }
 }
 
 TEST(Cli, CapacityCountsCopies) {

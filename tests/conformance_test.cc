@@ -29,6 +29,7 @@
 #include "api/scenario.h"
 #include "cli/replay.h"
 #include "cli/step_writer.h"
+#include "tests/fixtures.h"
 
 namespace ksched {
 namespace {
@@ -143,16 +144,23 @@ std::string CheckScenario(const fs::path& scenario_path, TieBreak tie_break) {
   return "";
 }
 
-void RunSuite(const std::string& suite, TieBreak tie_break) {
-  fs::path dir = fs::path(SharedDir()) / suite;
-  ASSERT_TRUE(fs::is_directory(dir)) << dir << " is missing";
+// The scenario files of a suite, sorted.
+std::vector<fs::path> SuiteScenarios(const std::string& suite) {
   std::vector<fs::path> scenarios;
+  fs::path dir = fs::path(SharedDir()) / suite;
+  if (!fs::is_directory(dir)) return scenarios;
   for (const auto& entry : fs::directory_iterator(dir)) {
     std::string name = entry.path().filename().string();
     if (entry.path().extension() == ".json" && name.find(".expected") == std::string::npos)
       scenarios.push_back(entry.path());
   }
   std::sort(scenarios.begin(), scenarios.end());
+  return scenarios;
+}
+
+void RunSuite(const std::string& suite, TieBreak tie_break) {
+  ASSERT_TRUE(fs::is_directory(fs::path(SharedDir()) / suite)) << suite << " is missing";
+  std::vector<fs::path> scenarios = SuiteScenarios(suite);
   ASSERT_FALSE(scenarios.empty());
 
   std::vector<std::string> failing;
@@ -172,15 +180,49 @@ void RunSuite(const std::string& suite, TieBreak tie_break) {
   EXPECT_TRUE(failing.empty()) << failing.size() << " scenarios of " << suite << " differ";
 }
 
-TEST(Conformance, SharedConformanceVectors) { RunSuite("conformance", TieBreak::kName); }
+// One test per scenario, named after its file (conformance/conf-001.json is
+// Conformance/Vector.MatchesUpstream/conf_001), so a failure names the
+// scenario and one vector can be rerun with --gtest_filter.
+struct Vector {
+  fs::path path;
+  TieBreak tie_break;
+};
 
-TEST(Conformance, UpstreamHostChoiceAndNodeOrder) {
-  RunSuite("upstream-order", TieBreak::kRoundRobin);
+std::vector<Vector> SuiteVectors(const std::string& suite, TieBreak tie_break) {
+  std::vector<Vector> out;
+  for (const fs::path& p : SuiteScenarios(suite)) out.push_back(Vector{p, tie_break});
+  return out;
 }
 
+std::string VectorName(const ::testing::TestParamInfo<Vector>& info) {
+  return ::ksched::testing::ReadableTestName(info.param.path.filename().string());
+}
+
+class ConformanceVector : public ::testing::TestWithParam<Vector> {};
+
+TEST_P(ConformanceVector, MatchesUpstream) {
+  EXPECT_EQ(CheckScenario(GetParam().path, GetParam().tie_break), "") << GetParam().path;
+}
+
+INSTANTIATE_TEST_SUITE_P(Conformance, ConformanceVector,
+                         ::testing::ValuesIn(SuiteVectors("conformance", TieBreak::kName)),
+                         VectorName);
+INSTANTIATE_TEST_SUITE_P(UpstreamOrder, ConformanceVector,
+                         ::testing::ValuesIn(SuiteVectors("upstream-order", TieBreak::kRoundRobin)),
+                         VectorName);
 // The scheduler loop: queue order, nominated pods, preemption (one step per
 // attempt, with the `preemption` field on failed attempts).
-TEST(Conformance, SchedulerLoopWithPreemption) { RunSuite("preemption", TieBreak::kName); }
+INSTANTIATE_TEST_SUITE_P(Preemption, ConformanceVector,
+                         ::testing::ValuesIn(SuiteVectors("preemption", TieBreak::kName)),
+                         VectorName);
+
+// Every suite is there and not empty (an empty list above would run nothing).
+TEST(Conformance, SuitesArePresent) {
+  for (const char* suite : {"conformance", "upstream-order", "preemption", "extenders"}) {
+    EXPECT_TRUE(fs::is_directory(fs::path(SharedDir()) / suite)) << suite << " is missing";
+    EXPECT_FALSE(SuiteScenarios(suite).empty()) << suite << " has no scenarios";
+  }
+}
 
 // The extender vectors need upstream's stub extender on 127.0.0.1:18931.
 class StubServer {

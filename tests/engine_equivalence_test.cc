@@ -15,6 +15,7 @@
 #include "cache/node_tree.h"
 #include "cli/replay.h"
 #include "cli/step_writer.h"
+#include "tests/fixtures.h"
 
 namespace ksched {
 namespace {
@@ -95,7 +96,10 @@ INSTANTIATE_TEST_SUITE_P(Perf, EngineEquivalence,
                          ::testing::Values("perf-mixed-5000n-1000e-1000p.json",
                                            "perf-pod-anti-affinity-5000n-1000e-1000p.json",
                                            "perf-taints-5000n-1000e-1000p.json",
-                                           "perf-spreading-5000n-1000e-1000p.json"));
+                                           "perf-spreading-5000n-1000e-1000p.json"),
+                         [](const ::testing::TestParamInfo<std::string>& info) {
+                           return ::ksched::testing::ReadableTestName(info.param);
+                         });
 
 // Decisions taken without a report may come from the per-class ScoreIndex
 // instead of the full map/reduce; both must always choose the same node.
@@ -157,7 +161,10 @@ INSTANTIATE_TEST_SUITE_P(Perf, DecisionOnly,
                                            "perf-pod-affinity-5000n-1000e-1000p.json",
                                            "perf-pod-anti-affinity-5000n-1000e-1000p.json",
                                            "perf-preferred-pod-affinity-5000n-1000e-1000p.json",
-                                           "perf-preferred-anti-affinity-5000n-1000e-1000p.json"));
+                                           "perf-preferred-anti-affinity-5000n-1000e-1000p.json"),
+                         [](const ::testing::TestParamInfo<std::string>& info) {
+                           return ::ksched::testing::ReadableTestName(info.param);
+                         });
 
 // Small random clusters that fill up: nodes leave and rejoin the feasible set,
 // the largest raw scores move, zones gain pods, classes interleave with pods
@@ -328,7 +335,10 @@ INSTANTIATE_TEST_SUITE_P(Perf, PrintedSteps,
                          ::testing::Values("perf-basic-5000n-1000e-1000p.json",
                                            "perf-mixed-5000n-1000e-1000p.json",
                                            "perf-taints-5000n-1000e-1000p.json",
-                                           "perf-pod-anti-affinity-5000n-1000e-1000p.json"));
+                                           "perf-pod-anti-affinity-5000n-1000e-1000p.json"),
+                         [](const ::testing::TestParamInfo<std::string>& info) {
+                           return ::ksched::testing::ReadableTestName(info.param);
+                         });
 
 TEST(DecisionOnly, RandomFillingClusters) {
   uint64_t from_index = 0;

@@ -7,6 +7,7 @@
 // Decoding errors fail the calling test (ADD_FAILURE) and return an empty object.
 #pragma once
 
+#include <string>
 #include <string_view>
 
 #include "api/types.h"
@@ -18,5 +19,17 @@ Pod TestPod(std::string_view json);
 Node TestNode(std::string_view json);
 // Decodes a List (or any input DecodeObjects accepts) into a ClusterState.
 ClusterState TestCluster(std::string_view json);
+
+// A parameterised test's name from a file name: "perf-basic-5000n.json" ->
+// "perf_basic_5000n" (GoogleTest allows only letters, digits and '_').
+inline std::string ReadableTestName(std::string_view file_name) {
+  std::string_view stem = file_name.substr(0, file_name.rfind(".json"));
+  std::string out;
+  for (char ch : stem) {
+    bool ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9');
+    out += ok ? ch : '_';
+  }
+  return out.empty() ? "unnamed" : out;
+}
 
 }  // namespace ksched::testing

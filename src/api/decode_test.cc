@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -1189,6 +1190,9 @@ TEST(DecodeTest, FileAndStdinPaths) {
   ASSERT_TRUE(s.ok()) << s.error().message;
   EXPECT_EQ(big.pods.size(), 20000u);
   EXPECT_EQ(big.pods.back().meta.name, "p19999");
+
+  std::remove(path.c_str());
+  std::remove(big_path.c_str());
 
   ObjectSet none;
   s = DecodeFile(::testing::TempDir() + "/does-not-exist.yaml", &none);

@@ -52,9 +52,39 @@ int RunReplayCommand(const std::string& file, const std::string& tie_break, int 
 
 }  // namespace
 
+#ifndef KSCHED_VERSION
+#define KSCHED_VERSION "unknown"
+#endif
+
 int main(int argc, char** argv) {
   CLI::App app{"ksched: the kube-scheduler v1.15 scheduling algorithm, fast"};
   app.require_subcommand(1);
+  app.set_version_flag("--version", "ksched " KSCHED_VERSION " (kube-scheduler v1.15.5 algorithm)",
+                       "Print the version and exit");
+  app.footer(
+      "Defaults that differ from kube-scheduler's:\n"
+      "  --tie-break name: among equally scored nodes pick the smallest name, so runs\n"
+      "    repeat; --tie-break round-robin rotates as upstream's selectHost does.\n"
+      "  --percentage-of-nodes-to-score 100: check every node; upstream's default is\n"
+      "    adaptive (--percentage-of-nodes-to-score 0), which stops early from 100\n"
+      "    nodes up.\n"
+      "Run ksched COMMAND --help for a command's flags.");
+  // Every error line starts with "ksched:", as ksched's own errors do.
+  app.failure_message([](const CLI::App* a, const CLI::Error& e) {
+    std::string what = e.what();
+    for (char& ch : what)
+      if (ch == '\n') ch = ' ';
+    std::string command;
+    for (const CLI::App* sub : a->get_subcommands())
+      if (sub->parsed()) command = " " + sub->get_name();
+    return "ksched: " + what + " (see ksched" + command + " --help)\n";
+  });
+
+  // `schedule` first: it is the command most people want.
+  ksched::ScheduleArgs schedule_args;
+  CLI::App* schedule = ksched::AddScheduleCommand(&app, &schedule_args);
+  ksched::CapacityArgs capacity_args;
+  CLI::App* capacity = ksched::AddCapacityCommand(&app, &capacity_args);
 
   std::string replay_file, tie_break = "name";
   int percentage = -1;
@@ -73,11 +103,6 @@ int main(int argc, char** argv) {
       ->add_option("--percentage-of-nodes-to-score", percentage,
                    "Override the scenario's percentageOfNodesToScore (0 = adaptive)")
       ->check(ksched::IntegerIn(0, 100));
-
-  ksched::ScheduleArgs schedule_args;
-  CLI::App* schedule = ksched::AddScheduleCommand(&app, &schedule_args);
-  ksched::CapacityArgs capacity_args;
-  CLI::App* capacity = ksched::AddCapacityCommand(&app, &capacity_args);
 
   ksched::BenchArgs bench_args;
   CLI::App* bench = ksched::AddBenchCommand(&app, &bench_args);

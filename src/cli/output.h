@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "cli/output_buffer.h"
@@ -18,10 +19,23 @@ class TextTable {
   explicit TextTable(std::vector<std::string> header) { rows_.push_back(std::move(header)); }
   void AddRow(std::vector<std::string> row) { rows_.push_back(std::move(row)); }
   std::string Render() const;
+  // Lines of at most `max_width` columns: the last column is word-wrapped,
+  // continuation lines keeping the cell's own indentation; 0 means no limit.
+  // The other columns are never cut.
+  std::string Render(size_t max_width) const;
 
  private:
   std::vector<std::vector<std::string>> rows_;
 };
+
+// `text` word-wrapped to `width` columns (0: no limit), continuation lines
+// indented by `indent` spaces; a word longer than a line is cut. Newlines in
+// `text` are kept. No trailing newline.
+std::string WrapText(std::string_view text, size_t width, size_t indent);
+
+// Columns for person-facing tables: the terminal's width when stdout is a
+// terminal (TIOCGWINSZ), else $COLUMNS when set, else 100.
+size_t TerminalWidth();
 
 // Renders a small JSON value as block-style YAML (keys in their JSON order);
 // large reports stream through MakeYamlWriter (document_writer.h) instead.

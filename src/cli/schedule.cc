@@ -12,163 +12,20 @@
 #include "cache/node_tree.h"
 #include "cli/commands.h"
 #include "cli/document_writer.h"
+#include "cli/explain_report.h"
 #include "cli/output.h"
 #include "cli/replay.h"
-#include "loop/snapshot_loop.h"
-#include "preemption/nodes_where_preemption_might_help.h"
 #include "cli/step_writer.h"
+#include "loop/snapshot_loop.h"
 
 namespace ksched {
-namespace {
-
-struct Decision {
-  Pod pod;
-  ScheduleResult result;
-  int64_t score = 0;  // total of the chosen node, when scored
-  std::optional<PreemptionResult> preemption;
-};
-
-// Strips the "Priority" suffix upstream names carry, for narrow columns.
-std::string ShortName(const std::string& name) {
-  std::string s = name;
-  const std::string suffix = "Priority";
-  if (s.size() > suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0)
-    s.resize(s.size() - suffix.size());
-  return s;
-}
-
-std::string PodNames(const ClusterState& cluster, const std::vector<PodId>& pods) {
-  std::string out;
-  for (PodId id : pods) out += (out.empty() ? "" : ", ") + cluster.pod(id).pod.Key();
-  return out;
-}
-
-// Why each node was or was not a place to preempt, for --explain.
-std::string ExplainPreemption(const Decision& d, const ClusterState& cluster) {
-  const PreemptionResult& p = *d.preemption;
-  std::string out = "\nPreemption: ";
-  if (!p.error.empty()) return out + "failed: " + p.error + "\n";
-  if (!p.eligible) {
-    return out + fmt::format(
-                     "not attempted: the pod is nominated to {} where a lower-priority pod is "
-                     "still terminating (it waits for its earlier victims to go).\n",
-                     d.pod.nominated_node_name);
-  }
-  if (p.node != kNoNode) {
-    out += fmt::format("nominated to {}, deleting {}", cluster.node(p.node).meta.name,
-                       PodNames(cluster, p.victims));
-    if (p.num_pdb_violations > 0)
-      out += fmt::format(" ({} against a PodDisruptionBudget)", p.num_pdb_violations);
-    out += ".\n";
-  } else {
-    out += "no node would help.\n";
-  }
-  if (p.candidates.empty()) return out;
-  TextTable table({"NODE", "PREEMPTION"});
-  std::vector<const PreemptionCandidate*> cs;
-  for (const PreemptionCandidate& c : p.candidates) cs.push_back(&c);
-  std::sort(cs.begin(), cs.end(), [&](const auto* a, const auto* b) {
-    return cluster.node(a->node).meta.name < cluster.node(b->node).meta.name;
-  });
-  for (const PreemptionCandidate* c : cs) {
-    std::string why;
-    switch (c->verdict) {
-      case PreemptionCandidate::Verdict::kUnresolvable: {
-        why = "not a candidate: removing pods cannot cure";
-        std::string reasons;
-        for (const NodeFailure& f : d.result.failures) {
-          if (f.node != c->node) continue;
-          for (const std::string& r : f.reasons)
-            if (IsUnresolvableReason(r)) reasons += (reasons.empty() ? " " : "; ") + r;
-        }
-        why += reasons.empty() ? " its failure" : reasons;
-        break;
-      }
-      case PreemptionCandidate::Verdict::kDoesNotFit:
-        why = "not a candidate: the pod does not fit even without every lower-priority pod";
-        break;
-      case PreemptionCandidate::Verdict::kCandidate:
-        why = c->victims.pods.empty()
-                  ? "candidate: fits without victims"
-                  : fmt::format("candidate: victims {}", PodNames(cluster, c->victims.pods));
-        if (c->victims.num_pdb_violations > 0)
-          why += fmt::format(" ({} violate a PodDisruptionBudget)", c->victims.num_pdb_violations);
-        if (c->node == p.node) why += " (chosen)";
-        break;
-    }
-    table.AddRow({cluster.node(c->node).meta.name, why});
-  }
-  return out + table.Render();
-}
-
-std::string Explain(const Decision& d, const ClusterState& cluster, const SchedulerConfig& config) {
-  const ScheduleResult& r = d.result;
-  std::string out;
-  if (r.chosen != kNoNode) {
-    out += fmt::format("Pod {} -> {}", d.pod.Key(), cluster.node(r.chosen).meta.name);
-    if (r.scored) out += fmt::format(" (score {})", d.score);
-    out += "\n\n";
-  } else {
-    out += fmt::format("Pod {} cannot be scheduled: {}\n\n", d.pod.Key(), r.error);
-  }
-  std::vector<std::string> header = {"NODE", "RESULT"};
-  if (r.scored) {
-    header.push_back("TOTAL");
-    for (const PriorityConfig& p : config.priorities) {
-      std::string h = ShortName(p.name);
-      if (p.weight != 1) h += fmt::format("(x{})", p.weight);
-      header.push_back(h);
-    }
-  }
-  TextTable table(header);
-  // Feasible nodes first, best total first, then by name.
-  std::vector<size_t> order(r.feasible.size());
-  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-    if (r.scored && r.totals[a] != r.totals[b]) return r.totals[a] > r.totals[b];
-    return cluster.node(r.feasible[a]).meta.name < cluster.node(r.feasible[b]).meta.name;
-  });
-  for (size_t i : order) {
-    NodeId n = r.feasible[i];
-    std::vector<std::string> row = {cluster.node(n).meta.name,
-                                    n == r.chosen ? "fits (chosen)" : "fits"};
-    if (r.scored) {
-      row.push_back(std::to_string(r.totals[i]));
-      for (size_t p = 0; p < config.priorities.size(); ++p)
-        row.push_back(std::to_string(r.priority_scores[p][i]));
-    }
-    table.AddRow(std::move(row));
-  }
-  std::vector<const NodeFailure*> failures;
-  for (const NodeFailure& f : r.failures) failures.push_back(&f);
-  std::sort(failures.begin(), failures.end(), [&](const NodeFailure* a, const NodeFailure* b) {
-    return cluster.node(a->node).meta.name < cluster.node(b->node).meta.name;
-  });
-  for (const NodeFailure* f : failures) {
-    std::string why = f->predicate.empty() ? "" : f->predicate + ": ";
-    for (size_t i = 0; i < f->reasons.size(); ++i) why += (i ? "; " : "") + f->reasons[i];
-    table.AddRow({cluster.node(f->node).meta.name, why});
-  }
-  size_t seen = r.feasible.size() + r.failures.size();
-  out += table.Render();
-  if (seen < cluster.num_nodes()) {
-    out += fmt::format(
-        "\n{} of {} nodes were not evaluated: percentageOfNodesToScore stopped the search once "
-        "enough feasible nodes were found.\n",
-        cluster.num_nodes() - seen, cluster.num_nodes());
-  }
-  if (d.preemption) out += ExplainPreemption(d, cluster);
-  return out;
-}
-
-}  // namespace
 
 CLI::App* AddScheduleCommand(CLI::App* app, ScheduleArgs* args) {
   CLI::App* cmd = app->add_subcommand(
       "schedule",
       "Schedule the pending pods of a cluster snapshot and explain the decisions.\n"
-      "  example: kubectl get nodes,pods,services,rc,rs,statefulsets,pv,pvc,storageclasses -A "
-      "-o yaml > snap.yaml\n"
+      "  example: kubectl get nodes,pods,services,rc,rs,statefulsets,pv,pvc,storageclasses,pdb,"
+      "priorityclasses -A -o yaml > snap.yaml\n"
       "           ksched schedule -f snap.yaml --explain default/web-3");
   cmd->add_option("-f,--filename", args->files,
                   "Snapshot file(s): YAML or JSON, List or multi-document; - for stdin")
@@ -180,7 +37,8 @@ CLI::App* AddScheduleCommand(CLI::App* app, ScheduleArgs* args) {
       ->check(CLI::IsMember({"table", "json", "yaml"}))
       ->capture_default_str();
   cmd->add_option("--explain", args->explain,
-                  "namespace/name of one pending pod: show every node's verdict and scores");
+                  "namespace/name (or name, in default) of one pending pod: every node's verdict, "
+                  "the cause of each failure and the scores; honours -o json|yaml");
   cmd->add_option("--scheduler-name", args->scheduler_name,
                   "Schedule only pods whose spec.schedulerName is this (as kube-scheduler's "
                   "flag); others are listed as left to their scheduler")
@@ -255,18 +113,23 @@ int RunSchedule(const ScheduleArgs& args) {
   }
   for (Pod& p : pending)
     if (p.meta.uid.empty()) p.meta.uid = p.Key();
-  if (!args.explain.empty()) {
+  // As kubectl: a name without a namespace is in "default".
+  const std::string explain_key =
+      args.explain.empty() || args.explain.find('/') != std::string::npos
+          ? args.explain
+          : "default/" + args.explain;
+  if (!explain_key.empty()) {
     bool found = std::any_of(pending.begin(), pending.end(),
-                             [&](const Pod& p) { return p.Key() == args.explain; });
+                             [&](const Pod& p) { return p.Key() == explain_key; });
     if (!found) {
       for (const auto& [p, why] : skipped) {
-        if (p.Key() == args.explain) {
-          std::cerr << "ksched: --explain " << args.explain << ": not scheduled here: " << why
+        if (p.Key() == explain_key) {
+          std::cerr << "ksched: --explain " << explain_key << ": not scheduled here: " << why
                     << "\n";
           return kExitBadInput;
         }
       }
-      std::cerr << "ksched: --explain " << args.explain
+      std::cerr << "ksched: --explain " << explain_key
                 << ": no such pending pod (use namespace/name of a pod without spec.nodeName)\n";
       return kExitBadInput;
     }
@@ -281,7 +144,12 @@ int RunSchedule(const ScheduleArgs& args) {
   GenericScheduler scheduler(std::move(config).value(), args.flags.tie());
   const SchedulerConfig& cfg = scheduler.config();
   ProgressBar progress(pending.size(), "pods");
-  std::string explained;
+  // The explained pod's attempts (two when the first preempted).
+  struct ExplainedAttempt {
+    Decision decision;
+    std::vector<std::vector<explain::Cause>> causes;
+  };
+  std::vector<ExplainedAttempt> explained;
   TextTable table({"POD", "NODE", "SCORE", "MESSAGE"});
   std::set<std::string> unscheduled;  // pods whose last attempt failed
   size_t done = 0;
@@ -289,14 +157,15 @@ int RunSchedule(const ScheduleArgs& args) {
   // is most of a megabyte.
   OutputBuffer out(stdout);
   std::unique_ptr<DocumentWriter> writer;
-  if (args.explain.empty() && args.output != "table") {
+  const bool explain = !explain_key.empty();
+  if (!explain && args.output != "table") {
     writer =
         args.output == "json" ? MakeJsonWriter(&out, JsonStyle::kIndented) : MakeYamlWriter(&out);
     writer->BeginArray();
   }
   LoopOptions loop_options;
   loop_options.preemption = !args.disable_preemption;
-  loop_options.record_preemption_details = !args.explain.empty();
+  loop_options.record_preemption_details = !explain_key.empty();
   SnapshotLoop loop(&scheduler, &*cluster, &tree, loop_options);
   loop.Run(std::move(pending), [&](const Attempt& a) {
     Decision d;
@@ -310,7 +179,7 @@ int RunSchedule(const ScheduleArgs& args) {
     }
     const PreemptionResult* p = d.preemption ? &*d.preemption : nullptr;
     const bool preempted = p != nullptr && p->error.empty() && p->node != kNoNode;
-    if (args.explain.empty() && args.output == "table") {
+    if (explain_key.empty() && args.output == "table") {
       std::string message;
       if (r.chosen == kNoNode) {
         message = r.error;
@@ -347,9 +216,14 @@ int RunSchedule(const ScheduleArgs& args) {
           w->String(f.predicate);
         }
         w->EndObject();
+        // Beside upstream's reasons, what caused them (detailed path only).
+        WriteCausesField(w, r, ExplainFailures(d.pod, r, *cluster, &loop.nominated()), *cluster);
       });
     }
-    if (d.pod.Key() == args.explain) explained = Explain(d, *cluster, cfg);
+    if (explain && d.pod.Key() == explain_key) {
+      // The cluster changes after this call (binding, victims): explain now.
+      explained.push_back({d, ExplainFailures(d.pod, r, *cluster, &loop.nominated())});
+    }
     if (r.chosen == kNoNode) {
       unscheduled.insert(d.pod.Key());
     } else {
@@ -358,7 +232,7 @@ int RunSchedule(const ScheduleArgs& args) {
     if (a.number == 1) progress.Update(++done);
   });
   for (const auto& [p, why] : skipped) {
-    if (args.explain.empty() && args.output == "table") {
+    if (explain_key.empty() && args.output == "table") {
       table.AddRow({p.Key(), "-", "", "not scheduled: " + why});
     } else if (writer) {
       writer->BeginObject();
@@ -375,8 +249,36 @@ int RunSchedule(const ScheduleArgs& args) {
   if (writer) {
     writer->EndArray();
     writer->EndDocument();
-  } else if (!args.explain.empty()) {
-    out.Write(explained);
+  } else if (explain) {
+    std::string text;
+    if (args.output == "table") {
+      for (size_t i = 0; i < explained.size(); ++i) {
+        if (explained.size() > 1) {
+          text += i == 0 ? "Attempt 1 (it preempted, then was retried):\n\n"
+                         : "\nAttempt 2 (after preemption):\n\n";
+        }
+        text += ExplainTable(explained[i].decision, explained[i].causes, *cluster, cfg,
+                             TerminalWidth());
+      }
+    } else if (!explained.empty()) {
+      // One document: the last attempt, earlier ones inside it.
+      OutputBuffer buffer(&text);
+      auto w = args.output == "json" ? MakeJsonWriter(&buffer, JsonStyle::kIndented)
+                                     : MakeYamlWriter(&buffer);
+      const ExplainedAttempt& last = explained.back();
+      WriteExplain(w.get(), last.decision, last.causes, *cluster, cfg, [&](DocumentWriter* dw) {
+        dw->Key("attempt");
+        dw->Int(static_cast<int64_t>(explained.size()));
+        if (explained.size() < 2) return;
+        dw->Key("earlierAttempts");
+        dw->BeginArray();
+        for (size_t i = 0; i + 1 < explained.size(); ++i)
+          WriteExplain(dw, explained[i].decision, explained[i].causes, *cluster, cfg);
+        dw->EndArray();
+      });
+      w->EndDocument();
+    }
+    out.Write(text);
   } else {
     out.Write(done == 0 && skipped.empty() ? "No pending pods.\n" : table.Render());
   }

@@ -33,8 +33,9 @@ void SchedulerFlags::AddTo(CLI::App* app) {
                   "Algorithm provider: DefaultProvider or ClusterAutoscalerProvider")
       ->capture_default_str();
   app->add_option("--percentage-of-nodes-to-score", percentage_of_nodes_to_score,
-                  "Stop filtering after this share of nodes is feasible (0 = upstream's "
-                  "adaptive default; only matters from 100 nodes up)")
+                  "Stop filtering after this share of nodes is feasible. Default 100: every "
+                  "node is checked; kube-scheduler's default is 0 (adaptive, only matters "
+                  "from 100 nodes up)")
       ->check(IntegerIn(0, 100))
       ->capture_default_str();
   app->add_option("--hard-pod-affinity-symmetric-weight", hard_pod_affinity_symmetric_weight,
@@ -43,8 +44,8 @@ void SchedulerFlags::AddTo(CLI::App* app) {
       ->check(IntegerIn(0, 100))
       ->capture_default_str();
   app->add_option("--tie-break", tie_break,
-                  "Among the best-scoring nodes pick the smallest name (name) or rotate as "
-                  "upstream's selectHost does (round-robin)")
+                  "Among the best-scoring nodes pick the smallest name (name, the default, "
+                  "repeatable) or rotate as kube-scheduler's selectHost does (round-robin)")
       ->check(CLI::IsMember({"name", "round-robin"}))
       ->capture_default_str();
   app->add_option("--feature-gates", feature_gates,

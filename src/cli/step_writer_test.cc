@@ -86,7 +86,10 @@ TEST_P(StepWriterPerf, SameBytesAsTheReference) {
 INSTANTIATE_TEST_SUITE_P(Perf, StepWriterPerf,
                          ::testing::Values("perf-basic-5000n-1000e-1000p.json",
                                            "perf-mixed-5000n-1000e-1000p.json",
-                                           "perf-taints-5000n-1000e-1000p.json"));
+                                           "perf-taints-5000n-1000e-1000p.json"),
+                         [](const ::testing::TestParamInfo<std::string>& info) {
+                           return ::ksched::testing::ReadableTestName(info.param);
+                         });
 
 struct SmallCluster {
   ClusterState cluster;

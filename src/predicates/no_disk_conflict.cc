@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "predicates/factories.h"
+#include "predicates/volume_util.h"
 
 namespace ksched {
 namespace {
@@ -34,7 +35,9 @@ bool HaveOverlap(const std::vector<std::string>& a, const std::vector<std::strin
   return false;
 }
 
-bool Conflicts(const Volume& v, const Volume& ev) {
+}  // namespace
+
+bool volume::DisksConflict(const Volume& v, const Volume& ev) {
   if (v.kind != ev.kind) return false;
   const bool both_read_only = v.read_only && ev.read_only;
   switch (v.kind) {
@@ -51,6 +54,8 @@ bool Conflicts(const Volume& v, const Volume& ev) {
       return false;
   }
 }
+
+namespace {
 
 // What two volumes must share to conflict at all: the kind and the disk's
 // identity (GCE pdName / AWS volumeID, iSCSI IQN, RBD pool and image). Equal
@@ -87,7 +92,7 @@ struct NoDiskConflictState : PredicateState {
   bool ConflictsWith(const Volume& existing) const {
     if (by_identity.empty()) {
       for (const Volume* v : volumes) {
-        if (Conflicts(*v, existing)) return true;
+        if (volume::DisksConflict(*v, existing)) return true;
       }
       return false;
     }
@@ -95,7 +100,7 @@ struct NoDiskConflictState : PredicateState {
     auto it = std::lower_bound(by_identity.begin(), by_identity.end(), hash,
                                [](const auto& entry, size_t x) { return entry.first < x; });
     for (; it != by_identity.end() && it->first == hash; ++it) {
-      if (Conflicts(*it->second, existing)) return true;
+      if (volume::DisksConflict(*it->second, existing)) return true;
     }
     return false;
   }

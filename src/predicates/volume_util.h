@@ -56,6 +56,11 @@ bool IsEbsNitroInstanceType(std::string_view instance_type);
 // long driver names the first 23 characters plus 16 hex digits of SHA-1.
 std::string CsiAttachLimitKey(std::string_view driver);
 
+// NoDiskConflict's isVolumeConflict: `v` (the incoming pod's) cannot be
+// mounted beside `existing` (a pod's on the node). Defined in
+// no_disk_conflict.cc.
+bool DisksConflict(const Volume& v, const Volume& existing);
+
 // Go's "%q" (util/go_quote.h).
 using ::ksched::GoQuote;
 

@@ -1,0 +1,70 @@
+// Insufficient <resource>: what the pod asks for against what the node has
+// free (allocatable minus what its pods, and the nominated pods the cycle
+// counted, already request). For "pods", the count of pods against the
+// node's limit.
+#include <fmt/format.h>
+
+#include "explain/explain.h"
+#include "util/go_arith.h"
+
+namespace ksched::explain {
+
+void ExplainInsufficient(const NodeContext& c, std::string_view reason, std::string_view resource,
+                         std::vector<Cause>* out) {
+  const ResourceNames& rn = ResourceNames::Get();
+  const NodeInfo& info = c.info();
+  const std::vector<PodId> nominated = c.NominatedHere();
+  const StrId name = FindInterned(resource);
+  Cause cause;
+  cause.reason = reason;
+  cause.kind = "resource";
+  cause.details["resource"] = resource;
+  if (name == rn.pods) {
+    const int64_t running = static_cast<int64_t>(info.pods.size());
+    const int64_t counted = running + static_cast<int64_t>(nominated.size());
+    cause.message = fmt::format("pods: the node allows {} pods and already counts {}",
+                                info.allocatable.allowed_pod_number, counted);
+    if (!nominated.empty())
+      cause.message += fmt::format(" ({} running, {} nominated)", running, nominated.size());
+    cause.details["allocatable"] = info.allocatable.allowed_pod_number;
+    cause.details["podsOnNode"] = running;
+    if (!nominated.empty()) cause.details["nominatedPods"] = nominated.size();
+    out->push_back(std::move(cause));
+    return;
+  }
+  // The pod's request as PodFitsResources sees it (init containers count).
+  const Resource want = PodRequestToSchedule(c.pod);
+  auto amount = [&](const Resource& r) -> int64_t {
+    if (name == rn.cpu) return r.milli_cpu;
+    if (name == rn.memory) return r.memory;
+    if (name == rn.ephemeral_storage) return r.ephemeral_storage;
+    return name == kNoStr ? 0 : r.Scalar(name);
+  };
+  const int64_t allocatable = amount(info.allocatable);
+  int64_t used = amount(info.requested);
+  int64_t used_by_nominated = 0;
+  for (PodId p : nominated)
+    used_by_nominated = goarith::Add(used_by_nominated, amount(c.cluster.pod(p).request));
+  used = goarith::Add(used, used_by_nominated);
+  const int64_t free = goarith::Sub(allocatable, used);
+  const int64_t requested = amount(want);
+  auto q = [&](int64_t v) { return FormatAmount(resource, v); };
+  cause.message = fmt::format(
+      "{}: the pod requests {}, the node has {} free (allocatable {}, "
+      "requested by its pods {}",
+      resource, q(requested), q(free), q(allocatable), q(goarith::Sub(used, used_by_nominated)));
+  if (used_by_nominated != 0 || !nominated.empty())
+    cause.message +=
+        fmt::format(", by {} nominated pod(s) {}", nominated.size(), q(used_by_nominated));
+  cause.message += ")";
+  if (allocatable == 0 && used == 0) cause.message += fmt::format("; the node has no {}", resource);
+  cause.details["requested"] = requested;
+  cause.details["free"] = free;
+  cause.details["allocatable"] = allocatable;
+  cause.details["requestedOnNode"] = used;
+  if (!nominated.empty()) cause.details["requestedByNominatedPods"] = used_by_nominated;
+  cause.details["unit"] = name == rn.cpu ? "millicores" : "units";
+  out->push_back(std::move(cause));
+}
+
+}  // namespace ksched::explain
