@@ -79,6 +79,9 @@ int main(int argc, char** argv) {
   ksched::CapacityArgs capacity_args;
   CLI::App* capacity = ksched::AddCapacityCommand(&app, &capacity_args);
 
+  ksched::DrainArgs drain_args;
+  CLI::App* drain = ksched::AddDrainCommand(&app, &drain_args);
+
   ksched::BenchArgs bench_args;
   CLI::App* bench = ksched::AddBenchCommand(&app, &bench_args);
 
@@ -105,6 +108,7 @@ int main(int argc, char** argv) {
   if (replay->parsed()) return RunReplayCommand(replay_file, tie_break, percentage);
   if (schedule->parsed()) return ksched::RunSchedule(schedule_args);
   if (capacity->parsed()) return ksched::RunCapacity(capacity_args);
+  if (drain->parsed()) return ksched::RunDrain(drain_args);
   if (bench->parsed()) return ksched::RunBench(bench_args);
   return kExitBadInput;
 }
