@@ -23,8 +23,12 @@ CLI::App* AddDrainCommand(CLI::App* app, DrainArgs* args) {
       "    ksched drain -f snap.yaml node-a1\n"
       "    ksched drain -f snap.yaml node-a1 node-a2 -o json\n"
       "    ksched drain -f snap.yaml node-a1 -o html > drain.html");
-  cmd->add_option("-f,--filename", args->files, "Snapshot file(s): YAML or JSON; - for stdin")
-      ->required();
+  // One file per -f, so that the node names after it stay positional.
+  cmd->add_option("-f,--filename", args->files,
+                  "Snapshot file: YAML or JSON; - for stdin; repeat -f for several")
+      ->required()
+      ->allow_extra_args(false)
+      ->take_all();
   cmd->add_option("NODE", args->nodes, "Node(s) to drain")->required();
   cmd->add_option("-o,--output", args->output, "Output format: table, json, yaml or html")
       ->check(CLI::IsMember({"table", "json", "yaml", "html"}))

@@ -45,7 +45,8 @@ TEST(SearchNodesToAdd, ExponentialThenBinary) {
   EXPECT_EQ(*big->nodes, 700);
   EXPECT_LE(big->trials.size(), 22u);
   // The cap itself is tried.
-  auto capped = SearchNodesToAdd(1000, SearchMode::kBisect, Fake([](int64_t k) { return k >= 1000; }));
+  auto capped =
+      SearchNodesToAdd(1000, SearchMode::kBisect, Fake([](int64_t k) { return k >= 1000; }));
   EXPECT_EQ(*capped->nodes, 1000);
 }
 
@@ -132,14 +133,15 @@ TEST(FindNodesToAdd, WorkloadCopiesNeedACount) {
   EXPECT_EQ(*a->nodes, 2);
   EXPECT_EQ(a->trials.size(), 3u);
   auto unbounded = testing::WorkloadsOf(testing::WorkloadYaml("Deployment", "web", "1"));
-  auto err = FindNodesToAdd(snap, unbounded, Template("2"), DefaultScheduler(), {},
-                            SearchMode::kBisect);
+  auto err =
+      FindNodesToAdd(snap, unbounded, Template("2"), DefaultScheduler(), {}, SearchMode::kBisect);
   ASSERT_FALSE(err.ok());
   EXPECT_NE(err.error().message.find("needs a count"), std::string::npos);
 }
 
 TEST(LoadNodeTemplate, FileAndMax) {
-  std::string path = ::testing::TempDir() + "/ksched-add-node-" + std::to_string(getpid()) + ".yaml";
+  std::string path =
+      ::testing::TempDir() + "/ksched-add-node-" + std::to_string(getpid()) + ".yaml";
   std::ofstream(path) << "apiVersion: v1\nkind: List\nitems:\n" << NodeYaml("big", "8");
   auto t = LoadNodeTemplate(path + "=50");
   ASSERT_TRUE(t.ok()) << t.error().message;
@@ -147,7 +149,8 @@ TEST(LoadNodeTemplate, FileAndMax) {
   EXPECT_EQ(t->node.meta.name, "big");
   auto d = LoadNodeTemplate(path);
   EXPECT_EQ(d->max, kDefaultAddNodeMax);
-  std::ofstream(path) << "apiVersion: v1\nkind: List\nitems:\n" << NodeYaml("a", "8") << NodeYaml("b", "8");
+  std::ofstream(path) << "apiVersion: v1\nkind: List\nitems:\n"
+                      << NodeYaml("a", "8") << NodeYaml("b", "8");
   auto two = LoadNodeTemplate(path);
   ASSERT_FALSE(two.ok());
   EXPECT_NE(two.error().message.find("exactly one Node, found 2"), std::string::npos);

@@ -17,8 +17,8 @@ using testing::WorkloadYaml;
 // Two nodes of 2 cores: room for four 1-core copies.
 const std::string kTwoNodes = NodeYaml("n1", "2") + NodeYaml("n2", "2");
 
-CapacityResult Run(const std::string& cluster, std::vector<Workload> ws,
-                   CapacityOptions options = {}) {
+CapacityResult RunCapacity(const std::string& cluster, std::vector<Workload> ws,
+                           CapacityOptions options = {}) {
   Snapshot snap = SnapshotOf(cluster);
   auto r = PlanCapacity(snap.objects, snap.pending, std::move(ws), DefaultScheduler(), options);
   EXPECT_TRUE(r.ok()) << r.error().message;
@@ -28,7 +28,8 @@ CapacityResult Run(const std::string& cluster, std::vector<Workload> ws,
 TEST(PlanCapacity, UntilOneDoesNotFit) {
   WorkloadArg fill;
   fill.fill = true;
-  CapacityResult r = Run(kTwoNodes, WorkloadsOf(WorkloadYaml("Deployment", "web", "1", 3), fill));
+  CapacityResult r =
+      RunCapacity(kTwoNodes, WorkloadsOf(WorkloadYaml("Deployment", "web", "1", 3), fill));
   ASSERT_EQ(r.workloads.size(), 1u);
   const WorkloadOutcome& w = r.workloads[0];
   EXPECT_EQ(w.placed, 4);
@@ -42,7 +43,7 @@ TEST(PlanCapacity, UntilOneDoesNotFit) {
 }
 
 TEST(PlanCapacity, ACountStopsThere) {
-  CapacityResult r = Run(kTwoNodes, WorkloadsOf(WorkloadYaml("Deployment", "web", "1", 3)));
+  CapacityResult r = RunCapacity(kTwoNodes, WorkloadsOf(WorkloadYaml("Deployment", "web", "1", 3)));
   ASSERT_EQ(r.workloads.size(), 1u);
   EXPECT_EQ(r.workloads[0].placed, 3);
   EXPECT_TRUE(r.workloads[0].complete());
@@ -52,7 +53,7 @@ TEST(PlanCapacity, ACountStopsThere) {
   WorkloadArg five;
   five.count = 5;
   CapacityResult over =
-      Run(kTwoNodes, WorkloadsOf(WorkloadYaml("Deployment", "web", "1", 3), five));
+      RunCapacity(kTwoNodes, WorkloadsOf(WorkloadYaml("Deployment", "web", "1", 3), five));
   EXPECT_EQ(over.workloads[0].placed, 4);
   EXPECT_FALSE(over.workloads[0].complete());
 }
@@ -62,7 +63,7 @@ TEST(PlanCapacity, PendingPodsGoFirstUnlessIgnored) {
   WorkloadArg fill;
   fill.fill = true;
   auto ws = WorkloadsOf(WorkloadYaml("Deployment", "web", "1"), fill);
-  CapacityResult first = Run(cluster, ws);
+  CapacityResult first = RunCapacity(cluster, ws);
   ASSERT_EQ(first.pending.size(), 1u);
   EXPECT_EQ(first.pending[0].pod, "default/waiting");
   EXPECT_EQ(first.pending[0].node, "n1");
@@ -70,7 +71,7 @@ TEST(PlanCapacity, PendingPodsGoFirstUnlessIgnored) {
   EXPECT_EQ(first.workloads[0].placed, 3);
   CapacityOptions ignore;
   ignore.schedule_pending = false;
-  CapacityResult ignored = Run(cluster, ws, ignore);
+  CapacityResult ignored = RunCapacity(cluster, ws, ignore);
   EXPECT_FALSE(ignored.pending_scheduled);
   EXPECT_TRUE(ignored.pending.empty());
   EXPECT_EQ(ignored.workloads[0].placed, 4);
@@ -94,7 +95,7 @@ spec:
 )");
   std::vector<Workload> both = low;
   both.insert(both.end(), high.begin(), high.end());
-  CapacityResult r = Run(kTwoNodes, both);
+  CapacityResult r = RunCapacity(kTwoNodes, both);
   ASSERT_EQ(r.workloads.size(), 2u);
   // Reported in the order given, scheduled high first.
   EXPECT_EQ(r.workloads[0].label, "Deployment default/low");
@@ -106,7 +107,7 @@ spec:
   auto second = WorkloadsOf(WorkloadYaml("Deployment", "second", "1"), fill);
   std::vector<Workload> in_order = low;
   in_order.insert(in_order.end(), second.begin(), second.end());
-  CapacityResult o = Run(kTwoNodes, in_order);
+  CapacityResult o = RunCapacity(kTwoNodes, in_order);
   EXPECT_EQ(o.workloads[0].placed, 4);
   EXPECT_EQ(o.workloads[1].placed, 0);
 }
@@ -115,26 +116,28 @@ TEST(PlanCapacity, CopiesCarryTheOwnerNodePreferAvoidPodsLooksFor) {
   const std::string avoid =
       "    annotations:\n      scheduler.alpha.kubernetes.io/preferAvoidPods: "
       "'{\"preferAvoidPods\":[{\"podSignature\":{\"podController\":{\"apiVersion\":\"apps/v1\","
-      "\"kind\":\"ReplicaSet\",\"name\":\"front\",\"uid\":\"uid-front\",\"controller\":true}}}]}'\n";
+      "\"kind\":\"ReplicaSet\",\"name\":\"front\",\"uid\":\"uid-front\",\"controller\":true}}}]}'"
+      "\n";
   const std::string cluster = NodeYaml("n1", "4", avoid) + NodeYaml("n2", "4");
-  CapacityResult r = Run(cluster, WorkloadsOf(WorkloadYaml("ReplicaSet", "front", "100m", 3)));
+  CapacityResult r =
+      RunCapacity(cluster, WorkloadsOf(WorkloadYaml("ReplicaSet", "front", "100m", 3)));
   ASSERT_EQ(r.workloads.size(), 1u);
   ASSERT_EQ(r.workloads[0].per_node.size(), 1u);
   EXPECT_EQ(r.workloads[0].per_node[0], (std::pair<std::string, int64_t>{"n2", 3}));
   // Another ReplicaSet is not avoided: its copies spread over both nodes.
   CapacityResult other =
-      Run(cluster, WorkloadsOf(WorkloadYaml("ReplicaSet", "back", "100m", 2)));
+      RunCapacity(cluster, WorkloadsOf(WorkloadYaml("ReplicaSet", "back", "100m", 2)));
   EXPECT_EQ(other.workloads[0].per_node.size(), 2u);
 }
 
 TEST(PlanCapacity, StatefulSetContinuesAfterItsExistingPods) {
   const std::string cluster = kTwoNodes + PodYaml("db-0", "100m", "n1");
-  CapacityResult r = Run(cluster, WorkloadsOf(WorkloadYaml("StatefulSet", "db", "1", 2)),
-                         [] {
-                           CapacityOptions o;
-                           o.record_details = true;
-                           return o;
-                         }());
+  CapacityResult r =
+      RunCapacity(cluster, WorkloadsOf(WorkloadYaml("StatefulSet", "db", "1", 2)), [] {
+        CapacityOptions o;
+        o.record_details = true;
+        return o;
+      }());
   ASSERT_EQ(r.copies.size(), 2u);
   EXPECT_EQ(r.copies[0].pod, "default/db-1");
   EXPECT_EQ(r.copies[1].pod, "default/db-2");
@@ -153,13 +156,13 @@ spec:
 )";
   WorkloadArg one;
   one.count = 1;
-  CapacityResult off = Run(cluster, WorkloadsOf(vip, one));
+  CapacityResult off = RunCapacity(cluster, WorkloadsOf(vip, one));
   EXPECT_EQ(off.workloads[0].placed, 0);
   EXPECT_EQ(off.workloads[0].stop_reason, "0/1 nodes are available: 1 Insufficient cpu.");
   CapacityOptions on;
   on.preemption = true;
   on.record_details = true;
-  CapacityResult preempting = Run(cluster, WorkloadsOf(vip, one), on);
+  CapacityResult preempting = RunCapacity(cluster, WorkloadsOf(vip, one), on);
   EXPECT_EQ(preempting.workloads[0].placed, 1);
   ASSERT_EQ(preempting.copies.size(), 1u);
   EXPECT_EQ(preempting.copies[0].attempt, 2);
@@ -171,8 +174,8 @@ spec:
 }
 
 TEST(PlanCapacity, UsageBeforeAndAfter) {
-  CapacityResult r = Run(kTwoNodes + PodYaml("a", "500m", "n1"),
-                         WorkloadsOf(WorkloadYaml("Deployment", "web", "1", 2)));
+  CapacityResult r = RunCapacity(kTwoNodes + PodYaml("a", "500m", "n1"),
+                                 WorkloadsOf(WorkloadYaml("Deployment", "web", "1", 2)));
   ASSERT_EQ(r.before.size(), 2u);
   EXPECT_EQ(r.before[0].name, "n1");
   EXPECT_EQ(r.before[0].cpu, 500);

@@ -13,7 +13,8 @@ using testing::PodYaml;
 
 std::string Owner(const std::string& kind, const std::string& name) {
   return fmt::format(
-      "    labels: {{app: {1}}}\n    ownerReferences: [{{apiVersion: apps/v1, kind: {0}, name: {1}, "
+      "    labels: {{app: {1}}}\n    ownerReferences: [{{apiVersion: apps/v1, kind: {0}, name: "
+      "{1}, "
       "uid: u-{1}, controller: true}}]\n",
       kind, name);
 }
@@ -31,8 +32,7 @@ const std::string kCluster =
     NodeYaml("n1", "4") + NodeYaml("n2", "2") + NodeYaml("n3", "2") +
     PodYaml("web-1", "1", "n1", Owner("ReplicaSet", "web")) +
     PodYaml("agent", "100m", "n1", Owner("DaemonSet", "agent")) +
-    PodYaml("static", "100m", "n1",
-            "    annotations: {kubernetes.io/config.mirror: abc}\n") +
+    PodYaml("static", "100m", "n1", "    annotations: {kubernetes.io/config.mirror: abc}\n") +
     PodYaml("bare", "100m", "n1") + PodYaml("waiting", "1", "");
 
 TEST(PlanDrain, SortsPodsAsKubectlDrain) {
@@ -135,7 +135,7 @@ TEST(PlanDrain, UsageBeforeAndAfterWhenRecording) {
   EXPECT_EQ(r.before[0].cpu, 1300);  // web-1, agent, static, bare
   EXPECT_EQ(r.after[0].cpu, 200);    // agent and static stay
   EXPECT_EQ(r.before[1].cpu, 0);
-  EXPECT_EQ(r.after[1].cpu, 1000);   // web-1's replacement
+  EXPECT_EQ(r.after[1].cpu, 1000);  // web-1's replacement
 }
 
 }  // namespace

@@ -1,8 +1,8 @@
 // Small hand-checked clusters for the planning tests, written as YAML.
 #pragma once
 
-#include <gtest/gtest.h>
 #include <fmt/format.h>
+#include <gtest/gtest.h>
 
 #include <memory>
 #include <string>
@@ -33,9 +33,8 @@ inline std::string NodeYaml(const std::string& name, const std::string& cpu,
 
 // A pod requesting `cpu`, on `node` ("" = pending), with extra metadata lines
 // (indented by 4) and an optional priority.
-inline std::string PodYaml(const std::string& name, const std::string& cpu,
-                           const std::string& node, const std::string& extra_meta = "",
-                           int priority = 0) {
+inline std::string PodYaml(const std::string& name, const std::string& cpu, const std::string& node,
+                           const std::string& extra_meta = "", int priority = 0) {
   return fmt::format(R"(
 - apiVersion: v1
   kind: Pod

@@ -51,7 +51,8 @@ TEST(Workloads, DeploymentPodsBelongToItsReplicaSetWithTheTemplateHash) {
   // The selector requires the hash as well as the Deployment's labels.
   ASSERT_TRUE(rs.selector);
   bool has_hash = false;
-  for (const auto& [k, v] : rs.selector->match_labels) has_hash |= k == "pod-template-hash" && v == hash;
+  for (const auto& [k, v] : rs.selector->match_labels)
+    has_hash |= k == "pod-template-hash" && v == hash;
   EXPECT_TRUE(has_hash);
   Pod copy = w.MakeCopy(0, w.CopyName(0));
   EXPECT_EQ(copy.meta.name, "web-" + hash + "-bbbbb");
@@ -125,7 +126,9 @@ TEST(Workloads, CountComesFromTheArgumentThenReplicasElseUntilFull) {
   fill.fill = true;
   EXPECT_FALSE(WorkloadsOf(WorkloadYaml("Deployment", "web", "1", 3), fill)[0].count);
   EXPECT_FALSE(WorkloadsOf(WorkloadYaml("Deployment", "web", "1"))[0].count);
-  EXPECT_FALSE(WorkloadsOf(testing::PodYaml("p", "1", "").substr(2))[0].count);
+  EXPECT_FALSE(WorkloadsOf("apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {containers: "
+                           "[{name: c, image: x}]}\n")[0]
+                   .count);
 }
 
 TEST(Workloads, SeveralDocumentsAndListsAndBarePods) {
@@ -159,8 +162,7 @@ TEST(Workloads, ErrorsNameTheFileObjectAndField) {
   EXPECT_NE(q.error().message.find("web.yaml"), std::string::npos) << q.error().message;
   EXPECT_NE(q.error().message.find("spec.containers[0].resources.requests.cpu"), std::string::npos)
       << q.error().message;
-  auto negative = DecodeWorkloads(WorkloadYaml("Deployment", "web", "1", -1,
-                                               "  replicas: -2\n"),
+  auto negative = DecodeWorkloads(WorkloadYaml("Deployment", "web", "1", -1, "  replicas: -2\n"),
                                   "n.yaml", arg);
   ASSERT_FALSE(negative.ok());
   EXPECT_NE(negative.error().message.find("spec.replicas"), std::string::npos);
