@@ -110,6 +110,7 @@ TrialFn CapacityTrial(const Snapshot& snapshot, const std::vector<Workload>& wor
   options.record_details = false;
   options.max = 0;
   options.progress = nullptr;
+  options.stop_at_first_failure = true;
   return [&snapshot, &workloads, &t, make_scheduler, options](int64_t k) -> Result<Trial> {
     ObjectSet objects = snapshot.objects;
     std::vector<Node> copies = NodeCopies(t, k);
@@ -128,7 +129,7 @@ TrialFn CapacityTrial(const Snapshot& snapshot, const std::vector<Workload>& wor
       }
     }
     for (const WorkloadOutcome& w : r->workloads) {
-      if (!w.complete()) {
+      if (!w.failed_pod.empty()) {
         trial.failed_pod = w.failed_pod;
         trial.error = w.stop_reason;
         return trial;

@@ -9,6 +9,7 @@
 #include "api/priority_admission.h"
 #include "cache/node_tree.h"
 #include "loop/snapshot_loop.h"
+#include "planning/snapshot.h"
 
 namespace ksched::planning {
 
@@ -51,7 +52,26 @@ Result<CapacityResult> PlanCapacity(ObjectSet objects, std::vector<Pod> pending,
   const size_t top_n = options.record_details ? options.top_n : 0;
 
   result.pending_scheduled = options.schedule_pending;
-  if (options.schedule_pending && !pending.empty()) {
+  if (options.stop_at_first_failure && !options.preemption) {
+    if (options.schedule_pending) {
+      SortByQueueOrder(&pending);
+      for (Pod& p : pending) {
+        std::vector<Pod> one;
+        one.push_back(std::move(p));
+        PodRecord rec;
+        loop.Run(std::move(one),
+                 [&](const Attempt& a) { rec = RecordAttempt(a, *cluster, top_n); });
+        rec.group = "pending";
+        const bool failed = rec.node.empty();
+        result.pending.push_back(std::move(rec));
+        if (failed) {
+          result.pending_unscheduled = 1;
+          result.after = TakeUsage(*cluster);
+          return result;
+        }
+      }
+    }
+  } else if (options.schedule_pending && !pending.empty()) {
     result.pending.resize(pending.size());
     loop.Run(std::move(pending), [&](const Attempt& a) {
       result.pending[a.index] = RecordAttempt(a, *cluster, top_n);
@@ -110,6 +130,7 @@ Result<CapacityResult> PlanCapacity(ObjectSet objects, std::vector<Pod> pending,
     if (out.stop_reason.empty() && w.count)
       out.stop_reason = fmt::format("all {} requested copies placed", *w.count);
     out.per_node.assign(per_node.begin(), per_node.end());
+    if (options.stop_at_first_failure && !out.failed_pod.empty()) break;
   }
   result.after = TakeUsage(*cluster);
   return result;

@@ -39,6 +39,10 @@ struct CapacityOptions {
   size_t top_n = 3;               // score rows kept per pod when recording details
   size_t max_copy_records = 200;  // copies per workload whose records are kept
   int64_t max = 0;                // cap for workloads without a count; 0: none
+  // Stop at the first pod or copy that does not fit (an --add-node trial
+  // needs no more). Only without preemption, where scheduling the pending
+  // pods one at a time in queue order is the same as the loop over all.
+  bool stop_at_first_failure = false;
   // Called after each placed copy.
   std::function<void(const Workload& w, int64_t placed)> progress;
 };
