@@ -187,3 +187,31 @@ TEST(PlanCapacity, UsageBeforeAndAfter) {
 
 }  // namespace
 }  // namespace ksched::planning
+
+namespace ksched::planning {
+namespace {
+
+// An --add-node trial stops at the first pod that does not fit, in queue
+// order (priority first), and agrees with the full run on whether all fit.
+TEST(PlanCapacity, StopAtFirstFailure) {
+  const std::string cluster = NodeYaml("n1", "2") + PodYaml("a", "1", "") + PodYaml("b", "3", "") +
+                              PodYaml("c", "1", "") + PodYaml("d", "1", "", "", 5);
+  Snapshot snap = SnapshotOf(cluster);
+  CapacityOptions stop;
+  stop.stop_at_first_failure = true;
+  auto quick = PlanCapacity(snap.objects, snap.pending, {}, DefaultScheduler(), stop);
+  ASSERT_TRUE(quick.ok());
+  ASSERT_EQ(quick->pending.size(), 3u);  // d (priority 5), a, then b fails
+  EXPECT_EQ(quick->pending[0].pod, "default/d");
+  EXPECT_EQ(quick->pending[2].pod, "default/b");
+  EXPECT_EQ(quick->pending[2].error, "0/1 nodes are available: 1 Insufficient cpu.");
+  EXPECT_FALSE(quick->everything_fits());
+  auto full = PlanCapacity(snap.objects, snap.pending, {}, DefaultScheduler(), {});
+  ASSERT_TRUE(full.ok());
+  EXPECT_EQ(full->pending.size(), 4u);
+  EXPECT_EQ(full->pending_unscheduled, 2u);  // b, and c after d and a took both cores
+  EXPECT_FALSE(full->everything_fits());
+}
+
+}  // namespace
+}  // namespace ksched::planning
