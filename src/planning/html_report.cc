@@ -77,8 +77,10 @@ constexpr const char* kTail = R"HTML(</script>
   }
   function table(headers, rows, numeric) {
     var t = el("table"), tr = el("tr");
-    headers.forEach(function (h) { tr.appendChild(el("th", {text: h})); });
-    t.appendChild(tr);
+    if (headers) {
+      headers.forEach(function (h) { tr.appendChild(el("th", {text: h})); });
+      t.appendChild(tr);
+    }
     rows.forEach(function (r) {
       var row = el("tr");
       r.forEach(function (c, i) {
@@ -90,7 +92,7 @@ constexpr const char* kTail = R"HTML(</script>
     });
     return t;
   }
-  function cores(m) { return (m / 1000).toFixed(m % 1000 === 0 ? 0 : (m % 100 === 0 ? 1 : 3)); }
+  function cores(m) { return String(m / 1000); }
   function mem(b) {
     var units = [["Ti", 1099511627776], ["Gi", 1073741824], ["Mi", 1048576], ["Ki", 1024]];
     for (var i = 0; i < units.length; i++) if (b >= units[i][1]) return (b / units[i][1]).toFixed(b % units[i][1] === 0 ? 0 : 1) + units[i][0];
@@ -113,7 +115,7 @@ constexpr const char* kTail = R"HTML(</script>
   document.title = data.title;
   root.appendChild(el("h1", {text: data.title}));
   if (data.verdict) root.appendChild(el("div", {cls: "verdict " + (data.verdictOk ? "ok" : "bad"), id: "verdict", text: data.verdict}));
-  if (data.summary.length) root.appendChild(table(["", ""], data.summary));
+  if (data.summary.length) root.appendChild(table(null, data.summary));
 
   // Nodes: changed and marked nodes first, then by name.
   var before = data.before.length ? data.before : data.after, after = data.after;
@@ -162,7 +164,7 @@ constexpr const char* kTail = R"HTML(</script>
   var failed = data.pods.filter(function (p) { return !p.node; });
   root.appendChild(el("h2", {text: "Placements (" + placed.length + ")"}));
   if (placed.length) {
-    root.appendChild(table(["pod", "from", "node", "score", "best nodes (total: " + data.priorities.join(", ") + ")"],
+    root.appendChild(table(["pod", "from", "node", "score", "score breakdown (best nodes)"],
       placed.map(function (p) {
         var note = p.attempt === 2 ? " (after preemption)" : "";
         var best = "";
@@ -173,6 +175,7 @@ constexpr const char* kTail = R"HTML(</script>
             p.top.map(function (r) { return [r.node, r.total].concat(r.scores); })));
           best = d;
         }
+        if (!best && p.score === undefined) best = el("span", {cls: "muted", text: "the only node that fits (not scored)"});
         return [p.pod, p.group, p.node + note, p.score === undefined ? "" : p.score, best];
       }), [false, false, false, true, false]));
   }
