@@ -126,7 +126,8 @@ int RunCapacity(const CapacityArgs& args) {
     return kExitBadInput;
   }
   bool some_none = false;
-  for (const planning::WorkloadOutcome& w : r->workloads) some_none = some_none || w.placed == 0;
+  for (const planning::WorkloadOutcome& w : r->workloads)
+    some_none = some_none || (w.placed == 0 && (!w.requested || *w.requested > 0));
   const int status = some_none ? kExitUnschedulable : kExitOk;
 
   std::string pending_line;

@@ -215,3 +215,29 @@ TEST(PlanCapacity, StopAtFirstFailure) {
 
 }  // namespace
 }  // namespace ksched::planning
+
+namespace ksched::planning {
+namespace {
+
+// SelectorSpread finds a pod's controllers by their selectors: the copies'
+// ReplicaSet must be in the cluster. n1 already runs a pod with the
+// workload's labels; otherwise the nodes score alike and the name decides.
+TEST(PlanCapacity, SpreadingSeesTheWorkloadsController) {
+  const std::string cluster = NodeYaml("n1", "8") + NodeYaml("n2", "2") +
+                              PodYaml("old", "0", "n1", "    labels: {app: front}\n");
+  WorkloadArg one;
+  one.count = 1;
+  CapacityResult rs =
+      RunCapacity(cluster, WorkloadsOf(WorkloadYaml("ReplicaSet", "front", "0", 1)));
+  ASSERT_EQ(rs.workloads[0].per_node.size(), 1u);
+  EXPECT_EQ(rs.workloads[0].per_node[0].first, "n2");
+  CapacityResult bare = RunCapacity(
+      cluster, WorkloadsOf("apiVersion: v1\nkind: Pod\nmetadata: {name: p, labels: {app: front}}\n"
+                           "spec: {containers: [{name: c, image: pause}]}\n",
+                           one));
+  ASSERT_EQ(bare.workloads[0].per_node.size(), 1u);
+  EXPECT_EQ(bare.workloads[0].per_node[0].first, "n1");
+}
+
+}  // namespace
+}  // namespace ksched::planning
