@@ -5,10 +5,10 @@
 namespace ksched::planning {
 namespace {
 
-using json = nlohmann::ordered_json;
+using HtmlJson = nlohmann::ordered_json;
 
-json UsageJson(const std::vector<NodeUsage>& nodes) {
-  json out = json::array();
+HtmlJson UsageJson(const std::vector<NodeUsage>& nodes) {
+  HtmlJson out = HtmlJson::array();
   for (const NodeUsage& u : nodes) {
     out.push_back({u.name, u.cpu_allocatable, u.memory_allocatable, u.pods_allocatable, u.cpu,
                    u.memory, u.pods});
@@ -16,8 +16,8 @@ json UsageJson(const std::vector<NodeUsage>& nodes) {
   return out;
 }
 
-json PodJson(const PodRecord& p) {
-  json j = {{"pod", p.pod}, {"group", p.group}, {"node", p.node}, {"error", p.error}};
+HtmlJson PodJson(const PodRecord& p) {
+  HtmlJson j = {{"pod", p.pod}, {"group", p.group}, {"node", p.node}, {"error", p.error}};
   if (p.scored) j["score"] = p.score;
   if (p.attempt != 1) j["attempt"] = p.attempt;
   if (!p.preempted_on.empty()) {
@@ -25,7 +25,7 @@ json PodJson(const PodRecord& p) {
     j["victims"] = p.victims;
   }
   if (!p.top.empty()) {
-    json top = json::array();
+    HtmlJson top = HtmlJson::array();
     for (const ScoreRow& r : p.top)
       top.push_back({{"node", r.node}, {"total", r.total}, {"scores", r.scores}});
     j["top"] = std::move(top);
@@ -202,11 +202,11 @@ constexpr const char* kTail = R"HTML(</script>
 }  // namespace
 
 std::string RenderHtml(const HtmlReport& report) {
-  json data;
+  HtmlJson data;
   data["title"] = report.title;
   data["verdict"] = report.verdict;
   data["verdictOk"] = report.verdict_ok;
-  json summary = json::array();
+  HtmlJson summary = HtmlJson::array();
   for (const auto& [k, v] : report.summary) summary.push_back({k, v});
   data["summary"] = std::move(summary);
   data["before"] = UsageJson(report.before);
@@ -214,16 +214,16 @@ std::string RenderHtml(const HtmlReport& report) {
   data["markedNodes"] = report.marked_nodes;
   data["markedAs"] = report.marked_as;
   data["priorities"] = report.priorities;
-  json pods = json::array();
+  HtmlJson pods = HtmlJson::array();
   for (const PodRecord& p : report.pods) pods.push_back(PodJson(p));
   data["pods"] = std::move(pods);
-  json sections = json::array();
+  HtmlJson sections = HtmlJson::array();
   for (const HtmlSection& s : report.sections)
     sections.push_back({{"title", s.title}, {"headers", s.headers}, {"rows", s.rows}});
   data["sections"] = std::move(sections);
   // ASCII only, and no '<' at all, so nothing in the data can end the
   // script element.
-  std::string text = data.dump(-1, ' ', true, json::error_handler_t::replace);
+  std::string text = data.dump(-1, ' ', true, HtmlJson::error_handler_t::replace);
   std::string escaped;
   escaped.reserve(text.size());
   for (char c : text) {

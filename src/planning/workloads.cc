@@ -10,7 +10,7 @@
 namespace ksched::planning {
 namespace {
 
-using json = nlohmann::json;
+using WorkloadJson = nlohmann::json;
 
 // upstream's k8s.io/apimachinery/pkg/util/rand alphabet (no vowels, no
 // look-alike digits), used for generated names and hashes.
@@ -40,11 +40,11 @@ uint32_t Fnv32a(std::string_view data) {
 }
 
 struct Doc {
-  const json* obj;
+  const WorkloadJson* obj;
   std::string where;  // "document 2", "items[3]"
 };
 
-void Flatten(const json& v, const std::string& where, std::vector<Doc>* out) {
+void Flatten(const WorkloadJson& v, const std::string& where, std::vector<Doc>* out) {
   if (v.is_array()) {
     for (size_t i = 0; i < v.size(); ++i) Flatten(v[i], fmt::format("{}[{}]", where, i), out);
     return;
@@ -76,14 +76,14 @@ std::string Join(std::string_view a, std::string_view b) {
 
 // Decodes one object through the snapshot decoder, so its rules and
 // messages apply unchanged.
-Result<ObjectSet> DecodeOne(const json& obj, std::string_view context) {
+Result<ObjectSet> DecodeOne(const WorkloadJson& obj, std::string_view context) {
   ObjectSet set;
   std::string text = obj.dump();
   if (Status s = DecodeObjects(text, context, &set); !s.ok()) return s.error();
   return set;
 }
 
-std::optional<int64_t> IntField(const json& obj, const char* a, const char* b) {
+std::optional<int64_t> IntField(const WorkloadJson& obj, const char* a, const char* b) {
   auto s = obj.find(a);
   if (s == obj.end() || !s->is_object()) return std::nullopt;
   auto v = s->find(b);
@@ -91,8 +91,8 @@ std::optional<int64_t> IntField(const json& obj, const char* a, const char* b) {
   return v->get<int64_t>();
 }
 
-const json* Find(const json& obj, std::initializer_list<const char*> path) {
-  const json* cur = &obj;
+const WorkloadJson* Find(const WorkloadJson& obj, std::initializer_list<const char*> path) {
+  const WorkloadJson* cur = &obj;
   for (const char* p : path) {
     if (!cur->is_object()) return nullptr;
     auto it = cur->find(p);
@@ -102,8 +102,8 @@ const json* Find(const json& obj, std::initializer_list<const char*> path) {
   return cur;
 }
 
-Result<Workload> DecodeWorkload(const json& obj, std::string_view file, const std::string& where,
-                                const WorkloadArg& arg) {
+Result<Workload> DecodeWorkload(const WorkloadJson& obj, std::string_view file,
+                                const std::string& where, const WorkloadArg& arg) {
   const std::string kind = obj.is_object() && obj.contains("kind") && obj["kind"].is_string()
                                ? obj["kind"].get<std::string>()
                                : "";
@@ -128,13 +128,13 @@ Result<Workload> DecodeWorkload(const json& obj, std::string_view file, const st
                                           "ReplicationController or Job)",
                                           kind.empty() ? "missing" : "\"" + kind + "\"")));
   }
-  const json* meta = Find(obj, {"metadata"});
-  const json* name = meta ? Find(*meta, {"name"}) : nullptr;
+  const WorkloadJson* meta = Find(obj, {"metadata"});
+  const WorkloadJson* name = meta ? Find(*meta, {"name"}) : nullptr;
   if (name == nullptr || !name->is_string() || name->get<std::string>().empty()) {
     return MakeError(Join(at, kind + ": metadata.name: missing"));
   }
   w.name = name->get<std::string>();
-  const json* ns_field = Find(*meta, {"namespace"});
+  const WorkloadJson* ns_field = Find(*meta, {"namespace"});
   std::string ns = ns_field && ns_field->is_string() && !ns_field->get<std::string>().empty()
                        ? ns_field->get<std::string>()
                        : "default";
@@ -150,20 +150,21 @@ Result<Workload> DecodeWorkload(const json& obj, std::string_view file, const st
     w.pod.nominated_node_name.clear();
     w.prefix = w.name + "-";
   } else {
-    const json* tmpl = Find(obj, {"spec", "template"});
+    const WorkloadJson* tmpl = Find(obj, {"spec", "template"});
     if (tmpl == nullptr || !tmpl->is_object()) {
       return MakeError(Join(at, label + ": spec.template: missing"));
     }
-    json pod = json::object();
+    WorkloadJson pod = WorkloadJson::object();
     pod["apiVersion"] = "v1";
     pod["kind"] = "Pod";
-    json pmeta = json::object();
-    if (const json* m = Find(*tmpl, {"metadata"}); m != nullptr && m->is_object()) pmeta = *m;
+    WorkloadJson pmeta = WorkloadJson::object();
+    if (const WorkloadJson* m = Find(*tmpl, {"metadata"}); m != nullptr && m->is_object())
+      pmeta = *m;
     pmeta["name"] = w.name;
     pmeta["namespace"] = ns;
     pmeta.erase("ownerReferences");
     pod["metadata"] = pmeta;
-    if (const json* spec = Find(*tmpl, {"spec"})) pod["spec"] = *spec;
+    if (const WorkloadJson* spec = Find(*tmpl, {"spec"})) pod["spec"] = *spec;
     auto set = DecodeOne(pod, Join(at, label + ": spec.template"));
     if (!set.ok()) return set.error();
     if (set->pods.size() != 1) return MakeError(Join(at, label + ": spec.template: not a pod"));
@@ -173,7 +174,8 @@ Result<Workload> DecodeWorkload(const json& obj, std::string_view file, const st
 
     // The workload's uid, or one made up for this run.
     std::string uid;
-    if (const json* u = Find(*meta, {"uid"}); u && u->is_string()) uid = u->get<std::string>();
+    if (const WorkloadJson* u = Find(*meta, {"uid"}); u && u->is_string())
+      uid = u->get<std::string>();
     if (uid.empty()) uid = fmt::format("ksched-planning-{}-{}-{}", kind, ns, w.name);
     const uint32_t hash = Fnv32a(tmpl->dump());
     const std::string hash_text = SafeEncodeHash(hash);
@@ -187,24 +189,25 @@ Result<Workload> DecodeWorkload(const json& obj, std::string_view file, const st
         w.pod.meta.labels.Set(Intern("pod-template-hash"), Intern(hash_text));
         // The ReplicaSet the Deployment controller creates: the template's
         // labels and the Deployment's selector, each with the hash added.
-        json rs = json::object();
+        WorkloadJson rs = WorkloadJson::object();
         rs["apiVersion"] = "apps/v1";
         rs["kind"] = "ReplicaSet";
-        json rmeta = json::object();
+        WorkloadJson rmeta = WorkloadJson::object();
         rmeta["name"] = rs_name;
         rmeta["namespace"] = ns;
         rmeta["uid"] = rs_uid;
-        json selector = json::object();
-        if (const json* s = Find(obj, {"spec", "selector"}); s && s->is_object()) {
+        WorkloadJson selector = WorkloadJson::object();
+        if (const WorkloadJson* s = Find(obj, {"spec", "selector"}); s && s->is_object()) {
           selector = *s;
-        } else if (const json* l = Find(*tmpl, {"metadata", "labels"}); l && l->is_object()) {
+        } else if (const WorkloadJson* l = Find(*tmpl, {"metadata", "labels"});
+                   l && l->is_object()) {
           selector["matchLabels"] = *l;  // extensions/v1beta1 defaulting
         }
         if (!selector.contains("matchLabels") || !selector["matchLabels"].is_object())
-          selector["matchLabels"] = json::object();
+          selector["matchLabels"] = WorkloadJson::object();
         selector["matchLabels"]["pod-template-hash"] = hash_text;
         rs["metadata"] = rmeta;
-        rs["spec"] = json{{"selector", selector}};
+        rs["spec"] = WorkloadJson{{"selector", selector}};
         auto set = DecodeOne(rs, Join(at, label + " (its ReplicaSet " + rs_name + ")"));
         if (!set.ok()) return set.error();
         w.replica_sets = std::move(set->replica_sets);
@@ -218,15 +221,15 @@ Result<Workload> DecodeWorkload(const json& obj, std::string_view file, const st
       case WorkloadKind::kReplicaSet:
       case WorkloadKind::kStatefulSet:
       case WorkloadKind::kReplicationController: {
-        json copy = obj;
+        WorkloadJson copy = obj;
         copy["metadata"]["namespace"] = ns;
         copy["metadata"]["uid"] = uid;
         if (w.kind == WorkloadKind::kReplicationController) {
           // An RC without a selector selects its template's labels (API
           // defaulting).
-          const json* sel = Find(obj, {"spec", "selector"});
+          const WorkloadJson* sel = Find(obj, {"spec", "selector"});
           if (sel == nullptr || (sel->is_object() && sel->empty())) {
-            if (const json* l = Find(*tmpl, {"metadata", "labels"}); l && l->is_object())
+            if (const WorkloadJson* l = Find(*tmpl, {"metadata", "labels"}); l && l->is_object())
               copy["spec"]["selector"] = *l;
           }
         }
@@ -351,21 +354,21 @@ Pod Workload::MakeCopy(int64_t n, const std::string& copy_name) const {
 
 Result<std::vector<Workload>> DecodeWorkloads(std::string_view text, std::string_view file,
                                               const WorkloadArg& arg) {
-  std::vector<json> docs;
+  std::vector<WorkloadJson> docs;
   std::vector<std::string> doc_names;
   try {
     if (LooksLikeJson(text)) {
-      docs.push_back(json::parse(text));
+      docs.push_back(WorkloadJson::parse(text));
       doc_names.emplace_back();
     } else {
       auto converted = YamlDocumentsToJson(text, file);
       if (!converted.ok()) return converted.error();
       for (size_t i = 0; i < converted->size(); ++i) {
-        docs.push_back(json::parse((*converted)[i]));
+        docs.push_back(WorkloadJson::parse((*converted)[i]));
         doc_names.push_back(converted->size() > 1 ? fmt::format("document {}", i + 1) : "");
       }
     }
-  } catch (const json::exception& e) {
+  } catch (const WorkloadJson::exception& e) {
     return MakeError(Join(file, std::string("not valid JSON: ") + e.what()));
   }
   std::vector<Doc> flat;
