@@ -7,6 +7,7 @@
 #include <array>
 #include <cstdio>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -150,6 +151,33 @@ TEST(PlanningCli, HtmlReportsAreOnePage) {
     EXPECT_NE(r.out.find("id=\"ksched-data\""), std::string::npos) << cmd;
     EXPECT_NE(r.out.find("</html>"), std::string::npos) << cmd;
   }
+}
+
+// The HTML page's placements are `schedule`'s: the same loop decides both.
+TEST(PlanningCli, HtmlScheduleAgreesWithJson) {
+  CommandRun json = Ksched("schedule -f " + Example("cluster.yaml") + " -o json");
+  CommandRun html = Ksched("schedule -f " + Example("cluster.yaml") + " -o html");
+  ASSERT_EQ(json.status, html.status);
+  const std::string open = "id=\"ksched-data\">";
+  size_t begin = html.out.find(open);
+  ASSERT_NE(begin, std::string::npos);
+  begin += open.size();
+  size_t end = html.out.find("</script>", begin);
+  auto data = nlohmann::json::parse(html.out.substr(begin, end - begin));
+  std::map<std::string, std::string> from_html;
+  for (const auto& p : data["pods"]) from_html[p["pod"]] = p["node"];
+  size_t compared = 0;
+  std::map<std::string, std::string> from_json;
+  for (const auto& step : nlohmann::json::parse(json.out)) {
+    if (step.contains("skipped")) continue;
+    from_json[step["pod"]] = step["node"].is_null() ? "" : step["node"].get<std::string>();
+  }
+  for (const auto& [pod, node] : from_json) {
+    EXPECT_EQ(from_html[pod], node) << pod;
+    ++compared;
+  }
+  EXPECT_EQ(compared, 5u);
+  EXPECT_EQ(from_html.size(), 5u);
 }
 
 TEST(PlanningCli, HelpHasExamples) {

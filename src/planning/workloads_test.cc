@@ -168,5 +168,23 @@ TEST(Workloads, ErrorsNameTheFileObjectAndField) {
   EXPECT_NE(negative.error().message.find("spec.replicas"), std::string::npos);
 }
 
+TEST(Workloads, MalformedInputIsAnErrorNotACrash) {
+  WorkloadArg arg;
+  for (const char* text :
+       {"hello", "[1, 2]", "{}", "kind: Deployment\nmetadata: 5\n",
+        "kind: Deployment\nmetadata: {name: x}\nspec: {template: 5}\n",
+        "kind: Deployment\nmetadata: {name: x}\nspec: {template: {spec: 7}}\n",
+        "kind: ReplicationController\nmetadata: {name: x}\nspec: {template: {metadata: 3}}\n",
+        "kind: Pod\nmetadata: {name: x}\nspec: 7\n", "{\"kind\": \"Pod\", \"metadata\": ",
+        "kind: Deployment\nmetadata: {name: x}\nspec:\n  selector: {matchLabels: 4}\n  "
+        "template: {spec: {containers: []}}\n"}) {
+    auto r = DecodeWorkloads(text, "bad.yaml", arg);
+    if (r.ok()) continue;  // a few are valid enough; none may crash
+    EXPECT_NE(r.error().message.find("bad.yaml"), std::string::npos) << text;
+  }
+  EXPECT_FALSE(DecodeWorkloads("hello", "bad.yaml", arg).ok());
+  EXPECT_FALSE(DecodeWorkloads("kind: Deployment\nmetadata: 5\n", "bad.yaml", arg).ok());
+}
+
 }  // namespace
 }  // namespace ksched::planning
