@@ -1,114 +1,224 @@
-// `ksched capacity`: how many more copies of a pod the cluster can take, in
-// the manner of upstream's cluster-capacity tool: copies are scheduled one by
-// one, each bound before the next, until one does not fit.
+// `ksched capacity`: how many copies of some workloads a cluster snapshot
+// takes, where they land and what stopped them (planning/capacity.h), or
+// with --add-node how many nodes must be added for all of them to fit
+// (planning/add_node.h).
 #include <fmt/format.h>
 
 #include <cstdio>
 #include <iostream>
 #include <limits>
-#include <map>
 
-#include "api/decode.h"
-#include "cache/node_tree.h"
 #include "cli/commands.h"
 #include "cli/output.h"
+#include "cli/planning_output.h"
 
 namespace ksched {
+namespace {
+
+nlohmann::ordered_json PodRecordJson(const planning::PodRecord& r) {
+  nlohmann::ordered_json j;
+  j["pod"] = r.pod;
+  j["node"] = r.node.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(r.node);
+  if (!r.error.empty()) j["error"] = r.error;
+  if (!r.preempted_on.empty()) {
+    j["nominatedNode"] = r.preempted_on;
+    j["victims"] = r.victims;
+  }
+  return j;
+}
+
+}  // namespace
 
 CLI::App* AddCapacityCommand(CLI::App* app, CapacityArgs* args) {
   CLI::App* cmd = app->add_subcommand(
       "capacity",
-      "Count how many more copies of a pod template fit in a cluster snapshot.\n"
-      "  example: ksched capacity -f snap.yaml --pod web-pod.yaml --max 500");
+      "How many copies of some workloads fit in a cluster snapshot, and where.\n"
+      "  --pod takes a Pod or a Deployment, ReplicaSet, StatefulSet, ReplicationController\n"
+      "  or Job (its template; copies get the labels and owner its controller gives them).\n"
+      "  FILE=N asks for N copies, FILE=max for as many as fit; without either, a\n"
+      "  workload's spec.replicas (a Job's parallelism) is the count, and a bare Pod\n"
+      "  is copied until one does not fit. The snapshot's pending pods go first.\n"
+      "  examples:\n"
+      "    ksched capacity -f snap.yaml --pod web-pod.yaml --max 500\n"
+      "    ksched capacity -f snap.yaml --pod web-deploy.yaml=30 --pod db-sts.yaml -o json\n"
+      "    ksched capacity -f snap.yaml --pod web-deploy.yaml=300 --add-node node-tmpl.yaml\n"
+      "    ksched capacity -f snap.yaml --pod web-deploy.yaml=max -o html > capacity.html");
   cmd->add_option("-f,--filename", args->files, "Snapshot file(s): YAML or JSON; - for stdin")
       ->required();
-  cmd->add_option("--pod", args->pod_template, "File with exactly one Pod: the template")
+  cmd->add_option("--pod", args->pods,
+                  "Workload file, FILE[=N|=max]; repeat for several (queued by priority, then "
+                  "in the order given)")
       ->required();
-  cmd->add_option("--max", args->max, "Stop after this many copies (default: until one fails)")
+  cmd->add_option("--max", args->max,
+                  "Stop a workload without a count after this many copies (default: until one "
+                  "fails)")
       ->check(IntegerIn(0, std::numeric_limits<int64_t>::max()));
-  cmd->add_option("-o,--output", args->output, "Output format: table, json or yaml")
-      ->check(CLI::IsMember({"table", "json", "yaml"}))
+  cmd->add_option("-o,--output", args->output, "Output format: table, json, yaml or html")
+      ->check(CLI::IsMember({"table", "json", "yaml", "html"}))
+      ->capture_default_str();
+  cmd->add_flag("--ignore-pending", args->ignore_pending,
+                "Leave the snapshot's pending pods out (default: schedule them first)");
+  cmd->add_flag("--preemption", args->preemption,
+                "Let copies preempt lower-priority pods, as the scheduler would (default: off, "
+                "as cluster-capacity counts)");
+  cmd->add_option("--scheduler-name", args->scheduler_name,
+                  "Whose pending pods go first: spec.schedulerName of this scheduler")
+      ->capture_default_str();
+  cmd->add_option("--add-node", args->add_node,
+                  "Node template FILE[=MAX]: the fewest copies (0..MAX, default 1000) to add so "
+                  "that every pending pod and every requested copy fits; repeat for several "
+                  "templates (each answered on its own)");
+  cmd->add_option("--add-node-search", args->add_node_search,
+                  "bisect (exponential then binary search) or linear (every k from 0: "
+                  "exactly the smallest, more runs)")
+      ->check(CLI::IsMember({"bisect", "linear"}))
       ->capture_default_str();
   args->flags.AddTo(cmd);
   return cmd;
 }
 
 int RunCapacity(const CapacityArgs& args) {
-  ObjectSet objects;
-  for (const std::string& f : args.files) {
-    if (Status s = DecodeFile(f, &objects); !s.ok()) {
-      std::cerr << "ksched: " << s.error().message << "\n";
+  auto snap = LoadPlanningSnapshot(args.files, "", args.scheduler_name);
+  if (!snap.ok()) {
+    std::cerr << "ksched: " << snap.error().message << "\n";
+    return kExitBadInput;
+  }
+  std::vector<planning::Workload> workloads;
+  for (const std::string& p : args.pods) {
+    auto arg = planning::ParseWorkloadArg(p);
+    if (!arg.ok()) {
+      std::cerr << "ksched: " << arg.error().message << "\n";
       return kExitBadInput;
     }
+    auto ws = planning::LoadWorkloads(*arg);
+    if (!ws.ok()) {
+      std::cerr << "ksched: " << ws.error().message << "\n";
+      return kExitBadInput;
+    }
+    for (planning::Workload& w : *ws) workloads.push_back(std::move(w));
   }
-  ObjectSet tmpl;
-  if (Status s = DecodeFile(args.pod_template, &tmpl); !s.ok()) {
-    std::cerr << "ksched: " << s.error().message << "\n";
-    return kExitBadInput;
-  }
-  if (tmpl.pods.size() != 1) {
-    std::cerr << "ksched: " << args.pod_template << ": expected exactly one Pod, found "
-              << tmpl.pods.size() << "\n";
-    return kExitBadInput;
-  }
-  // Pending pods of the snapshot do not take part: the question is about the
-  // room left next to what is running.
-  auto cluster = ClusterState::Build(std::move(objects));
-  if (!cluster.ok()) {
-    std::cerr << "ksched: " << cluster.error().message << "\n";
-    return kExitBadInput;
-  }
-  auto config = args.flags.Build();
-  if (!config.ok()) {
+  if (auto config = args.flags.Build(); !config.ok()) {
     std::cerr << "ksched: " << config.error().message << "\n";
     return kExitBadInput;
   }
-  Pod base = tmpl.pods[0];
-  base.spec.node_name.clear();
-  NodeTree tree(*cluster);
-  GenericScheduler scheduler(std::move(config).value(), args.flags.tie());
-  std::map<std::string, int64_t> per_node;
-  int64_t placed = 0;
-  std::string stop_reason;
-  ProgressBar progress(args.max > 0 ? static_cast<size_t>(args.max) : 0, "copies");
-  while (args.max == 0 || placed < args.max) {
-    Pod copy = base;
-    copy.meta.name = fmt::format("{}-{}", base.meta.name, placed + 1);
-    copy.meta.uid = copy.Key();
-    ScheduleResult r = scheduler.Schedule(copy, *cluster, &tree);
-    if (r.chosen == kNoNode) {
-      stop_reason = r.error;
-      break;
+  planning::CapacityOptions options;
+  options.schedule_pending = !args.ignore_pending;
+  options.preemption = args.preemption;
+  options.max = args.max;
+  if (!args.add_node.empty()) {
+    if (args.output == "html") {
+      std::cerr << "ksched: --add-node prints table, json or yaml, not html\n";
+      return kExitBadInput;
     }
-    ++per_node[cluster->node(r.chosen).meta.name];
-    cluster->Assume(std::move(copy), r.chosen);
-    ++placed;
-    progress.Update(static_cast<size_t>(placed));
+    return RunAddNode(*snap, workloads, args.add_node, args.add_node_search, args.flags, options,
+                      args.output);
   }
-  if (stop_reason.empty()) stop_reason = fmt::format("reached --max {}", args.max);
+  options.record_details = args.output == "html";
+  TimedProgress progress;
+  options.progress = [&](const planning::Workload& w, int64_t placed) {
+    progress.Update(fmt::format("{}: {} copies placed", w.Label(), placed));
+  };
+  const size_t num_pending = snap->pending.size();
+  auto r = planning::PlanCapacity(std::move(snap->objects), std::move(snap->pending), workloads,
+                                  MakeSchedulerFactory(args.flags), options);
+  if (!r.ok()) {
+    std::cerr << "ksched: " << r.error().message << "\n";
+    return kExitBadInput;
+  }
+  bool some_none = false;
+  for (const planning::WorkloadOutcome& w : r->workloads)
+    some_none = some_none || (w.placed == 0 && (!w.requested || *w.requested > 0));
+  const int status = some_none ? kExitUnschedulable : kExitOk;
+
+  std::string pending_line;
+  if (!r->pending_scheduled) {
+    pending_line = fmt::format("left out (--ignore-pending; the snapshot has {})", num_pending);
+  } else if (num_pending == 0) {
+    pending_line = "none in the snapshot";
+  } else {
+    pending_line = fmt::format("{} scheduled first: {} placed, {} did not fit", num_pending,
+                               num_pending - r->pending_unscheduled, r->pending_unscheduled);
+  }
+
+  if (args.output == "html") {
+    planning::HtmlReport page;
+    page.title = "ksched capacity";
+    page.verdict_ok = !some_none;
+    for (const planning::WorkloadOutcome& w : r->workloads) {
+      page.verdict += fmt::format("{}{}: {}{} fit", page.verdict.empty() ? "" : "; ", w.label,
+                                  w.placed, w.requested ? fmt::format(" of {}", *w.requested) : "");
+    }
+    page.summary.push_back({"pending pods", pending_line});
+    for (const planning::WorkloadOutcome& w : r->workloads)
+      page.summary.push_back({w.label + " stopped", w.stop_reason});
+    page.before = r->before;
+    page.after = r->after;
+    page.priorities = r->priorities;
+    page.pods = r->pending;
+    page.pods.insert(page.pods.end(), r->copies.begin(), r->copies.end());
+    planning::HtmlSection per_node{"Copies per node", {"workload", "node", "copies"}, {}};
+    for (const planning::WorkloadOutcome& w : r->workloads)
+      for (const auto& [node, n] : w.per_node)
+        per_node.rows.push_back({w.label, node, std::to_string(n)});
+    page.sections.push_back(std::move(per_node));
+    return WriteHtml(page, status);
+  }
 
   std::string out;
   if (args.output == "table") {
-    out += fmt::format("{} more cop{} of {} fit.\n", placed, placed == 1 ? "y" : "ies", base.Key());
-    out += fmt::format("Stopped: {}\n", stop_reason);
-    if (!per_node.empty()) {
+    out += "Pending pods: " + pending_line + "\n";
+    for (const planning::PodRecord& p : r->pending)
+      if (p.node.empty()) out += fmt::format("  {} did not fit: {}\n", p.pod, p.error);
+    for (const planning::WorkloadOutcome& w : r->workloads) {
       out += "\n";
-      TextTable table({"NODE", "COPIES"});
-      for (const auto& [node, n] : per_node) table.AddRow({node, std::to_string(n)});
-      out += table.Render();
+      if (w.requested) {
+        out += fmt::format("{}: {} of {} requested cop{} fit.\n", w.label, w.placed, *w.requested,
+                           *w.requested == 1 ? "y" : "ies");
+      } else {
+        out +=
+            fmt::format("{}: {} more cop{} fit.\n", w.label, w.placed, w.placed == 1 ? "y" : "ies");
+      }
+      out += fmt::format("Stopped: {}\n", w.stop_reason);
+      if (!w.per_node.empty()) {
+        TextTable table({"NODE", "COPIES"});
+        for (const auto& [node, n] : w.per_node) table.AddRow({node, std::to_string(n)});
+        out += table.Render();
+      }
     }
   } else {
     nlohmann::ordered_json j;
-    j["pod"] = base.Key();
-    j["count"] = placed;
-    j["stopReason"] = stop_reason;
-    nlohmann::ordered_json nodes = nlohmann::ordered_json::object();
-    for (const auto& [node, n] : per_node) nodes[node] = n;
-    j["perNode"] = std::move(nodes);
+    nlohmann::ordered_json pending;
+    pending["scheduledFirst"] = r->pending_scheduled;
+    pending["count"] = r->pending_scheduled ? num_pending : 0;
+    pending["unscheduled"] = r->pending_unscheduled;
+    nlohmann::ordered_json pods = nlohmann::ordered_json::array();
+    for (const planning::PodRecord& p : r->pending) pods.push_back(PodRecordJson(p));
+    pending["pods"] = std::move(pods);
+    j["pending"] = std::move(pending);
+    nlohmann::ordered_json ws = nlohmann::ordered_json::array();
+    for (const planning::WorkloadOutcome& w : r->workloads) {
+      nlohmann::ordered_json e;
+      e["workload"] = w.label;
+      e["file"] = w.file;
+      e["priority"] = w.priority;
+      e["requested"] =
+          w.requested ? nlohmann::ordered_json(*w.requested) : nlohmann::ordered_json();
+      e["count"] = w.placed;
+      e["stopReason"] = w.stop_reason;
+      if (!w.failed_pod.empty()) e["failedPod"] = w.failed_pod;
+      nlohmann::ordered_json nodes = nlohmann::ordered_json::object();
+      for (const auto& [node, n] : w.per_node) nodes[node] = n;
+      e["perNode"] = std::move(nodes);
+      ws.push_back(std::move(e));
+    }
+    j["workloads"] = std::move(ws);
     out = args.output == "json" ? j.dump(2) + "\n" : JsonToYaml(j);
   }
-  std::fwrite(out.data(), 1, out.size(), stdout);
-  return kExitOk;
+  OutputBuffer buf(stdout);
+  buf.Write(out);
+  buf.Flush();
+  if (!buf.ok()) return ReportWriteError(buf);
+  return status;
 }
 
 }  // namespace ksched

@@ -22,6 +22,8 @@ struct ScheduleArgs {
   std::string explain;
   std::string scheduler_name = "default-scheduler";
   bool disable_preemption = false;
+  std::vector<std::string> add_node;  // --add-node TEMPLATE[=MAX]
+  std::string add_node_search = "bisect";
   SchedulerFlags flags;
 };
 CLI::App* AddScheduleCommand(CLI::App* app, ScheduleArgs* args);
@@ -29,13 +31,33 @@ int RunSchedule(const ScheduleArgs& args);
 
 struct CapacityArgs {
   std::vector<std::string> files;
-  std::string pod_template;
-  int64_t max = 0;  // 0: until the first failure
+  std::vector<std::string> pods;  // --pod FILE[=N|=max], repeated
+  int64_t max = 0;                // 0: until the first failure
   std::string output = "table";
+  bool ignore_pending = false;
+  bool preemption = false;
+  std::string scheduler_name = "default-scheduler";
+  std::vector<std::string> add_node;
+  std::string add_node_search = "bisect";
   SchedulerFlags flags;
 };
 CLI::App* AddCapacityCommand(CLI::App* app, CapacityArgs* args);
 int RunCapacity(const CapacityArgs& args);
+
+// `ksched drain`: what draining nodes would do (planning/drain.h).
+struct DrainArgs {
+  std::vector<std::string> files;
+  std::vector<std::string> nodes;
+  std::string output = "table";
+  bool disable_preemption = false;
+  SchedulerFlags flags;
+};
+CLI::App* AddDrainCommand(CLI::App* app, DrainArgs* args);
+int RunDrain(const DrainArgs& args);
+
+// `schedule -o html` and `schedule --add-node` (cli/planning_output.cc).
+int RunScheduleHtml(const ScheduleArgs& args);
+int RunScheduleAddNode(const ScheduleArgs& args);
 
 struct BenchArgs {
   std::vector<std::string> files;

@@ -85,6 +85,8 @@ int main(int argc, char** argv) {
   CLI::App* schedule = ksched::AddScheduleCommand(&app, &schedule_args);
   ksched::CapacityArgs capacity_args;
   CLI::App* capacity = ksched::AddCapacityCommand(&app, &capacity_args);
+  ksched::DrainArgs drain_args;
+  CLI::App* drain = ksched::AddDrainCommand(&app, &drain_args);
 
   std::string replay_file, tie_break = "name";
   int percentage = -1;
@@ -130,6 +132,7 @@ int main(int argc, char** argv) {
   if (replay->parsed()) return RunReplayCommand(replay_file, tie_break, percentage);
   if (schedule->parsed()) return ksched::RunSchedule(schedule_args);
   if (capacity->parsed()) return ksched::RunCapacity(capacity_args);
+  if (drain->parsed()) return ksched::RunDrain(drain_args);
   if (bench->parsed()) return ksched::RunBench(bench_args);
   return kExitBadInput;
 }

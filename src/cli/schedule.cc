@@ -26,15 +26,26 @@ CLI::App* AddScheduleCommand(CLI::App* app, ScheduleArgs* args) {
       "Schedule the pending pods of a cluster snapshot and explain the decisions.\n"
       "  example: kubectl get nodes,pods,services,rc,rs,statefulsets,pv,pvc,storageclasses,pdb,"
       "priorityclasses -A -o yaml > snap.yaml\n"
-      "           ksched schedule -f snap.yaml --explain default/web-3");
+      "           ksched schedule -f snap.yaml --explain default/web-3\n"
+      "           ksched schedule -f snap.yaml -o html > report.html\n"
+      "           ksched schedule -f snap.yaml --add-node node-template.yaml=200");
   cmd->add_option("-f,--filename", args->files,
                   "Snapshot file(s): YAML or JSON, List or multi-document; - for stdin")
       ->required();
   cmd->add_option("--pending", args->pending_file,
                   "Pods to schedule, in order (default: the snapshot's pods without a node, "
                   "oldest first)");
-  cmd->add_option("-o,--output", args->output, "Output format: table, json or yaml")
-      ->check(CLI::IsMember({"table", "json", "yaml"}))
+  cmd->add_option("-o,--output", args->output, "Output format: table, json, yaml or html")
+      ->check(CLI::IsMember({"table", "json", "yaml", "html"}))
+      ->capture_default_str();
+  cmd->add_option("--add-node", args->add_node,
+                  "Node template FILE[=MAX]: the fewest copies (0..MAX, default 1000) to add so "
+                  "that every pending pod fits; repeat for several templates (each answered "
+                  "on its own)");
+  cmd->add_option("--add-node-search", args->add_node_search,
+                  "bisect (exponential then binary search) or linear (every k from 0: "
+                  "exactly the smallest, more runs)")
+      ->check(CLI::IsMember({"bisect", "linear"}))
       ->capture_default_str();
   cmd->add_option("--explain", args->explain,
                   "namespace/name (or name, in default) of one pending pod: every node's verdict, "
@@ -51,6 +62,8 @@ CLI::App* AddScheduleCommand(CLI::App* app, ScheduleArgs* args) {
 }
 
 int RunSchedule(const ScheduleArgs& args) {
+  if (!args.add_node.empty()) return RunScheduleAddNode(args);
+  if (args.output == "html" && args.explain.empty()) return RunScheduleHtml(args);
   ObjectSet objects;
   for (const std::string& f : args.files) {
     if (Status s = DecodeFile(f, &objects); !s.ok()) {

@@ -1,0 +1,163 @@
+// `ksched drain`: what `kubectl drain` of some nodes would do
+// (planning/drain.h).
+#include "planning/drain.h"
+
+#include <fmt/format.h>
+
+#include <iostream>
+
+#include "cli/commands.h"
+#include "cli/output.h"
+#include "cli/planning_output.h"
+
+namespace ksched {
+
+CLI::App* AddDrainCommand(CLI::App* app, DrainArgs* args) {
+  CLI::App* cmd = app->add_subcommand(
+      "drain",
+      "Simulate kubectl drain: cordon the nodes, evict their pods (DaemonSet and mirror pods\n"
+      "  stay; pods without a controller are deleted, as with --force), check\n"
+      "  PodDisruptionBudgets, and schedule the replacements on the rest of the cluster.\n"
+      "  Exit 0 when it is safe (every replacement fits, no budget blocks), 1 otherwise.\n"
+      "  examples:\n"
+      "    ksched drain -f snap.yaml node-a1\n"
+      "    ksched drain -f snap.yaml node-a1 node-a2 -o json\n"
+      "    ksched drain -f snap.yaml node-a1 -o html > drain.html");
+  // One file per -f, so that the node names after it stay positional.
+  cmd->add_option("-f,--filename", args->files,
+                  "Snapshot file: YAML or JSON; - for stdin; repeat -f for several")
+      ->required()
+      ->allow_extra_args(false)
+      ->take_all();
+  cmd->add_option("NODE", args->nodes, "Node(s) to drain")->required();
+  cmd->add_option("-o,--output", args->output, "Output format: table, json, yaml or html")
+      ->check(CLI::IsMember({"table", "json", "yaml", "html"}))
+      ->capture_default_str();
+  cmd->add_flag("--disable-preemption", args->disable_preemption,
+                "Replacements do not preempt lower-priority pods (as kube-scheduler's flag)");
+  args->flags.AddTo(cmd);
+  return cmd;
+}
+
+int RunDrain(const DrainArgs& args) {
+  ObjectSet objects;
+  for (const std::string& f : args.files) {
+    if (Status s = DecodeFile(f, &objects); !s.ok()) {
+      std::cerr << "ksched: " << s.error().message << "\n";
+      return kExitBadInput;
+    }
+  }
+  if (auto config = args.flags.Build(); !config.ok()) {
+    std::cerr << "ksched: " << config.error().message << "\n";
+    return kExitBadInput;
+  }
+  planning::DrainOptions options;
+  options.preemption = !args.disable_preemption;
+  options.record_details = args.output == "html";
+  auto r = planning::PlanDrain(std::move(objects), args.nodes, MakeSchedulerFactory(args.flags),
+                               options);
+  if (!r.ok()) {
+    std::cerr << "ksched: " << r.error().message << "\n";
+    return kExitBadInput;
+  }
+  const int status = r->safe ? kExitOk : kExitUnschedulable;
+  if (args.output == "html") {
+    planning::HtmlReport page;
+    page.title = "ksched drain " + fmt::format("{}", fmt::join(args.nodes, " "));
+    page.verdict = r->verdict;
+    page.verdict_ok = r->safe;
+    page.summary = {{"evicted", std::to_string(r->evicted.size())},
+                    {"did not fit", std::to_string(r->unschedulable)},
+                    {"deleted (no controller)", std::to_string(r->deleted.size())},
+                    {"staying (DaemonSet, mirror)", std::to_string(r->staying.size())}};
+    page.before = r->before;
+    page.after = r->after;
+    page.marked_nodes = r->nodes;
+    page.marked_as = "drained";
+    page.priorities = r->priorities;
+    for (const planning::EvictedPod& e : r->evicted) page.pods.push_back(e.record);
+    planning::HtmlSection pdbs{"PodDisruptionBudgets that block", {"budget", "why", "pods"}, {}};
+    for (const planning::BlockingBudget& b : r->blocking)
+      pdbs.rows.push_back({b.pdb, b.why, fmt::format("{}", fmt::join(b.pods, ", "))});
+    planning::HtmlSection gone{"Deleted, not recreated (no controller)", {"pod"}, {}};
+    for (const std::string& p : r->deleted) gone.rows.push_back({p});
+    planning::HtmlSection stay{"Staying on the drained nodes", {"pod", "node", "why"}, {}};
+    for (const planning::StayingPod& s : r->staying) stay.rows.push_back({s.pod, s.node, s.why});
+    page.sections = {std::move(pdbs), std::move(gone), std::move(stay)};
+    return WriteHtml(page, status);
+  }
+  std::string out;
+  if (args.output == "table") {
+    out += r->verdict + "\n";
+    if (!r->evicted.empty()) {
+      out += "\n";
+      TextTable table({"POD", "FROM", "NEW NODE", "MESSAGE"});
+      for (const planning::EvictedPod& e : r->evicted) {
+        std::string msg = e.record.error;
+        if (!e.record.preempted_on.empty())
+          msg += fmt::format("{}preempts {}", msg.empty() ? "" : " ",
+                             fmt::join(e.record.victims, ", "));
+        table.AddRow({e.record.pod, e.from, e.record.node.empty() ? "<none>" : e.record.node, msg});
+      }
+      out += table.Render();
+    }
+    if (!r->blocking.empty()) {
+      out += "\n";
+      TextTable table({"PODDISRUPTIONBUDGET", "BLOCKS", "PODS"});
+      for (const planning::BlockingBudget& b : r->blocking)
+        table.AddRow({b.pdb, b.why, fmt::format("{}", fmt::join(b.pods, ", "))});
+      out += table.Render();
+    }
+    if (!r->deleted.empty() || !r->staying.empty()) {
+      out += "\n";
+      TextTable table({"POD", "NODE", "FATE"});
+      for (const std::string& p : r->deleted)
+        table.AddRow({p, "", "deleted, not recreated (no controller)"});
+      for (const planning::StayingPod& s : r->staying)
+        table.AddRow({s.pod, s.node, "stays (" + s.why + ")"});
+      out += table.Render();
+    }
+  } else {
+    using json = nlohmann::ordered_json;
+    json j;
+    j["nodes"] = r->nodes;
+    j["safe"] = r->safe;
+    j["verdict"] = r->verdict;
+    json ev = json::array();
+    for (const planning::EvictedPod& e : r->evicted) {
+      json x;
+      x["pod"] = e.record.pod;
+      x["from"] = e.from;
+      x["priority"] = e.priority;
+      x["node"] = e.record.node.empty() ? json() : json(e.record.node);
+      if (!e.record.error.empty()) x["error"] = e.record.error;
+      if (!e.record.preempted_on.empty()) {
+        x["nominatedNode"] = e.record.preempted_on;
+        x["victims"] = e.record.victims;
+      }
+      ev.push_back(std::move(x));
+    }
+    j["evicted"] = std::move(ev);
+    json blocking = json::array();
+    for (const planning::BlockingBudget& b : r->blocking) {
+      blocking.push_back({{"podDisruptionBudget", b.pdb},
+                          {"disruptionsAllowed", b.disruptions_allowed},
+                          {"pods", b.pods},
+                          {"reason", b.why}});
+    }
+    j["blockingBudgets"] = std::move(blocking);
+    j["deleted"] = r->deleted;
+    json stay = json::array();
+    for (const planning::StayingPod& s : r->staying)
+      stay.push_back({{"pod", s.pod}, {"node", s.node}, {"reason", s.why}});
+    j["staying"] = std::move(stay);
+    out = args.output == "json" ? j.dump(2) + "\n" : JsonToYaml(j);
+  }
+  OutputBuffer buf(stdout);
+  buf.Write(out);
+  buf.Flush();
+  if (!buf.ok()) return ReportWriteError(buf);
+  return status;
+}
+
+}  // namespace ksched

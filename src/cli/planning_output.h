@@ -1,0 +1,52 @@
+// Helpers the what-if commands share (capacity, drain, schedule --add-node,
+// -o html): the scheduler factory from the command-line flags, the snapshot
+// with `--pending`, the --add-node answer as table/JSON/YAML, writing an HTML
+// page, and progress on stderr for long runs.
+#pragma once
+
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include "cli/scheduler_flags.h"
+#include "planning/add_node.h"
+#include "planning/capacity.h"
+#include "planning/html_report.h"
+#include "planning/snapshot.h"
+
+namespace ksched {
+
+planning::SchedulerFactory MakeSchedulerFactory(const SchedulerFlags& flags);
+
+// LoadSnapshot, with the pending pods replaced by `pending_file`'s when it is
+// set (priority classes applied).
+Result<planning::Snapshot> LoadPlanningSnapshot(const std::vector<std::string>& files,
+                                                const std::string& pending_file,
+                                                const std::string& scheduler_name);
+
+// Answers --add-node for each template and prints the answers; returns the
+// exit status (0 every template has an answer, 1 some has none, 2 bad input).
+int RunAddNode(const planning::Snapshot& snapshot, const std::vector<planning::Workload>& workloads,
+               const std::vector<std::string>& templates, const std::string& search,
+               const SchedulerFlags& flags, const planning::CapacityOptions& options,
+               const std::string& output);
+
+// Writes the page to stdout; returns the exit status for a write error, or
+// `status`.
+int WriteHtml(const planning::HtmlReport& report, int status);
+
+// "placed 1200 copies of Deployment shop/web..." on stderr once a run has
+// taken more than a second: redrawn in place on a terminal, a line every
+// five seconds otherwise.
+class TimedProgress {
+ public:
+  void Update(const std::string& text);
+  ~TimedProgress();
+
+ private:
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+  std::chrono::steady_clock::time_point last_{};
+  bool drawn_ = false;
+};
+
+}  // namespace ksched

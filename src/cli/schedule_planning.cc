@@ -1,0 +1,70 @@
+// `schedule -o html` and `schedule --add-node`: the what-if layer
+// (planning/) over the same snapshot, pending pods and loop as `schedule`.
+#include <fmt/format.h>
+
+#include <iostream>
+
+#include "cli/commands.h"
+#include "cli/planning_output.h"
+
+namespace ksched {
+
+int RunScheduleAddNode(const ScheduleArgs& args) {
+  auto snap = LoadPlanningSnapshot(args.files, args.pending_file, args.scheduler_name);
+  if (!snap.ok()) {
+    std::cerr << "ksched: " << snap.error().message << "\n";
+    return kExitBadInput;
+  }
+  if (auto config = args.flags.Build(); !config.ok()) {
+    std::cerr << "ksched: " << config.error().message << "\n";
+    return kExitBadInput;
+  }
+  if (args.output == "html") {
+    std::cerr << "ksched: --add-node prints table, json or yaml, not html\n";
+    return kExitBadInput;
+  }
+  planning::CapacityOptions options;
+  return RunAddNode(*snap, {}, args.add_node, args.add_node_search, args.flags, options,
+                    args.output);
+}
+
+int RunScheduleHtml(const ScheduleArgs& args) {
+  auto snap = LoadPlanningSnapshot(args.files, args.pending_file, args.scheduler_name);
+  if (!snap.ok()) {
+    std::cerr << "ksched: " << snap.error().message << "\n";
+    return kExitBadInput;
+  }
+  if (auto config = args.flags.Build(); !config.ok()) {
+    std::cerr << "ksched: " << config.error().message << "\n";
+    return kExitBadInput;
+  }
+  planning::CapacityOptions options;
+  options.preemption = !args.disable_preemption;
+  options.record_details = true;
+  const size_t num_pending = snap->pending.size();
+  auto skipped = std::move(snap->skipped);
+  auto r = planning::PlanCapacity(std::move(snap->objects), std::move(snap->pending), {},
+                                  MakeSchedulerFactory(args.flags), options);
+  if (!r.ok()) {
+    std::cerr << "ksched: " << r.error().message << "\n";
+    return kExitBadInput;
+  }
+  planning::HtmlReport page;
+  page.title = "ksched schedule";
+  page.verdict_ok = r->pending_unscheduled == 0;
+  page.verdict = fmt::format("{} of {} pending pods scheduled",
+                             num_pending - r->pending_unscheduled, num_pending);
+  page.summary = {{"pending pods", std::to_string(num_pending)},
+                  {"unschedulable", std::to_string(r->pending_unscheduled)},
+                  {"left to other schedulers or being deleted", std::to_string(skipped.size())}};
+  page.before = r->before;
+  page.after = r->after;
+  page.priorities = r->priorities;
+  page.pods = r->pending;
+  planning::HtmlSection left{"Not scheduled here", {"pod", "why"}, {}};
+  for (const auto& [p, why] : skipped) left.rows.push_back({p.Key(), why});
+  page.sections.push_back(std::move(left));
+  return WriteHtml(page, page.verdict_ok ? kExitOk : kExitUnschedulable);
+}
+
+}  // namespace ksched

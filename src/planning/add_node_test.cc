@@ -1,0 +1,160 @@
+#include "planning/add_node.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <set>
+
+#include "planning/planning_test_util.h"
+
+namespace ksched::planning {
+namespace {
+
+using testing::DefaultScheduler;
+using testing::NodeYaml;
+using testing::PodYaml;
+using testing::SnapshotOf;
+
+TrialFn Fake(std::function<bool(int64_t)> ok) {
+  return [ok](int64_t k) -> Result<Trial> {
+    Trial t;
+    t.ok = ok(k);
+    t.failed_pod = "default/p";
+    t.error = "with " + std::to_string(k);
+    return t;
+  };
+}
+
+std::vector<int64_t> Ks(const AddNodeAnswer& a) {
+  std::vector<int64_t> out;
+  for (const Trial& t : a.trials) out.push_back(t.k);
+  return out;
+}
+
+TEST(SearchNodesToAdd, ExponentialThenBinary) {
+  auto a = SearchNodesToAdd(1000, SearchMode::kBisect, Fake([](int64_t k) { return k >= 5; }));
+  ASSERT_TRUE(a.ok());
+  ASSERT_TRUE(a->nodes);
+  EXPECT_EQ(*a->nodes, 5);
+  EXPECT_EQ(Ks(*a), (std::vector<int64_t>{0, 1, 2, 4, 8, 6, 5}));
+  auto zero = SearchNodesToAdd(1000, SearchMode::kBisect, Fake([](int64_t) { return true; }));
+  EXPECT_EQ(*zero->nodes, 0);
+  EXPECT_EQ(zero->trials.size(), 1u);
+  // 700 of 1000: about 2*log2(700) runs, not 700.
+  auto big = SearchNodesToAdd(1000, SearchMode::kBisect, Fake([](int64_t k) { return k >= 700; }));
+  EXPECT_EQ(*big->nodes, 700);
+  EXPECT_LE(big->trials.size(), 22u);
+  // The cap itself is tried.
+  auto capped =
+      SearchNodesToAdd(1000, SearchMode::kBisect, Fake([](int64_t k) { return k >= 1000; }));
+  EXPECT_EQ(*capped->nodes, 1000);
+}
+
+TEST(SearchNodesToAdd, NoneUpToMaxReportsTheRunAtMax) {
+  auto a = SearchNodesToAdd(10, SearchMode::kBisect, Fake([](int64_t) { return false; }));
+  ASSERT_TRUE(a.ok());
+  EXPECT_FALSE(a->nodes);
+  EXPECT_EQ(Ks(*a), (std::vector<int64_t>{0, 1, 2, 4, 8, 10}));
+  EXPECT_EQ(a->error, "with 10");
+  EXPECT_EQ(a->failed_pod, "default/p");
+  auto zero = SearchNodesToAdd(0, SearchMode::kBisect, Fake([](int64_t) { return false; }));
+  EXPECT_EQ(Ks(*zero), (std::vector<int64_t>{0}));
+  auto linear = SearchNodesToAdd(3, SearchMode::kLinear, Fake([](int64_t) { return false; }));
+  EXPECT_EQ(Ks(*linear), (std::vector<int64_t>{0, 1, 2, 3}));
+  EXPECT_EQ(linear->error, "with 3");
+}
+
+// Success that is not monotone in k: bisection returns a k whose run
+// succeeded and whose k-1 failed; only the linear search finds the smallest.
+TEST(SearchNodesToAdd, NonMonotoneSuccessBisectVersusLinear) {
+  auto ok = [](int64_t k) { return k == 3 || k >= 6; };
+  auto bisect = SearchNodesToAdd(100, SearchMode::kBisect, Fake(ok));
+  EXPECT_EQ(*bisect->nodes, 6);
+  auto linear = SearchNodesToAdd(100, SearchMode::kLinear, Fake(ok));
+  EXPECT_EQ(*linear->nodes, 3);
+  EXPECT_EQ(Ks(*linear), (std::vector<int64_t>{0, 1, 2, 3}));
+}
+
+TEST(SearchNodesToAdd, ATrialErrorStopsTheSearch) {
+  TrialFn failing = [](int64_t k) -> Result<Trial> {
+    if (k == 2) return MakeError("boom");
+    Trial t;
+    return t;
+  };
+  auto a = SearchNodesToAdd(10, SearchMode::kBisect, failing);
+  ASSERT_FALSE(a.ok());
+  EXPECT_EQ(a.error().message, "boom");
+}
+
+NodeTemplate Template(const std::string& cpu) {
+  ObjectSet set = testing::DecodeYaml(NodeYaml("extra", cpu));
+  NodeTemplate t;
+  t.node = set.nodes.at(0);
+  t.file = "extra.yaml";
+  return t;
+}
+
+TEST(NodeCopies, NamesAndHostnames) {
+  std::vector<Node> copies = NodeCopies(Template("2"), 3);
+  ASSERT_EQ(copies.size(), 3u);
+  EXPECT_EQ(copies[2].meta.name, "extra-3");
+  auto host = copies[2].meta.labels.Get(Intern("kubernetes.io/hostname"));
+  ASSERT_TRUE(host);
+  EXPECT_EQ(Str(*host), "extra-3");
+  EXPECT_EQ(copies[0].allocatable, Template("2").node.allocatable);
+}
+
+// One 2-core node and three pending 1-core pods: one more 2-core node makes
+// them fit; half-core nodes never do.
+TEST(FindNodesToAdd, PendingPodsOfASnapshot) {
+  Snapshot snap = SnapshotOf(NodeYaml("n1", "2") + PodYaml("a", "1", "") + PodYaml("b", "1", "") +
+                             PodYaml("c", "1", ""));
+  auto a = FindNodesToAdd(snap, {}, Template("2"), DefaultScheduler(), {}, SearchMode::kBisect);
+  ASSERT_TRUE(a.ok()) << a.error().message;
+  ASSERT_TRUE(a->nodes);
+  EXPECT_EQ(*a->nodes, 1);
+  EXPECT_EQ(a->template_name, "extra");
+  NodeTemplate small = Template("500m");
+  small.max = 5;
+  auto none = FindNodesToAdd(snap, {}, small, DefaultScheduler(), {}, SearchMode::kBisect);
+  ASSERT_TRUE(none.ok());
+  EXPECT_FALSE(none->nodes);
+  EXPECT_EQ(none->failed_pod, "default/c");
+  EXPECT_EQ(none->error, "0/6 nodes are available: 6 Insufficient cpu.");
+  EXPECT_EQ(none->trials.back().k, 5);
+}
+
+TEST(FindNodesToAdd, WorkloadCopiesNeedACount) {
+  Snapshot snap = SnapshotOf(NodeYaml("n1", "2"));
+  // Five 1-core copies: 2 on n1, so ceil(3/2) = 2 nodes of 2 cores.
+  auto ws = testing::WorkloadsOf(testing::WorkloadYaml("Deployment", "web", "1", 5));
+  auto a = FindNodesToAdd(snap, ws, Template("2"), DefaultScheduler(), {}, SearchMode::kLinear);
+  ASSERT_TRUE(a.ok()) << a.error().message;
+  EXPECT_EQ(*a->nodes, 2);
+  EXPECT_EQ(a->trials.size(), 3u);
+  auto unbounded = testing::WorkloadsOf(testing::WorkloadYaml("Deployment", "web", "1"));
+  auto err =
+      FindNodesToAdd(snap, unbounded, Template("2"), DefaultScheduler(), {}, SearchMode::kBisect);
+  ASSERT_FALSE(err.ok());
+  EXPECT_NE(err.error().message.find("needs a count"), std::string::npos);
+}
+
+TEST(LoadNodeTemplate, FileAndMax) {
+  std::string path =
+      ::testing::TempDir() + "/ksched-add-node-" + std::to_string(getpid()) + ".yaml";
+  std::ofstream(path) << "apiVersion: v1\nkind: List\nitems:\n" << NodeYaml("big", "8");
+  auto t = LoadNodeTemplate(path + "=50");
+  ASSERT_TRUE(t.ok()) << t.error().message;
+  EXPECT_EQ(t->max, 50);
+  EXPECT_EQ(t->node.meta.name, "big");
+  auto d = LoadNodeTemplate(path);
+  EXPECT_EQ(d->max, kDefaultAddNodeMax);
+  std::ofstream(path) << "apiVersion: v1\nkind: List\nitems:\n"
+                      << NodeYaml("a", "8") << NodeYaml("b", "8");
+  auto two = LoadNodeTemplate(path);
+  ASSERT_FALSE(two.ok());
+  EXPECT_NE(two.error().message.find("exactly one Node, found 2"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace ksched::planning

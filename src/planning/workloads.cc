@@ -1,0 +1,401 @@
+#include "planning/workloads.h"
+
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+
+#include "api/yaml_to_json.h"
+#include "labels/validation.h"
+
+namespace ksched::planning {
+namespace {
+
+using WorkloadJson = nlohmann::json;
+
+// upstream's k8s.io/apimachinery/pkg/util/rand alphabet (no vowels, no
+// look-alike digits), used for generated names and hashes.
+constexpr std::string_view kAlphabet = "bcdfghjklmnpqrstvwxz2456789";
+
+// The 5-character suffix a controller's generateName gives, deterministic:
+// copy n spelt in base 27 over kAlphabet.
+std::string Suffix(int64_t n) {
+  std::string s(5, kAlphabet[0]);
+  uint64_t v = static_cast<uint64_t>(n);
+  for (int i = 4; i >= 0 && v > 0; --i) {
+    s[i] = kAlphabet[v % kAlphabet.size()];
+    v /= kAlphabet.size();
+  }
+  // Past 27^5 copies keep names unique by appending the rest.
+  if (v > 0) s += "-" + std::to_string(v);
+  return s;
+}
+
+uint32_t Fnv32a(std::string_view data) {
+  uint32_t h = 2166136261u;
+  for (unsigned char c : data) {
+    h ^= c;
+    h *= 16777619u;
+  }
+  return h;
+}
+
+struct Doc {
+  const WorkloadJson* obj;
+  std::string where;  // "document 2", "items[3]"
+};
+
+void Flatten(const WorkloadJson& v, const std::string& where, std::vector<Doc>* out) {
+  if (v.is_array()) {
+    for (size_t i = 0; i < v.size(); ++i) Flatten(v[i], fmt::format("{}[{}]", where, i), out);
+    return;
+  }
+  if (v.is_object()) {
+    auto kind = v.find("kind");
+    if (kind != v.end() && kind->is_string()) {
+      const std::string& k = kind->get_ref<const std::string&>();
+      if (k.size() >= 4 && k.compare(k.size() - 4, 4, "List") == 0) {
+        auto items = v.find("items");
+        if (items != v.end() && items->is_array()) {
+          for (size_t i = 0; i < items->size(); ++i) {
+            Flatten((*items)[i], fmt::format("{}{}items[{}]", where, where.empty() ? "" : ".", i),
+                    out);
+          }
+        }
+        return;
+      }
+    }
+  }
+  out->push_back({&v, where});
+}
+
+std::string Join(std::string_view a, std::string_view b) {
+  if (a.empty()) return std::string(b);
+  if (b.empty()) return std::string(a);
+  return std::string(a) + ": " + std::string(b);
+}
+
+// Decodes one object through the snapshot decoder, so its rules and
+// messages apply unchanged.
+Result<ObjectSet> DecodeOne(const WorkloadJson& obj, std::string_view context) {
+  ObjectSet set;
+  std::string text = obj.dump();
+  if (Status s = DecodeObjects(text, context, &set); !s.ok()) return s.error();
+  return set;
+}
+
+std::optional<int64_t> IntField(const WorkloadJson& obj, const char* a, const char* b) {
+  auto s = obj.find(a);
+  if (s == obj.end() || !s->is_object()) return std::nullopt;
+  auto v = s->find(b);
+  if (v == s->end() || !v->is_number_integer()) return std::nullopt;
+  return v->get<int64_t>();
+}
+
+const WorkloadJson* Find(const WorkloadJson& obj, std::initializer_list<const char*> path) {
+  const WorkloadJson* cur = &obj;
+  for (const char* p : path) {
+    if (!cur->is_object()) return nullptr;
+    auto it = cur->find(p);
+    if (it == cur->end() || it->is_null()) return nullptr;
+    cur = &*it;
+  }
+  return cur;
+}
+
+Result<Workload> DecodeWorkload(const WorkloadJson& obj, std::string_view file,
+                                const std::string& where, const WorkloadArg& arg) {
+  const std::string kind = obj.is_object() && obj.contains("kind") && obj["kind"].is_string()
+                               ? obj["kind"].get<std::string>()
+                               : "";
+  const std::string at = Join(file, where);
+  Workload w;
+  w.file = std::string(file);
+  if (kind == "Pod") {
+    w.kind = WorkloadKind::kPod;
+  } else if (kind == "Deployment") {
+    w.kind = WorkloadKind::kDeployment;
+  } else if (kind == "ReplicaSet") {
+    w.kind = WorkloadKind::kReplicaSet;
+  } else if (kind == "StatefulSet") {
+    w.kind = WorkloadKind::kStatefulSet;
+  } else if (kind == "ReplicationController") {
+    w.kind = WorkloadKind::kReplicationController;
+  } else if (kind == "Job") {
+    w.kind = WorkloadKind::kJob;
+  } else {
+    return MakeError(Join(at, fmt::format("kind {}: not a workload capacity can place (Pod, "
+                                          "Deployment, ReplicaSet, StatefulSet, "
+                                          "ReplicationController or Job)",
+                                          kind.empty() ? "missing" : "\"" + kind + "\"")));
+  }
+  const WorkloadJson* meta = Find(obj, {"metadata"});
+  const WorkloadJson* name = meta ? Find(*meta, {"name"}) : nullptr;
+  if (name == nullptr || !name->is_string() || name->get<std::string>().empty()) {
+    return MakeError(Join(at, kind + ": metadata.name: missing"));
+  }
+  w.name = name->get<std::string>();
+  const WorkloadJson* ns_field = Find(*meta, {"namespace"});
+  std::string ns = ns_field && ns_field->is_string() && !ns_field->get<std::string>().empty()
+                       ? ns_field->get<std::string>()
+                       : "default";
+  w.ns = Intern(ns);
+  const std::string label = fmt::format("{} {}/{}", kind, ns, w.name);
+
+  if (w.kind == WorkloadKind::kPod) {
+    auto set = DecodeOne(obj, at);
+    if (!set.ok()) return set.error();
+    if (set->pods.size() != 1) return MakeError(Join(at, label + ": expected one Pod"));
+    w.pod = std::move(set->pods[0]);
+    w.pod.spec.node_name.clear();
+    w.pod.nominated_node_name.clear();
+    w.prefix = w.name + "-";
+  } else {
+    const WorkloadJson* tmpl = Find(obj, {"spec", "template"});
+    if (tmpl == nullptr || !tmpl->is_object()) {
+      return MakeError(Join(at, label + ": spec.template: missing"));
+    }
+    WorkloadJson pod = WorkloadJson::object();
+    pod["apiVersion"] = "v1";
+    pod["kind"] = "Pod";
+    WorkloadJson pmeta = WorkloadJson::object();
+    if (const WorkloadJson* m = Find(*tmpl, {"metadata"}); m != nullptr && m->is_object())
+      pmeta = *m;
+    pmeta["name"] = w.name;
+    pmeta["namespace"] = ns;
+    pmeta.erase("ownerReferences");
+    pod["metadata"] = pmeta;
+    if (const WorkloadJson* spec = Find(*tmpl, {"spec"})) pod["spec"] = *spec;
+    auto set = DecodeOne(pod, Join(at, label + ": spec.template"));
+    if (!set.ok()) return set.error();
+    if (set->pods.size() != 1) return MakeError(Join(at, label + ": spec.template: not a pod"));
+    w.pod = std::move(set->pods[0]);
+    w.pod.spec.node_name.clear();
+    w.pod.meta.owner_references.clear();
+
+    // The workload's uid, or one made up for this run.
+    std::string uid;
+    if (const WorkloadJson* u = Find(*meta, {"uid"}); u && u->is_string())
+      uid = u->get<std::string>();
+    if (uid.empty()) uid = fmt::format("ksched-planning-{}-{}-{}", kind, ns, w.name);
+    const uint32_t hash = Fnv32a(tmpl->dump());
+    const std::string hash_text = SafeEncodeHash(hash);
+
+    OwnerReference owner;
+    owner.controller = true;
+    switch (w.kind) {
+      case WorkloadKind::kDeployment: {
+        const std::string rs_name = w.name + "-" + hash_text;
+        const std::string rs_uid = uid + "-" + hash_text;
+        w.pod.meta.labels.Set(Intern("pod-template-hash"), Intern(hash_text));
+        // The ReplicaSet the Deployment controller creates: the template's
+        // labels and the Deployment's selector, each with the hash added.
+        WorkloadJson rs = WorkloadJson::object();
+        rs["apiVersion"] = "apps/v1";
+        rs["kind"] = "ReplicaSet";
+        WorkloadJson rmeta = WorkloadJson::object();
+        rmeta["name"] = rs_name;
+        rmeta["namespace"] = ns;
+        rmeta["uid"] = rs_uid;
+        WorkloadJson selector = WorkloadJson::object();
+        if (const WorkloadJson* s = Find(obj, {"spec", "selector"}); s && s->is_object()) {
+          selector = *s;
+        } else if (const WorkloadJson* l = Find(*tmpl, {"metadata", "labels"});
+                   l && l->is_object()) {
+          selector["matchLabels"] = *l;  // extensions/v1beta1 defaulting
+        }
+        if (!selector.contains("matchLabels") || !selector["matchLabels"].is_object())
+          selector["matchLabels"] = WorkloadJson::object();
+        selector["matchLabels"]["pod-template-hash"] = hash_text;
+        rs["metadata"] = rmeta;
+        rs["spec"] = WorkloadJson{{"selector", selector}};
+        auto set = DecodeOne(rs, Join(at, label + " (its ReplicaSet " + rs_name + ")"));
+        if (!set.ok()) return set.error();
+        w.replica_sets = std::move(set->replica_sets);
+        owner.api_version = "apps/v1";
+        owner.kind = "ReplicaSet";
+        owner.name = rs_name;
+        owner.uid = rs_uid;
+        w.prefix = rs_name + "-";
+        break;
+      }
+      case WorkloadKind::kReplicaSet:
+      case WorkloadKind::kStatefulSet:
+      case WorkloadKind::kReplicationController: {
+        WorkloadJson copy = obj;
+        copy["metadata"]["namespace"] = ns;
+        copy["metadata"]["uid"] = uid;
+        if (w.kind == WorkloadKind::kReplicationController) {
+          // An RC without a selector selects its template's labels (API
+          // defaulting).
+          const WorkloadJson* sel = Find(obj, {"spec", "selector"});
+          if (sel == nullptr || (sel->is_object() && sel->empty())) {
+            if (const WorkloadJson* l = Find(*tmpl, {"metadata", "labels"}); l && l->is_object())
+              copy["spec"]["selector"] = *l;
+          }
+        }
+        auto set = DecodeOne(copy, at);
+        if (!set.ok()) return set.error();
+        w.replica_sets = std::move(set->replica_sets);
+        w.stateful_sets = std::move(set->stateful_sets);
+        w.replication_controllers = std::move(set->replication_controllers);
+        owner.api_version = w.kind == WorkloadKind::kReplicationController ? "v1" : "apps/v1";
+        owner.kind = kind;
+        owner.name = w.name;
+        owner.uid = uid;
+        if (w.kind == WorkloadKind::kStatefulSet) {
+          w.pod.meta.labels.Set(Intern("controller-revision-hash"),
+                                Intern(w.name + "-" + hash_text));
+        }
+        w.prefix = w.name + "-";
+        break;
+      }
+      case WorkloadKind::kJob:
+        w.pod.meta.labels.Set(Intern("controller-uid"), Intern(uid));
+        w.pod.meta.labels.Set(Intern("job-name"), Intern(w.name));
+        owner.api_version = "batch/v1";
+        owner.kind = "Job";
+        owner.name = w.name;
+        owner.uid = uid;
+        w.prefix = w.name + "-";
+        break;
+      case WorkloadKind::kPod:
+        break;
+    }
+    w.pod.meta.owner_references.push_back(owner);
+    w.count = IntField(obj, "spec", w.kind == WorkloadKind::kJob ? "parallelism" : "replicas");
+    if (w.count && *w.count < 0) {
+      return MakeError(
+          Join(at, label + fmt::format(": spec.{}: must not be negative, got {}",
+                                       w.kind == WorkloadKind::kJob ? "parallelism" : "replicas",
+                                       *w.count)));
+    }
+  }
+  if (arg.count) w.count = arg.count;
+  if (arg.fill) w.count.reset();
+  return w;
+}
+
+}  // namespace
+
+std::string_view KindName(WorkloadKind kind) {
+  switch (kind) {
+    case WorkloadKind::kPod:
+      return "Pod";
+    case WorkloadKind::kDeployment:
+      return "Deployment";
+    case WorkloadKind::kReplicaSet:
+      return "ReplicaSet";
+    case WorkloadKind::kStatefulSet:
+      return "StatefulSet";
+    case WorkloadKind::kReplicationController:
+      return "ReplicationController";
+    case WorkloadKind::kJob:
+      return "Job";
+  }
+  return "?";
+}
+
+std::string SafeEncodeHash(uint32_t hash) {
+  std::string digits = std::to_string(hash);
+  for (char& c : digits) c = kAlphabet[static_cast<unsigned char>(c) % kAlphabet.size()];
+  return digits;
+}
+
+Result<WorkloadArg> ParseWorkloadArg(const std::string& arg) {
+  WorkloadArg out;
+  out.file = arg;
+  size_t eq = arg.rfind('=');
+  if (eq == std::string::npos || eq == 0) return out;
+  std::string tail = arg.substr(eq + 1);
+  if (tail == "max") {
+    out.file = arg.substr(0, eq);
+    out.fill = true;
+    return out;
+  }
+  if (tail.empty() || tail.find_first_not_of("0123456789") != std::string::npos) return out;
+  std::optional<int64_t> n = labels::ParseInt64(tail);
+  if (!n || *n < 1) {
+    return MakeError(
+        fmt::format("--pod {}: the count after '=' must be a whole number from 1 "
+                    "to 2^63-1, or max (got \"{}\")",
+                    arg, tail));
+  }
+  out.file = arg.substr(0, eq);
+  out.count = *n;
+  return out;
+}
+
+std::string Workload::Label() const {
+  return fmt::format("{} {}/{}", KindName(kind), Str(ns), name);
+}
+
+std::string Workload::Key() const { return fmt::format("{}/{}", Str(ns), name); }
+
+std::string Workload::CopyName(int64_t n) const {
+  switch (kind) {
+    case WorkloadKind::kPod:
+      return prefix + std::to_string(n + 1);
+    case WorkloadKind::kStatefulSet:
+      return prefix + std::to_string(n);
+    default:
+      return prefix + Suffix(n);
+  }
+}
+
+Pod Workload::MakeCopy(int64_t n, const std::string& copy_name) const {
+  Pod p = pod;
+  p.meta.name = copy_name;
+  p.meta.uid = fmt::format("ksched-planning/{}/{}/{}", Key(), KindName(kind), n);
+  if (kind == WorkloadKind::kStatefulSet) {
+    p.meta.labels.Set(Intern("statefulset.kubernetes.io/pod-name"), Intern(copy_name));
+  }
+  return p;
+}
+
+Result<std::vector<Workload>> DecodeWorkloads(std::string_view text, std::string_view file,
+                                              const WorkloadArg& arg) {
+  std::vector<WorkloadJson> docs;
+  std::vector<std::string> doc_names;
+  try {
+    if (LooksLikeJson(text)) {
+      docs.push_back(WorkloadJson::parse(text));
+      doc_names.emplace_back();
+    } else {
+      auto converted = YamlDocumentsToJson(text, file);
+      if (!converted.ok()) return converted.error();
+      for (size_t i = 0; i < converted->size(); ++i) {
+        docs.push_back(WorkloadJson::parse((*converted)[i]));
+        doc_names.push_back(converted->size() > 1 ? fmt::format("document {}", i + 1) : "");
+      }
+    }
+  } catch (const WorkloadJson::exception& e) {
+    return MakeError(Join(file, std::string("not valid JSON: ") + e.what()));
+  }
+  std::vector<Doc> flat;
+  for (size_t i = 0; i < docs.size(); ++i) Flatten(docs[i], doc_names[i], &flat);
+  std::vector<Workload> out;
+  for (const Doc& d : flat) {
+    auto w = DecodeWorkload(*d.obj, file, d.where, arg);
+    if (!w.ok()) return w.error();
+    out.push_back(std::move(w).value());
+  }
+  if (out.empty()) return MakeError(Join(file, "no workload (expected a Pod, Deployment, ...)"));
+  return out;
+}
+
+Result<std::vector<Workload>> LoadWorkloads(const WorkloadArg& arg) {
+  auto f = PaddedFile::Load(arg.file);
+  if (!f.ok()) return f.error();
+  return DecodeWorkloads(f->view(), arg.file == "-" ? "<stdin>" : arg.file, arg);
+}
+
+void AddWorkloadObjects(const std::vector<Workload>& workloads, ObjectSet* objects) {
+  for (const Workload& w : workloads) {
+    for (const ReplicaSet& rs : w.replica_sets) objects->replica_sets.push_back(rs);
+    for (const StatefulSet& ss : w.stateful_sets) objects->stateful_sets.push_back(ss);
+    for (const ReplicationController& rc : w.replication_controllers)
+      objects->replication_controllers.push_back(rc);
+  }
+}
+
+}  // namespace ksched::planning

@@ -1,0 +1,103 @@
+// Workloads for what-if planning: the objects `ksched capacity --pod` accepts
+// (a bare Pod, or a Deployment, ReplicaSet, StatefulSet,
+// ReplicationController or Job with its pod template), turned into the pods
+// their controller would create.
+//
+// A copy gets what its controller gives a pod, so that SelectorSpread,
+// NodePreferAvoidPods and the inter-pod terms see it as upstream would:
+//   ReplicaSet / ReplicationController: the template's labels, a controller
+//     owner reference to the set, name <set>-<5 characters>;
+//   Deployment: the ReplicaSet the Deployment controller would create,
+//     <deployment>-<hash>, whose template and selector carry
+//     pod-template-hash=<hash>; its pods as a ReplicaSet's;
+//   StatefulSet: <set>-<ordinal>, labels statefulset.kubernetes.io/pod-name
+//     and controller-revision-hash;
+//   Job: <job>-<5 characters>, labels controller-uid and job-name;
+//   Pod: <name>-<n>, the pod's own metadata (as `capacity` always did).
+// The hash is an FNV-32a of the template, spelt with upstream's safe
+// alphabet: stable for one template, but not the value a real cluster
+// computes (that hashes Go's printing of the struct). The controller objects
+// (ReplicaSet, StatefulSet, ReplicationController) are added to the
+// cluster, because spreading finds a pod's controllers by their selectors.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "api/decode.h"
+#include "api/types.h"
+#include "util/result.h"
+
+namespace ksched::planning {
+
+enum class WorkloadKind {
+  kPod,
+  kDeployment,
+  kReplicaSet,
+  kStatefulSet,
+  kReplicationController,
+  kJob
+};
+
+std::string_view KindName(WorkloadKind kind);
+
+// One `--pod` argument: FILE, FILE=N (N copies of each workload in FILE) or
+// FILE=max (until one does not fit, whatever the workload's replicas say).
+struct WorkloadArg {
+  std::string file;
+  std::optional<int64_t> count;  // set by =N
+  bool fill = false;             // set by =max
+};
+// The text after the last '=' is read as a count only when it is a number
+// or "max", so file names with '=' still work.
+Result<WorkloadArg> ParseWorkloadArg(const std::string& arg);
+
+struct Workload {
+  WorkloadKind kind = WorkloadKind::kPod;
+  std::string file;  // where it came from
+  std::string name;  // metadata.name of the workload
+  StrId ns = kEmptyStr;
+  // How many copies are asked for: the =N of the argument, else the
+  // workload's spec.replicas (spec.parallelism for a Job) when it sets one;
+  // nullopt: place copies until one does not fit.
+  std::optional<int64_t> count;
+  // The pod every copy starts from: the template with the workload's
+  // namespace, owner reference and controller labels, but no per-copy name.
+  Pod pod;
+  // Name prefix of the copies ("web-5d8f7c9b4-" for a Deployment's pods,
+  // "db-" for a StatefulSet's).
+  std::string prefix;
+  // Controller objects to add to the cluster.
+  std::vector<ReplicaSet> replica_sets;
+  std::vector<StatefulSet> stateful_sets;
+  std::vector<ReplicationController> replication_controllers;
+
+  // "Deployment shop/web" (or "Pod shop/web" for a bare template).
+  std::string Label() const;
+  // "shop/web": how reports name the workload.
+  std::string Key() const;
+  // The name copy number `n` (0-based) gets.
+  std::string CopyName(int64_t n) const;
+  // Copy number `n`, named `name` (from CopyName, or another when that
+  // name was taken), with a uid unique to this run.
+  Pod MakeCopy(int64_t n, const std::string& name) const;
+};
+
+// Decodes every workload of a file's text (a single object, a List, or a
+// multi-document YAML stream). Errors name the file, the object and the
+// field; kinds other than the six above are an error naming them.
+Result<std::vector<Workload>> DecodeWorkloads(std::string_view text, std::string_view file,
+                                              const WorkloadArg& arg);
+// Reads arg.file ("-" for stdin) and decodes it.
+Result<std::vector<Workload>> LoadWorkloads(const WorkloadArg& arg);
+
+// Adds the workloads' controller objects to a snapshot's objects.
+void AddWorkloadObjects(const std::vector<Workload>& workloads, ObjectSet* objects);
+
+// upstream's rand.SafeEncodeString of the decimal digits of `hash`.
+std::string SafeEncodeHash(uint32_t hash);
+
+}  // namespace ksched::planning
