@@ -172,6 +172,7 @@ Status ClusterClient::StartWatches(std::function<void(WatchEvent)> sink,
 }
 
 void ClusterClient::StopWatches() {
+  for (auto& r : reflectors_) r->RequestStop();  // all at once, then join each
   for (auto& r : reflectors_) r->Stop();
   reflectors_.clear();
 }

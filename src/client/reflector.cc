@@ -194,12 +194,16 @@ void Reflector::Start() {
   thread_ = std::thread([this] { Run(); });
 }
 
-void Reflector::Stop() {
+void Reflector::RequestStop() {
   {
     std::lock_guard<std::mutex> lock(mu_);
     stop_ = true;
   }
   cv_.notify_all();
+}
+
+void Reflector::Stop() {
+  RequestStop();
   if (thread_.joinable()) thread_.join();
 }
 

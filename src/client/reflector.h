@@ -95,7 +95,9 @@ class Reflector {
             ErrorSink on_error);
   ~Reflector();
   void Start();
-  // Stops the thread (within about 100 ms of a blocked transfer) and joins it.
+  // Asks the thread to stop (a blocked transfer notices within about a second).
+  void RequestStop();
+  // RequestStop, then waits for the thread to end.
   void Stop();
 
  private:

@@ -176,6 +176,21 @@ Result<client::ClientConfig> ApiServer::AdminConfig() const {
   return client::LoadKubeconfig(env_.admin_kubeconfig);
 }
 
+Result<std::string> ApiServer::KubeconfigVia(const std::string& kubeconfig,
+                                             const std::string& server_url,
+                                             const std::string& name) {
+  std::string text = ReadText(kubeconfig);
+  size_t at = text.find("server: ");
+  if (at == std::string::npos) return MakeError(kubeconfig + ": no server line");
+  size_t eol = text.find('\n', at);
+  text.replace(at, eol - at, "server: " + server_url);
+  std::string path = env_.dir + "/" + name;
+  std::ofstream out(path);
+  out << text;
+  if (!out) return MakeError("cannot write " + path);
+  return path;
+}
+
 Result<std::string> ApiServer::Admin(const std::string& method, const std::string& path,
                                      const std::string& body, const std::string& content_type) {
   client::RequestTarget t{method, "", path, "", ""};

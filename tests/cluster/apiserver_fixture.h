@@ -62,6 +62,11 @@ class ApiServer {
   Result<client::ClientConfig> SchedulerConfig() const;
   Result<client::ClientConfig> AdminConfig() const;
 
+  // A copy of `kubeconfig` (e.g. env().scheduler_kubeconfig) whose server is
+  // `server_url` (e.g. a TcpProxy's url()), written into dir(); its path.
+  Result<std::string> KubeconfigVia(const std::string& kubeconfig, const std::string& server_url,
+                                    const std::string& name);
+
   // Admin REST call; non-2xx is an error. `path` starts with "/".
   Result<std::string> Admin(const std::string& method, const std::string& path,
                             const std::string& body = "",

@@ -132,8 +132,14 @@ class ClientCluster : public ::testing::Test {
   }
   std::unique_ptr<ClusterClient> SchedulerClient(const std::string& server_url = "") {
     auto config = server_->SchedulerConfig();
+    if (!server_url.empty()) {  // as `ksched run` would be pointed at a proxy
+      auto path = server_->KubeconfigVia(server_->env().scheduler_kubeconfig, server_url,
+                                         "scheduler-via.kubeconfig");
+      EXPECT_TRUE(path.ok()) << path.error().message;
+      config = LoadKubeconfig(*path);
+      EXPECT_EQ(config->server, server_url);
+    }
     EXPECT_TRUE(config.ok()) << config.error().message;
-    if (!server_url.empty()) config->server = server_url;
     auto c = ClusterClient::Create(*config);
     EXPECT_TRUE(c.ok()) << c.error().message;
     return std::move(c).value();
@@ -216,7 +222,9 @@ TEST_F(ClientCluster, ListThenWatchDeliversCreatesUpdatesDeletes) {
   EXPECT_EQ(p1.front(), "ADDED");
   EXPECT_NE(std::find(p1.begin(), p1.end(), "MODIFIED+label"), p1.end());
   EXPECT_EQ(p1.back(), "DELETED");
-  client->StopWatches();
+  auto stop_start = std::chrono::steady_clock::now();
+  client->StopWatches();  // ten watches blocked in their streams
+  EXPECT_LT(std::chrono::steady_clock::now() - stop_start, seconds(5));
   size_t after_stop = rec.Events().size();
   ASSERT_TRUE(server_->CreatePod(ns, "after-stop").ok());
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
