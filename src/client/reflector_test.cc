@@ -150,3 +150,177 @@ TEST(KnownObjects, WatchDeleteForgets) {
 
 }  // namespace
 }  // namespace ksched::client
+
+// ====================================================================== against a fake server
+
+#include <httplib.h>
+
+#include <condition_variable>
+#include <thread>
+
+namespace ksched::client {
+namespace {
+
+std::string Line(const std::string& type, const std::string& object) {
+  return R"({"type":")" + type + R"(","object":)" + object + "}\n";
+}
+
+// A scripted API server for pods: the reflector's requests are recorded and
+// answered from the script (LIST pages, WATCH streams that end, a 410 ERROR
+// event, a watch that stays open).
+class FakePodServer {
+ public:
+  FakePodServer() {
+    server_.Get("/api/v1/pods", [this](const httplib::Request& req, httplib::Response& res) {
+      std::string rv = req.get_param_value("resourceVersion");
+      {
+        std::lock_guard<std::mutex> lock(mu_);
+        requests_.push_back(req.has_param("watch")
+                                ? "WATCH rv=" + rv
+                                : "LIST continue=" + req.get_param_value("continue") +
+                                      " limit=" + req.get_param_value("limit"));
+      }
+      if (!req.has_param("watch")) return List(req, res);
+      return Watch(rv, res);
+    });
+    port_ = server_.bind_to_any_port("127.0.0.1");
+    thread_ = std::thread([this] { server_.listen_after_bind(); });
+    for (int i = 0; i < 2000 && !server_.is_running(); ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+  }
+  ~FakePodServer() {
+    closing_ = true;
+    server_.stop();
+    thread_.join();
+  }
+  int port() const { return port_; }
+  std::vector<std::string> Requests() {
+    std::lock_guard<std::mutex> lock(mu_);
+    return requests_;
+  }
+
+ private:
+  void List(const httplib::Request& req, httplib::Response& res) {
+    ++lists_;
+    std::string cont = req.get_param_value("continue");
+    if (lists_ <= 2) {
+      // First LIST, in two pages of one: pods a and gone.
+      if (cont.empty()) {
+        res.set_content(
+            R"({"kind":"PodList","metadata":{"resourceVersion":"10","continue":"p2"},"items":[)" +
+                PodJson("a", "ua", "3") + "]}",
+            "application/json");
+      } else {
+        res.set_content(R"({"kind":"PodList","metadata":{"resourceVersion":"10"},"items":[)" +
+                            PodJson("gone", "ug", "4") + "]}",
+                        "application/json");
+      }
+      return;
+    }
+    // The re-LIST after 410: "gone" vanished, "b" (seen on the watch) is there.
+    res.set_content(R"({"kind":"PodList","metadata":{"resourceVersion":"30"},"items":[)" +
+                        PodJson("a", "ua", "3") + "," + PodJson("b", "ub", "11") + "]}",
+                    "application/json");
+  }
+  void Watch(const std::string& rv, httplib::Response& res) {
+    std::string body;
+    if (rv == "10") {
+      // One event, then the connection ends (as on a server timeout).
+      body = Line("ADDED", PodJson("b", "ub", "11", true));
+    } else if (rv == "11") {
+      body = Line(
+          "ERROR",
+          R"json({"kind":"Status","apiVersion":"v1","status":"Failure","message":"too old resource version: 11 (25)","reason":"Gone","code":410})json");
+    } else {
+      // From the re-LIST on: stay open until the client goes away.
+      res.set_chunked_content_provider("application/json", [this](size_t, httplib::DataSink& sink) {
+        while (!closing_ && sink.is_writable()) {
+          std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        }
+        sink.done();
+        return true;
+      });
+      return;
+    }
+    res.set_content(body, "application/json");
+  }
+
+  httplib::Server server_;
+  std::thread thread_;
+  int port_ = 0;
+  std::atomic<bool> closing_{false};
+  std::atomic<int> lists_{0};
+  std::mutex mu_;
+  std::vector<std::string> requests_;
+};
+
+TEST(Reflector, PagedListResumeGoneRelistAndStop) {
+  FakePodServer fake;
+  ClientConfig config;
+  config.server = "http://127.0.0.1:" + std::to_string(fake.port());
+  auto rest = RestClient::Create(config);
+  ASSERT_TRUE(rest.ok());
+  std::mutex mu;
+  std::condition_variable cv;
+  std::vector<std::string> events;
+  WatchOptions options;
+  options.list_page_size = 1;
+  options.pod_field_selector.clear();
+  options.backoff_initial_ms = 10;
+  std::vector<std::string> errors;
+  Reflector reflector(
+      **rest, Resource::kPod, options,
+      [&](WatchEvent e) {
+        std::string d = std::string(WatchEventTypeName(e.type)) + " " + e.resource_version;
+        if (e.type != WatchEventType::kSynced) {
+          auto o = ParseObject(e.object_json, Info(Resource::kPod));
+          d += " " + o->key;
+          EXPECT_NE(e.object_json.find(R"("kind":"Pod")"), std::string::npos);
+        }
+        std::lock_guard<std::mutex> lock(mu);
+        events.push_back(d);
+        cv.notify_all();
+      },
+      [&](Resource, const Error& e) {
+        std::lock_guard<std::mutex> lock(mu);
+        errors.push_back(e.message);
+      });
+  reflector.Start();
+  {
+    std::unique_lock<std::mutex> lock(mu);
+    ASSERT_TRUE(cv.wait_for(lock, std::chrono::seconds(10), [&] { return events.size() >= 8; }))
+        << events.size();
+  }
+  // Let the last watch block, then stop it.
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  auto t0 = std::chrono::steady_clock::now();
+  reflector.Stop();
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(3));
+  EXPECT_EQ(events, (std::vector<std::string>{
+                        "ADDED 3 default/a",
+                        "ADDED 4 default/gone",
+                        "SYNCED 10",
+                        "ADDED 11 default/b",
+                        "DELETED 4 default/gone",  // vanished while the watch was gone
+                        "MODIFIED 3 default/a",
+                        "MODIFIED 11 default/b",
+                        "SYNCED 30",
+                    }));
+  std::vector<std::string> requests = fake.Requests();
+  ASSERT_GE(requests.size(), 6u);
+  EXPECT_EQ(std::vector<std::string>(requests.begin(), requests.begin() + 6),
+            (std::vector<std::string>{
+                "LIST continue= limit=1",
+                "LIST continue=p2 limit=1",
+                "WATCH rv=10",
+                "WATCH rv=11",  // resumed from the last event's resourceVersion
+                "LIST continue= limit=1",
+                "WATCH rv=30",
+            }));
+  std::lock_guard<std::mutex> lock(mu);
+  EXPECT_TRUE(errors.empty()) << errors.front();
+}
+
+}  // namespace
+}  // namespace ksched::client
