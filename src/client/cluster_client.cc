@@ -238,6 +238,12 @@ Status ClusterClient::SetPodScheduledCondition(std::string_view ns, std::string_
   return Status::Ok();
 }
 
+Result<std::string> ClusterClient::GetPod(std::string_view ns, std::string_view name) {
+  if (Status s = CheckNsName(ns, name); !s.ok()) return s.error();
+  RequestTarget t{"get", "", "pods", std::string(ns), std::string(name)};
+  return rest_->Call(t, "GET", PodPath(ns, name));
+}
+
 Status ClusterClient::CreateEvent(const EventRecord& event) {
   const auto& io = event.involved_object;
   std::string ns = io.ns.empty() ? "default" : io.ns;  // cluster-scoped objects

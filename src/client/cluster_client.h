@@ -203,6 +203,9 @@ class ClusterClient {
                                   std::string_view reason,   // "Unschedulable"
                                   std::string_view message,  // status patch
                                   std::string_view last_transition_time = {});
+  // The pod as the server has it now (upstream's preemption reads the
+  // preemptor fresh: GetUpdatedPod); 404 -> error with IsNotFound().
+  Result<std::string> GetPod(std::string_view ns, std::string_view name);
   Status CreateEvent(const EventRecord& event);  // core/v1 Event, reason/message/type
   // Lease (coordination.k8s.io/v1) for leader election. GetLease: nullopt on 404.
   Result<std::optional<LeaseRecord>> GetLease(std::string_view ns, std::string_view name);

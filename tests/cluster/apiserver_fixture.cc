@@ -135,7 +135,8 @@ Status ApiServer::LoadEnv() {
 }
 
 Status ApiServer::StartAgain() {
-  std::string prefix;
+  // start.sh waits 60 s for /healthz by default; a loaded CI machine can need more.
+  std::string prefix = "START_TIMEOUT=${START_TIMEOUT:-180} ";
   if (!extra_args_.empty()) prefix += "APISERVER_EXTRA_ARGS=" + ShellQuote(extra_args_) + " ";
   if (env_.port != 0) {
     prefix += "APISERVER_PORT=" + std::to_string(env_.port) +

@@ -511,8 +511,9 @@ TEST_F(ClientCluster, StatusPatchesEventsAndDeletes) {
   auto client = SchedulerClient();
 
   ASSERT_TRUE(client->SetNominatedNodeName(ns, "w1", "node-x").ok());
-  EXPECT_EQ(json::parse(*server_->GetPod(ns, "w1"))["status"].value("nominatedNodeName", ""),
-            "node-x");
+  auto fresh = client->GetPod(ns, "w1");  // with the scheduler's identity
+  ASSERT_TRUE(fresh.ok()) << fresh.error().message;
+  EXPECT_EQ(json::parse(*fresh)["status"].value("nominatedNodeName", ""), "node-x");
   ASSERT_TRUE(client->SetNominatedNodeName(ns, "w1", "").ok());
   EXPECT_FALSE(json::parse(*server_->GetPod(ns, "w1"))["status"].contains("nominatedNodeName"));
 
@@ -573,6 +574,9 @@ TEST_F(ClientCluster, StatusPatchesEventsAndDeletes) {
   auto gone = server_->GetPod(ns, "w1");
   ASSERT_FALSE(gone.ok());
   EXPECT_EQ(gone.error().http_code, 404);
+  auto missing = client->GetPod(ns, "w1");
+  ASSERT_FALSE(missing.ok());
+  EXPECT_TRUE(IsNotFound(missing.error())) << missing.error().message;
   Status again = client->DeletePod(ns, "w1", uid);
   EXPECT_TRUE(IsNotFound(again)) << (again.ok() ? "ok" : again.error().message);
 }
