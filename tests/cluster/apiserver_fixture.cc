@@ -282,6 +282,13 @@ Status ApiServer::DeletePodNow(const std::string& ns, const std::string& name) {
   return Status::Ok();
 }
 
+Status ApiServer::DeleteAllPods(const std::string& ns) {
+  auto r = Admin("DELETE", "/api/v1/namespaces/" + ns + "/pods",
+                 R"({"apiVersion":"v1","kind":"DeleteOptions","gracePeriodSeconds":0})");
+  if (!r.ok()) return r.error();
+  return Status::Ok();
+}
+
 Status ApiServer::DeleteNode(const std::string& name) {
   auto r = Admin("DELETE", "/api/v1/nodes/" + name);
   if (!r.ok()) return r.error();
