@@ -509,6 +509,53 @@ TEST_F(ClientCluster, LeaseCreateGetUpdateAndConflicts) {
           .ok());
 }
 
+TEST_F(ClientCluster, EndpointsLockAsV115WritesIt) {
+  auto client = SchedulerClient();
+  // The scheduler's role may create Endpoints and get/update the one named kube-scheduler.
+  auto none = client->GetEndpointsLock("kube-system", "kube-scheduler");
+  ASSERT_TRUE(none.ok()) << none.error().message;
+  ASSERT_FALSE(none->has_value());
+  LeaseRecord lock{"kube-system",     "kube-scheduler",  "replica-a", 15,
+                   NowRfc3339Micro(), NowRfc3339Micro(), 0,           ""};
+  LeaseRecord stored;
+  Status created = client->CreateEndpointsLock(lock, &stored);
+  ASSERT_TRUE(created.ok()) << created.error().message;
+  EXPECT_FALSE(stored.resource_version.empty());
+  EXPECT_EQ(stored.holder_identity, "replica-a");
+  EXPECT_EQ(stored.renew_time.size(), 20u) << stored.renew_time;  // whole seconds
+  EXPECT_TRUE(IsConflict(client->CreateEndpointsLock(lock)));
+
+  // The annotation is the JSON upstream's EndpointsLock reads.
+  auto raw = server_->Admin("GET", "/api/v1/namespaces/kube-system/endpoints/kube-scheduler");
+  ASSERT_TRUE(raw.ok());
+  json record = json::parse(std::string(
+      json::parse(*raw)["metadata"]["annotations"]["control-plane.alpha.kubernetes.io/leader"]));
+  EXPECT_EQ(record["holderIdentity"], "replica-a");
+  EXPECT_EQ(record["leaseDurationSeconds"], 15);
+  EXPECT_EQ(record["leaderTransitions"], 0);
+
+  LeaseRecord takeover = stored;
+  takeover.holder_identity = "replica-b";
+  takeover.lease_transitions = 1;
+  LeaseRecord after;
+  Status updated = client->UpdateEndpointsLock(takeover, &after);
+  ASSERT_TRUE(updated.ok()) << updated.error().message;
+  EXPECT_EQ(after.holder_identity, "replica-b");
+  EXPECT_EQ(after.lease_transitions, 1);
+  Status stale = client->UpdateEndpointsLock(stored);
+  EXPECT_TRUE(IsConflict(stale)) << (stale.ok() ? "ok" : stale.error().message);
+  auto got = client->GetEndpointsLock("kube-system", "kube-scheduler");
+  ASSERT_TRUE(got.ok() && got->has_value());
+  EXPECT_EQ((*got)->holder_identity, "replica-b");
+  EXPECT_EQ((*got)->resource_version, after.resource_version);
+  // Another name is outside the role: 403 naming the rule.
+  auto other = client->GetEndpointsLock("kube-system", "someone-else");
+  ASSERT_FALSE(other.ok());
+  EXPECT_TRUE(IsForbidden(other.error())) << other.error().message;
+  ASSERT_TRUE(
+      server_->Admin("DELETE", "/api/v1/namespaces/kube-system/endpoints/kube-scheduler").ok());
+}
+
 TEST_F(ClientCluster, StatusPatchesEventsAndDeletes) {
   const std::string ns = Namespace("writes");
   auto created = server_->CreatePod(ns, "w1");
