@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <condition_variable>
+#include <fstream>
 #include <map>
 #include <mutex>
 #include <nlohmann/json.hpp>
@@ -456,6 +457,62 @@ TEST_F(ClientCluster, ForbiddenNamesTheMissingRule) {
                 0),
             0u)
       << errors[0].message;
+}
+
+// Client-certificate authentication and the TLS settings of a kubeconfig, end to end.
+TEST_F(ClientCluster, KubeconfigClientCertificateAndTlsVerification) {
+  const std::string dir = server_->dir();
+  const std::string pki = dir + "/pki";
+  // A client certificate for system:kube-scheduler signed by the server's client CA.
+  std::string cmd = "cd '" + dir + "' && openssl req -newkey rsa:2048 -nodes -keyout cc.key " +
+                    "-out cc.csr -subj /CN=system:kube-scheduler >/dev/null 2>&1 && " +
+                    "openssl x509 -req -in cc.csr -CA pki/ca.crt -CAkey pki/ca.key " +
+                    "-CAcreateserial -out cc.crt -days 1 >/dev/null 2>&1";
+  ASSERT_EQ(std::system(cmd.c_str()), 0);
+  auto write = [&](const std::string& name, const std::string& cluster, const std::string& user) {
+    std::string path = dir + "/" + name;
+    std::ofstream(path) << "apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster:\n"
+                        << "    server: " << server_->env().url << "\n"
+                        << cluster << "users:\n- name: u\n  user:\n"
+                        << user << "contexts:\n- name: x\n  context: {cluster: c, user: u}\n"
+                        << "current-context: x\n";
+    return path;
+  };
+  // CA and client certificate as files relative to the kubeconfig.
+  auto config = LoadKubeconfig(write("cert.kubeconfig", "    certificate-authority: pki/ca.crt\n",
+                                     "    client-certificate: cc.crt\n    client-key: cc.key\n"));
+  ASSERT_TRUE(config.ok()) << config.error().message;
+  EXPECT_EQ(config->Describe().find("PRIVATE"), std::string::npos);
+  auto client = ClusterClient::Create(*config);
+  ASSERT_TRUE(client.ok());
+  // Lease rights in kube-system: only system:kube-scheduler has them (anonymous gets 403).
+  auto lease = (*client)->GetLease("kube-system", "no-such-lease");
+  ASSERT_TRUE(lease.ok()) << lease.error().message;
+  EXPECT_FALSE(lease->has_value());
+
+  // insecure-skip-tls-verify: no CA needed, only because the file says so.
+  auto insecure =
+      LoadKubeconfig(write("insecure.kubeconfig", "    insecure-skip-tls-verify: true\n",
+                           "    client-certificate: cc.crt\n    client-key: cc.key\n"));
+  ASSERT_TRUE(insecure.ok()) << insecure.error().message;
+  auto insecure_client = ClusterClient::Create(*insecure);
+  ASSERT_TRUE(insecure_client.ok());
+  EXPECT_TRUE((*insecure_client)->GetLease("kube-system", "no-such-lease").ok());
+
+  // Neither: the self-signed server certificate is refused (system CAs do not know it).
+  auto strict = LoadKubeconfig(
+      write("strict.kubeconfig", "", "    client-certificate: cc.crt\n    client-key: cc.key\n"));
+  ASSERT_TRUE(strict.ok()) << strict.error().message;
+  auto strict_client = ClusterClient::Create(*strict);
+  ASSERT_TRUE(strict_client.ok());
+  auto refused = (*strict_client)->GetLease("kube-system", "no-such-lease");
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.error().http_code, 0);
+  EXPECT_NE(
+      refused.error().message.find("get leases.coordination.k8s.io kube-system/no-such-lease: "
+                                   "cannot reach the API server"),
+      std::string::npos)
+      << refused.error().message;
 }
 
 TEST_F(ClientCluster, LeaseCreateGetUpdateAndConflicts) {
