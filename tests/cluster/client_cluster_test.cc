@@ -515,6 +515,27 @@ TEST_F(ClientCluster, KubeconfigClientCertificateAndTlsVerification) {
       << refused.error().message;
 }
 
+TEST_F(ClientCluster, ConnectionsAreKeptAliveAndReused) {
+  TcpProxy proxy(server_->env().port);
+  auto client = SchedulerClient(proxy.url());
+  for (int i = 0; i < 20; ++i) {
+    auto r = client->GetLease("kube-system", "no-such-lease");
+    ASSERT_TRUE(r.ok()) << r.error().message;
+  }
+  EXPECT_EQ(proxy.connections_accepted(), 1) << "sequential calls opened new connections";
+  // Four threads at once need at most four connections (one per pooled handle).
+  std::vector<std::thread> threads;
+  std::atomic<int> failures{0};
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&] {
+      for (int i = 0; i < 25; ++i) failures += !client->GetLease("kube-system", "x").ok();
+    });
+  }
+  for (auto& t : threads) t.join();
+  EXPECT_EQ(failures.load(), 0);
+  EXPECT_LE(proxy.connections_accepted(), 4);
+}
+
 TEST_F(ClientCluster, LeaseCreateGetUpdateAndConflicts) {
   auto client = SchedulerClient();
   const std::string name = "ksched-client-test";
