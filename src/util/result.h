@@ -14,6 +14,8 @@ namespace ksched {
 
 struct Error {
   std::string message;
+  // The HTTP status of a failed API server call (client/), 0 otherwise.
+  int http_code = 0;
 
   // Prefix the message with context, e.g. "file.yaml: " or "Pod default/x: ".
   Error& Prepend(const std::string& context) {
