@@ -10,4 +10,6 @@ $SUDO apt-get install -y -qq --no-install-recommends \
   libsimdjson-dev nlohmann-json3-dev libyaml-dev rapidjson-dev libcli11-dev libfmt-dev \
   libtbb-dev libcpp-httplib-dev libcurl4-openssl-dev libssl-dev openssl \
   libgtest-dev libgmock-dev googletest libbenchmark-dev python3 >/dev/null
+# ksched run: Prometheus metrics.
+$SUDO apt-get install -y -qq --no-install-recommends prometheus-cpp-dev >/dev/null
 echo "install-deps: done"
