@@ -280,13 +280,15 @@ TEST_F(LiveCacheTest, ClusterEventsMoveUnschedulablePods) {
   // A heartbeat does not move it; a new node does.
   Apply(WatchEventType::kModified, Resource::kNode, NodeJson("n1", "4", "", "t9"));
   EXPECT_EQ(queue.sizes().unschedulable, 1u);
+  clock.Advance(2s);  // past its backoff: a move goes to active
   Apply(WatchEventType::kAdded, Resource::kNode, NodeJson("n2"));
   EXPECT_EQ(queue.sizes().unschedulable, 0u);
   // An assigned pod's deletion and a Service change move, too.
   p = queue.TryPop();
   ASSERT_TRUE(p);
-  clock.Advance(20s);  // past its backoff
+  clock.Advance(20s);
   queue.AddUnschedulableIfNotPresent(p, queue.SchedulingCycle());
+  clock.Advance(2s);
   Apply(WatchEventType::kAdded, Resource::kPod, PodJson("other", "n1"));
   EXPECT_EQ(queue.sizes().unschedulable, 1u);
   Apply(WatchEventType::kDeleted, Resource::kPod, PodJson("other", "n1"));

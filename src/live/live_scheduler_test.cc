@@ -182,9 +182,14 @@ TEST_F(LiveSchedulerTest, FailedBindForgetsAndRequeues) {
   ASSERT_EQ(failed.size(), 1u);
   EXPECT_NE(failed[0].find("Binding rejected: "), std::string::npos) << failed[0];
   EXPECT_EQ(metrics.attempts_error->Value(), 1);
-  // Requeued with backoff: bound once the server accepts.
+  // Requeued as unschedulable, as upstream's error func does: no cluster
+  // event moves it here, so the 60 s flush retries it.
+  EXPECT_EQ(sched.queue().sizes().unschedulable, 1u);
   api.reject.clear();
   clock.Advance(2s);
+  Cycle();
+  EXPECT_TRUE(api.binds.empty());
+  clock.Advance(60s);
   Cycle();
   EXPECT_EQ(api.binds["default/p"], "n1");
 }
