@@ -9,7 +9,8 @@ $SUDO apt-get install -y -qq --no-install-recommends \
   build-essential cmake ninja-build pkg-config clang libclang-rt-14-dev \
   libsimdjson-dev nlohmann-json3-dev libyaml-dev rapidjson-dev libcli11-dev libfmt-dev \
   libtbb-dev libcpp-httplib-dev libcurl4-openssl-dev libssl-dev openssl \
-  libgtest-dev libgmock-dev googletest libbenchmark-dev python3 >/dev/null
+  libgtest-dev libgmock-dev googletest libbenchmark-dev python3 \
+  etcd-server xz-utils curl >/dev/null  # etcd, xz, curl: ../shared/apiserver for tests/cluster
 # ksched run: Prometheus metrics.
 $SUDO apt-get install -y -qq --no-install-recommends prometheus-cpp-dev >/dev/null
 echo "install-deps: done"

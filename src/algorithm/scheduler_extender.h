@@ -12,6 +12,15 @@
 
 namespace ksched {
 
+// One node's victims as an extender's preempt verb sees and returns them.
+// Upstream rebuilds its Victims from the reply's pod UIDs only, so a node an
+// extender returns carries no PodDisruptionBudget violation count (0).
+struct ExtenderNodeVictims {
+  NodeId node = kNoNode;
+  std::vector<PodId> pods;
+  int num_pdb_violations = 0;
+};
+
 struct ExtenderFilterResult {
   std::vector<NodeId> nodes;                           // nodes that passed
   std::vector<std::pair<NodeId, std::string>> failed;  // node -> reason
@@ -36,6 +45,15 @@ class SchedulerExtender {
   // Scores for (a subset of) nodes; the scheduler multiplies by Weight().
   virtual Result<std::vector<std::pair<NodeId, int64_t>>> Prioritize(
       const Pod& pod, const std::vector<NodeId>& nodes, const ClusterState& cluster) = 0;
+  // Upstream SupportsPreemption / ProcessPreemption: an extender with a
+  // preempt verb may narrow the nodes and victims preemption chose; its
+  // answer replaces `candidates` for the next extender and for the pick.
+  virtual bool SupportsPreemption() const { return false; }
+  virtual Result<std::vector<ExtenderNodeVictims>> ProcessPreemption(
+      const Pod& /*pod*/, const std::vector<ExtenderNodeVictims>& candidates,
+      const ClusterState& /*cluster*/) {
+    return candidates;
+  }
 };
 
 }  // namespace ksched

@@ -151,7 +151,10 @@ inline bool IsForbidden(const Status& s) { return !s.ok() && IsForbidden(s.error
 
 // Tuning of the watches (defaults are upstream's reflector's where it has one).
 struct WatchOptions {
-  std::vector<Resource> resources{std::begin(kAllResources), std::end(kAllResources)};
+  // Default: every Resource but kPriorityClass, which upstream v1.15's
+  // scheduler does not watch and its RBAC role cannot read (pods carry their
+  // resolved spec.priority). Add it when the identity may list it.
+  std::vector<Resource> resources{std::begin(kAllResources), std::end(kAllResources) - 1};
   // Field selector of the pod watch; upstream's scheduler leaves out finished pods.
   std::string pod_field_selector = "status.phase!=Succeeded,status.phase!=Failed";
   int64_t list_page_size = 500;  // LIST in pages (limit/continue); 0 = one request
@@ -160,6 +163,9 @@ struct WatchOptions {
   // Reconnect backoff while the server is unreachable: initial, doubling up to max.
   int64_t backoff_initial_ms = 200;
   int64_t backoff_max_ms = 5000;
+  // Called (from the watch thread) for every failed LIST or WATCH and every
+  // dropped connection; the watch retries by itself. Null: not reported.
+  std::function<void(Resource, const Error&)> on_error;
 };
 
 class RestClient;  // client/rest_client.h

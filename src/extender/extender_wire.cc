@@ -1083,20 +1083,23 @@ bool GoFoldEqual(std::string_view field, std::string_view key) {
 // A Go slice being decoded into: decoding an array reuses existing elements
 // (and, through the capacity, elements a shorter array left behind), exactly
 // as encoding/json's array() does.
-struct GoSlice {
-  std::vector<std::string> storage;  // size() is the capacity
+template <typename T>
+struct GoSliceOf {
+  std::vector<T> storage;  // size() is the capacity
   size_t len = 0;
 
   void Reset() {
     storage.clear();
     len = 0;
   }
-  // Makes element i addressable, growing as reflect would.
+  // Makes element i addressable, growing as reflect would: a grown slice
+  // copies only the first `len` elements, while growing within the capacity
+  // uncovers whatever an earlier, longer value left there.
   void Element(size_t i) {
     if (i >= storage.size()) {
       size_t cap = storage.size() + storage.size() / 2;
       if (cap < 4) cap = 4;
-      std::vector<std::string> grown(cap);
+      std::vector<T> grown(cap);
       for (size_t k = 0; k < len; ++k) grown[k] = std::move(storage[k]);
       storage = std::move(grown);
     }
@@ -1106,9 +1109,21 @@ struct GoSlice {
     if (count < len) len = count;
     if (count == 0) Reset();
   }
-  std::vector<std::string> Values() const {
-    return std::vector<std::string>(storage.begin(), storage.begin() + len);
-  }
+  std::vector<T> Values() const { return std::vector<T>(storage.begin(), storage.begin() + len); }
+};
+using GoSlice = GoSliceOf<std::string>;
+
+// A *api.MetaPod element of a victims list: nil, or a UID.
+struct MetaPodSlot {
+  bool nil = true;
+  std::string uid;
+};
+
+// One entry of NodeNameToMetaVictims: a nil *MetaVictims, or its pods.
+struct MetaVictimsEntry {
+  std::string node;
+  bool nil = true;
+  GoSliceOf<MetaPodSlot> pods;
 };
 
 enum class Kind : uint8_t {
@@ -1130,6 +1145,13 @@ enum class Kind : uint8_t {
   kHostPriorityHost,
   kHostPriorityScore,
   kBindingResult,
+  kPreemptionResult,
+  kMetaVictimsMap,
+  kMetaVictims,
+  kMetaPods,
+  kMetaPod,
+  kMetaPodUid,
+  kIgnoredInt,  // an int field whose value ksched does not need
 };
 
 const char* GoTypeName(Kind k) {
@@ -1156,6 +1178,18 @@ const char* GoTypeName(Kind k) {
       return "int";
     case Kind::kBindingResult:
       return "api.ExtenderBindingResult";
+    case Kind::kPreemptionResult:
+      return "api.ExtenderPreemptionResult";
+    case Kind::kMetaVictimsMap:
+      return "map[string]*api.MetaVictims";
+    case Kind::kMetaVictims:
+      return "api.MetaVictims";
+    case Kind::kMetaPods:
+      return "[]*api.MetaPod";
+    case Kind::kMetaPod:
+      return "api.MetaPod";
+    case Kind::kIgnoredInt:
+      return "int";
     default:
       return "string";
   }
@@ -1166,6 +1200,7 @@ const char* GoTypeName(Kind k) {
 struct Target {
   Kind kind = Kind::kSkip;
   size_t slot = 0;
+  size_t slot2 = 0;  // a victims list's element, within victims entry `slot`
   const char* ctx_struct = "";
   const char* ctx_field = "";
 };
@@ -1192,7 +1227,17 @@ std::pair<const FieldSpec*, size_t> FieldsOf(Kind k) {
   static const FieldSpec kHost[] = {{"Host", Kind::kHostPriorityHost},
                                     {"Score", Kind::kHostPriorityScore}};
   static const FieldSpec kBinding[] = {{"Error", Kind::kErrorString}};
+  static const FieldSpec kPreemption[] = {{"NodeNameToMetaVictims", Kind::kMetaVictimsMap}};
+  static const FieldSpec kVictims[] = {{"Pods", Kind::kMetaPods},
+                                       {"NumPDBViolations", Kind::kIgnoredInt}};
+  static const FieldSpec kMetaPodFields[] = {{"UID", Kind::kMetaPodUid}};
   switch (k) {
+    case Kind::kPreemptionResult:
+      return {kPreemption, std::size(kPreemption)};
+    case Kind::kMetaVictims:
+      return {kVictims, std::size(kVictims)};
+    case Kind::kMetaPod:
+      return {kMetaPodFields, std::size(kMetaPodFields)};
     case Kind::kFilterResult:
       return {kFilter, std::size(kFilter)};
     case Kind::kNodeList:
@@ -1224,6 +1269,12 @@ const char* StructName(Kind k) {
       return "HostPriority";
     case Kind::kBindingResult:
       return "ExtenderBindingResult";
+    case Kind::kPreemptionResult:
+      return "ExtenderPreemptionResult";
+    case Kind::kMetaVictims:
+      return "MetaVictims";
+    case Kind::kMetaPod:
+      return "MetaPod";
     default:
       return "";
   }
@@ -1248,6 +1299,7 @@ class GoUnmarshaler {
   std::vector<std::pair<std::string, std::string>>& failed() { return failed_; }
   std::string& error_field() { return error_field_; }
   std::vector<WireHostPriority>& priorities() { return priorities_; }
+  std::vector<MetaVictimsEntry>& victims() { return victims_; }
 
   // ---- SAX interface
   bool null() {
@@ -1274,6 +1326,20 @@ class GoUnmarshaler {
       case Kind::kHostPriorityList:
         priorities_.clear();
         break;
+      case Kind::kMetaVictimsMap:
+        victims_.clear();
+        victims_index_.clear();
+        break;
+      case Kind::kMetaVictims:
+        victims_[t.slot].nil = true;
+        victims_[t.slot].pods.Reset();
+        break;
+      case Kind::kMetaPods:
+        victims_[t.slot].pods.Reset();
+        break;
+      case Kind::kMetaPod:
+        victims_[t.slot].pods.storage[t.slot2].nil = true;
+        break;
       default:
         break;  // null into a string, number or struct changes nothing
     }
@@ -1290,6 +1356,7 @@ class GoUnmarshaler {
       priorities_[t.slot].score = v;
       return true;
     }
+    if (t.kind == Kind::kIgnoredInt) return true;
     return NumberElsewhere(t);
   }
   bool number_unsigned(json::number_unsigned_t v) {
@@ -1302,12 +1369,20 @@ class GoUnmarshaler {
       priorities_[t.slot].score = static_cast<int64_t>(v);
       return true;
     }
+    if (t.kind == Kind::kIgnoredInt) {
+      if (v > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
+        return TypeError("number " + std::to_string(v), t);
+      }
+      return true;
+    }
     return NumberElsewhere(t);
   }
   bool number_float(json::number_float_t, const json::string_t& literal) {
     if (const std::string* big = OverflowLiteral()) return Overflowed(*big);
     Target t = Take();
-    if (t.kind == Kind::kHostPriorityScore) return TypeError("number " + literal, t);
+    if (t.kind == Kind::kHostPriorityScore || t.kind == Kind::kIgnoredInt) {
+      return TypeError("number " + literal, t);
+    }
     return NumberElsewhere(t);
   }
   bool string(json::string_t& s) {
@@ -1330,6 +1405,9 @@ class GoUnmarshaler {
         return true;
       case Kind::kHostPriorityHost:
         priorities_[t.slot].host = std::move(s);
+        return true;
+      case Kind::kMetaPodUid:
+        victims_[t.slot].pods.storage[t.slot2].uid = std::move(s);
         return true;
       default:
         return TypeError("string", t);
@@ -1354,7 +1432,19 @@ class GoUnmarshaler {
         }
         break;
       case Kind::kFailedMap:
+      case Kind::kPreemptionResult:
+      case Kind::kMetaVictimsMap:
         break;
+      case Kind::kMetaVictims:
+        // A map element starts from a new, zero MetaVictims.
+        victims_[t.slot].nil = false;
+        victims_[t.slot].pods.Reset();
+        break;
+      case Kind::kMetaPod: {
+        MetaPodSlot& slot = victims_[t.slot].pods.storage[t.slot2];
+        if (slot.nil) slot = MetaPodSlot{false, {}};  // a nil pointer gets a new MetaPod
+        break;
+      }
       default:
         return TypeError("object", t);
     }
@@ -1366,11 +1456,23 @@ class GoUnmarshaler {
     const Target& self = f.self;
     Target next;
     next.slot = self.slot;
+    next.slot2 = self.slot2;
     next.ctx_struct = self.ctx_struct;
     next.ctx_field = self.ctx_field;
     if (self.kind == Kind::kFailedMap) {
       f.map_key = std::move(k);
       next.kind = Kind::kFailedValue;
+    } else if (self.kind == Kind::kMetaVictimsMap) {
+      // Each key decodes into a fresh element, then replaces any earlier one.
+      auto [it, inserted] = victims_index_.emplace(k, victims_.size());
+      if (inserted) {
+        victims_.emplace_back();
+        victims_.back().node = std::move(k);
+      } else {
+        victims_[it->second] = MetaVictimsEntry{victims_[it->second].node, true, {}};
+      }
+      next.kind = Kind::kMetaVictims;
+      next.slot = it->second;
     } else if (self.kind != Kind::kSkip) {
       auto [fields, count] = FieldsOf(self.kind);
       next.kind = Kind::kSkip;
@@ -1396,6 +1498,7 @@ class GoUnmarshaler {
       case Kind::kSkip:
       case Kind::kNodeItems:
       case Kind::kHostPriorityList:
+      case Kind::kMetaPods:
         break;
       case Kind::kNodeNames:
         if (!names_set_) {
@@ -1413,6 +1516,7 @@ class GoUnmarshaler {
     Frame& f = stack_.back();
     if (f.self.kind == Kind::kNodeItems) items_.End(f.count);
     if (f.self.kind == Kind::kNodeNames) names_.End(f.count);
+    if (f.self.kind == Kind::kMetaPods) victims_[f.self.slot].pods.End(f.count);
     stack_.pop_back();
     return true;
   }
@@ -1467,6 +1571,12 @@ class GoUnmarshaler {
         t.kind = Kind::kHostPriority;
         t.slot = i;
         break;
+      case Kind::kMetaPods:
+        victims_[f.self.slot].pods.Element(i);
+        t.kind = Kind::kMetaPod;
+        t.slot = f.self.slot;
+        t.slot2 = i;
+        break;
       default:
         t.kind = Kind::kSkip;
     }
@@ -1484,7 +1594,9 @@ class GoUnmarshaler {
   // A number beyond int and double: Go can store it nowhere but skips it.
   bool Overflowed(const std::string& literal) {
     Target t = Take();
-    if (t.kind == Kind::kHostPriorityScore) return TypeError("number " + literal, t);
+    if (t.kind == Kind::kHostPriorityScore || t.kind == Kind::kIgnoredInt) {
+      return TypeError("number " + literal, t);
+    }
     return NumberElsewhere(t);
   }
 
@@ -1528,6 +1640,8 @@ class GoUnmarshaler {
   std::unordered_map<std::string, size_t> failed_index_;
   std::string error_field_;
   std::vector<WireHostPriority> priorities_;
+  std::vector<MetaVictimsEntry> victims_;
+  std::unordered_map<std::string, size_t> victims_index_;
 };
 
 // Frames the first value like json.Decoder, then unmarshals it.
@@ -1652,6 +1766,55 @@ std::string EncodeExtenderArgs(const Pod& pod, const std::vector<NodeId>& nodes,
   return out;
 }
 
+std::string EncodePreemptionArgs(const Pod& pod, const std::vector<ExtenderNodeVictims>& victims,
+                                 const ClusterState& cluster, bool node_cache_capable) {
+  std::vector<const ExtenderNodeVictims*> sorted;
+  sorted.reserve(victims.size());
+  for (const ExtenderNodeVictims& v : victims) sorted.push_back(&v);
+  std::stable_sort(sorted.begin(), sorted.end(), [&](const auto* a, const auto* b) {
+    return cluster.node(a->node).meta.name < cluster.node(b->node).meta.name;
+  });
+  std::string out;
+  ObjectWriter w(&out);
+  AppendPod(w.Key("Pod"), pod);
+  auto write_map = [&](std::string* o, bool meta) {
+    o->push_back('{');
+    for (size_t i = 0; i < sorted.size(); ++i) {
+      const ExtenderNodeVictims& v = *sorted[i];
+      if (i > 0) o->push_back(',');
+      AppendGoString(o, cluster.node(v.node).meta.name);
+      o->push_back(':');
+      ObjectWriter vw(o);
+      std::string* pods = vw.Key("Pods");
+      if (v.pods.empty()) {
+        pods->append("null");  // a nil slice
+      } else {
+        AppendList(pods, v.pods, [&](std::string* po, PodId id) {
+          if (meta) {
+            ObjectWriter mw(po);
+            mw.String("UID", cluster.pod(id).pod.meta.uid);
+            mw.Close();
+          } else {
+            AppendPod(po, cluster.pod(id).pod);
+          }
+        });
+      }
+      vw.Int("NumPDBViolations", v.num_pdb_violations);
+      vw.Close();
+    }
+    o->push_back('}');
+  };
+  if (node_cache_capable) {
+    w.Key("NodeNameToVictims")->append("null");
+    write_map(w.Key("NodeNameToMetaVictims"), /*meta=*/true);
+  } else {
+    write_map(w.Key("NodeNameToVictims"), /*meta=*/false);
+    w.Key("NodeNameToMetaVictims")->append("null");
+  }
+  w.Close();
+  return out;
+}
+
 std::string EncodeBindingArgs(std::string_view pod_name, std::string_view pod_namespace,
                               std::string_view pod_uid, std::string_view node) {
   std::string out;
@@ -1679,6 +1842,21 @@ Result<std::vector<WireHostPriority>> DecodeHostPriorityList(std::string_view bo
   GoUnmarshaler u(Kind::kHostPriorityList);
   if (Status s = Unmarshal(body, &u); !s.ok()) return s.error();
   return std::move(u.priorities());
+}
+
+Result<std::vector<WireMetaVictims>> DecodePreemptionResult(std::string_view body) {
+  GoUnmarshaler u(Kind::kPreemptionResult);
+  if (Status s = Unmarshal(body, &u); !s.ok()) return s.error();
+  std::vector<WireMetaVictims> out;
+  out.reserve(u.victims().size());
+  for (MetaVictimsEntry& e : u.victims()) {
+    WireMetaVictims v;
+    v.node = std::move(e.node);
+    v.nil = e.nil;
+    for (MetaPodSlot& slot : e.pods.Values()) v.pods.push_back({slot.nil, std::move(slot.uid)});
+    out.push_back(std::move(v));
+  }
+  return out;
 }
 
 Result<std::string> DecodeBindingResult(std::string_view body) {

@@ -25,6 +25,7 @@
 #include <utility>
 #include <vector>
 
+#include "algorithm/scheduler_extender.h"
 #include "api/types.h"
 #include "cache/cluster_state.h"
 #include "util/result.h"
@@ -42,6 +43,14 @@ std::string NodeToJson(const Node& node);
 // or, for a node-cache-capable extender, Nodes null and NodeNames the names.
 std::string EncodeExtenderArgs(const Pod& pod, const std::vector<NodeId>& nodes,
                                const ClusterState& cluster, bool node_cache_capable);
+
+// ExtenderPreemptionArgs: {"Pod":...,"NodeNameToVictims":{node:{"Pods":[...],
+// "NumPDBViolations":n}},"NodeNameToMetaVictims":null}, or for a
+// node-cache-capable extender the victims by UID only
+// ({"UID":...} objects) under NodeNameToMetaVictims. Nodes in name order, as
+// Go writes a map.
+std::string EncodePreemptionArgs(const Pod& pod, const std::vector<ExtenderNodeVictims>& victims,
+                                 const ClusterState& cluster, bool node_cache_capable);
 
 // ExtenderBindingArgs.
 std::string EncodeBindingArgs(std::string_view pod_name, std::string_view pod_namespace,
@@ -66,6 +75,20 @@ struct WireHostPriority {
 
 Result<WireFilterResult> DecodeFilterResult(std::string_view body);
 Result<std::vector<WireHostPriority>> DecodeHostPriorityList(std::string_view body);
+// ExtenderPreemptionResult's NodeNameToMetaVictims, in the order keys first
+// appeared (a repeated key replaces the earlier value in place). `nil` marks
+// a null *MetaVictims or *MetaPod, which upstream would dereference.
+struct WireMetaPod {
+  bool nil = false;
+  std::string uid;
+};
+struct WireMetaVictims {
+  std::string node;
+  bool nil = false;
+  std::vector<WireMetaPod> pods;
+};
+Result<std::vector<WireMetaVictims>> DecodePreemptionResult(std::string_view body);
+
 // ExtenderBindingResult; returns its Error field ("" on success).
 Result<std::string> DecodeBindingResult(std::string_view body);
 

@@ -89,9 +89,8 @@ TEST(DecodeFilterResultTest, NodesVariant) {
 }
 
 TEST(DecodeFilterResultTest, KeysMatchCaseInsensitively) {
-  auto r = DecodeFilterResult(
-      R"({"nodenames":["a","b"],"failedNodes":{"c":"no"},"ERROR":"",)"
-      R"("NODES":{"ITEMS":[{"METADATA":{"NAME":"x"}}]}})");
+  auto r = DecodeFilterResult(R"({"nodenames":["a","b"],"failedNodes":{"c":"no"},"ERROR":"",)"
+                              R"("NODES":{"ITEMS":[{"METADATA":{"NAME":"x"}}]}})");
   ASSERT_TRUE(r.ok()) << r.error().message;
   EXPECT_EQ(*r->node_names, (std::vector<std::string>{"a", "b"}));
   EXPECT_EQ(*r->nodes, (std::vector<std::string>{"x"}));
@@ -337,6 +336,80 @@ TEST(ExtenderWireTest, ExtenderArgs) {
   json none = json::parse(EncodeExtenderArgs(pod, {}, cluster, false));
   EXPECT_TRUE(none["Nodes"]["items"].is_null());
   EXPECT_EQ(json::parse(EncodeExtenderArgs(pod, {}, cluster, true))["NodeNames"], json::array());
+}
+
+TEST(ExtenderWireTest, PreemptionArgs) {
+  ClusterState cluster = TestCluster(R"({"kind":"List","items":[
+      {"kind":"Node","metadata":{"name":"n1"}},
+      {"kind":"Node","metadata":{"name":"n2"}},
+      {"kind":"Pod","metadata":{"name":"v","namespace":"default","uid":"u-v"},
+       "spec":{"nodeName":"n2","containers":[{"name":"c"}]}}]})");
+  Pod pod = TestPod(R"({"kind":"Pod","metadata":{"name":"p","namespace":"default"},
+      "spec":{"containers":[{"name":"c"}]}})");
+  std::vector<ExtenderNodeVictims> victims = {{cluster.FindNode("n2"), {0}, 1},
+                                              {cluster.FindNode("n1"), {}, 0}};
+  json full = json::parse(EncodePreemptionArgs(pod, victims, cluster, false));
+  EXPECT_EQ(full["Pod"]["metadata"]["name"], "p");
+  EXPECT_TRUE(full["NodeNameToMetaVictims"].is_null());
+  EXPECT_TRUE(full["NodeNameToVictims"]["n1"]["Pods"].is_null()) << "a nil slice";
+  EXPECT_EQ(full["NodeNameToVictims"]["n2"]["Pods"][0]["metadata"]["name"], "v");
+  EXPECT_EQ(full["NodeNameToVictims"]["n2"]["NumPDBViolations"], 1);
+
+  // Keys sorted as Go writes a map; victims by UID for a node cache.
+  EXPECT_EQ(
+      EncodePreemptionArgs(pod, victims, cluster, true)
+          .substr(EncodePreemptionArgs(pod, victims, cluster, true).find("\"NodeNameToVictims\"")),
+      R"("NodeNameToVictims":null,"NodeNameToMetaVictims":{"n1":{"Pods":null,)"
+      R"("NumPDBViolations":0},"n2":{"Pods":[{"UID":"u-v"}],"NumPDBViolations":1}}})");
+}
+
+TEST(DecodePreemptionResultTest, Values) {
+  auto r = DecodePreemptionResult(R"({"nodeNameToMetaVictims":{
+      "n2":{"pods":[{"uid":"a"},{"UID":"b"}],"numPDBViolations":3},
+      "n1":{"Pods":[]},"n3":null}})");
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  ASSERT_EQ(r->size(), 3u);
+  EXPECT_EQ((*r)[0].node, "n2");
+  ASSERT_EQ((*r)[0].pods.size(), 2u);
+  EXPECT_EQ((*r)[0].pods[1].uid, "b");
+  EXPECT_EQ((*r)[1].node, "n1");
+  EXPECT_FALSE((*r)[1].nil);
+  EXPECT_TRUE((*r)[1].pods.empty());
+  EXPECT_TRUE((*r)[2].nil);
+
+  auto empty = DecodePreemptionResult("{}");
+  ASSERT_TRUE(empty.ok());
+  EXPECT_TRUE(empty->empty());
+}
+
+TEST(DecodePreemptionResultTest, RepeatedKeysFollowGo) {
+  // A repeated node key starts from a new value; a repeated Pods key reuses
+  // the slice, so an element left empty keeps the earlier UID.
+  auto r = DecodePreemptionResult(R"({"NodeNameToMetaVictims":{
+      "n1":{"Pods":[{"UID":"old"}]},
+      "n1":{"Pods":[{"UID":"x"},{"UID":"y"}],"Pods":[{},null]}}})");
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  ASSERT_EQ(r->size(), 1u);
+  ASSERT_EQ((*r)[0].pods.size(), 2u);
+  EXPECT_EQ((*r)[0].pods[0].uid, "x");
+  EXPECT_FALSE((*r)[0].pods[0].nil);
+  EXPECT_TRUE((*r)[0].pods[1].nil);
+}
+
+TEST(DecodePreemptionResultTest, TypeErrorsUseGoText) {
+  EXPECT_EQ(DecodePreemptionResult(R"({"NodeNameToMetaVictims":[]})").error().message,
+            "json: cannot unmarshal array into Go struct field "
+            "ExtenderPreemptionResult.NodeNameToMetaVictims of type map[string]*api.MetaVictims");
+  EXPECT_EQ(DecodePreemptionResult(R"({"NodeNameToMetaVictims":{"n":{"Pods":[{"UID":1}]}}})")
+                .error()
+                .message,
+            "json: cannot unmarshal number into Go struct field MetaPod.UID of type string");
+  EXPECT_EQ(
+      DecodePreemptionResult(R"({"NodeNameToMetaVictims":{"n":{"NumPDBViolations":"1"}}})")
+          .error()
+          .message,
+      "json: cannot unmarshal string into Go struct field MetaVictims.NumPDBViolations of type "
+      "int");
 }
 
 TEST(ExtenderWireTest, BindingArgs) {

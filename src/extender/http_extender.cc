@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <optional>
 #include <sstream>
 
 #include "extender/extender_wire.h"
@@ -593,6 +594,60 @@ Status HttpExtender::Bind(std::string_view pod_name, std::string_view pod_namesp
   if (!error.ok()) return error.error();
   if (!error->empty()) return MakeError(GoSprintfNoArgs(*error));
   return Status::Ok();
+}
+
+Result<std::vector<ExtenderNodeVictims>> HttpExtender::ProcessPreemption(
+    const Pod& pod, const std::vector<ExtenderNodeVictims>& candidates,
+    const ClusterState& cluster) {
+  if (config_.preempt_verb.empty()) {
+    return MakeError(
+        fmt::format("preempt verb is not defined for extender {} but run into ProcessPreemption",
+                    config_.url_prefix));
+  }
+  std::string args = EncodePreemptionArgs(pod, candidates, cluster, config_.node_cache_capable);
+  auto body = Send(config_.preempt_verb, args);
+  if (!body.ok()) return body.error();
+  auto reply = DecodePreemptionResult(*body);
+  if (!reply.ok()) return reply.error();
+  std::vector<ExtenderNodeVictims> out;
+  out.reserve(reply->size());
+  for (const WireMetaVictims& entry : *reply) {
+    NodeId node = cluster.FindNode(entry.node);
+    if (node == kNoNode) {
+      return MakeError(fmt::format(
+          "extender: {} claims to preempt on node: {} but the node is not found in the cluster",
+          config_.url_prefix, entry.node));
+    }
+    if (entry.nil) {
+      return MakeError(fmt::format("extender: {} returned null victims for node: {}",
+                                   config_.url_prefix, entry.node));
+    }
+    ExtenderNodeVictims victims;
+    victims.node = node;  // upstream keeps only the pods: no PDB violation count
+    for (const WireMetaPod& meta : entry.pods) {
+      if (meta.nil) {
+        return MakeError(
+            fmt::format("extender: {} returned a null pod among the victims on node: {}",
+                        config_.url_prefix, entry.node));
+      }
+      std::optional<PodId> found;
+      for (PodId id : cluster.node_info(node).pods) {
+        if (cluster.pod(id).pod.meta.uid == meta.uid) {
+          found = id;
+          break;
+        }
+      }
+      if (!found) {
+        return MakeError(fmt::format(
+            "extender: {} claims to preempt pod (UID: &{{{}}}) on node: {}, but the pod is not "
+            "found on that node",
+            config_.url_prefix, meta.uid, entry.node));
+      }
+      victims.pods.push_back(*found);
+    }
+    out.push_back(std::move(victims));
+  }
+  return out;
 }
 
 Status HttpExtender::Bind(const Pod& pod, std::string_view node) {

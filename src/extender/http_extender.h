@@ -51,6 +51,15 @@ class HttpExtender : public SchedulerExtender {
                                                              const std::vector<NodeId>& nodes,
                                                              const ClusterState& cluster) override;
 
+  bool SupportsPreemption() const override { return !config_.preempt_verb.empty(); }
+  // POSTs ExtenderPreemptionArgs to the preempt verb and maps the reply's
+  // node names and pod UIDs back to the cluster's nodes and pods. Where
+  // upstream would dereference nil (a null victims entry or pod, a node it
+  // does not know) the call fails with an error naming the extender instead.
+  Result<std::vector<ExtenderNodeVictims>> ProcessPreemption(
+      const Pod& pod, const std::vector<ExtenderNodeVictims>& candidates,
+      const ClusterState& cluster) override;
+
   // Upstream's IsBinder / Bind: delegates binding of the pod to `node`.
   bool IsBinder() const { return !config_.bind_verb.empty(); }
   Status Bind(std::string_view pod_name, std::string_view pod_namespace, std::string_view pod_uid,

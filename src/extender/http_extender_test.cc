@@ -421,6 +421,69 @@ TEST(HttpExtenderTest, Prioritize) {
   EXPECT_EQ(server.requests().at(0).path, "/prioritize");
 }
 
+// ---------------------------------------------------------------- preempt
+
+ClusterState TwoNodesWithVictims() {
+  return TestCluster(R"({"kind":"List","items":[
+      {"kind":"Node","metadata":{"name":"n1"}},
+      {"kind":"Node","metadata":{"name":"n2"}},
+      {"kind":"Pod","metadata":{"name":"a","namespace":"default","uid":"uid-a"},
+       "spec":{"nodeName":"n1","containers":[{"name":"c"}]}},
+      {"kind":"Pod","metadata":{"name":"b","namespace":"default","uid":"uid-b"},
+       "spec":{"nodeName":"n2","containers":[{"name":"c"}]}},
+      {"kind":"Pod","metadata":{"name":"c","namespace":"default","uid":"uid-c"},
+       "spec":{"nodeName":"n2","containers":[{"name":"c"}]}}]})");
+}
+
+TEST(HttpExtenderTest, ProcessPreemptionMapsUidsBackToPods) {
+  FakeExtender server;
+  server.Reply(R"({"NodeNameToMetaVictims":{"n2":{"Pods":[{"UID":"uid-c"}],
+      "NumPDBViolations":5}}})");
+  ExtenderConfig c = Config(server.url());
+  c.preempt_verb = "preempt";
+  c.node_cache_capable = true;
+  auto ext = MustCreate(c);
+  ASSERT_TRUE(ext->SupportsPreemption());
+  ClusterState cluster = TwoNodesWithVictims();
+  NodeId n1 = cluster.FindNode("n1"), n2 = cluster.FindNode("n2");
+  auto r = ext->ProcessPreemption(SimplePod(), {{n1, {0}, 0}, {n2, {1, 2}, 1}}, cluster);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  ASSERT_EQ(r->size(), 1u);
+  EXPECT_EQ((*r)[0].node, n2);
+  EXPECT_EQ((*r)[0].pods, std::vector<PodId>{2});
+  EXPECT_EQ((*r)[0].num_pdb_violations, 0) << "upstream drops the count";
+  auto sent = server.requests().at(0);
+  EXPECT_EQ(sent.path, "/preempt");
+  auto args = nlohmann::json::parse(sent.body);
+  EXPECT_EQ(args["NodeNameToMetaVictims"]["n2"]["Pods"][1]["UID"], "uid-c");
+}
+
+TEST(HttpExtenderTest, ProcessPreemptionRejectsWhatUpstreamCannotResolve) {
+  FakeExtender server;
+  ExtenderConfig c = Config(server.url());
+  c.preempt_verb = "preempt";
+  auto ext = MustCreate(c);
+  ClusterState cluster = TwoNodesWithVictims();
+  std::vector<ExtenderNodeVictims> asked = {{cluster.FindNode("n1"), {0}, 0}};
+  auto message = [&](const std::string& reply) {
+    server.Reply(reply);
+    auto r = ext->ProcessPreemption(SimplePod(), asked, cluster);
+    return r.ok() ? std::string("ok") : r.error().message;
+  };
+  EXPECT_EQ(message(R"({"NodeNameToMetaVictims":{"n1":{"Pods":[{"UID":"uid-b"}]}}})"),
+            "extender: " + server.url() +
+                " claims to preempt pod (UID: &{uid-b}) on node: n1, but the pod is not found on "
+                "that node");
+  EXPECT_EQ(message(R"({"NodeNameToMetaVictims":{"ghost":{"Pods":[]}}})"),
+            "extender: " + server.url() +
+                " claims to preempt on node: ghost but the node is not found in the cluster");
+  EXPECT_EQ(message(R"({"NodeNameToMetaVictims":{"n1":null}})"),
+            "extender: " + server.url() + " returned null victims for node: n1");
+  EXPECT_EQ(message(R"({"NodeNameToMetaVictims":{"n1":{"Pods":[null]}}})"),
+            "extender: " + server.url() + " returned a null pod among the victims on node: n1");
+  EXPECT_EQ(message(R"({})"), "ok") << "no nodes left: nobody is preempted";
+}
+
 // The generic scheduler with extenders only: filter, then weighted scores.
 TEST(HttpExtenderTest, SchedulerUsesFilterAndWeightedScores) {
   FakeExtender filter_server;

@@ -4,6 +4,7 @@
 #include "preemption/nodes_where_preemption_might_help.h"
 #include "preemption/pick_one_node_for_preemption.h"
 #include "preemption/pod_eligible_to_preempt_others.h"
+#include "preemption/process_preemption_with_extenders.h"
 
 namespace ksched {
 namespace {
@@ -74,7 +75,11 @@ PreemptionResult Preempt(const Pod& pod, const ScheduleResult& fit_error,
     }
     if (fits) candidates.emplace_back(n, std::move(v));
   }
-  // (Extenders that support preemption would filter `candidates` here.)
+  if (Status s = ProcessPreemptionWithExtenders(pod, cluster, config.extenders, &candidates);
+      !s.ok()) {
+    result.error = s.error().message;
+    return result;
+  }
   NodeId chosen = PickOneNodeForPreemption(cluster, candidates);
   if (chosen == kNoNode) return result;
   for (auto& [n, v] : candidates) {

@@ -12,6 +12,8 @@
 //   nodes_where_preemption_might_help.h  which nodes failed for reasons that
 //                                        removing pods can cure
 //   select_victims_on_node.h             the fewest victims on each such node
+//   process_preemption_with_extenders.h  extenders with a preempt verb
+//                                        narrow the nodes and victims
 //   pick_one_node_for_preemption.h       the node to preempt on
 // and, at the end, the lower-priority pods nominated to that node.
 #pragma once

@@ -1,0 +1,319 @@
+#include "client/cluster_client.h"
+
+#include <chrono>
+#include <ctime>
+#include <nlohmann/json.hpp>
+
+#include "client/reflector.h"
+#include "client/rest_client.h"
+
+namespace ksched::client {
+namespace {
+
+using nlohmann::json;
+
+constexpr ResourceInfo kInfos[] = {
+    {"nodes", "", "v1", "Node", false},
+    {"pods", "", "v1", "Pod", true},
+    {"services", "", "v1", "Service", true},
+    {"replicationcontrollers", "", "v1", "ReplicationController", true},
+    {"replicasets", "apps", "v1", "ReplicaSet", true},
+    {"statefulsets", "apps", "v1", "StatefulSet", true},
+    {"persistentvolumes", "", "v1", "PersistentVolume", false},
+    {"persistentvolumeclaims", "", "v1", "PersistentVolumeClaim", true},
+    {"storageclasses", "storage.k8s.io", "v1", "StorageClass", false},
+    {"poddisruptionbudgets", "policy", "v1beta1", "PodDisruptionBudget", true},
+    {"priorityclasses", "scheduling.k8s.io", "v1", "PriorityClass", false},
+};
+
+std::string FormatTime(bool micro) {
+  auto now = std::chrono::system_clock::now();
+  auto us = std::chrono::duration_cast<std::chrono::microseconds>(now.time_since_epoch()).count();
+  std::time_t secs = static_cast<std::time_t>(us / 1'000'000);
+  std::tm tm{};
+  gmtime_r(&secs, &tm);
+  char buf[64];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%S", &tm);
+  std::string out = buf;
+  if (micro) {
+    char frac[16];
+    std::snprintf(frac, sizeof frac, ".%06lld", static_cast<long long>(us % 1'000'000));
+    out += frac;
+  }
+  return out + "Z";
+}
+
+std::string PodPath(std::string_view ns, std::string_view name) {
+  return "/api/v1/namespaces/" + std::string(ns) + "/pods/" + std::string(name);
+}
+
+std::string LeasePath(std::string_view ns, std::string_view name = {}) {
+  std::string p = "/apis/coordination.k8s.io/v1/namespaces/" + std::string(ns) + "/leases";
+  if (!name.empty()) p += "/" + std::string(name);
+  return p;
+}
+
+// Names in paths: Kubernetes names are DNS labels/subdomains; anything that
+// would change the path is refused before a request is made.
+Status CheckPathName(std::string_view what, std::string_view value) {
+  if (value.empty()) return MakeError(std::string(what) + " is empty");
+  for (char c : value) {
+    if (c == '/' || c == '?' || c == '#' || c == '%' || static_cast<unsigned char>(c) <= ' ') {
+      return MakeError(std::string(what) + " \"" + std::string(value) +
+                       "\" is not a valid object name");
+    }
+  }
+  if (value == "." || value == "..") {
+    return MakeError(std::string(what) + " \"" + std::string(value) +
+                     "\" is not a valid object name");
+  }
+  return Status::Ok();
+}
+
+Status CheckNsName(std::string_view ns, std::string_view name) {
+  if (Status s = CheckPathName("namespace", ns); !s.ok()) return s;
+  return CheckPathName("name", name);
+}
+
+json LeaseJson(const LeaseRecord& l) {
+  json meta = {{"name", l.name}, {"namespace", l.ns}};
+  if (!l.resource_version.empty()) meta["resourceVersion"] = l.resource_version;
+  json spec = json::object();
+  spec["holderIdentity"] = l.holder_identity;
+  spec["leaseDurationSeconds"] = l.lease_duration_seconds;
+  if (!l.acquire_time.empty()) spec["acquireTime"] = l.acquire_time;
+  if (!l.renew_time.empty()) spec["renewTime"] = l.renew_time;
+  spec["leaseTransitions"] = l.lease_transitions;
+  return {{"apiVersion", "coordination.k8s.io/v1"},
+          {"kind", "Lease"},
+          {"metadata", std::move(meta)},
+          {"spec", std::move(spec)}};
+}
+
+Result<LeaseRecord> ParseLease(const std::string& body, std::string_view what) {
+  json j = json::parse(body, nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded() || !j.is_object()) {
+    return MakeError(std::string(what) + ": the API server's reply is not a Lease");
+  }
+  LeaseRecord l;
+  auto str = [](const json& o, const char* k) -> std::string {
+    auto it = o.find(k);
+    return it != o.end() && it->is_string() ? it->get<std::string>() : std::string();
+  };
+  auto num = [](const json& o, const char* k) -> int64_t {
+    auto it = o.find(k);
+    return it != o.end() && it->is_number_integer() ? it->get<int64_t>() : 0;
+  };
+  if (auto m = j.find("metadata"); m != j.end() && m->is_object()) {
+    l.name = str(*m, "name");
+    l.ns = str(*m, "namespace");
+    l.resource_version = str(*m, "resourceVersion");
+  }
+  if (auto s = j.find("spec"); s != j.end() && s->is_object()) {
+    l.holder_identity = str(*s, "holderIdentity");
+    l.lease_duration_seconds = num(*s, "leaseDurationSeconds");
+    l.acquire_time = str(*s, "acquireTime");
+    l.renew_time = str(*s, "renewTime");
+    l.lease_transitions = num(*s, "leaseTransitions");
+  }
+  return l;
+}
+
+}  // namespace
+
+const ResourceInfo& Info(Resource resource) { return kInfos[static_cast<int>(resource)]; }
+
+std::string ResourceName(Resource resource) {
+  const ResourceInfo& i = Info(resource);
+  return i.group.empty() ? std::string(i.plural)
+                         : std::string(i.plural) + "." + std::string(i.group);
+}
+
+std::string_view WatchEventTypeName(WatchEventType type) {
+  switch (type) {
+    case WatchEventType::kAdded:
+      return "ADDED";
+    case WatchEventType::kModified:
+      return "MODIFIED";
+    case WatchEventType::kDeleted:
+      return "DELETED";
+    case WatchEventType::kSynced:
+      return "SYNCED";
+  }
+  return "?";
+}
+
+std::string NowRfc3339() { return FormatTime(false); }
+std::string NowRfc3339Micro() { return FormatTime(true); }
+
+ClusterClient::ClusterClient(std::unique_ptr<RestClient> rest) : rest_(std::move(rest)) {}
+
+ClusterClient::~ClusterClient() { StopWatches(); }
+
+Result<std::unique_ptr<ClusterClient>> ClusterClient::Create(const ClientConfig& config) {
+  auto rest = RestClient::Create(config);
+  if (!rest.ok()) return rest.error();
+  return std::unique_ptr<ClusterClient>(new ClusterClient(std::move(rest).value()));
+}
+
+Status ClusterClient::StartWatches(std::function<void(WatchEvent)> sink) {
+  return StartWatches(std::move(sink), WatchOptions());
+}
+
+Status ClusterClient::StartWatches(std::function<void(WatchEvent)> sink,
+                                   const WatchOptions& options) {
+  if (!reflectors_.empty()) return MakeError("watches already started (call StopWatches first)");
+  if (!sink) return MakeError("StartWatches: no event sink");
+  for (Resource r : options.resources) {
+    reflectors_.push_back(std::make_unique<Reflector>(*rest_, r, options, sink, options.on_error));
+  }
+  for (auto& r : reflectors_) r->Start();
+  return Status::Ok();
+}
+
+void ClusterClient::StopWatches() {
+  for (auto& r : reflectors_) r->RequestStop();  // all at once, then join each
+  for (auto& r : reflectors_) r->Stop();
+  reflectors_.clear();
+}
+
+Status ClusterClient::BindPod(std::string_view ns, std::string_view name, std::string_view uid,
+                              std::string_view node) {
+  if (Status s = CheckNsName(ns, name); !s.ok()) return s;
+  json meta = {{"name", name}, {"namespace", ns}};
+  if (!uid.empty()) meta["uid"] = uid;
+  json binding = {{"apiVersion", "v1"},
+                  {"kind", "Binding"},
+                  {"metadata", std::move(meta)},
+                  {"target", {{"apiVersion", "v1"}, {"kind", "Node"}, {"name", node}}}};
+  RequestTarget t{"create", "", "pods/binding", std::string(ns), std::string(name)};
+  auto r = rest_->Call(t, "POST", PodPath(ns, name) + "/binding", binding.dump());
+  if (!r.ok()) return r.error();
+  return Status::Ok();
+}
+
+Status ClusterClient::DeletePod(std::string_view ns, std::string_view name, std::string_view uid) {
+  if (Status s = CheckNsName(ns, name); !s.ok()) return s;
+  std::string body;
+  if (!uid.empty()) {
+    json options = {
+        {"apiVersion", "v1"}, {"kind", "DeleteOptions"}, {"preconditions", {{"uid", uid}}}};
+    body = options.dump();
+  }
+  RequestTarget t{"delete", "", "pods", std::string(ns), std::string(name)};
+  auto r = rest_->Call(t, "DELETE", PodPath(ns, name), body);
+  if (!r.ok()) return r.error();
+  return Status::Ok();
+}
+
+Status ClusterClient::SetNominatedNodeName(std::string_view ns, std::string_view name,
+                                           std::string_view node) {
+  if (Status s = CheckNsName(ns, name); !s.ok()) return s;
+  json patch = {{"status", {{"nominatedNodeName", node.empty() ? json(nullptr) : json(node)}}}};
+  RequestTarget t{"patch", "", "pods/status", std::string(ns), std::string(name)};
+  auto r = rest_->Call(t, "PATCH", PodPath(ns, name) + "/status", patch.dump(),
+                       "application/strategic-merge-patch+json");
+  if (!r.ok()) return r.error();
+  return Status::Ok();
+}
+
+Status ClusterClient::SetPodScheduledCondition(std::string_view ns, std::string_view name,
+                                               std::string_view status, std::string_view reason,
+                                               std::string_view message,
+                                               std::string_view last_transition_time) {
+  if (Status s = CheckNsName(ns, name); !s.ok()) return s;
+  json condition = {
+      {"type", "PodScheduled"},
+      {"status", status},
+      {"lastProbeTime", nullptr},
+      {"lastTransitionTime",
+       last_transition_time.empty() ? NowRfc3339() : std::string(last_transition_time)}};
+  if (!reason.empty()) condition["reason"] = reason;
+  if (!message.empty()) condition["message"] = message;
+  json patch = {{"status", {{"conditions", json::array({std::move(condition)})}}}};
+  RequestTarget t{"patch", "", "pods/status", std::string(ns), std::string(name)};
+  auto r = rest_->Call(t, "PATCH", PodPath(ns, name) + "/status", patch.dump(),
+                       "application/strategic-merge-patch+json");
+  if (!r.ok()) return r.error();
+  return Status::Ok();
+}
+
+Status ClusterClient::CreateEvent(const EventRecord& event) {
+  const auto& io = event.involved_object;
+  std::string ns = io.ns.empty() ? "default" : io.ns;  // cluster-scoped objects
+  if (Status s = CheckNsName(ns, io.name); !s.ok()) return s;
+  auto nanos = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                   std::chrono::system_clock::now().time_since_epoch())
+                   .count();
+  char suffix[32];
+  std::snprintf(suffix, sizeof suffix, ".%llx", static_cast<unsigned long long>(nanos));
+  std::string now = NowRfc3339();
+  json involved = {{"kind", io.kind}, {"name", io.name}, {"apiVersion", io.api_version}};
+  if (!io.ns.empty()) involved["namespace"] = io.ns;
+  if (!io.uid.empty()) involved["uid"] = io.uid;
+  if (!io.resource_version.empty()) involved["resourceVersion"] = io.resource_version;
+  json source = {{"component", event.source_component}};
+  if (!event.source_host.empty()) source["host"] = event.source_host;
+  json body = {{"apiVersion", "v1"},
+               {"kind", "Event"},
+               {"metadata", {{"name", io.name + suffix}, {"namespace", ns}}},
+               {"involvedObject", std::move(involved)},
+               {"reason", event.reason},
+               {"message", event.message},
+               {"type", event.type},
+               {"source", std::move(source)},
+               {"firstTimestamp", now},
+               {"lastTimestamp", now},
+               {"count", 1}};
+  RequestTarget t{"create", "", "events", ns, ""};
+  auto r = rest_->Call(t, "POST", "/api/v1/namespaces/" + ns + "/events", body.dump());
+  if (!r.ok()) return r.error();
+  return Status::Ok();
+}
+
+Result<std::optional<LeaseRecord>> ClusterClient::GetLease(std::string_view ns,
+                                                           std::string_view name) {
+  if (Status s = CheckNsName(ns, name); !s.ok()) return s.error();
+  RequestTarget t{"get", "coordination.k8s.io", "leases", std::string(ns), std::string(name)};
+  auto reply = rest_->Send(t, "GET", LeasePath(ns, name));
+  if (!reply.ok()) return reply.error();
+  if (reply->code == 404) return std::optional<LeaseRecord>();
+  if (reply->code != 200) return ApiError(t, reply->code, reply->body);
+  auto lease = ParseLease(reply->body, "get leases " + std::string(ns) + "/" + std::string(name));
+  if (!lease.ok()) return lease.error();
+  return std::optional<LeaseRecord>(std::move(lease).value());
+}
+
+Status ClusterClient::CreateLease(const LeaseRecord& lease, LeaseRecord* stored) {
+  if (Status s = CheckNsName(lease.ns, lease.name); !s.ok()) return s;
+  LeaseRecord fresh = lease;
+  fresh.resource_version.clear();  // a create must not carry one
+  RequestTarget t{"create", "coordination.k8s.io", "leases", lease.ns, lease.name};
+  auto r = rest_->Call(t, "POST", LeasePath(lease.ns), LeaseJson(fresh).dump());
+  if (!r.ok()) return r.error();
+  if (stored != nullptr) {
+    auto l = ParseLease(*r, "create leases " + lease.ns + "/" + lease.name);
+    if (!l.ok()) return l.error();
+    *stored = std::move(l).value();
+  }
+  return Status::Ok();
+}
+
+Status ClusterClient::UpdateLease(const LeaseRecord& lease, LeaseRecord* stored) {
+  if (Status s = CheckNsName(lease.ns, lease.name); !s.ok()) return s;
+  RequestTarget t{"update", "coordination.k8s.io", "leases", lease.ns, lease.name};
+  if (lease.resource_version.empty()) {
+    return MakeError("update leases " + lease.ns + "/" + lease.name +
+                     ": no resourceVersion (read the lease first)");
+  }
+  auto r = rest_->Call(t, "PUT", LeasePath(lease.ns, lease.name), LeaseJson(lease).dump());
+  if (!r.ok()) return r.error();
+  if (stored != nullptr) {
+    auto l = ParseLease(*r, "update leases " + lease.ns + "/" + lease.name);
+    if (!l.ok()) return l.error();
+    *stored = std::move(l).value();
+  }
+  return Status::Ok();
+}
+
+}  // namespace ksched::client
