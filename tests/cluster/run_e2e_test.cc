@@ -458,6 +458,45 @@ TEST_F(RunE2E, PodsBoundByAnotherBinderMeanwhileAreDropped) {
   for (const auto& [name, node] : Placement(ns)) (void)server_->DeletePodNow(ns, name);
 }
 
+// A node deleted while pods are assumed on it (bindings still queued):
+// ksched keeps going; the pods it could not place wait, and all of them land
+// once the node is back.
+TEST_F(RunE2E, NodeDeletedWhilePodsAreAssumedOnIt) {
+  const std::string ns = "e2e-nodegone", me = "e2e-nodegone-sched";
+  ASSERT_TRUE(server_->EnsureNamespace(ns).ok());
+  Node("e2e-nodegone-a", "64", R"({"pool":"a"})");
+  Node("e2e-nodegone-b", "64", R"({"pool":"b"})");
+  std::vector<std::string> args = BaseArgs(me);
+  for (const char* a : {"--leader-elect=false", "--bind-workers", "1"}) args.push_back(a);
+  Ksched k(LogPath("nodegone"), args);
+  ASSERT_TRUE(WaitFor([&] { return k.Log().find("ksched run:") != std::string::npos; }, 10s));
+  std::this_thread::sleep_for(1s);
+  const int kPods = 30;
+  for (int i = 0; i < kPods; ++i) {
+    json pod = ShapedPod(fmt::format("on-a-{:02}", i), me, "100m", "64Mi");
+    pod["spec"]["nodeSelector"] = {{"pool", "a"}};
+    PodJson(ns, pod);
+  }
+  ASSERT_TRUE(server_->DeleteNode("e2e-nodegone-a").ok());
+  // Still scheduling: a pod for the other pool is bound.
+  json other = ShapedPod("on-b", me, "100m", "64Mi");
+  other["spec"]["nodeSelector"] = {{"pool", "b"}};
+  PodJson(ns, other);
+  ASSERT_TRUE(WaitFor([&] { return Placement(ns)["on-b"] == "e2e-nodegone-b"; }, 20s)) << k.Log();
+  // The node comes back: every pool-a pod ends on it, each bound once.
+  Node("e2e-nodegone-a", "64", R"({"pool":"a"})");
+  ASSERT_TRUE(WaitFor([&] { return NumBound(ns) == static_cast<size_t>(kPods + 1); }, 90s))
+      << k.Log();
+  for (const auto& [name, node] : Placement(ns)) {
+    EXPECT_EQ(node, name == "on-b" ? "e2e-nodegone-b" : "e2e-nodegone-a") << name;
+  }
+  const std::string log = k.Log();
+  EXPECT_EQ(Count(log, "] bound " + ns + "/"), static_cast<size_t>(kPods + 1)) << log;
+  k.Signal(SIGTERM);
+  EXPECT_EQ(k.Wait(10s), 0);
+  for (const auto& [name, node] : Placement(ns)) (void)server_->DeletePodNow(ns, name);
+}
+
 // The API server restarted mid-run: scheduling resumes, no pod is lost or
 // bound twice.
 TEST_F(RunE2E, ApiServerRestartMidRunLosesNoPod) {
