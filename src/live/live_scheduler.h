@@ -22,7 +22,10 @@
 //     changes), preemption unless disabled (nominatedNodeName set, victims
 //     deleted with a Preempted event each, stale nominations cleared), and
 //     the pod goes back to the queue as unschedulable.
-// Every decision is logged as one line on stderr.
+// Every decision is logged as one line on stderr: "bound ns/name to node"
+// when its binding succeeded, "unschedulable ns/name: <FitError>",
+// "binding ns/name to node failed: ..." (plus a "preempting for ..." line
+// when a preemption chose a node).
 //
 // Stop() makes Run stop popping, wait for in-flight bindings and writes,
 // apply their outcomes, and return.
