@@ -374,11 +374,12 @@ TEST_F(RunE2E, SigtermMidBurstFinishesBindingsAndReleasesTheLease) {
   ASSERT_TRUE(WaitFor([&] { return NumBound(ns) == static_cast<size_t>(kPods); }, 60s)) << b.Log();
   // The released lease is taken at once, not after a lease duration.
   EXPECT_LT(std::chrono::steady_clock::now() - t1, 14s);
+  b.Signal(SIGTERM);
+  EXPECT_EQ(b.Wait(20s), 0);
+  // Logs are complete once the process exited.
   const std::string log_b = b.Log();
   EXPECT_EQ(Count(log_b, "] bound " + ns + "/"), kPods - bound_by_a);
   EXPECT_EQ(Count(log_a + log_b, "] binding "), 0u) << log_a << log_b;  // no failed binding
-  b.Signal(SIGTERM);
-  EXPECT_EQ(b.Wait(20s), 0);
   for (int i = 0; i < kPods; ++i) (void)server_->DeletePodNow(ns, fmt::format("burst-{:03}", i));
 }
 
@@ -401,7 +402,9 @@ TEST_F(RunE2E, TwoReplicasOnlyTheLeaderBindsAndTheStandbyTakesOver) {
       << b.Log();
   for (int i = 0; i < 10; ++i) Pod(ns, fmt::format("first-{}", i), me, "10m");
   ASSERT_TRUE(WaitFor([&] { return NumBound(ns) == 10; }, 30s)) << a->Log();
-  EXPECT_EQ(Count(a->Log(), "] bound " + ns + "/first-"), 10u);
+  // (the log line follows the binding's reply by a moment)
+  EXPECT_TRUE(WaitFor([&] { return Count(a->Log(), "] bound " + ns + "/first-") == 10; }, 5s))
+      << a->Log();
   EXPECT_EQ(Count(b.Log(), "] bound "), 0u);
   a->Signal(SIGKILL);  // dies without releasing
   a->Wait(5s);
@@ -410,10 +413,10 @@ TEST_F(RunE2E, TwoReplicasOnlyTheLeaderBindsAndTheStandbyTakesOver) {
   ASSERT_TRUE(WaitFor([&] { return NumBound(ns) == 20; }, 30s)) << b.Log();
   const auto took = std::chrono::steady_clock::now() - t0;
   EXPECT_LT(took, 15s);  // lease duration 4 s + retry + binding
-  EXPECT_NE(b.Log().find("became leader"), std::string::npos);
-  EXPECT_EQ(Count(b.Log(), "] bound " + ns + "/second-"), 10u);
   b.Signal(SIGTERM);
   EXPECT_EQ(b.Wait(20s), 0);
+  EXPECT_NE(b.Log().find("became leader"), std::string::npos);
+  EXPECT_EQ(Count(b.Log(), "] bound " + ns + "/second-"), 10u) << b.Log();
   for (const auto& [name, node] : Placement(ns)) (void)server_->DeletePodNow(ns, name);
 }
 
@@ -448,13 +451,13 @@ TEST_F(RunE2E, PodsBoundByAnotherBinderMeanwhileAreDropped) {
   // Then a pod nobody races for is still scheduled.
   Pod(ns, "after", me, "10m");
   ASSERT_TRUE(WaitFor([&] { return Placement(ns)["after"] == "e2e-conflict-n1"; }, 20s)) << k.Log();
+  k.Signal(SIGTERM);
+  EXPECT_EQ(k.Wait(10s), 0);
   const std::string log = k.Log();
   const size_t ksched_bound = Count(log, "] bound " + ns + "/race-");
   EXPECT_EQ(ksched_bound + test_bound, static_cast<size_t>(kPods)) << log;
   // Conflicts are not retried for ever: at most one failed bind per pod.
   EXPECT_LE(Count(log, "] binding " + ns + "/race-"), static_cast<size_t>(test_bound));
-  k.Signal(SIGTERM);
-  EXPECT_EQ(k.Wait(10s), 0);
   for (const auto& [name, node] : Placement(ns)) (void)server_->DeletePodNow(ns, name);
 }
 
@@ -490,10 +493,10 @@ TEST_F(RunE2E, NodeDeletedWhilePodsAreAssumedOnIt) {
   for (const auto& [name, node] : Placement(ns)) {
     EXPECT_EQ(node, name == "on-b" ? "e2e-nodegone-b" : "e2e-nodegone-a") << name;
   }
-  const std::string log = k.Log();
-  EXPECT_EQ(Count(log, "] bound " + ns + "/"), static_cast<size_t>(kPods + 1)) << log;
   k.Signal(SIGTERM);
   EXPECT_EQ(k.Wait(10s), 0);
+  const std::string log = k.Log();
+  EXPECT_EQ(Count(log, "] bound " + ns + "/"), static_cast<size_t>(kPods + 1)) << log;
   for (const auto& [name, node] : Placement(ns)) (void)server_->DeletePodNow(ns, name);
 }
 
@@ -515,15 +518,14 @@ TEST_F(RunE2E, WatchCutMidRunLosesNoPod) {
   for (int i = 0; i < 15; ++i) Pod(ns, fmt::format("after-{:02}", i), me, "10m");
   proxy.CutAll();
   ASSERT_TRUE(WaitFor([&] { return NumBound(ns) == 30; }, 60s)) << k.Log();
-  std::this_thread::sleep_for(1s);
+  k.Signal(SIGTERM);
+  EXPECT_EQ(k.Wait(10s), 0);
   const std::string log = k.Log();
   // A binding whose reply was cut may be logged as failed although the
   // server bound the pod (the watch then shows it bound); none is bound twice.
   EXPECT_LE(Count(log, "] bound " + ns + "/"), 30u) << log;
   for (const auto& [name, node] : Placement(ns)) EXPECT_EQ(node, "e2e-cut-n1") << name;
   EXPECT_GT(proxy.connections_accepted(), 1);
-  k.Signal(SIGTERM);
-  EXPECT_EQ(k.Wait(10s), 0);
   for (const auto& [name, node] : Placement(ns)) (void)server_->DeletePodNow(ns, name);
 }
 
@@ -541,11 +543,11 @@ TEST_F(RunE2E, ApiServerRestartMidRunLosesNoPod) {
   ASSERT_TRUE(server_->Restart().ok());
   for (int i = 0; i < 20; ++i) Pod(ns, fmt::format("after-{:02}", i), me, "10m");
   ASSERT_TRUE(WaitFor([&] { return NumBound(ns) == 40; }, 60s)) << k.Log();
+  k.Signal(SIGTERM);
+  EXPECT_EQ(k.Wait(10s), 0);
   const std::string log = k.Log();
   EXPECT_EQ(Count(log, "] bound " + ns + "/"), 40u) << log;
   EXPECT_EQ(Count(log, "] binding " + ns + "/"), 0u) << log;  // no failed (double) binding
-  k.Signal(SIGTERM);
-  EXPECT_EQ(k.Wait(10s), 0);
   for (const auto& [name, node] : Placement(ns)) (void)server_->DeletePodNow(ns, name);
 }
 
