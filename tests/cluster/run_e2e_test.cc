@@ -333,6 +333,45 @@ TEST_F(RunE2E, UnschedulablePodIsBoundOnceAFittingNodeArrives) {
   (void)server_->DeletePodNow(ns, "huge");
 }
 
+// Preemption: the high-priority pod is nominated, the victim deleted with a
+// Preempted event, and the preemptor bound once the victim is gone.
+TEST_F(RunE2E, PreemptionDeletesTheVictimAndBindsThePreemptor) {
+  const std::string ns = "e2e-preempt", me = "e2e-preempt-sched";
+  ASSERT_TRUE(server_->EnsureNamespace(ns).ok());
+  json pc = {{"apiVersion", "scheduling.k8s.io/v1"},
+             {"kind", "PriorityClass"},
+             {"metadata", {{"name", "e2e-high"}}},
+             {"value", 1000}};
+  auto created = server_->CreateObject("/apis/scheduling.k8s.io/v1/priorityclasses", pc.dump());
+  ASSERT_TRUE(created.ok() || created.error().http_code == 409) << created.error().message;
+  Node("e2e-preempt-n1", "2");
+  std::vector<std::string> args = BaseArgs(me);
+  args.push_back("--leader-elect=false");
+  Ksched k(LogPath("preempt"), args);
+  PodJson(ns, ShapedPod("low", me, "1500m", "64Mi"));
+  ASSERT_TRUE(WaitFor([&] { return Placement(ns)["low"] == "e2e-preempt-n1"; }, 20s)) << k.Log();
+  json high = ShapedPod("high", me, "1500m", "64Mi");
+  high["spec"]["priorityClassName"] = "e2e-high";
+  PodJson(ns, high);
+  ASSERT_TRUE(WaitFor([&] { return Placement(ns)["high"] == "e2e-preempt-n1"; }, 30s)) << k.Log();
+  EXPECT_EQ(Placement(ns).count("low"), 0u);  // deleted
+  ASSERT_TRUE(WaitFor(
+      [&] {
+        for (const std::string& e : Events(ns))
+          if (e == "low Preempted: by e2e-preempt/high on node e2e-preempt-n1") return true;
+        return false;
+      },
+      10s))
+      << json(Events(ns)).dump();
+  k.Signal(SIGTERM);
+  EXPECT_EQ(k.Wait(10s), 0);
+  EXPECT_NE(k.Log().find("preempting for e2e-preempt/high on node e2e-preempt-n1: deleting "
+                         "e2e-preempt/low"),
+            std::string::npos)
+      << k.Log();
+  for (const auto& [name, node] : Placement(ns)) (void)server_->DeletePodNow(ns, name);
+}
+
 // SIGTERM in the middle of a burst: ksched stops popping, finishes its
 // in-flight bindings, releases the lease and exits 0; a second replica then
 // takes the lease at once and binds the rest; no pod is bound twice.
