@@ -119,6 +119,71 @@ Result<LeaseRecord> ParseLease(const std::string& body, std::string_view what) {
   return l;
 }
 
+constexpr char kLeaderAnnotation[] = "control-plane.alpha.kubernetes.io/leader";
+
+// metav1.Time keeps whole seconds: "2020-01-02T03:04:05.123456Z" -> "...05Z".
+std::string ToSeconds(const std::string& t) {
+  size_t dot = t.find('.');
+  if (dot == std::string::npos) return t;
+  size_t end = dot + 1;
+  while (end < t.size() && t[end] >= '0' && t[end] <= '9') ++end;
+  return t.substr(0, dot) + t.substr(end);
+}
+
+json EndpointsLockJson(const LeaseRecord& r) {
+  json record = {
+      {"holderIdentity", r.holder_identity},
+      {"leaseDurationSeconds", r.lease_duration_seconds},
+      {"acquireTime", r.acquire_time.empty() ? json(nullptr) : json(ToSeconds(r.acquire_time))},
+      {"renewTime", r.renew_time.empty() ? json(nullptr) : json(ToSeconds(r.renew_time))},
+      {"leaderTransitions", r.lease_transitions}};
+  json meta = {
+      {"name", r.name}, {"namespace", r.ns}, {"annotations", {{kLeaderAnnotation, record.dump()}}}};
+  if (!r.resource_version.empty()) meta["resourceVersion"] = r.resource_version;
+  return {{"apiVersion", "v1"}, {"kind", "Endpoints"}, {"metadata", std::move(meta)}};
+}
+
+Result<LeaseRecord> ParseEndpointsLock(const std::string& body, std::string_view what) {
+  json j = json::parse(body, nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded() || !j.is_object() || !j["metadata"].is_object()) {
+    return MakeError(std::string(what) + ": the API server's reply is not an Endpoints object");
+  }
+  const json& m = j["metadata"];
+  LeaseRecord r;
+  r.name = m.value("name", "");
+  r.ns = m.value("namespace", "");
+  r.resource_version = m.value("resourceVersion", "");
+  auto ann = m.find("annotations");
+  if (ann == m.end() || !ann->is_object()) return r;
+  auto rec = ann->find(kLeaderAnnotation);
+  if (rec == ann->end() || !rec->is_string()) return r;
+  json record = json::parse(rec->get<std::string>(), nullptr, /*allow_exceptions=*/false);
+  if (record.is_discarded() || !record.is_object()) {
+    return MakeError(std::string(what) + ": annotation " + kLeaderAnnotation +
+                     " is not a leader election record");
+  }
+  auto str = [&record](const char* k) {
+    auto it = record.find(k);
+    return it != record.end() && it->is_string() ? it->get<std::string>() : std::string();
+  };
+  auto num = [&record](const char* k) -> int64_t {
+    auto it = record.find(k);
+    return it != record.end() && it->is_number_integer() ? it->get<int64_t>() : 0;
+  };
+  r.holder_identity = str("holderIdentity");
+  r.lease_duration_seconds = num("leaseDurationSeconds");
+  r.acquire_time = str("acquireTime");
+  r.renew_time = str("renewTime");
+  r.lease_transitions = num("leaderTransitions");
+  return r;
+}
+
+std::string EndpointsPath(std::string_view ns, std::string_view name = {}) {
+  std::string p = "/api/v1/namespaces/" + std::string(ns) + "/endpoints";
+  if (!name.empty()) p += "/" + std::string(name);
+  return p;
+}
+
 }  // namespace
 
 const ResourceInfo& Info(Resource resource) { return kInfos[static_cast<int>(resource)]; }
@@ -238,6 +303,12 @@ Status ClusterClient::SetPodScheduledCondition(std::string_view ns, std::string_
   return Status::Ok();
 }
 
+Result<std::string> ClusterClient::GetPod(std::string_view ns, std::string_view name) {
+  if (Status s = CheckNsName(ns, name); !s.ok()) return s.error();
+  RequestTarget t{"get", "", "pods", std::string(ns), std::string(name)};
+  return rest_->Call(t, "GET", PodPath(ns, name));
+}
+
 Status ClusterClient::CreateEvent(const EventRecord& event) {
   const auto& io = event.involved_object;
   std::string ns = io.ns.empty() ? "default" : io.ns;  // cluster-scoped objects
@@ -310,6 +381,53 @@ Status ClusterClient::UpdateLease(const LeaseRecord& lease, LeaseRecord* stored)
   if (!r.ok()) return r.error();
   if (stored != nullptr) {
     auto l = ParseLease(*r, "update leases " + lease.ns + "/" + lease.name);
+    if (!l.ok()) return l.error();
+    *stored = std::move(l).value();
+  }
+  return Status::Ok();
+}
+
+Result<std::optional<LeaseRecord>> ClusterClient::GetEndpointsLock(std::string_view ns,
+                                                                   std::string_view name) {
+  if (Status s = CheckNsName(ns, name); !s.ok()) return s.error();
+  RequestTarget t{"get", "", "endpoints", std::string(ns), std::string(name)};
+  auto reply = rest_->Send(t, "GET", EndpointsPath(ns, name));
+  if (!reply.ok()) return reply.error();
+  if (reply->code == 404) return std::optional<LeaseRecord>();
+  if (reply->code != 200) return ApiError(t, reply->code, reply->body);
+  auto r =
+      ParseEndpointsLock(reply->body, "get endpoints " + std::string(ns) + "/" + std::string(name));
+  if (!r.ok()) return r.error();
+  return std::optional<LeaseRecord>(std::move(r).value());
+}
+
+Status ClusterClient::CreateEndpointsLock(const LeaseRecord& record, LeaseRecord* stored) {
+  if (Status s = CheckNsName(record.ns, record.name); !s.ok()) return s;
+  LeaseRecord fresh = record;
+  fresh.resource_version.clear();
+  RequestTarget t{"create", "", "endpoints", record.ns, record.name};
+  auto r = rest_->Call(t, "POST", EndpointsPath(record.ns), EndpointsLockJson(fresh).dump());
+  if (!r.ok()) return r.error();
+  if (stored != nullptr) {
+    auto l = ParseEndpointsLock(*r, "create endpoints " + record.ns + "/" + record.name);
+    if (!l.ok()) return l.error();
+    *stored = std::move(l).value();
+  }
+  return Status::Ok();
+}
+
+Status ClusterClient::UpdateEndpointsLock(const LeaseRecord& record, LeaseRecord* stored) {
+  if (Status s = CheckNsName(record.ns, record.name); !s.ok()) return s;
+  if (record.resource_version.empty()) {
+    return MakeError("update endpoints " + record.ns + "/" + record.name +
+                     ": no resourceVersion (read the lock first)");
+  }
+  RequestTarget t{"update", "", "endpoints", record.ns, record.name};
+  auto r = rest_->Call(t, "PUT", EndpointsPath(record.ns, record.name),
+                       EndpointsLockJson(record).dump());
+  if (!r.ok()) return r.error();
+  if (stored != nullptr) {
+    auto l = ParseEndpointsLock(*r, "update endpoints " + record.ns + "/" + record.name);
     if (!l.ok()) return l.error();
     *stored = std::move(l).value();
   }

@@ -203,6 +203,9 @@ class ClusterClient {
                                   std::string_view reason,   // "Unschedulable"
                                   std::string_view message,  // status patch
                                   std::string_view last_transition_time = {});
+  // The pod as the server has it now (upstream's preemption reads the
+  // preemptor fresh: GetUpdatedPod); 404 -> error with IsNotFound().
+  Result<std::string> GetPod(std::string_view ns, std::string_view name);
   Status CreateEvent(const EventRecord& event);  // core/v1 Event, reason/message/type
   // Lease (coordination.k8s.io/v1) for leader election. GetLease: nullopt on 404.
   Result<std::optional<LeaseRecord>> GetLease(std::string_view ns, std::string_view name);
@@ -211,6 +214,17 @@ class ClusterClient {
   Status CreateLease(const LeaseRecord& lease, LeaseRecord* stored = nullptr);
   // Uses lease.resource_version (optimistic lock); 409 conflict when stale.
   Status UpdateLease(const LeaseRecord& lease, LeaseRecord* stored = nullptr);
+
+  // v1.15's default leader-election lock (--leader-elect-resource-lock=endpoints):
+  // the same record as JSON in the annotation control-plane.alpha.kubernetes.io/leader
+  // of an Endpoints object (upstream: kube-system/kube-scheduler). Times are
+  // written at second precision (metav1.Time); lease_transitions is
+  // leaderTransitions. Get: nullopt on 404; an Endpoints without the
+  // annotation gives an empty record with its resourceVersion. Update writes
+  // the Endpoints with only that annotation (a lock object has no subsets).
+  Result<std::optional<LeaseRecord>> GetEndpointsLock(std::string_view ns, std::string_view name);
+  Status CreateEndpointsLock(const LeaseRecord& record, LeaseRecord* stored = nullptr);
+  Status UpdateEndpointsLock(const LeaseRecord& record, LeaseRecord* stored = nullptr);
 
   // The REST layer, for calls this class does not wrap (tests, diagnostics).
   RestClient& rest() { return *rest_; }

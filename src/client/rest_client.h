@@ -63,9 +63,9 @@ class RestClient {
                            std::string_view content_type = "application/json");
 
   // A streaming GET (watch): `on_data` receives the body as it arrives and
-  // returns false to stop; `stop` is polled about every 100 ms and ends the
-  // transfer when true. `timeout_ms` bounds the whole transfer (0: none). The
-  // reply's code is returned; its body is only filled for non-2xx replies.
+  // returns false to stop; `stop` is polled (libcurl calls back at least once a second) and ends
+  // the transfer when true. `timeout_ms` bounds the whole transfer (0: none). The reply's code is
+  // returned; its body is only filled for non-2xx replies.
   Result<HttpReply> Stream(const RequestTarget& target, const std::string& path,
                            const std::function<bool(std::string_view)>& on_data,
                            const std::atomic<bool>& stop, int64_t timeout_ms);

@@ -135,7 +135,8 @@ Status ApiServer::LoadEnv() {
 }
 
 Status ApiServer::StartAgain() {
-  std::string prefix;
+  // start.sh waits 60 s for /healthz by default; a loaded CI machine can need more.
+  std::string prefix = "START_TIMEOUT=${START_TIMEOUT:-180} ";
   if (!extra_args_.empty()) prefix += "APISERVER_EXTRA_ARGS=" + ShellQuote(extra_args_) + " ";
   if (env_.port != 0) {
     prefix += "APISERVER_PORT=" + std::to_string(env_.port) +
@@ -276,6 +277,13 @@ Result<std::string> ApiServer::CreateObject(const std::string& collection_path,
 
 Status ApiServer::DeletePodNow(const std::string& ns, const std::string& name) {
   auto r = Admin("DELETE", "/api/v1/namespaces/" + ns + "/pods/" + name,
+                 R"({"apiVersion":"v1","kind":"DeleteOptions","gracePeriodSeconds":0})");
+  if (!r.ok()) return r.error();
+  return Status::Ok();
+}
+
+Status ApiServer::DeleteAllPods(const std::string& ns) {
+  auto r = Admin("DELETE", "/api/v1/namespaces/" + ns + "/pods",
                  R"({"apiVersion":"v1","kind":"DeleteOptions","gracePeriodSeconds":0})");
   if (!r.ok()) return r.error();
   return Status::Ok();

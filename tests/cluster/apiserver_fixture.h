@@ -89,6 +89,9 @@ class ApiServer {
   // Deletes with gracePeriodSeconds 0 (no kubelet confirms anything here).
   Status DeletePodNow(const std::string& ns, const std::string& name);
   Status DeleteNode(const std::string& name);
+  // Every pod of `ns`, with gracePeriodSeconds 0 (tests clean up after themselves so that
+  // later tests in the same binary see no leftovers).
+  Status DeleteAllPods(const std::string& ns);
   // The pod as the server has it now.
   Result<std::string> GetPod(const std::string& ns, const std::string& name);
 

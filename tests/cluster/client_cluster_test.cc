@@ -130,6 +130,19 @@ class ClientCluster : public ::testing::Test {
     }
     server_ = &*shared;
   }
+  void TearDown() override {
+    if (server_ != nullptr && !ns_.empty()) {
+      Status st = server_->DeleteAllPods(ns_);
+      EXPECT_TRUE(st.ok()) << st.error().message;
+    }
+  }
+  // The test's namespace, created here and emptied of pods after the test.
+  std::string Namespace(const std::string& ns) {
+    ns_ = ns;
+    Status st = server_->EnsureNamespace(ns);
+    EXPECT_TRUE(st.ok()) << st.error().message;
+    return ns;
+  }
   std::unique_ptr<ClusterClient> SchedulerClient(const std::string& server_url = "") {
     auto config = server_->SchedulerConfig();
     if (!server_url.empty()) {  // as `ksched run` would be pointed at a proxy
@@ -152,11 +165,11 @@ class ClientCluster : public ::testing::Test {
     return o;
   }
   ApiServer* server_ = nullptr;
+  std::string ns_;
 };
 
 TEST_F(ClientCluster, ListThenWatchDeliversCreatesUpdatesDeletes) {
-  const std::string ns = "watch-basic";
-  ASSERT_TRUE(server_->EnsureNamespace(ns).ok());
+  const std::string ns = Namespace("watch-basic");
   ASSERT_TRUE(server_->CreatePod(ns, "before").ok());
 
   Recorder rec;
@@ -233,8 +246,7 @@ TEST_F(ClientCluster, ListThenWatchDeliversCreatesUpdatesDeletes) {
 }
 
 TEST_F(ClientCluster, CutWatchResumesFromLastResourceVersionWithoutLoss) {
-  const std::string ns = "watch-cut";
-  ASSERT_TRUE(server_->EnsureNamespace(ns).ok());
+  const std::string ns = Namespace("watch-cut");
   for (const char* n : {"keep", "change", "remove"}) ASSERT_TRUE(server_->CreatePod(ns, n).ok());
   TcpProxy proxy(server_->env().port);
   Recorder rec;
@@ -282,8 +294,7 @@ TEST_F(ClientCluster, CutWatchResumesFromLastResourceVersionWithoutLoss) {
 }
 
 TEST_F(ClientCluster, GoneTriggersRelistThatConvergesWithoutGhosts) {
-  const std::string ns = "watch-gone";
-  ASSERT_TRUE(server_->EnsureNamespace(ns).ok());
+  const std::string ns = Namespace("watch-gone");
   for (const char* n : {"stays", "ghost-1", "ghost-2", "recreated"}) {
     ASSERT_TRUE(server_->CreatePod(ns, n).ok());
   }
@@ -324,13 +335,10 @@ TEST_F(ClientCluster, GoneTriggersRelistThatConvergesWithoutGhosts) {
   }
   EXPECT_TRUE(old_recreated_deleted) << "the old incarnation of a recreated pod was not deleted";
   client->StopWatches();
-  // Clean up (the namespace's pods count for other tests' lists).
-  for (int i = 0; i < 110; ++i) (void)server_->DeletePodNow(ns, "filler-" + std::to_string(i));
 }
 
 TEST_F(ClientCluster, ApiServerRestartLosesNoEvent) {
-  const std::string ns = "restart";
-  ASSERT_TRUE(server_->EnsureNamespace(ns).ok());
+  const std::string ns = Namespace("restart");
   ASSERT_TRUE(server_->CreatePod(ns, "r0").ok());
   Recorder rec;
   std::atomic<int> errors{0};
@@ -354,8 +362,7 @@ TEST_F(ClientCluster, ApiServerRestartLosesNoEvent) {
 }
 
 TEST_F(ClientCluster, BindThenDoubleBindIsConflict) {
-  const std::string ns = "bind";
-  ASSERT_TRUE(server_->EnsureNamespace(ns).ok());
+  const std::string ns = Namespace("bind");
   ASSERT_TRUE(server_->CreateReadyNode("bind-node-a").ok());
   auto created = server_->CreatePod(ns, "b1");
   ASSERT_TRUE(created.ok());
@@ -502,17 +509,64 @@ TEST_F(ClientCluster, LeaseCreateGetUpdateAndConflicts) {
           .ok());
 }
 
+TEST_F(ClientCluster, EndpointsLockAsV115WritesIt) {
+  auto client = SchedulerClient();
+  // The scheduler's role may create Endpoints and get/update the one named kube-scheduler.
+  auto none = client->GetEndpointsLock("kube-system", "kube-scheduler");
+  ASSERT_TRUE(none.ok()) << none.error().message;
+  ASSERT_FALSE(none->has_value());
+  LeaseRecord lock{"kube-system",     "kube-scheduler",  "replica-a", 15,
+                   NowRfc3339Micro(), NowRfc3339Micro(), 0,           ""};
+  LeaseRecord stored;
+  Status created = client->CreateEndpointsLock(lock, &stored);
+  ASSERT_TRUE(created.ok()) << created.error().message;
+  EXPECT_FALSE(stored.resource_version.empty());
+  EXPECT_EQ(stored.holder_identity, "replica-a");
+  EXPECT_EQ(stored.renew_time.size(), 20u) << stored.renew_time;  // whole seconds
+  EXPECT_TRUE(IsConflict(client->CreateEndpointsLock(lock)));
+
+  // The annotation is the JSON upstream's EndpointsLock reads.
+  auto raw = server_->Admin("GET", "/api/v1/namespaces/kube-system/endpoints/kube-scheduler");
+  ASSERT_TRUE(raw.ok());
+  json record = json::parse(std::string(
+      json::parse(*raw)["metadata"]["annotations"]["control-plane.alpha.kubernetes.io/leader"]));
+  EXPECT_EQ(record["holderIdentity"], "replica-a");
+  EXPECT_EQ(record["leaseDurationSeconds"], 15);
+  EXPECT_EQ(record["leaderTransitions"], 0);
+
+  LeaseRecord takeover = stored;
+  takeover.holder_identity = "replica-b";
+  takeover.lease_transitions = 1;
+  LeaseRecord after;
+  Status updated = client->UpdateEndpointsLock(takeover, &after);
+  ASSERT_TRUE(updated.ok()) << updated.error().message;
+  EXPECT_EQ(after.holder_identity, "replica-b");
+  EXPECT_EQ(after.lease_transitions, 1);
+  Status stale = client->UpdateEndpointsLock(stored);
+  EXPECT_TRUE(IsConflict(stale)) << (stale.ok() ? "ok" : stale.error().message);
+  auto got = client->GetEndpointsLock("kube-system", "kube-scheduler");
+  ASSERT_TRUE(got.ok() && got->has_value());
+  EXPECT_EQ((*got)->holder_identity, "replica-b");
+  EXPECT_EQ((*got)->resource_version, after.resource_version);
+  // Another name is outside the role: 403 naming the rule.
+  auto other = client->GetEndpointsLock("kube-system", "someone-else");
+  ASSERT_FALSE(other.ok());
+  EXPECT_TRUE(IsForbidden(other.error())) << other.error().message;
+  ASSERT_TRUE(
+      server_->Admin("DELETE", "/api/v1/namespaces/kube-system/endpoints/kube-scheduler").ok());
+}
+
 TEST_F(ClientCluster, StatusPatchesEventsAndDeletes) {
-  const std::string ns = "writes";
-  ASSERT_TRUE(server_->EnsureNamespace(ns).ok());
+  const std::string ns = Namespace("writes");
   auto created = server_->CreatePod(ns, "w1");
   ASSERT_TRUE(created.ok());
   std::string uid = json::parse(*created)["metadata"]["uid"];
   auto client = SchedulerClient();
 
   ASSERT_TRUE(client->SetNominatedNodeName(ns, "w1", "node-x").ok());
-  EXPECT_EQ(json::parse(*server_->GetPod(ns, "w1"))["status"].value("nominatedNodeName", ""),
-            "node-x");
+  auto fresh = client->GetPod(ns, "w1");  // with the scheduler's identity
+  ASSERT_TRUE(fresh.ok()) << fresh.error().message;
+  EXPECT_EQ(json::parse(*fresh)["status"].value("nominatedNodeName", ""), "node-x");
   ASSERT_TRUE(client->SetNominatedNodeName(ns, "w1", "").ok());
   EXPECT_FALSE(json::parse(*server_->GetPod(ns, "w1"))["status"].contains("nominatedNodeName"));
 
@@ -573,6 +627,9 @@ TEST_F(ClientCluster, StatusPatchesEventsAndDeletes) {
   auto gone = server_->GetPod(ns, "w1");
   ASSERT_FALSE(gone.ok());
   EXPECT_EQ(gone.error().http_code, 404);
+  auto missing = client->GetPod(ns, "w1");
+  ASSERT_FALSE(missing.ok());
+  EXPECT_TRUE(IsNotFound(missing.error())) << missing.error().message;
   Status again = client->DeletePod(ns, "w1", uid);
   EXPECT_TRUE(IsNotFound(again)) << (again.ok() ? "ok" : again.error().message);
 }
