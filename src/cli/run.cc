@@ -26,18 +26,27 @@ namespace {
 
 using live::Log;
 
-// The Lease calls of leader election, over the cluster client.
+// The lock calls of leader election, over the cluster client: a
+// coordination.k8s.io/v1 Lease, or v1.15's default Endpoints lock (the same
+// record in an annotation).
 class ClientLeaseStore : public live::LeaseStore {
  public:
-  ClientLeaseStore(client::ClusterClient* c, std::string ns, std::string name)
-      : c_(c), ns_(std::move(ns)), name_(std::move(name)) {}
-  Result<std::optional<live::LeaseRecord>> Get() override { return c_->GetLease(ns_, name_); }
-  Status Create(const live::LeaseRecord& lease) override { return c_->CreateLease(lease); }
-  Status Update(const live::LeaseRecord& lease) override { return c_->UpdateLease(lease); }
+  ClientLeaseStore(client::ClusterClient* c, std::string ns, std::string name, bool endpoints)
+      : c_(c), ns_(std::move(ns)), name_(std::move(name)), endpoints_(endpoints) {}
+  Result<std::optional<live::LeaseRecord>> Get() override {
+    return endpoints_ ? c_->GetEndpointsLock(ns_, name_) : c_->GetLease(ns_, name_);
+  }
+  Status Create(const live::LeaseRecord& lease) override {
+    return endpoints_ ? c_->CreateEndpointsLock(lease) : c_->CreateLease(lease);
+  }
+  Status Update(const live::LeaseRecord& lease) override {
+    return endpoints_ ? c_->UpdateEndpointsLock(lease) : c_->UpdateLease(lease);
+  }
 
  private:
   client::ClusterClient* c_;
   std::string ns_, name_;
+  bool endpoints_;
 };
 
 // Go's time.ParseDuration for the forms the flags take: "15s", "1m30s",
@@ -160,7 +169,7 @@ CLI::App* AddRunCommand(CLI::App* app, RunArgs* args) {
       ->check(GoDuration())
       ->capture_default_str();
   cmd->add_option("--leader-elect-resource-lock", args->resource_lock,
-                  "The lock object's kind: leases")
+                  "The lock object's kind: leases or endpoints")
       ->capture_default_str();
   cmd->add_option("--lock-object-namespace", args->lock_namespace, "Namespace of the lock object")
       ->capture_default_str();
@@ -183,9 +192,10 @@ CLI::App* AddRunCommand(CLI::App* app, RunArgs* args) {
 }
 
 int RunRun(const RunArgs& args) {
-  if (args.resource_lock != "leases") {
+  if (args.resource_lock != "leases" && args.resource_lock != "endpoints") {
     std::cerr << "ksched: --leader-elect-resource-lock " << args.resource_lock
-              << ": only \"leases\" (coordination.k8s.io/v1 Lease) is supported\n";
+              << ": must be leases (a coordination.k8s.io/v1 Lease) or endpoints (v1.15's "
+                 "default: an annotation on an Endpoints object)\n";
     return kExitBadInput;
   }
   live::ElectionConfig election;
@@ -298,12 +308,13 @@ int RunRun(const RunArgs& args) {
     stop_all(1);
   }
 
-  ClientLeaseStore lease_store(&c, election.ns, election.name);
+  ClientLeaseStore lease_store(&c, election.ns, election.name, args.resource_lock == "endpoints");
   live::LeaderElector elector(&lease_store, &clock, election);
   std::thread election_thread;
   if (args.leader_elect) {
-    Log('I', fmt::format("leader election on Lease {}/{} as {}", election.ns, election.name,
-                         election.identity));
+    Log('I', fmt::format("leader election on {} {}/{} as {}",
+                         args.resource_lock == "endpoints" ? "Endpoints" : "Lease", election.ns,
+                         election.name, election.identity));
     election_thread = std::thread([&] {
       bool was_leader = false;
       std::string last_error;

@@ -459,6 +459,31 @@ TEST_F(RunE2E, TwoReplicasOnlyTheLeaderBindsAndTheStandbyTakesOver) {
   for (const auto& [name, node] : Placement(ns)) (void)server_->DeletePodNow(ns, name);
 }
 
+// v1.15's default lock: the record on the kube-system/kube-scheduler
+// Endpoints, which the scheduler's role may update.
+TEST_F(RunE2E, EndpointsLockLeadsAndReleases) {
+  const std::string ns = "e2e-endpoints", me = "e2e-endpoints-sched";
+  ASSERT_TRUE(server_->EnsureNamespace(ns).ok());
+  Node("e2e-endpoints-n1", "8");
+  std::vector<std::string> args = BaseArgs(me);
+  for (const char* a : {"--leader-elect-resource-lock", "endpoints"}) args.push_back(a);
+  Ksched k(LogPath("endpoints"), args);
+  ASSERT_TRUE(WaitFor([&] { return k.Log().find("became leader") != std::string::npos; }, 20s))
+      << k.Log();
+  Pod(ns, "p", me, "10m");
+  ASSERT_TRUE(WaitFor([&] { return Placement(ns)["p"] == "e2e-endpoints-n1"; }, 20s)) << k.Log();
+  k.Signal(SIGTERM);
+  EXPECT_EQ(k.Wait(10s), 0);
+  EXPECT_NE(k.Log().find("lease released"), std::string::npos) << k.Log();
+  auto ep = server_->Admin("GET", "/api/v1/namespaces/kube-system/endpoints/kube-scheduler");
+  ASSERT_TRUE(ep.ok()) << ep.error().message;
+  const json doc = json::parse(*ep);
+  const json record = json::parse(
+      doc["metadata"]["annotations"].value("control-plane.alpha.kubernetes.io/leader", "{}"));
+  EXPECT_EQ(record.value("holderIdentity", "?"), "") << record.dump();
+  (void)server_->DeletePodNow(ns, "p");
+}
+
 // A pod bound by someone else between decision and binding (409): ksched
 // drops it; every pod ends bound exactly once and ksched keeps scheduling.
 TEST_F(RunE2E, PodsBoundByAnotherBinderMeanwhileAreDropped) {
