@@ -13,4 +13,6 @@ $SUDO apt-get install -y -qq --no-install-recommends \
   etcd-server xz-utils curl >/dev/null  # etcd, xz, curl: ../shared/apiserver for tests/cluster
 # A headless browser for the -o html test (src/planning/html_report_test.cc).
 $SUDO apt-get install -y -qq --no-install-recommends chromium >/dev/null
+# ksched run: Prometheus metrics.
+$SUDO apt-get install -y -qq --no-install-recommends prometheus-cpp-dev >/dev/null
 echo "install-deps: done"

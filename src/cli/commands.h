@@ -69,4 +69,31 @@ struct BenchArgs {
 CLI::App* AddBenchCommand(CLI::App* app, BenchArgs* args);
 int RunBench(const BenchArgs& args);
 
+// `ksched run` (src/cli/run.cc): flags named as kube-scheduler's.
+struct RunArgs {
+  std::string kubeconfig;
+  std::string scheduler_name = "default-scheduler";
+  SchedulerFlags flags = [] {
+    SchedulerFlags f;
+    f.percentage_of_nodes_to_score = 50;  // kube-scheduler v1.15's default
+    f.tie_break = "round-robin";          // upstream's selectHost
+    return f;
+  }();
+  bool disable_preemption = false;
+  bool leader_elect = true;
+  std::string lease_duration = "15s";
+  std::string renew_deadline = "10s";
+  std::string retry_period = "2s";
+  std::string resource_lock = "leases";
+  std::string lock_namespace = "kube-system";
+  std::string lock_name = "kube-scheduler";
+  double qps = 5000;  // high enough that the API server, not ksched, sets the pace
+  int burst = 5000;
+  std::string bind_address = "0.0.0.0";
+  int port = 10251;
+  int bind_workers = 16;
+};
+CLI::App* AddRunCommand(CLI::App* app, RunArgs* args);
+int RunRun(const RunArgs& args);
+
 }  // namespace ksched

@@ -108,6 +108,8 @@ int main(int argc, char** argv) {
 
   ksched::BenchArgs bench_args;
   CLI::App* bench = ksched::AddBenchCommand(&app, &bench_args);
+  ksched::RunArgs run_args;
+  CLI::App* run = ksched::AddRunCommand(&app, &run_args);
 
   // CLI11 reports a misspelt command as "A subcommand is required", which
   // does not say what was wrong; name the word and the commands there are.
@@ -134,5 +136,6 @@ int main(int argc, char** argv) {
   if (capacity->parsed()) return ksched::RunCapacity(capacity_args);
   if (drain->parsed()) return ksched::RunDrain(drain_args);
   if (bench->parsed()) return ksched::RunBench(bench_args);
+  if (run->parsed()) return ksched::RunRun(run_args);
   return kExitBadInput;
 }

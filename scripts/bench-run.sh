@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# Benchmark of `ksched run` against the real kube-apiserver v1.15.5 of
+# ../shared/apiserver: pods/s bound end to end, next to a bare client POSTing
+# bindings to the same server with the same concurrency, in the same run.
+#
+#   scripts/bench-run.sh [NODES] [PODS] [CONNECTIONS]     (defaults 1000 2000 8)
+#   KSCHED=build/ksched SERVER_DIR=/dev/shm/x scripts/bench-run.sh 5000 10000 8
+#   KSCHED_ARGS="--percentage-of-nodes-to-score 100" scripts/bench-run.sh 5000 10000 8
+#
+# Steps: start etcd + kube-apiserver in a tmpfs directory; create NODES Ready
+# nodes (loadgen.py nodes); then
+#   1. bare:   PODS pending pods for a scheduler nobody runs, bound by
+#              `loadgen.py bind -c CONNECTIONS` (round robin, no decisions);
+#   2. ksched: PODS pending pods for `ksched-bench`; `loadgen.py wait` watches
+#              them; `ksched run --bind-workers CONNECTIONS` starts, lists the
+#              cluster and binds them all.
+# Reported: the bare bind rate; ksched's bind-window rate (first bound -> last
+# bound) and end-to-end rate (from ksched's start, initial LIST included);
+# their ratio; ksched's binding/e2e latency histograms from /metrics.
+set -euo pipefail
+NODES=${1:-1000}
+PODS=${2:-2000}
+CONC=${3:-8}
+HERE=$(cd "$(dirname "$0")/.." && pwd)
+SHARED=${SHARED:-$HERE/../shared/apiserver}
+KSCHED=${KSCHED:-$HERE/build/ksched}
+DIR=${SERVER_DIR:-$( [ -d /dev/shm ] && echo /dev/shm || echo /tmp )/ksched-bench-$$}
+LG="python3 $SHARED/loadgen.py"
+PORT=${METRICS_PORT:-18251}
+
+cleanup() {
+  [ -n "${KPID:-}" ] && kill -TERM "$KPID" 2>/dev/null && wait "$KPID" 2>/dev/null || true
+  "$SHARED/stop.sh" "$DIR" --clean >/dev/null 2>&1 || true
+}
+trap cleanup EXIT
+
+"$SHARED/start.sh" "$DIR" >/dev/null
+# shellcheck disable=SC1091
+. "$DIR/env"
+echo "== $NODES nodes, $PODS pods, $CONC connections; server in $DIR"
+$LG -k "$ADMIN_KUBECONFIG" nodes "$NODES" | tail -1
+
+echo "== bare client: loadgen.py bind -c $CONC"
+$LG -k "$ADMIN_KUBECONFIG" -n bench-bare pods "$PODS" --scheduler-name nobody --run bare \
+  --pod-cpu 10m --pod-memory 16Mi | tail -1
+$LG -k "$SCHEDULER_KUBECONFIG" -n bench-bare -c "$CONC" --json-out "$DIR/bare.json" bind \
+  --selector loadgen-run=bare | tail -1
+
+echo "== ksched run --bind-workers $CONC"
+$LG -k "$ADMIN_KUBECONFIG" -n bench-ksched pods "$PODS" --scheduler-name ksched-bench --run ks \
+  --pod-cpu 10m --pod-memory 16Mi | tail -1
+$LG -k "$ADMIN_KUBECONFIG" -n bench-ksched --json-out "$DIR/ksched.json" wait \
+  --selector loadgen-run=ks --timeout 1200 > "$DIR/wait.log" &
+WPID=$!
+sleep 2  # the watch is open
+"$KSCHED" run --kubeconfig "$SCHEDULER_KUBECONFIG" --scheduler-name ksched-bench \
+  --leader-elect=false --bind-workers "$CONC" --port "$PORT" --bind-address 127.0.0.1 \
+  ${KSCHED_ARGS:-} 2> "$DIR/ksched.log" &
+KPID=$!
+wait "$WPID"
+tail -1 "$DIR/wait.log"
+curl -s "http://127.0.0.1:$PORT/metrics" > "$DIR/metrics.txt" || true
+
+python3 - "$DIR" <<'PY'
+import json, sys, re
+d = sys.argv[1]
+bare = json.load(open(f"{d}/bare.json"))
+ks = json.load(open(f"{d}/ksched.json"))
+b = bare["bind_pods_per_s"]
+w = ks.get("bind_window_pods_per_s") or 0
+e = ks.get("e2e_pods_per_s") or 0
+print(f"bare client binds:     {b:8.1f} pods/s")
+print(f"ksched bind window:    {w:8.1f} pods/s  ({100 * w / b:.0f}% of bare)")
+print(f"ksched end to end:     {e:8.1f} pods/s  (from the watch's start: a 2 s pause, then "
+      "ksched's start and initial LIST, included)")
+sums = {k: float(v) for k, v in re.findall(r"^(scheduler_scheduling_algorithm_duration_seconds_(?:sum|count)) ([0-9.e+]+)", open(f"{d}/metrics.txt").read(), re.M)}
+if sums.get("scheduler_scheduling_algorithm_duration_seconds_count"):
+    print(f"ksched algorithm time: {1000 * sums['scheduler_scheduling_algorithm_duration_seconds_sum'] / sums['scheduler_scheduling_algorithm_duration_seconds_count']:.2f} ms/pod on average")
+m = open(f"{d}/metrics.txt").read() if True else ""
+for name in ("scheduler_scheduling_algorithm_duration_seconds",
+             "scheduler_binding_duration_seconds", "scheduler_e2e_scheduling_duration_seconds"):
+    buckets = [(float(le), float(v)) for le, v in
+               re.findall(name + r'_bucket\{le="([0-9.e+-]+)"\} ([0-9.e+]+)', m)]
+    total = float((re.findall(name + r"_count ([0-9.e+]+)", m) or ["0"])[0])
+    if not total:
+        continue
+    def q(p):
+        for le, v in buckets:
+            if v >= p * total:
+                return le
+        return float("inf")
+    print(f"{name}: p50 <= {q(0.5)} s, p90 <= {q(0.9)} s, p99 <= {q(0.99)} s ({int(total)} pods)")
+PY

@@ -1,0 +1,431 @@
+#include "live/live_cache.h"
+
+#include <fmt/format.h>
+
+#include "api/decode.h"
+
+namespace ksched::live {
+
+namespace {
+
+using client::Resource;
+using client::WatchEventType;
+
+std::string KeyOf(const ObjectMeta& meta) {
+  if (meta.ns == kEmptyStr) return meta.name;
+  std::string key(Str(meta.ns));
+  key += '/';
+  key += meta.name;
+  return key;
+}
+
+bool SameTaints(const std::vector<Taint>& a, const std::vector<Taint>& b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (a[i].key != b[i].key || a[i].value != b[i].value || a[i].effect_str != b[i].effect_str)
+      return false;
+  }
+  return true;
+}
+
+bool SameConditions(const std::vector<NodeCondition>& a, const std::vector<NodeCondition>& b) {
+  // As upstream's nodeConditionsChanged: the type -> status map.
+  std::map<std::string, std::string> ma, mb;
+  for (const NodeCondition& c : a) ma[c.type] = c.status;
+  for (const NodeCondition& c : b) mb[c.type] = c.status;
+  return ma == mb;
+}
+
+bool SameImages(const std::vector<ContainerImage>& a, const std::vector<ContainerImage>& b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (a[i].names != b[i].names || a[i].size_bytes != b[i].size_bytes) return false;
+  }
+  return true;
+}
+
+bool Terminal(const Pod& pod) { return pod.phase == "Succeeded" || pod.phase == "Failed"; }
+
+// Decodes event.object_json with `decode`, naming the object on error.
+template <typename T, typename Decode>
+Result<T> DecodeEvent(simdjson::dom::parser& parser, const client::WatchEvent& event,
+                      Decode decode) {
+  const std::string source = fmt::format("watch {} event", client::WatchEventTypeName(event.type));
+  auto doc = ParseJson(parser, event.object_json, source);
+  if (!doc.ok()) return doc.error();
+  return decode(*doc, source, std::string_view(client::ResourceName(event.resource)));
+}
+
+template <typename T>
+void Store(std::map<std::string, T>* m, WatchEventType type, T obj) {
+  std::string key = KeyOf(obj.meta);
+  if (type == WatchEventType::kDeleted) {
+    m->erase(key);
+  } else {
+    (*m)[key] = std::move(obj);
+  }
+}
+
+}  // namespace
+
+bool SameForScheduling(const Node& a, const Node& b) {
+  return a.meta == b.meta && a.unschedulable == b.unschedulable && SameTaints(a.taints, b.taints) &&
+         a.capacity == b.capacity && a.allocatable == b.allocatable &&
+         SameConditions(a.conditions, b.conditions) && SameImages(a.images, b.images);
+}
+
+bool NodeSchedulingPropertiesChanged(const Node& o, const Node& n) {
+  if (o.unschedulable != n.unschedulable && !n.unschedulable) return true;
+  if (!(o.allocatable == n.allocatable)) return true;
+  if (!(o.meta.labels == n.meta.labels)) return true;
+  if (!SameTaints(o.taints, n.taints)) return true;
+  if (!SameConditions(o.conditions, n.conditions)) return true;
+  return false;
+}
+
+LiveCache::LiveCache(const Clock* clock, PriorityQueue* queue, Options options)
+    : clock_(clock), queue_(queue), options_(std::move(options)) {}
+
+void LiveCache::ExpectResources(const std::vector<client::Resource>& resources) {
+  expected_.insert(resources.begin(), resources.end());
+}
+
+bool LiveCache::HasSynced() const {
+  for (Resource r : expected_)
+    if (!synced_.count(r)) return false;
+  return true;
+}
+
+PodPtr LiveCache::FindPod(const std::string& key) const {
+  auto it = pods_.find(key);
+  return it == pods_.end() ? nullptr : it->second.pod;
+}
+
+std::string LiveCache::NodeOf(const std::string& key) const {
+  auto it = pods_.find(key);
+  return it == pods_.end() ? std::string() : it->second.placed_node;
+}
+
+bool LiveCache::IsAssumed(const std::string& key) const { return assumed_.count(key) != 0; }
+
+bool LiveCache::Responsible(const Pod& pod) const {
+  // The API server defaults spec.schedulerName; an empty one (objects not
+  // from a server) means the default scheduler, as `schedule` reads it.
+  const std::string& name =
+      pod.spec.scheduler_name.empty() ? std::string("default-scheduler") : pod.spec.scheduler_name;
+  return name == options_.scheduler_name;
+}
+
+Status LiveCache::Apply(const client::WatchEvent& event) {
+  if (event.type == WatchEventType::kSynced) {
+    synced_.insert(event.resource);
+    return Status::Ok();
+  }
+  const WatchEventType type = event.type;
+  switch (event.resource) {
+    case Resource::kPod: {
+      auto pod = DecodeEvent<Pod>(parser_, event,
+                                  [](auto e, auto f, auto w) { return DecodePod(e, f, w); });
+      if (!pod.ok()) return pod.error();
+      ApplyPod(type, std::make_shared<const Pod>(std::move(pod).value()));
+      return Status::Ok();
+    }
+    case Resource::kNode: {
+      auto node = DecodeEvent<Node>(parser_, event,
+                                    [](auto e, auto f, auto w) { return DecodeNode(e, f, w); });
+      if (!node.ok()) return node.error();
+      ApplyNode(type, std::move(node).value());
+      return Status::Ok();
+    }
+    default:
+      break;
+  }
+  // Objects the state reads only at build time: store, rebuild, and move
+  // pods as upstream's handlers do.
+  bool move = false;
+  Status status = Status::Ok();
+  auto handle = [&](auto* store, auto decode, bool moves) {
+    using T = typename std::remove_pointer_t<decltype(store)>::mapped_type;
+    auto obj = DecodeEvent<T>(parser_, event, decode);
+    if (!obj.ok()) {
+      status = obj.error();
+      return;
+    }
+    Store(store, type, std::move(obj).value());
+    dirty_ = true;
+    move = moves;
+  };
+  const bool deleted = type == WatchEventType::kDeleted;
+  switch (event.resource) {
+    case Resource::kService:
+      handle(
+          &services_, [](auto e, auto f, auto w) { return DecodeService(e, f, w); }, true);
+      break;
+    case Resource::kReplicationController:
+      handle(
+          &rcs_, [](auto e, auto f, auto w) { return DecodeReplicationController(e, f, w); },
+          false);
+      break;
+    case Resource::kReplicaSet:
+      handle(
+          &rss_, [](auto e, auto f, auto w) { return DecodeReplicaSet(e, f, w); }, false);
+      break;
+    case Resource::kStatefulSet:
+      handle(
+          &sss_, [](auto e, auto f, auto w) { return DecodeStatefulSet(e, f, w); }, false);
+      break;
+    case Resource::kPersistentVolume:
+      handle(
+          &pvs_, [](auto e, auto f, auto w) { return DecodePersistentVolume(e, f, w); }, !deleted);
+      break;
+    case Resource::kPersistentVolumeClaim:
+      handle(
+          &pvcs_, [](auto e, auto f, auto w) { return DecodePersistentVolumeClaim(e, f, w); },
+          !deleted);
+      break;
+    case Resource::kStorageClass:
+      handle(
+          &scs_, [](auto e, auto f, auto w) { return DecodeStorageClass(e, f, w); },
+          type == WatchEventType::kAdded);
+      break;
+    case Resource::kPodDisruptionBudget:
+      handle(
+          &pdbs_, [](auto e, auto f, auto w) { return DecodePodDisruptionBudget(e, f, w); }, false);
+      break;
+    case Resource::kPriorityClass:
+      handle(
+          &pcs_, [](auto e, auto f, auto w) { return DecodePriorityClass(e, f, w); }, false);
+      break;
+    default:
+      break;
+  }
+  if (move && queue_ != nullptr) queue_->MoveAllToActive();
+  return status;
+}
+
+void LiveCache::PlacePod(PodEntry* e, const Pod& placed, const std::string& node) {
+  e->placed_node = node;
+  e->id = kNoPodId;
+  if (dirty_ || !state_) return;  // the rebuild places it
+  NodeId n = state_->FindNode(node);
+  if (n == kNoNode) return;  // on a node the cache does not know: counts for nothing
+  e->id = state_->Assume(placed, n);
+}
+
+void LiveCache::UnplacePod(PodEntry* e) {
+  if (e->id != kNoPodId && !dirty_ && state_) state_->RemovePod(e->id);
+  e->id = kNoPodId;
+  e->placed_node.clear();
+}
+
+void LiveCache::ApplyPod(WatchEventType type, PodPtr pod) {
+  const std::string key = pod->Key();
+  auto it = pods_.find(key);
+  PodEntry* e = it == pods_.end() ? nullptr : &it->second;
+
+  if (type == WatchEventType::kDeleted || Terminal(*pod)) {
+    if (e == nullptr) return;
+    const bool was_assigned = !e->pod->spec.node_name.empty() || !e->placed_node.empty();
+    UnplacePod(e);
+    assumed_.erase(key);
+    if (queue_ != nullptr) {
+      queue_->Delete(*e->pod);
+      if (was_assigned) queue_->MoveAllToActive();
+    }
+    pods_.erase(it);
+    return;
+  }
+
+  if (!pod->spec.node_name.empty()) {
+    // Assigned: placed on its node, in place of an assumption.
+    if (e == nullptr) {
+      e = &pods_[key];
+      e->pod = pod;
+      PlacePod(e, *pod, pod->spec.node_name);
+      if (queue_ != nullptr) queue_->AssignedPodAdded(*pod);
+      return;
+    }
+    PodPtr old = e->pod;
+    const bool was_pending = old->spec.node_name.empty();
+    e->pod = pod;
+    if (e->assumed) {
+      e->assumed = false;
+      assumed_.erase(key);
+      if (e->placed_node != pod->spec.node_name) {
+        UnplacePod(e);
+        PlacePod(e, *pod, pod->spec.node_name);
+      }
+    } else if (was_pending || e->placed_node != pod->spec.node_name ||
+               !(old->meta == pod->meta && old->spec == pod->spec)) {
+      UnplacePod(e);
+      PlacePod(e, *pod, pod->spec.node_name);
+    }
+    if (queue_ != nullptr) {
+      if (was_pending) {
+        queue_->Delete(*old);  // bound by someone (or confirmed): not ours to schedule
+        queue_->AssignedPodAdded(*pod);
+      } else {
+        queue_->AssignedPodUpdated(*pod);
+      }
+    }
+    return;
+  }
+
+  // Pending.
+  if (e == nullptr) {
+    e = &pods_[key];
+    e->pod = pod;
+    if (queue_ != nullptr && Responsible(*pod)) queue_->Add(pod);
+    return;
+  }
+  PodPtr old = e->pod;
+  e->pod = pod;
+  if (e->assumed) return;                    // decided and binding: upstream skips its updates
+  if (!old->spec.node_name.empty()) return;  // nodeName never goes back to empty
+  if (queue_ != nullptr && Responsible(*pod)) queue_->Update(old, pod);
+}
+
+void LiveCache::ApplyNode(WatchEventType type, Node node) {
+  const std::string name = node.meta.name;
+  auto it = nodes_.find(name);
+  if (type == WatchEventType::kDeleted) {
+    if (it != nodes_.end()) {
+      nodes_.erase(it);
+      dirty_ = true;
+    }
+    return;
+  }
+  if (it == nodes_.end()) {
+    nodes_.emplace(name, std::move(node));
+    dirty_ = true;
+    if (queue_ != nullptr) queue_->MoveAllToActive();
+    return;
+  }
+  if (SameForScheduling(it->second, node)) return;  // heartbeats and the like
+  const bool changed = NodeSchedulingPropertiesChanged(it->second, node);
+  it->second = std::move(node);
+  dirty_ = true;
+  if (queue_ != nullptr && (changed || queue_->sizes().unschedulable == 0)) {
+    queue_->MoveAllToActive();
+  }
+}
+
+Status LiveCache::AssumePod(const Pod& pod, const std::string& node) {
+  const std::string key = pod.Key();
+  auto it = pods_.find(key);
+  if (it == pods_.end()) return MakeError(fmt::format("pod {} is gone", key));
+  PodEntry& e = it->second;
+  if (e.assumed || !e.pod->spec.node_name.empty()) {
+    return MakeError(fmt::format("pod {} is already on node {}", key,
+                                 e.assumed ? e.placed_node : e.pod->spec.node_name));
+  }
+  if (!nodes_.count(node)) return MakeError(fmt::format("node {} is gone", node));
+  Pod placed = pod;
+  placed.spec.node_name = node;
+  e.assumed = true;
+  e.binding_finished = false;
+  assumed_.insert(key);
+  PlacePod(&e, placed, node);
+  return Status::Ok();
+}
+
+void LiveCache::FinishBinding(const std::string& key) {
+  auto it = pods_.find(key);
+  if (it == pods_.end() || !it->second.assumed) return;
+  it->second.binding_finished = true;
+  it->second.deadline = clock_->Now() + options_.assumed_pod_ttl;
+}
+
+bool LiveCache::ForgetPod(const std::string& key) {
+  auto it = pods_.find(key);
+  if (it == pods_.end() || !it->second.assumed) return false;
+  UnplacePod(&it->second);
+  it->second.assumed = false;
+  assumed_.erase(key);
+  return true;
+}
+
+std::vector<std::string> LiveCache::ExpireAssumedPods() {
+  std::vector<std::string> expired;
+  const Clock::TimePoint now = clock_->Now();
+  for (const std::string& key : assumed_) {
+    const PodEntry& e = pods_.at(key);
+    if (e.binding_finished && now > e.deadline) expired.push_back(key);
+  }
+  for (const std::string& key : expired) ForgetPod(key);
+  return expired;
+}
+
+void LiveCache::Rebuild() {
+  ObjectSet objects;
+  objects.nodes.reserve(nodes_.size());
+  for (const auto& [name, node] : nodes_) objects.nodes.push_back(node);
+  // Placed pods, in a fixed order so that PodIds can be matched back.
+  std::vector<PodEntry*> placed;
+  for (auto& [key, e] : pods_) {
+    if (e.placed_node.empty()) continue;
+    placed.push_back(&e);
+  }
+  objects.pods.reserve(placed.size());
+  for (PodEntry* e : placed) {
+    Pod p = *e->pod;
+    p.spec.node_name = e->placed_node;
+    objects.pods.push_back(std::move(p));
+  }
+  for (const auto& [k, v] : services_) objects.services.push_back(v);
+  for (const auto& [k, v] : rcs_) objects.replication_controllers.push_back(v);
+  for (const auto& [k, v] : rss_) objects.replica_sets.push_back(v);
+  for (const auto& [k, v] : sss_) objects.stateful_sets.push_back(v);
+  for (const auto& [k, v] : pvs_) objects.persistent_volumes.push_back(v);
+  for (const auto& [k, v] : pvcs_) objects.persistent_volume_claims.push_back(v);
+  for (const auto& [k, v] : scs_) objects.storage_classes.push_back(v);
+  for (const auto& [k, v] : pdbs_) objects.pod_disruption_budgets.push_back(v);
+  for (const auto& [k, v] : pcs_) objects.priority_classes.push_back(v);
+  auto built = ClusterState::Build(std::move(objects));
+  // Keys are unique in the stores, so Build cannot fail on duplicates.
+  state_.emplace(std::move(built).value());
+  // Build numbers the pods it keeps in input order.
+  PodId next = 0;
+  for (PodEntry* e : placed) {
+    e->id = next++;  // pods on missing nodes too: they count for nothing
+  }
+  tree_.emplace(*state_);
+  nominated_ = NominatedPods();
+  nominated_sig_.clear();
+  dirty_ = false;
+  ++rebuilds_;
+}
+
+void LiveCache::SyncNominated() {
+  if (queue_ == nullptr) return;
+  std::vector<std::pair<std::string, PodPtr>> now = queue_->NominatedPods();
+  std::vector<std::pair<std::string, std::string>> sig;
+  sig.reserve(now.size());
+  for (const auto& [node, pod] : now) sig.emplace_back(node, pod->meta.uid);
+  if (sig == nominated_sig_) return;
+  for (const auto& [node, uid] : nominated_sig_) nominated_.Remove(&*state_, uid);
+  for (const auto& [node, pod] : now) nominated_.Add(&*state_, *pod, node);
+  nominated_sig_ = std::move(sig);
+}
+
+void LiveCache::Prepare() {
+  if (state_ && !dirty_) {
+    // Compaction: removed and detached pods keep their slots.
+    const size_t all = state_->num_pods(), live = state_->num_live_pods();
+    if (all - live > std::max<size_t>(4096, live)) dirty_ = true;
+  }
+  if (dirty_ || !state_) Rebuild();
+  SyncNominated();
+}
+
+ClusterState& LiveCache::state() {
+  if (!state_ || dirty_) Rebuild();
+  return *state_;
+}
+
+NodeTree* LiveCache::tree() {
+  if (!state_ || dirty_) Rebuild();
+  return &*tree_;
+}
+
+}  // namespace ksched::live

@@ -1,0 +1,166 @@
+// The live cache: the cluster as `ksched run` sees it, kept from the watch
+// events of client::ClusterClient, in the form the engine reads (a
+// ClusterState, its NodeTree and the nominated pods), plus upstream's
+// scheduler cache rules for assumed pods.
+//
+// Threading: one thread (the scheduling thread) owns a LiveCache. Watch
+// events are queued by the client threads (live/inbox.h) and applied here at
+// the start of each cycle; nothing else touches it.
+//
+// What an event does (upstream's pkg/scheduler/eventhandlers.go):
+//   pod with spec.nodeName      placed on its node (NodeInfo::AddPod through
+//                               ClusterState), replacing an assumption;
+//                               dropped from the queue if it was pending
+//                               there; AssignedPodAdded/Updated on the queue
+//   pending pod of this         queue Add / Update (every pending pod is
+//     scheduler                 stored, only these are queued)
+//   pod deleted                 removed from its node and the queue; an
+//                               assigned pod's deletion moves every
+//                               unschedulable pod (MoveAllToActive)
+//   node added / changed        the ClusterState is rebuilt before the next
+//                               cycle (node order and zones change); moves
+//                               as upstream (a change that cannot matter,
+//                               such as a heartbeat, changes nothing)
+//   node deleted                rebuilt; its pods stay, on a missing node
+//   Service / PV / PVC / SC     rebuilt; MoveAllToActive as upstream
+//   RC / RS / StatefulSet /     rebuilt
+//     PDB / PriorityClass
+// The state is also rebuilt to compact it once removed pods outnumber
+// live ones (ClusterState never reuses PodIds).
+//
+// Assumed pods (upstream's schedulerCache): AssumePod() places a decided pod
+// at once so the next cycle counts it; FinishBinding() starts its expiry
+// clock (30 s); the watch confirming the pod on a node ends the assumption;
+// ForgetPod() (failed bind) removes it; ExpireAssumedPods() removes those
+// whose binding finished more than the TTL ago without a confirmation.
+#pragma once
+
+#include <simdjson.h>
+
+#include <chrono>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "api/types.h"
+#include "cache/cluster_state.h"
+#include "cache/node_tree.h"
+#include "cache/nominated_pods.h"
+#include "client/cluster_client.h"
+#include "queue/clock.h"
+#include "queue/priority_queue.h"
+#include "util/result.h"
+
+namespace ksched::live {
+
+using PodPtr = std::shared_ptr<const Pod>;
+
+// True when a node update changes nothing the scheduler reads (a heartbeat).
+bool SameForScheduling(const Node& a, const Node& b);
+// Upstream's nodeSchedulingPropertiesChanged: a change that could make an
+// unschedulable pod fit.
+bool NodeSchedulingPropertiesChanged(const Node& old_node, const Node& new_node);
+
+class LiveCache {
+ public:
+  struct Options {
+    std::string scheduler_name = "default-scheduler";
+    std::chrono::nanoseconds assumed_pod_ttl = std::chrono::seconds(30);
+  };
+
+  // `queue` may be null (tests of the cache alone).
+  LiveCache(const Clock* clock, PriorityQueue* queue, Options options);
+
+  // Decodes and applies one watch event. An object that does not decode is
+  // an error naming it; the cache is unchanged then.
+  Status Apply(const client::WatchEvent& event);
+
+  // Brings the engine's view up to date before a cycle: rebuilds the
+  // ClusterState when needed and mirrors the queue's nominated pods.
+  void Prepare();
+
+  // The engine's view (valid until the next Apply/Prepare/Assume call).
+  ClusterState& state();
+  NodeTree* tree();
+  const NominatedPods& nominated() const { return nominated_; }
+
+  // The latest stored version of a pod by "ns/name", or nullptr.
+  PodPtr FindPod(const std::string& key) const;
+  // True once every watched resource delivered its first list (kSynced).
+  bool HasSynced() const;
+  void ExpectResources(const std::vector<client::Resource>& resources);
+
+  // ---- assumed pods
+  // Places `pod` on `node` as decided (upstream's AssumePod). Error when the
+  // node is gone or the pod is no longer pending in the cache.
+  Status AssumePod(const Pod& pod, const std::string& node);
+  // The bind call for `key` returned success: the assumption may now expire.
+  void FinishBinding(const std::string& key);
+  // The bind failed: the pod leaves its node. False when it was not assumed
+  // (the watch confirmed or deleted it meanwhile).
+  bool ForgetPod(const std::string& key);
+  bool IsAssumed(const std::string& key) const;
+  // Removes assumed pods whose binding finished over the TTL ago and were
+  // never confirmed. Returns their keys.
+  std::vector<std::string> ExpireAssumedPods();
+
+  // ---- counts (metrics, logs, tests)
+  size_t num_nodes() const { return nodes_.size(); }
+  size_t num_pods() const { return pods_.size(); }
+  size_t num_assumed() const { return assumed_.size(); }
+  uint64_t rebuilds() const { return rebuilds_; }
+  // The node a pod counts on ("" when pending or on no known node).
+  std::string NodeOf(const std::string& key) const;
+
+ private:
+  struct PodEntry {
+    PodPtr pod;               // the latest version from the watch
+    PodId id = kNoPodId;      // in state_, when placed on an existing node
+    std::string placed_node;  // where it counts ("" while pending)
+    bool assumed = false;
+    bool binding_finished = false;
+    Clock::TimePoint deadline{};
+  };
+  static constexpr PodId kNoPodId = 0xffffffffu;
+
+  void ApplyPod(client::WatchEventType type, PodPtr pod);
+  void ApplyNode(client::WatchEventType type, Node node);
+  void PlacePod(PodEntry* e, const Pod& placed, const std::string& node);
+  void UnplacePod(PodEntry* e);
+  bool Responsible(const Pod& pod) const;
+  void Rebuild();
+  void SyncNominated();
+
+  const Clock* clock_;
+  PriorityQueue* queue_;
+  Options options_;
+  simdjson::dom::parser parser_;
+
+  std::map<std::string, Node> nodes_;  // by name: the node order of a snapshot
+  std::unordered_map<std::string, PodEntry> pods_;
+  std::unordered_set<std::string> assumed_;
+  std::map<std::string, Service> services_;
+  std::map<std::string, ReplicationController> rcs_;
+  std::map<std::string, ReplicaSet> rss_;
+  std::map<std::string, StatefulSet> sss_;
+  std::map<std::string, PersistentVolume> pvs_;
+  std::map<std::string, PersistentVolumeClaim> pvcs_;
+  std::map<std::string, StorageClass> scs_;
+  std::map<std::string, PodDisruptionBudget> pdbs_;
+  std::map<std::string, PriorityClass> pcs_;
+  std::set<client::Resource> expected_, synced_;
+
+  std::optional<ClusterState> state_;
+  std::optional<NodeTree> tree_;
+  NominatedPods nominated_;
+  std::vector<std::pair<std::string, std::string>> nominated_sig_;  // (node, uid)
+  bool dirty_ = true;  // the state must be rebuilt before the next cycle
+  uint64_t rebuilds_ = 0;
+};
+
+}  // namespace ksched::live

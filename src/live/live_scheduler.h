@@ -1,0 +1,140 @@
+// The live scheduling loop of `ksched run`: upstream v1.15's scheduleOne
+// over the live cache, with the same engine `ksched schedule` runs.
+//
+// One thread (Run) does everything that reads or changes the cache and the
+// queue: it drains the inbox (watch events; outcomes of bindings and API
+// writes), flushes the queue's backoff (every second) and unschedulable
+// (every 30 s; pods that waited 60 s move) parts, expires assumed pods, and
+// then, while this replica is the leader, pops one pod and runs one cycle:
+//   - the pod is re-read from the cache (a pod deleted or bound meanwhile is
+//     skipped; a terminating one gets upstream's "skip schedule deleting
+//     pod" event);
+//   - GenericScheduler::Schedule with the queue's nominated pods;
+//   - success: the pod is assumed on the node at once and its binding
+//     (POST pods/NAME/binding) goes to the binder pool; the cycle does not
+//     wait for it. A successful bind starts the assumption's expiry clock
+//     and writes the Scheduled event; a failed one forgets the assumption,
+//     writes FailedScheduling ("Binding rejected: ...") and the
+//     PodScheduled=False condition, and requeues the pod if it is still
+//     pending;
+//   - FitError: the FailedScheduling event with upstream's text and the
+//     PodScheduled=False/Unschedulable condition (written only when it
+//     changes), preemption unless disabled (nominatedNodeName set, victims
+//     deleted with a Preempted event each, stale nominations cleared), and
+//     the pod goes back to the queue as unschedulable.
+// Every decision is logged as one line on stderr: "bound ns/name to node"
+// when its binding succeeded, "unschedulable ns/name: <FitError>",
+// "binding ns/name to node failed: ..." (plus a "preempting for ..." line
+// when a preemption chose a node).
+//
+// Stop() makes Run stop popping, wait for in-flight bindings and writes,
+// apply their outcomes, and return.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <variant>
+
+#include "algorithm/generic_scheduler.h"
+#include "client/cluster_client.h"
+#include "live/event_recorder.h"
+#include "live/inbox.h"
+#include "live/live_cache.h"
+#include "live/metrics.h"
+#include "live/scheduler_api.h"
+#include "live/worker_pool.h"
+#include "queue/clock.h"
+#include "queue/priority_queue.h"
+
+namespace ksched::live {
+
+struct LiveOptions {
+  std::string scheduler_name = "default-scheduler";
+  bool disable_preemption = false;
+  size_t bind_workers = 16;  // concurrent bindings
+  size_t write_workers = 4;  // conditions, nominations, victim deletions
+  std::chrono::nanoseconds assumed_pod_ttl = std::chrono::seconds(30);
+  PriorityQueue::Options queue;
+  bool log_decisions = true;
+};
+
+// What worker threads report back to the scheduling thread.
+struct BindOutcome {
+  std::string key;
+  std::string node;
+  Status status;
+  std::chrono::steady_clock::time_point cycle_start;
+  double bind_seconds = 0;
+};
+struct NominationFailed {  // status.nominatedNodeName could not be written
+  std::string key;
+};
+using InboxItem = std::variant<client::WatchEvent, BindOutcome, NominationFailed>;
+
+class LiveScheduler {
+ public:
+  // `metrics` may be null. All pointers must outlive the scheduler.
+  LiveScheduler(GenericScheduler* engine, SchedulerApi* api, const Clock* clock, Metrics* metrics,
+                LiveOptions options);
+  ~LiveScheduler();
+
+  // The client's watch sink (any thread).
+  void OnWatchEvent(client::WatchEvent event) { inbox_.Push(std::move(event)); }
+
+  // Runs until Stop(). `may_schedule` is asked before every pop (leader
+  // election); while it is false events are still applied.
+  void Run(const std::function<bool()>& may_schedule);
+  void Stop();
+
+  // One pass of Run's loop without waiting: applies what the inbox holds and,
+  // when `schedule` is true, schedules until the active queue is empty.
+  // Returns the number of cycles run. For tests.
+  size_t RunOnce(bool schedule);
+  // Waits for in-flight bindings and writes, then applies their outcomes.
+  void WaitForBindings();
+
+  LiveCache& cache() { return cache_; }
+  PriorityQueue& queue() { return queue_; }
+  uint64_t bound() const { return bound_.load(); }
+  uint64_t cycles() const { return cycles_; }
+
+ private:
+  void DrainInbox();
+  void Apply(InboxItem item);
+  void OnBindOutcome(const BindOutcome& outcome);
+  void Periodic();
+  void ScheduleOne(PriorityQueue::PodPtr popped);
+  // Upstream's recordSchedulingFailure: the FailedScheduling event and the
+  // PodScheduled=False condition (written only when it changes).
+  void RecordFailure(const PodPtr& pod, const std::string& reason, const std::string& message);
+  // Upstream's error func: back to the queue as unschedulable, if the pod is
+  // still pending (`pod` is the version to queue).
+  void Requeue(const PodPtr& pod, int64_t cycle);
+  void Preempt(const PodPtr& pod, const ScheduleResult& result, PodPtr* requeue);
+  void UpdateGauges();
+
+  GenericScheduler* engine_;
+  SchedulerApi* api_;
+  const Clock* clock_;
+  Metrics* metrics_;
+  LiveOptions options_;
+  PriorityQueue queue_;
+  LiveCache cache_;
+  Inbox<InboxItem> inbox_;
+  EventRecorder recorder_;
+  std::unique_ptr<WorkerPool> binders_;
+  std::unique_ptr<WorkerPool> writers_;
+  std::atomic<bool> stop_{false};
+  std::atomic<uint64_t> bound_{0};
+  uint64_t cycles_ = 0;
+  Clock::TimePoint last_backoff_flush_{}, last_unschedulable_flush_{}, last_expiry_{};
+  // The PodScheduled condition message last written per pod (only changes
+  // are written, as upstream's UpdatePodCondition).
+  std::unordered_map<std::string, std::string> condition_written_;
+};
+
+}  // namespace ksched::live

@@ -1,0 +1,287 @@
+#include "live/live_scheduler.h"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <mutex>
+
+#include "algorithm/provider.h"
+
+namespace ksched::live {
+namespace {
+
+using namespace std::chrono_literals;
+using client::Resource;
+using client::WatchEvent;
+using client::WatchEventType;
+
+// Records every write; binds of pods named in `reject` fail with 409.
+class FakeApi : public SchedulerApi {
+ public:
+  Status BindPod(std::string_view ns, std::string_view name, std::string_view,
+                 std::string_view node) override {
+    std::lock_guard<std::mutex> lock(mu);
+    const std::string key = std::string(ns) + "/" + std::string(name);
+    if (reject.count(key))
+      return Error{"POST pods/" + std::string(name) + "/binding: conflict", 409};
+    binds[key] = std::string(node);
+    ++bind_calls;
+    return Status::Ok();
+  }
+  Status DeletePod(std::string_view ns, std::string_view name, std::string_view) override {
+    std::lock_guard<std::mutex> lock(mu);
+    deleted.push_back(std::string(ns) + "/" + std::string(name));
+    return Status::Ok();
+  }
+  Status SetNominatedNodeName(std::string_view ns, std::string_view name,
+                              std::string_view node) override {
+    std::lock_guard<std::mutex> lock(mu);
+    nominations[std::string(ns) + "/" + std::string(name)] = std::string(node);
+    return Status::Ok();
+  }
+  Status SetPodScheduledCondition(std::string_view ns, std::string_view name, std::string_view,
+                                  std::string_view reason, std::string_view message) override {
+    std::lock_guard<std::mutex> lock(mu);
+    conditions.push_back(std::string(ns) + "/" + std::string(name) + " " + std::string(reason) +
+                         ": " + std::string(message));
+    return Status::Ok();
+  }
+  Status CreateEvent(const client::EventRecord& e) override {
+    std::lock_guard<std::mutex> lock(mu);
+    events.push_back(e.involved_object.ns + "/" + e.involved_object.name + " " + e.reason + " " +
+                     e.message);
+    return Status::Ok();
+  }
+  std::vector<std::string> Events(const std::string& reason) {
+    std::lock_guard<std::mutex> lock(mu);
+    std::vector<std::string> out;
+    for (const std::string& e : events)
+      if (e.find(" " + reason + " ") != std::string::npos) out.push_back(e);
+    return out;
+  }
+
+  std::mutex mu;
+  std::set<std::string> reject;
+  std::map<std::string, std::string> binds;
+  int bind_calls = 0;
+  std::vector<std::string> deleted, conditions, events;
+  std::map<std::string, std::string> nominations;
+};
+
+std::string NodeJson(const std::string& name, const std::string& cpu) {
+  return R"({"kind":"Node","metadata":{"name":")" + name +
+         R"(","labels":{"kubernetes.io/hostname":")" + name +
+         R"("}},"status":{"allocatable":{"cpu":")" + cpu +
+         R"(","memory":"8Gi","pods":"110"},"conditions":[{"type":"Ready","status":"True"}]}})";
+}
+
+std::string PodJson(const std::string& name, const std::string& cpu, const std::string& node = "",
+                    int priority = 0, const std::string& scheduler = "default-scheduler") {
+  std::string spec =
+      R"("schedulerName":")" + scheduler + R"(","priority":)" + std::to_string(priority);
+  if (!node.empty()) spec += R"(,"nodeName":")" + node + "\"";
+  return R"({"kind":"Pod","metadata":{"name":")" + name + R"(","namespace":"default","uid":"uid-)" +
+         name + R"("},"spec":{)" + spec +
+         R"(,"containers":[{"name":"c","resources":{"requests":{"cpu":")" + cpu +
+         R"("}}}]},"status":{"phase":"Pending"}})";
+}
+
+class LiveSchedulerTest : public ::testing::Test {
+ protected:
+  LiveSchedulerTest()
+      : engine(BuildFromProvider("DefaultProvider", BuildOptions()).value(), TieBreak::kName),
+        sched(&engine, &api, &clock, &metrics, Options()) {}
+  static LiveOptions Options() {
+    LiveOptions o;
+    o.log_decisions = false;
+    o.bind_workers = 4;
+    return o;
+  }
+  void Event(WatchEventType t, Resource r, std::string json) {
+    sched.OnWatchEvent(WatchEvent{t, r, std::move(json), "1"});
+  }
+  void Cycle() {
+    sched.RunOnce(true);
+    sched.WaitForBindings();
+  }
+
+  FakeClock clock;
+  FakeApi api;
+  Metrics metrics;
+  GenericScheduler engine;
+  LiveScheduler sched;
+};
+
+TEST_F(LiveSchedulerTest, BindsWhereTheEngineDecidesAndCountsAssumedPods) {
+  Event(WatchEventType::kAdded, Resource::kNode, NodeJson("n1", "2"));
+  Event(WatchEventType::kAdded, Resource::kNode, NodeJson("n2", "2"));
+  Event(WatchEventType::kAdded, Resource::kPod, PodJson("a", "1500m"));
+  Event(WatchEventType::kAdded, Resource::kPod, PodJson("b", "1500m"));
+  Event(WatchEventType::kAdded, Resource::kPod, PodJson("other", "100m", "", 0, "someone-else"));
+  Cycle();
+  // a and b cannot share a node: the second cycle counted the first's
+  // assumption before its binding was confirmed.
+  ASSERT_EQ(api.binds.size(), 2u);
+  EXPECT_NE(api.binds["default/a"], api.binds["default/b"]);
+  EXPECT_EQ(api.binds.count("default/other"), 0u);
+  EXPECT_EQ(api.Events("Scheduled").size(), 2u);
+  EXPECT_NE(api.events[0].find("Successfully assigned default/"), std::string::npos);
+  EXPECT_EQ(sched.bound(), 2u);
+  EXPECT_EQ(metrics.attempts_scheduled->Value(), 2);
+  EXPECT_EQ(sched.cache().num_assumed(), 2u);
+  // The watch confirms both.
+  Event(WatchEventType::kModified, Resource::kPod, PodJson("a", "1500m", api.binds["default/a"]));
+  Event(WatchEventType::kModified, Resource::kPod, PodJson("b", "1500m", api.binds["default/b"]));
+  Cycle();
+  EXPECT_EQ(sched.cache().num_assumed(), 0u);
+  EXPECT_EQ(api.bind_calls, 2);
+}
+
+TEST_F(LiveSchedulerTest, UnschedulablePodGetsEventConditionAndFitsOnceANodeArrives) {
+  Event(WatchEventType::kAdded, Resource::kNode, NodeJson("small", "1"));
+  Event(WatchEventType::kAdded, Resource::kPod, PodJson("big", "3"));
+  Cycle();
+  EXPECT_TRUE(api.binds.empty());
+  auto failed = api.Events("FailedScheduling");
+  ASSERT_EQ(failed.size(), 1u);
+  EXPECT_NE(failed[0].find("0/1 nodes are available: 1 Insufficient cpu."), std::string::npos)
+      << failed[0];
+  ASSERT_EQ(api.conditions.size(), 1u);
+  EXPECT_EQ(api.conditions[0],
+            "default/big Unschedulable: 0/1 nodes are available: 1 Insufficient cpu.");
+  EXPECT_EQ(sched.queue().sizes().unschedulable, 1u);
+  EXPECT_EQ(metrics.attempts_unschedulable->Value(), 1);
+  // A fitting node moves it back; after its backoff it binds there.
+  Event(WatchEventType::kAdded, Resource::kNode, NodeJson("large", "4"));
+  clock.Advance(2s);
+  Cycle();
+  EXPECT_EQ(api.binds["default/big"], "large");
+}
+
+TEST_F(LiveSchedulerTest, RepeatedFailuresWriteTheConditionOnce) {
+  Event(WatchEventType::kAdded, Resource::kNode, NodeJson("small", "1"));
+  Event(WatchEventType::kAdded, Resource::kPod, PodJson("big", "3"));
+  Cycle();
+  for (int i = 0; i < 3; ++i) {
+    clock.Advance(61s);  // the 60 s flush retries it
+    sched.RunOnce(false);
+    Cycle();
+  }
+  EXPECT_GE(api.Events("FailedScheduling").size(), 3u);
+  EXPECT_EQ(api.conditions.size(), 1u);
+}
+
+TEST_F(LiveSchedulerTest, FailedBindForgetsAndRequeues) {
+  Event(WatchEventType::kAdded, Resource::kNode, NodeJson("n1", "2"));
+  Event(WatchEventType::kAdded, Resource::kPod, PodJson("p", "1"));
+  api.reject.insert("default/p");
+  Cycle();
+  EXPECT_TRUE(api.binds.empty());
+  EXPECT_EQ(sched.cache().num_assumed(), 0u);
+  auto failed = api.Events("FailedScheduling");
+  ASSERT_EQ(failed.size(), 1u);
+  EXPECT_NE(failed[0].find("Binding rejected: "), std::string::npos) << failed[0];
+  EXPECT_EQ(metrics.attempts_error->Value(), 1);
+  // Requeued as unschedulable, as upstream's error func does: no cluster
+  // event moves it here, so the 60 s flush retries it.
+  EXPECT_EQ(sched.queue().sizes().unschedulable, 1u);
+  api.reject.clear();
+  clock.Advance(2s);
+  Cycle();
+  EXPECT_TRUE(api.binds.empty());
+  clock.Advance(60s);
+  Cycle();
+  EXPECT_EQ(api.binds["default/p"], "n1");
+}
+
+TEST_F(LiveSchedulerTest, ConflictBecauseSomeoneElseBoundItDropsThePod) {
+  Event(WatchEventType::kAdded, Resource::kNode, NodeJson("n1", "2"));
+  Event(WatchEventType::kAdded, Resource::kPod, PodJson("p", "1"));
+  api.reject.insert("default/p");
+  Cycle();
+  // The watch shows it bound by someone else: out of the queue for good.
+  Event(WatchEventType::kModified, Resource::kPod, PodJson("p", "1", "n1"));
+  api.reject.clear();
+  clock.Advance(30s);
+  Cycle();
+  EXPECT_TRUE(api.binds.empty());
+  EXPECT_EQ(sched.queue().sizes().active + sched.queue().sizes().backoff +
+                sched.queue().sizes().unschedulable,
+            0u);
+}
+
+TEST_F(LiveSchedulerTest, DeletedPodIsNotScheduled) {
+  Event(WatchEventType::kAdded, Resource::kNode, NodeJson("n1", "2"));
+  Event(WatchEventType::kAdded, Resource::kPod, PodJson("p", "1"));
+  Event(WatchEventType::kDeleted, Resource::kPod, PodJson("p", "1"));
+  Cycle();
+  EXPECT_TRUE(api.binds.empty());
+}
+
+TEST_F(LiveSchedulerTest, PreemptionNominatesDeletesVictimsAndBindsAfterTheirDeletion) {
+  Event(WatchEventType::kAdded, Resource::kNode, NodeJson("n1", "2"));
+  Event(WatchEventType::kAdded, Resource::kPod, PodJson("low", "2", "n1", 0, "x"));
+  Event(WatchEventType::kAdded, Resource::kPod, PodJson("high", "2", "", 100));
+  Cycle();
+  EXPECT_TRUE(api.binds.empty());
+  EXPECT_EQ(api.nominations["default/high"], "n1");
+  EXPECT_EQ(api.deleted, std::vector<std::string>{"default/low"});
+  auto preempted = api.Events("Preempted");
+  ASSERT_EQ(preempted.size(), 1u);
+  EXPECT_EQ(preempted[0], "default/low Preempted by default/high on node n1");
+  EXPECT_EQ(metrics.preemption_attempts->Value(), 1);
+  EXPECT_EQ(metrics.preemption_victims->Value(), 1);
+  // The victim's deletion arrives; the nominated pod then fits.
+  Event(WatchEventType::kDeleted, Resource::kPod, PodJson("low", "2", "n1", 0, "x"));
+  clock.Advance(2s);
+  Cycle();
+  EXPECT_EQ(api.binds["default/high"], "n1");
+}
+
+TEST_F(LiveSchedulerTest, NominatedRoomIsKeptFromLowerPriorityPods) {
+  Event(WatchEventType::kAdded, Resource::kNode, NodeJson("n1", "2"));
+  Event(WatchEventType::kAdded, Resource::kPod, PodJson("low", "2", "n1", 0, "x"));
+  Event(WatchEventType::kAdded, Resource::kPod, PodJson("high", "2", "", 100));
+  Cycle();
+  ASSERT_EQ(api.nominations["default/high"], "n1");
+  // The victim goes; a small low-priority pod arrives before high retries:
+  // the room nominated to high is not given to it.
+  Event(WatchEventType::kDeleted, Resource::kPod, PodJson("low", "2", "n1", 0, "x"));
+  Event(WatchEventType::kAdded, Resource::kPod, PodJson("small", "1", "", 0));
+  sched.RunOnce(true);  // high is backing off; small is tried alone
+  sched.WaitForBindings();
+  EXPECT_EQ(api.binds.count("default/small"), 0u);
+  clock.Advance(2s);
+  Cycle();
+  EXPECT_EQ(api.binds["default/high"], "n1");
+}
+
+TEST_F(LiveSchedulerTest, NothingIsScheduledBeforeTheCacheSynced) {
+  sched.cache().ExpectResources({Resource::kNode, Resource::kPod});
+  Event(WatchEventType::kAdded, Resource::kNode, NodeJson("n1", "2"));
+  Event(WatchEventType::kAdded, Resource::kPod, PodJson("p", "1"));
+  Event(WatchEventType::kSynced, Resource::kNode, "");
+  Cycle();
+  EXPECT_TRUE(api.binds.empty());
+  Event(WatchEventType::kSynced, Resource::kPod, "");
+  Cycle();
+  EXPECT_EQ(api.binds["default/p"], "n1");
+}
+
+TEST_F(LiveSchedulerTest, MetricsAreExposedUnderUpstreamNames) {
+  Event(WatchEventType::kAdded, Resource::kNode, NodeJson("n1", "2"));
+  Event(WatchEventType::kAdded, Resource::kPod, PodJson("p", "1"));
+  Cycle();
+  const std::string text = metrics.Serialize();
+  for (const char* name :
+       {"scheduler_schedule_attempts_total{result=\"scheduled\"} 1",
+        "scheduler_e2e_scheduling_duration_seconds_bucket",
+        "scheduler_binding_duration_seconds_count 1", "scheduler_pending_pods{queue=\"active\"}",
+        "scheduler_total_preemption_attempts", "scheduler_pod_preemption_victims",
+        "scheduler_scheduling_algorithm_duration_seconds"}) {
+    EXPECT_NE(text.find(name), std::string::npos) << name << "\n" << text;
+  }
+}
+
+}  // namespace
+}  // namespace ksched::live

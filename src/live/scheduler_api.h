@@ -1,0 +1,52 @@
+// The API server writes a scheduling cycle makes, as an interface so that the
+// live scheduler's tests can record them instead of sending them. In `ksched
+// run` they go to client::ClusterClient (ClientSchedulerApi below).
+#pragma once
+
+#include <string_view>
+
+#include "client/cluster_client.h"
+#include "util/result.h"
+
+namespace ksched::live {
+
+class SchedulerApi {
+ public:
+  virtual ~SchedulerApi() = default;
+  virtual Status BindPod(std::string_view ns, std::string_view name, std::string_view uid,
+                         std::string_view node) = 0;
+  virtual Status DeletePod(std::string_view ns, std::string_view name, std::string_view uid) = 0;
+  virtual Status SetNominatedNodeName(std::string_view ns, std::string_view name,
+                                      std::string_view node) = 0;
+  virtual Status SetPodScheduledCondition(std::string_view ns, std::string_view name,
+                                          std::string_view status, std::string_view reason,
+                                          std::string_view message) = 0;
+  virtual Status CreateEvent(const client::EventRecord& event) = 0;
+};
+
+class ClientSchedulerApi : public SchedulerApi {
+ public:
+  explicit ClientSchedulerApi(client::ClusterClient* client) : c_(client) {}
+  Status BindPod(std::string_view ns, std::string_view name, std::string_view uid,
+                 std::string_view node) override {
+    return c_->BindPod(ns, name, uid, node);
+  }
+  Status DeletePod(std::string_view ns, std::string_view name, std::string_view uid) override {
+    return c_->DeletePod(ns, name, uid);
+  }
+  Status SetNominatedNodeName(std::string_view ns, std::string_view name,
+                              std::string_view node) override {
+    return c_->SetNominatedNodeName(ns, name, node);
+  }
+  Status SetPodScheduledCondition(std::string_view ns, std::string_view name,
+                                  std::string_view status, std::string_view reason,
+                                  std::string_view message) override {
+    return c_->SetPodScheduledCondition(ns, name, status, reason, message);
+  }
+  Status CreateEvent(const client::EventRecord& event) override { return c_->CreateEvent(event); }
+
+ private:
+  client::ClusterClient* c_;
+};
+
+}  // namespace ksched::live
