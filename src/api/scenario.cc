@@ -137,7 +137,27 @@ Status DecodeCluster(dom::element e, std::string_view file, ObjectSet* out,
 Result<Scenario> DecodeScenario(dom::element root, std::string_view file) {
   dom::object obj;
   if (root.get(obj) != SUCCESS) {
-    return MakeError(std::string(file) + ": expected a scenario object, got " + TypeName(root));
+    std::string msg = std::string(file) + ": expected a scenario object, got " + TypeName(root);
+    if (root.is_array()) {
+      msg += " (an array of Kubernetes objects is a snapshot; run: ksched schedule -f " +
+             std::string(file) + ")";
+    }
+    return MakeError(msg);
+  }
+  // A Kubernetes object or List (a `kubectl get` snapshot) has `kind` and
+  // none of the scenario's fields; read as a scenario it would schedule
+  // nothing and succeed. Say which command reads it.
+  if (dom::element kind; obj.at_key("kind").get(kind) == SUCCESS && kind.is_string()) {
+    dom::element unused;
+    if (obj.at_key("cluster").get(unused) != SUCCESS &&
+        obj.at_key("pending").get(unused) != SUCCESS) {
+      return MakeError(std::string(file) + ": this is a Kubernetes " +
+                       std::string(kind.get_string().value_unsafe()) +
+                       " (kubectl get output), not a ksched scenario (a scenario has \"cluster\" "
+                       "and \"pending\"); to schedule a snapshot's pending pods run: ksched "
+                       "schedule -f " +
+                       std::string(file));
+    }
   }
   Scenario sc;
   for (dom::key_value_pair kv : obj) {

@@ -11,6 +11,7 @@
 #include "api/decode.h"
 #include "cache/node_tree.h"
 #include "cli/commands.h"
+#include "cli/input.h"
 #include "cli/output.h"
 
 namespace ksched {
@@ -29,26 +30,28 @@ CLI::App* AddCapacityCommand(CLI::App* app, CapacityArgs* args) {
   cmd->add_option("-o,--output", args->output, "Output format: table, json or yaml")
       ->check(CLI::IsMember({"table", "json", "yaml"}))
       ->capture_default_str();
+  AddWarningsFlag(cmd, &args->warnings);
   args->flags.AddTo(cmd);
   return cmd;
 }
 
 int RunCapacity(const CapacityArgs& args) {
-  ObjectSet objects;
-  for (const std::string& f : args.files) {
-    if (Status s = DecodeFile(f, &objects); !s.ok()) {
-      std::cerr << "ksched: " << s.error().message << "\n";
-      return kExitBadInput;
-    }
-  }
-  ObjectSet tmpl;
-  if (Status s = DecodeFile(args.pod_template, &tmpl); !s.ok()) {
-    std::cerr << "ksched: " << s.error().message << "\n";
+  // Decoded, defaulted and validated as the API server would store them.
+  Diagnostics diag;
+  auto loaded = LoadSnapshot(args.files, &diag);
+  if (!loaded.ok()) {
+    std::cerr << "ksched: " << loaded.error().message << "\n";
     return kExitBadInput;
   }
-  if (tmpl.pods.size() != 1) {
+  ObjectSet objects = std::move(loaded).value();
+  auto tmpl = LoadPods(args.pod_template, &diag);
+  if (!tmpl.ok()) {
+    std::cerr << "ksched: " << tmpl.error().message << "\n";
+    return kExitBadInput;
+  }
+  if (tmpl->size() != 1) {
     std::cerr << "ksched: " << args.pod_template << ": expected exactly one Pod, found "
-              << tmpl.pods.size() << "\n";
+              << tmpl->size() << "\n";
     return kExitBadInput;
   }
   // Pending pods of the snapshot do not take part: the question is about the
@@ -63,8 +66,10 @@ int RunCapacity(const CapacityArgs& args) {
     std::cerr << "ksched: " << config.error().message << "\n";
     return kExitBadInput;
   }
-  Pod base = tmpl.pods[0];
+  Pod base = (*tmpl)[0];
   base.spec.node_name.clear();
+  CheckOwners({base}, *cluster, &diag);
+  if (args.warnings) diag.Print();
   NodeTree tree(*cluster);
   GenericScheduler scheduler(std::move(config).value(), args.flags.tie());
   std::map<std::string, int64_t> per_node;
@@ -105,6 +110,8 @@ int RunCapacity(const CapacityArgs& args) {
     nlohmann::ordered_json nodes = nlohmann::ordered_json::object();
     for (const auto& [node, n] : per_node) nodes[node] = n;
     j["perNode"] = std::move(nodes);
+    if (std::vector<std::string> lines = diag.Lines(); args.warnings && !lines.empty())
+      j["warnings"] = lines;
     out = args.output == "json" ? j.dump(2) + "\n" : JsonToYaml(j);
   }
   std::fwrite(out.data(), 1, out.size(), stdout);

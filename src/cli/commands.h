@@ -22,6 +22,7 @@ struct ScheduleArgs {
   std::string explain;
   std::string scheduler_name = "default-scheduler";
   bool disable_preemption = false;
+  bool warnings = true;  // --warnings=false silences cli/input.h's warnings
   SchedulerFlags flags;
 };
 CLI::App* AddScheduleCommand(CLI::App* app, ScheduleArgs* args);
@@ -32,6 +33,7 @@ struct CapacityArgs {
   std::string pod_template;
   int64_t max = 0;  // 0: until the first failure
   std::string output = "table";
+  bool warnings = true;
   SchedulerFlags flags;
 };
 CLI::App* AddCapacityCommand(CLI::App* app, CapacityArgs* args);

@@ -12,11 +12,12 @@
 #include "cache/node_tree.h"
 #include "cli/commands.h"
 #include "cli/document_writer.h"
+#include "cli/input.h"
 #include "cli/output.h"
 #include "cli/replay.h"
+#include "cli/step_writer.h"
 #include "loop/snapshot_loop.h"
 #include "preemption/nodes_where_preemption_might_help.h"
-#include "cli/step_writer.h"
 
 namespace ksched {
 namespace {
@@ -188,18 +189,20 @@ CLI::App* AddScheduleCommand(CLI::App* app, ScheduleArgs* args) {
   cmd->add_flag("--disable-preemption", args->disable_preemption,
                 "Do not preempt lower-priority pods for a pod that fits nowhere (as "
                 "kube-scheduler's flag)");
+  AddWarningsFlag(cmd, &args->warnings);
   args->flags.AddTo(cmd);
   return cmd;
 }
 
 int RunSchedule(const ScheduleArgs& args) {
-  ObjectSet objects;
-  for (const std::string& f : args.files) {
-    if (Status s = DecodeFile(f, &objects); !s.ok()) {
-      std::cerr << "ksched: " << s.error().message << "\n";
-      return kExitBadInput;
-    }
+  // Decoded, defaulted and validated as the API server would store them.
+  Diagnostics diag;
+  auto loaded = LoadSnapshot(args.files, &diag);
+  if (!loaded.ok()) {
+    std::cerr << "ksched: " << loaded.error().message << "\n";
+    return kExitBadInput;
   }
+  ObjectSet objects = std::move(loaded).value();
   // As the Priority admission plugin: pods with a class but no priority.
   if (Status s = ApplyPriorityClasses(objects.priority_classes, &objects.pods, ""); !s.ok()) {
     std::cerr << "ksched: " << s.error().message << "\n";
@@ -212,12 +215,12 @@ int RunSchedule(const ScheduleArgs& args) {
     return kExitBadInput;
   }
   if (!args.pending_file.empty()) {
-    ObjectSet p;
-    if (Status s = DecodeFile(args.pending_file, &p); !s.ok()) {
-      std::cerr << "ksched: " << s.error().message << "\n";
+    auto pods = LoadPods(args.pending_file, &diag);
+    if (!pods.ok()) {
+      std::cerr << "ksched: " << pods.error().message << "\n";
       return kExitBadInput;
     }
-    pending = std::move(p.pods);
+    pending = std::move(pods).value();
     if (Status s = ApplyPriorityClasses(cluster->priority_classes(), &pending, args.pending_file);
         !s.ok()) {
       std::cerr << "ksched: " << s.error().message << "\n";
@@ -255,6 +258,7 @@ int RunSchedule(const ScheduleArgs& args) {
   }
   for (Pod& p : pending)
     if (p.meta.uid.empty()) p.meta.uid = p.Key();
+  CheckOwners(pending, *cluster, &diag);
   if (!args.explain.empty()) {
     bool found = std::any_of(pending.begin(), pending.end(),
                              [&](const Pod& p) { return p.Key() == args.explain; });
@@ -277,6 +281,7 @@ int RunSchedule(const ScheduleArgs& args) {
     return kExitBadInput;
   }
 
+  if (args.warnings) diag.Print();
   NodeTree tree(*cluster);
   GenericScheduler scheduler(std::move(config).value(), args.flags.tie());
   const SchedulerConfig& cfg = scheduler.config();
@@ -335,6 +340,13 @@ int RunSchedule(const ScheduleArgs& args) {
         if (a.number == 2) {
           w->Key("attempt");
           w->Int(2);
+        }
+        if (std::vector<std::string> lines = diag.LinesFor(d.pod.Key());
+            args.warnings && !lines.empty()) {
+          w->Key("warnings");
+          w->BeginArray();
+          for (const std::string& l : lines) w->String(l);
+          w->EndArray();
         }
         w->Key("failedPredicates");
         w->BeginObject();
