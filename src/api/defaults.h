@@ -73,7 +73,9 @@ void AdmitDefaultStorageClass(const std::vector<StorageClass>& classes,
 // SetPodDefaults and AdmitDefaultTolerationSeconds, for each pod.
 void ApplyPodDefaults(std::vector<Pod>* pods);
 
-// Everything above, for every object of the set.
+// Everything above, for every object of the set (DefaultTolerationSeconds
+// only for pods without spec.nodeName: a bound pod's tolerations are read by
+// no predicate or priority).
 void ApplyApiServerDefaults(ObjectSet* objects);
 
 }  // namespace ksched
