@@ -91,6 +91,50 @@ TEST_F(ValidateCli, GpuLimitAloneRequestsTheGpu) {
   EXPECT_TRUE(Has(s.out, "ml/train  gpu-b3")) << s.out;
 }
 
+// The same pod hand-written, and as kubectl get printed it after a real
+// kube-apiserver v1.15.5 (../shared/apiserver) stored it: they must schedule
+// identically.
+TEST_F(ValidateCli, HandWrittenPodSchedulesAsItsKubectlDump) {
+  std::string written = Write("written.yaml", R"(apiVersion: v1
+kind: Pod
+metadata: {name: train, namespace: default}
+spec:
+  hostNetwork: true
+  containers:
+  - name: c
+    image: x
+    resources:
+      limits: {nvidia.com/gpu: 1, cpu: 1}
+    ports: [{containerPort: 8080}]
+  tolerations: [{key: nvidia.com/gpu, operator: Exists, effect: NoSchedule}]
+)");
+  std::string dumped = Write("dumped.json", R"({"apiVersion":"v1","kind":"Pod",
+  "metadata":{"name":"train","namespace":"default"},
+  "spec":{"containers":[{"image":"x","imagePullPolicy":"Always","name":"c",
+    "ports":[{"containerPort":8080,"hostPort":8080,"protocol":"TCP"}],
+    "resources":{"limits":{"cpu":"1","nvidia.com/gpu":"1"},
+                 "requests":{"cpu":"1","nvidia.com/gpu":"1"}},
+    "terminationMessagePath":"/dev/termination-log","terminationMessagePolicy":"File"}],
+    "dnsPolicy":"ClusterFirst","enableServiceLinks":true,"hostNetwork":true,"priority":0,
+    "restartPolicy":"Always","schedulerName":"default-scheduler","securityContext":{},
+    "terminationGracePeriodSeconds":30,
+    "tolerations":[{"effect":"NoSchedule","key":"nvidia.com/gpu","operator":"Exists"},
+      {"effect":"NoExecute","key":"node.kubernetes.io/not-ready","operator":"Exists",
+       "tolerationSeconds":300},
+      {"effect":"NoExecute","key":"node.kubernetes.io/unreachable","operator":"Exists",
+       "tolerationSeconds":300}]},
+  "status":{"phase":"Pending","qosClass":"Guaranteed"}})");
+  CommandRun a =
+      Ksched("schedule -f " + Example("cluster.yaml") + " --pending " + written + " -o json");
+  CommandRun b =
+      Ksched("schedule -f " + Example("cluster.yaml") + " --pending " + dumped + " -o json");
+  ASSERT_EQ(a.status, 0) << a.err;
+  EXPECT_EQ(a.status, b.status);
+  EXPECT_EQ(a.out, b.out);
+  EXPECT_EQ(nlohmann::json::parse(a.out)[0]["node"], "gpu-b3");
+  EXPECT_TRUE(a.err.empty() && b.err.empty()) << a.err << b.err;
+}
+
 TEST_F(ValidateCli, CpuLimitAboveTheNodeDoesNotFit) {
   std::string pod = Write("big.yaml", R"(kind: Pod
 metadata: {name: big}
