@@ -315,6 +315,16 @@ TEST_F(ValidateCli, FilesGivenToTheWrongCommandSayWhatToRun) {
     EXPECT_TRUE(Has(r.err, "run: ksched schedule -f " + list)) << r.err;
     EXPECT_TRUE(r.out.empty()) << r.out;
   }
+  std::string multi = Write("multi.yaml",
+                            "kind: Pod\nmetadata: {name: a}\n---\nkind: Node\n"
+                            "metadata: {name: n}\n");
+  CommandRun m = Ksched("replay " + multi);
+  EXPECT_EQ(m.status, 2);
+  EXPECT_TRUE(Has(m.err,
+                  "a multi-document YAML stream is a snapshot, not a scenario; run: "
+                  "ksched schedule -f " +
+                      multi))
+      << m.err;
   CommandRun snap = Ksched("bench " + Example("cluster.yaml"));
   EXPECT_EQ(snap.status, 2);
   EXPECT_TRUE(Has(snap.err, "ksched schedule -f")) << snap.err;

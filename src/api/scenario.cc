@@ -224,7 +224,16 @@ Result<Scenario> ParsePadded(std::string_view json, std::string_view file) {
 Result<Scenario> ParseScenario(std::string_view text, std::string_view filename) {
   if (LooksLikeJson(text)) return ParsePadded(simdjson::padded_string(text), filename);
   Result<std::string> json = YamlToJson(text, filename);
-  if (!json.ok()) return json.error();
+  if (!json.ok()) {
+    Error e = json.error();
+    if (e.message.find("expected a single YAML document") != std::string::npos) {
+      e.message +=
+          " (a multi-document YAML stream is a snapshot, not a scenario; run: ksched "
+          "schedule -f " +
+          std::string(filename) + ")";
+    }
+    return e;
+  }
   return ParsePadded(simdjson::padded_string(*json), filename);
 }
 

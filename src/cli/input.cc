@@ -77,10 +77,10 @@ void WarnSnapshotNotes(const std::vector<FieldNote>& notes, Diagnostics* diag) {
 }  // namespace
 
 void AddWarningsFlag(CLI::App* cmd, bool* warnings) {
-  cmd->add_option("--warnings", *warnings,
-                  "Print warnings about the input (unknown fields in the snapshot, fields newer "
-                  "than v1.15 that the algorithm ignores, missing controllers) on stderr and in "
-                  "-o json|yaml; --warnings=false silences them")
+  cmd->add_flag("--warnings", *warnings,
+                "Print warnings about the input (unknown fields in the snapshot, fields newer "
+                "than v1.15 that the algorithm ignores, missing controllers) on stderr and in "
+                "-o json|yaml; --warnings=false silences them")
       ->capture_default_str();
 }
 
