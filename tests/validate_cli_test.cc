@@ -272,16 +272,22 @@ items:
 )");
   CommandRun r = Ksched("schedule -f " + snap);
   EXPECT_EQ(r.status, 0);
-  EXPECT_TRUE(Has(r.err,
-                  "ksched: warning: pod default/web-1: its ReplicaSet web-abc is not in "
-                  "the snapshot"))
-      << r.err;
+  EXPECT_EQ(r.err,
+            "ksched: warning: ReplicaSet default/web-abc is not in the snapshot: "
+            "SelectorSpreadPriority does not spread its pending pod default/web-1 against their "
+            "siblings as the cluster would\n"
+            "ksched: warning: add replicasets to the kubectl get command that makes the "
+            "snapshot\n");
   CommandRun capacity = Ksched("capacity -f " + snap + " --pod " + snap + " -o json");
   // The snapshot holds one Pod, so it serves as its own template here.
   ASSERT_EQ(capacity.status, 0) << capacity.err;
   auto j = nlohmann::json::parse(capacity.out);
   ASSERT_TRUE(j.contains("warnings")) << capacity.out;
-  EXPECT_TRUE(Has(j["warnings"][0], "its ReplicaSet web-abc is not in the snapshot"));
+  EXPECT_TRUE(Has(j["warnings"][0], "ReplicaSet default/web-abc is not in the snapshot"));
+  CommandRun json = Ksched("schedule -f " + snap + " -o json");
+  EXPECT_EQ(nlohmann::json::parse(json.out)[0]["warnings"][0],
+            "its ReplicaSet default/web-abc is not in the snapshot, so SelectorSpreadPriority "
+            "does not spread it against its siblings as the cluster would");
 }
 
 TEST_F(ValidateCli, ObjectsWithoutKindSayWhatIsExpected) {

@@ -84,14 +84,12 @@ void AddWarningsFlag(CLI::App* cmd, bool* warnings) {
       ->capture_default_str();
 }
 
-void Diagnostics::WarnPod(const std::string& pod, std::string line) {
-  by_pod_[pod].push_back(line);
-  pod_lines_.emplace_back(pod, std::move(line));
+void Diagnostics::NotePod(const std::string& pod, std::string line) {
+  by_pod_[pod].push_back(std::move(line));
 }
 
 std::vector<std::string> Diagnostics::Lines() const {
   std::vector<std::string> out = general_;
-  for (const auto& [pod, line] : pod_lines_) out.push_back(fmt::format("pod {}: {}", pod, line));
   for (std::string& l : skew_.Lines()) out.push_back(std::move(l));
   return out;
 }
@@ -152,31 +150,57 @@ Result<std::vector<Pod>> LoadPods(const std::string& file, Diagnostics* diag) {
 }
 
 void CheckOwners(const std::vector<Pod>& pods, const ClusterState& cluster, Diagnostics* diag) {
-  std::set<std::pair<StrId, std::string_view>> rs, ss, rc;
+  using Key = std::pair<StrId, std::string_view>;
+  std::set<Key> rs, ss, rc;
   for (const ReplicaSet& r : cluster.replica_sets()) rs.insert({r.meta.ns, r.meta.name});
   for (const StatefulSet& s : cluster.stateful_sets()) ss.insert({s.meta.ns, s.meta.name});
   for (const ReplicationController& r : cluster.replication_controllers())
     rc.insert({r.meta.ns, r.meta.name});
+  // Missing controller ("ReplicaSet shop/web-abc") -> its pending pods, in order.
+  std::map<std::string, std::vector<std::string>> missing;
+  std::vector<std::string> order;
+  std::set<std::string> resources;  // for the kubectl hint
   bool has_controller = false;
   for (const Pod& p : pods) {
     for (const OwnerReference& o : p.meta.owner_references) {
       if (!o.controller) continue;
-      const std::set<std::pair<StrId, std::string_view>>* known = nullptr;
-      if (o.kind == "ReplicaSet") known = &rs;
-      if (o.kind == "StatefulSet") known = &ss;
-      if (o.kind == "ReplicationController") known = &rc;
+      const std::set<Key>* known = nullptr;
+      std::string_view resource;
+      if (o.kind == "ReplicaSet") known = &rs, resource = "replicasets";
+      if (o.kind == "StatefulSet") known = &ss, resource = "statefulsets";
+      if (o.kind == "ReplicationController") known = &rc, resource = "replicationcontrollers";
       if (known == nullptr) continue;
       has_controller = true;
       if (known->count({p.meta.ns, o.name}) != 0) continue;
-      diag->WarnPod(p.Key(),
-                    fmt::format("its {} {} is not in the snapshot, so SelectorSpreadPriority does "
-                                "not spread it against its siblings as the cluster would (add "
-                                "{}s to the kubectl get command)",
-                                o.kind, o.name,
-                                o.kind == "ReplicaSet"    ? "replicaset"
-                                : o.kind == "StatefulSet" ? "statefulset"
-                                                          : "replicationcontroller"));
+      std::string owner = fmt::format("{} {}/{}", o.kind, Str(p.meta.ns), o.name);
+      diag->NotePod(p.Key(), "its " + owner +
+                                 " is not in the snapshot, so SelectorSpreadPriority does not "
+                                 "spread it against its siblings as the cluster would");
+      std::vector<std::string>& users = missing[owner];
+      if (users.empty()) order.push_back(owner);
+      users.push_back(p.Key());
+      resources.insert(std::string(resource));
     }
+  }
+  constexpr size_t kShown = 5;
+  for (size_t i = 0; i < order.size() && i < kShown; ++i) {
+    const std::vector<std::string>& users = missing[order[i]];
+    std::string who = users.size() == 1
+                          ? "pending pod " + users[0]
+                          : fmt::format("{} pending pods (e.g. {})", users.size(), users[0]);
+    diag->Warn(
+        fmt::format("{} is not in the snapshot: SelectorSpreadPriority does not spread its "
+                    "{} against their siblings as the cluster would",
+                    order[i], who));
+  }
+  if (order.size() > kShown) {
+    diag->Warn(fmt::format("... and {} more controllers of pending pods are not in the snapshot",
+                           order.size() - kShown));
+  }
+  if (!order.empty()) {
+    std::string list;
+    for (const std::string& r : resources) list += (list.empty() ? "" : ",") + r;
+    diag->Warn("add " + list + " to the kubectl get command that makes the snapshot");
   }
   if (has_controller && cluster.services().empty()) {
     diag->Warn(

@@ -32,9 +32,9 @@ class Diagnostics {
   // A warning about the input as a whole (or about objects that are not
   // pending pods).
   void Warn(std::string line) { general_.push_back(std::move(line)); }
-  // A warning about one pending pod ("shop/web-1"): printed, and attached to
-  // the pod's entry in JSON/YAML output.
-  void WarnPod(const std::string& pod, std::string line);
+  // A warning about one pending pod ("shop/web-1") for its entry in JSON/YAML
+  // output; what is printed is said once for all such pods, with Warn.
+  void NotePod(const std::string& pod, std::string line);
   SkewReport& skew() { return skew_; }
 
   // Every warning line, summarised, in a stable order.
@@ -46,7 +46,6 @@ class Diagnostics {
 
  private:
   std::vector<std::string> general_;
-  std::vector<std::pair<std::string, std::string>> pod_lines_;  // (pod, line), input order
   std::map<std::string, std::vector<std::string>> by_pod_;
   SkewReport skew_;
 };
