@@ -223,6 +223,22 @@ items:
                              ": Pod shop/web: unknown field \"affinty\" in Pod.spec (ignored)"))
       << w.err;
   EXPECT_TRUE(Has(w.out, "shop/web  n1")) << "allocatable defaults to capacity: " << w.out;
+  std::string many = Write("typo-many.yaml", R"(kind: List
+items:
+- kind: Node
+  metadata: {name: n1}
+  status: {capacity: {cpu: 2, memory: 2Gi, pods: 10}}
+- kind: Pod
+  metadata: {name: a, namespace: shop}
+  spec: {nodeName: n1, containers: [{name: c, imagePullPolice: Always}, {name: d, imagePullPolice: Always}]}
+- kind: Pod
+  metadata: {name: b, namespace: shop}
+  spec: {nodeName: n1, containers: [{name: c, imagePullPolice: Always}]}
+)");
+  CommandRun m = Ksched("schedule -f " + many);
+  EXPECT_EQ(m.err, "ksched: warning: " + many +
+                       ": Pod shop/a: unknown field \"imagePullPolice\" in "
+                       "Pod.spec.containers[0] (ignored), and 2 more like it\n");
   CommandRun quiet = Ksched("schedule -f " + snap + " --warnings=false");
   EXPECT_EQ(quiet.status, 0);
   EXPECT_TRUE(quiet.err.empty()) << quiet.err;

@@ -47,9 +47,27 @@ Error Lines(const std::vector<std::string>& lines) {
 
 std::string NoteObject(const FieldNote& n) { return n.kind + " " + n.object; }
 
-// Snapshot notes: unknown fields are grouped by message, newer fields go to
-// the skew report.
+// "Pod.spec.containers[3]" -> "Pod.spec.containers[*]": the same typo in
+// every container or every pod of a workload is one warning.
+std::string WithoutIndices(const std::string& s) {
+  std::string out;
+  for (size_t i = 0; i < s.size(); ++i) {
+    out.push_back(s[i]);
+    if (s[i] != '[') continue;
+    size_t j = i + 1;
+    while (j < s.size() && s[j] >= '0' && s[j] <= '9') ++j;
+    if (j > i + 1 && j < s.size() && s[j] == ']') {
+      out.push_back('*');
+      i = j - 1;
+    }
+  }
+  return out;
+}
+
+// Snapshot notes: unknown fields are grouped by message (array indices
+// aside), at most kMaxUnknown lines; newer fields go to the skew report.
 void WarnSnapshotNotes(const std::vector<FieldNote>& notes, Diagnostics* diag) {
+  constexpr size_t kMaxUnknown = 10;
   std::map<std::string, std::vector<const FieldNote*>> unknown;
   std::vector<std::string> order;
   for (const FieldNote& n : notes) {
@@ -57,20 +75,25 @@ void WarnSnapshotNotes(const std::vector<FieldNote>& notes, Diagnostics* diag) {
       if (n.kind == "Pod") diag->skew().Add(n.skew, n.object);
       continue;
     }
-    std::string msg = n.finding.Message(n.kind);
-    auto& users = unknown[msg];
-    if (users.empty()) order.push_back(msg);
+    std::string group = WithoutIndices(n.finding.Message(n.kind));
+    auto& users = unknown[group];
+    if (users.empty()) order.push_back(group);
     users.push_back(&n);
   }
-  for (const std::string& msg : order) {
-    const auto& users = unknown[msg];
+  for (size_t i = 0; i < order.size() && i < kMaxUnknown; ++i) {
+    const auto& users = unknown[order[i]];
     const FieldNote& first = *users[0];
+    std::string msg = first.finding.Message(first.kind);
     if (users.size() == 1) {
       diag->Warn(fmt::format("{}: {}: {} (ignored)", first.file, NoteObject(first), msg));
     } else {
-      diag->Warn(fmt::format("{}: {} in {} objects (ignored); e.g. {}", first.file, msg,
-                             users.size(), NoteObject(first)));
+      diag->Warn(fmt::format("{}: {}: {} (ignored), and {} more like it", first.file,
+                             NoteObject(first), msg, users.size() - 1));
     }
+  }
+  if (order.size() > kMaxUnknown) {
+    diag->Warn(fmt::format("{}: ... and {} more unknown fields (ignored)", notes[0].file,
+                           order.size() - kMaxUnknown));
   }
 }
 
