@@ -1,6 +1,7 @@
 #include "api/unknown_fields.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <iterator>
 
 namespace ksched {
@@ -49,20 +50,53 @@ constexpr LaterField kLaterFields[] = {
     {"Container", "restartPolicyRules"},                 // 1.34
 };
 
-// Most comparisons of a binary search are settled by the first byte; doing
-// that inline keeps memcmp calls to about one per key (this runs for every
-// key of every object of a snapshot).
-bool Less(std::string_view a, std::string_view b) {
-  if (!a.empty() && !b.empty() && a[0] != b[0])
-    return static_cast<unsigned char>(a[0]) < static_cast<unsigned char>(b[0]);
-  return a < b;
+// Every key of every object of a snapshot is looked up, so each type gets an
+// open-addressing hash table of its field names, built once: a lookup is one
+// short hash and, on a hit, one comparison.
+uint32_t Hash(std::string_view k) {
+  uint32_t h = 2166136261u;
+  for (char c : k) h = (h ^ static_cast<unsigned char>(c)) * 16777619u;
+  return h;
 }
 
-const SchemaField* Lookup(const SchemaType& t, std::string_view key) {
-  const SchemaField* end = t.fields + t.size;
-  const SchemaField* it = std::lower_bound(
-      t.fields, end, key, [](const SchemaField& f, std::string_view k) { return Less(f.name, k); });
-  return it != end && it->name == key ? it : nullptr;
+struct Index {
+  std::vector<int16_t> slots;    // field index or -1
+  std::vector<uint32_t> hashes;  // per field
+  uint32_t mask = 0;
+};
+
+const std::vector<Index>& Indices() {
+  static const std::vector<Index> indices = [] {
+    std::vector<Index> out(std::size(kSchemaTypes));
+    for (size_t t = 0; t < out.size(); ++t) {
+      const SchemaType& type = kSchemaTypes[t];
+      Index& ix = out[t];
+      uint32_t size = 8;
+      while (size < type.size * 3) size *= 2;
+      ix.mask = size - 1;
+      ix.slots.assign(size, -1);
+      for (size_t f = 0; f < type.size; ++f) {
+        uint32_t h = Hash(type.fields[f].name);
+        ix.hashes.push_back(h);
+        uint32_t i = h & ix.mask;
+        while (ix.slots[i] >= 0) i = (i + 1) & ix.mask;
+        ix.slots[i] = static_cast<int16_t>(f);
+      }
+    }
+    return out;
+  }();
+  return indices;
+}
+
+const SchemaField* Lookup(int type, std::string_view key) {
+  const Index& ix = Indices()[type];
+  const SchemaType& t = kSchemaTypes[type];
+  uint32_t h = Hash(key);
+  for (uint32_t i = h & ix.mask;; i = (i + 1) & ix.mask) {
+    int16_t f = ix.slots[i];
+    if (f < 0) return nullptr;
+    if (ix.hashes[f] == h && t.fields[f].name == key) return &t.fields[f];
+  }
 }
 
 bool IsLater(std::string_view type, std::string_view key) {
@@ -88,7 +122,7 @@ class Walker {
     if (e.get(obj) != simdjson::SUCCESS) return;  // the decoder reports wrong types
     const SchemaType& t = kSchemaTypes[type];
     for (dom::key_value_pair kv : obj) {
-      const SchemaField* f = Lookup(t, kv.key);
+      const SchemaField* f = Lookup(type, kv.key);
       if (f == nullptr) {
         if (!IsLater(t.name, kv.key)) {
           Report(t, kv, FieldFinding::What::kUnknown);
@@ -138,7 +172,14 @@ class Walker {
 
   std::vector<FieldFinding>* out_;
   NewerFieldFilter keep_newer_;
-  std::vector<Segment> path_;
+  std::vector<Segment>& path_ = Path();
+
+  // One stack per thread, reused: a walk per object would otherwise allocate.
+  static std::vector<Segment>& Path() {
+    thread_local std::vector<Segment> path;
+    path.clear();
+    return path;
+  }
 };
 
 int RootType(std::string_view kind) {
