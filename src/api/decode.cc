@@ -1146,7 +1146,10 @@ void NoteFields(dom::element e, std::string_view kind, std::string_view file,
 template <typename T>
 Status AppendNoted(Result<T> r, std::vector<T>* list, dom::element e, std::string_view kind,
                    std::string_view file, ObjectSet* out) {
-  if (Status s = Append(std::move(r), list); !s.ok()) return s;
+  // Not through Append: a Pod moved once more per object costs 5% of a
+  // 100,000-pod load.
+  if (!r.ok()) return r.error();
+  list->push_back(std::move(r.value()));
   NoteFields(e, kind, file, list->back().meta, out);
   return Status::Ok();
 }
