@@ -15,6 +15,7 @@
 #include <optional>
 #include <utility>
 
+#include "api/version_skew.h"
 #include "api/yaml_to_json.h"
 #include "util/rfc3339.h"
 
@@ -602,6 +603,7 @@ class Decoder {
         std::string_view s;
         if (!StringView(v, &s)) return false;
         t->effect = v.is_null() ? TaintEffect::kNone : ParseEffect(s);
+        if (!v.is_null()) t->effect_str.assign(s);
         return true;
       }
       if (k == "tolerationSeconds") return OptInt64(v, &t->toleration_seconds);
@@ -715,6 +717,7 @@ class Decoder {
       if (k == "containers") return Containers(v, &s->containers);
       if (k == "initContainers") return Containers(v, &s->init_containers);
       if (k == "nodeName") return String(v, &s->node_name);
+      if (k == "hostNetwork") return Bool(v, &s->host_network);
       if (k == "nodeSelector") {
         s->has_node_selector = !v.is_null();
         return LabelMap(v, &s->node_selector);
@@ -881,7 +884,21 @@ class Decoder {
     return MapSelectorBody(e, &s->selector, &s->has_selector);
   }
   bool Body(dom::element e, ReplicationController* rc) {
-    return MapSelectorBody(e, &rc->selector, &rc->has_selector);
+    if (!MapSelectorBody(e, &rc->selector, &rc->has_selector)) return false;
+    // spec.template.metadata.labels: the selector's default (api/defaults.h).
+    return Fields(e, [&](std::string_view k, dom::element v) {
+      if (k != "spec") return true;
+      return Fields(v, [&](std::string_view k2, dom::element v2) {
+        if (k2 != "template") return true;
+        return Fields(v2, [&](std::string_view k3, dom::element v3) {
+          if (k3 != "metadata") return true;
+          return Fields(v3, [&](std::string_view k4, dom::element v4) {
+            if (k4 != "labels") return true;
+            return LabelMap(v4, &rc->template_labels);
+          });
+        });
+      });
+    });
   }
 
   bool Body(dom::element e, ReplicaSet* rs) {
@@ -1104,6 +1121,39 @@ Status Append(Result<T> r, std::vector<T>* out) {
   return Status::Ok();
 }
 
+// Records in out->field_notes what object `e` (just decoded as `meta`) holds
+// that v1.15 does not know: typos, and later fields that change scheduling.
+void NoteFields(dom::element e, std::string_view kind, std::string_view file,
+                const ObjectMeta& meta, ObjectSet* out) {
+  thread_local std::vector<FieldFinding> found;
+  found.clear();
+  FindUnknownFields(e, kind, &found, IsSkewField);
+  for (FieldFinding& f : found) {
+    int skew = SkewIndex(f);
+    if (f.what == FieldFinding::What::kNewer && skew < 0) continue;
+    f.value = dom::element();  // the parsed document goes away
+    FieldNote note;
+    note.file.assign(file);
+    note.kind.assign(kind);
+    note.object = meta.ns == kEmptyStr ? meta.name : std::string(Str(meta.ns)) + "/" + meta.name;
+    note.finding = std::move(f);
+    note.skew = skew;
+    out->field_notes.push_back(std::move(note));
+  }
+}
+
+// Append, then NoteFields for the object appended.
+template <typename T>
+Status AppendNoted(Result<T> r, std::vector<T>* list, dom::element e, std::string_view kind,
+                   std::string_view file, ObjectSet* out) {
+  // Not through Append: a Pod moved once more per object costs 5% of a
+  // 100,000-pod load.
+  if (!r.ok()) return r.error();
+  list->push_back(std::move(r.value()));
+  NoteFields(e, kind, file, list->back().meta, out);
+  return Status::Ok();
+}
+
 // 1-based line and column of byte `offset` in `text`.
 std::string LineCol(std::string_view text, size_t offset) {
   offset = std::min(offset, text.size());
@@ -1189,6 +1239,28 @@ void ReserveFor(dom::array items, std::string_view default_kind, ObjectSet* out)
   }
   out->pods.reserve(out->pods.size() + pods);
   out->nodes.reserve(out->nodes.size() + nodes);
+}
+
+// What to say about an object without `kind`: what ksched reads, and, for a
+// file meant for another command, which command.
+std::string MissingKind(dom::object obj, std::string_view where) {
+  dom::element unused;
+  if (where.empty() && (obj.at_key("cluster").get(unused) == SUCCESS ||
+                        obj.at_key("pending").get(unused) == SUCCESS)) {
+    return "kind: missing: this looks like a ksched scenario file (it has \"cluster\" or "
+           "\"pending\"), not a snapshot; run it with: ksched replay FILE (or ksched bench "
+           "FILE)";
+  }
+  std::string s =
+      "kind: missing: ksched reads `kubectl get -o yaml` or `-o json` output: a List, or "
+      "objects that each carry apiVersion and kind";
+  if (!where.empty() && where[0] == '[') {
+    s += " (a bare JSON array is read only when each object names its kind)";
+  } else {
+    s += " (objects stored without kind, as OpenShift Insights or sonobuoy dumps keep them, "
+         "need `kind: Pod`, `kind: Node`, ... added)";
+  }
+  return s;
 }
 
 // Decodes a parsed document: an object, a List, or an array of them.
@@ -1324,7 +1396,7 @@ Status DecodeAny(simdjson::dom::element e, std::string_view file, std::string_vi
       return MakeError(Compose({file, where, "kind: expected a string, got " + Describe(k)}));
     }
   }
-  if (kind.empty()) return MakeError(Compose({file, where, "kind: missing"}));
+  if (kind.empty()) return MakeError(Compose({file, where, MissingKind(obj, where)}));
 
   if (kind.size() >= 4 && kind.substr(kind.size() - 4) == "List") {
     // `List` holds any kinds; `PodList`, `NodeList`, ... hold one kind and
@@ -1346,30 +1418,39 @@ Status DecodeAny(simdjson::dom::element e, std::string_view file, std::string_vi
     return Status::Ok();
   }
 
-  if (kind == "Pod") return Append(DecodePod(e, file, where), &out->pods);
-  if (kind == "Node") return Append(DecodeNode(e, file, where), &out->nodes);
-  if (kind == "Service") return Append(DecodeService(e, file, where), &out->services);
+  if (kind == "Pod") return AppendNoted(DecodePod(e, file, where), &out->pods, e, kind, file, out);
+  if (kind == "Node")
+    return AppendNoted(DecodeNode(e, file, where), &out->nodes, e, kind, file, out);
+  if (kind == "Service")
+    return AppendNoted(DecodeService(e, file, where), &out->services, e, kind, file, out);
   if (kind == "ReplicationController") {
-    return Append(DecodeReplicationController(e, file, where), &out->replication_controllers);
+    return AppendNoted(DecodeReplicationController(e, file, where), &out->replication_controllers,
+                       e, kind, file, out);
   }
-  if (kind == "ReplicaSet") return Append(DecodeReplicaSet(e, file, where), &out->replica_sets);
+  if (kind == "ReplicaSet")
+    return AppendNoted(DecodeReplicaSet(e, file, where), &out->replica_sets, e, kind, file, out);
   if (kind == "StatefulSet") {
-    return Append(DecodeStatefulSet(e, file, where), &out->stateful_sets);
+    return AppendNoted(DecodeStatefulSet(e, file, where), &out->stateful_sets, e, kind, file, out);
   }
   if (kind == "PersistentVolume") {
-    return Append(DecodePersistentVolume(e, file, where), &out->persistent_volumes);
+    return AppendNoted(DecodePersistentVolume(e, file, where), &out->persistent_volumes, e, kind,
+                       file, out);
   }
   if (kind == "PersistentVolumeClaim") {
-    return Append(DecodePersistentVolumeClaim(e, file, where), &out->persistent_volume_claims);
+    return AppendNoted(DecodePersistentVolumeClaim(e, file, where), &out->persistent_volume_claims,
+                       e, kind, file, out);
   }
   if (kind == "StorageClass") {
-    return Append(DecodeStorageClass(e, file, where), &out->storage_classes);
+    return AppendNoted(DecodeStorageClass(e, file, where), &out->storage_classes, e, kind, file,
+                       out);
   }
   if (kind == "PodDisruptionBudget") {
-    return Append(DecodePodDisruptionBudget(e, file, where), &out->pod_disruption_budgets);
+    return AppendNoted(DecodePodDisruptionBudget(e, file, where), &out->pod_disruption_budgets, e,
+                       kind, file, out);
   }
   if (kind == "PriorityClass") {
-    return Append(DecodePriorityClass(e, file, where), &out->priority_classes);
+    return AppendNoted(DecodePriorityClass(e, file, where), &out->priority_classes, e, kind, file,
+                       out);
   }
   ++out->skipped;
   return Status::Ok();

@@ -27,9 +27,21 @@
 #include <vector>
 
 #include "api/types.h"
+#include "api/unknown_fields.h"
 #include "util/result.h"
 
 namespace ksched {
+
+// A field of an object that v1.15 does not know (api/unknown_fields.h): a
+// typo, or a later field that changes scheduling (api/version_skew.h). Later
+// fields that change nothing are not recorded.
+struct FieldNote {
+  std::string file;
+  std::string kind;    // "Pod"
+  std::string object;  // "namespace/name", or "name" for cluster-scoped kinds
+  FieldFinding finding;
+  int skew = -1;  // SkewIndex() for a later field; -1 for an unknown one
+};
 
 struct ObjectSet {
   std::vector<Node> nodes;
@@ -45,6 +57,9 @@ struct ObjectSet {
   std::vector<PriorityClass> priority_classes;
   // Objects of kinds the scheduler does not read (Deployments, ConfigMaps, ...).
   size_t skipped = 0;
+  // Found by DecodeObjects / DecodeFile / DecodeAny (the single-object
+  // decoders do not look), in input order.
+  std::vector<FieldNote> field_notes;
 };
 
 // A whole file in memory, followed by the zero padding simdjson reads past the

@@ -137,7 +137,27 @@ Status DecodeCluster(dom::element e, std::string_view file, ObjectSet* out,
 Result<Scenario> DecodeScenario(dom::element root, std::string_view file) {
   dom::object obj;
   if (root.get(obj) != SUCCESS) {
-    return MakeError(std::string(file) + ": expected a scenario object, got " + TypeName(root));
+    std::string msg = std::string(file) + ": expected a scenario object, got " + TypeName(root);
+    if (root.is_array()) {
+      msg += " (an array of Kubernetes objects is a snapshot; run: ksched schedule -f " +
+             std::string(file) + ")";
+    }
+    return MakeError(msg);
+  }
+  // A Kubernetes object or List (a `kubectl get` snapshot) has `kind` and
+  // none of the scenario's fields; read as a scenario it would schedule
+  // nothing and succeed. Say which command reads it.
+  if (dom::element kind; obj.at_key("kind").get(kind) == SUCCESS && kind.is_string()) {
+    dom::element unused;
+    if (obj.at_key("cluster").get(unused) != SUCCESS &&
+        obj.at_key("pending").get(unused) != SUCCESS) {
+      return MakeError(std::string(file) + ": this is a Kubernetes " +
+                       std::string(kind.get_string().value_unsafe()) +
+                       " (kubectl get output), not a ksched scenario (a scenario has \"cluster\" "
+                       "and \"pending\"); to schedule a snapshot's pending pods run: ksched "
+                       "schedule -f " +
+                       std::string(file));
+    }
   }
   Scenario sc;
   for (dom::key_value_pair kv : obj) {
@@ -204,7 +224,16 @@ Result<Scenario> ParsePadded(std::string_view json, std::string_view file) {
 Result<Scenario> ParseScenario(std::string_view text, std::string_view filename) {
   if (LooksLikeJson(text)) return ParsePadded(simdjson::padded_string(text), filename);
   Result<std::string> json = YamlToJson(text, filename);
-  if (!json.ok()) return json.error();
+  if (!json.ok()) {
+    Error e = json.error();
+    if (e.message.find("expected a single YAML document") != std::string::npos) {
+      e.message +=
+          " (a multi-document YAML stream is a snapshot, not a scenario; run: ksched "
+          "schedule -f " +
+          std::string(filename) + ")";
+    }
+    return e;
+  }
   return ParsePadded(simdjson::padded_string(*json), filename);
 }
 

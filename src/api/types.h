@@ -187,6 +187,7 @@ struct Toleration {
   StrId value = kEmptyStr;
   TaintEffect effect = TaintEffect::kNone;  // kNone: matches every effect
   std::optional<int64_t> toleration_seconds;
+  std::string effect_str;  // as written, for validation messages
 
   bool operator==(const Toleration&) const = default;
 };
@@ -245,6 +246,7 @@ struct PodSpec {
   std::vector<Container> containers;
   std::vector<Container> init_containers;
   std::string node_name;
+  bool host_network = false;  // spec.hostNetwork (api/defaults.h defaults host ports from it)
   Labels node_selector;
   bool has_node_selector = false;
   std::optional<Affinity> affinity;
@@ -307,6 +309,7 @@ struct ReplicationController {
   ObjectMeta meta;
   Labels selector;            // spec.selector; nil or empty selects nothing
   bool has_selector = false;
+  Labels template_labels;  // spec.template.metadata.labels, the selector's default
 };
 
 struct ReplicaSet {  // also StatefulSet

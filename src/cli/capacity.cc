@@ -9,6 +9,7 @@
 #include <limits>
 
 #include "cli/commands.h"
+#include "cli/input.h"
 #include "cli/output.h"
 #include "cli/planning_output.h"
 
@@ -73,12 +74,13 @@ CLI::App* AddCapacityCommand(CLI::App* app, CapacityArgs* args) {
                   "exactly the smallest, more runs)")
       ->check(CLI::IsMember({"bisect", "linear"}))
       ->capture_default_str();
+  AddWarningsFlag(cmd, &args->warnings);
   args->flags.AddTo(cmd);
   return cmd;
 }
 
 int RunCapacity(const CapacityArgs& args) {
-  auto snap = LoadPlanningSnapshot(args.files, "", args.scheduler_name);
+  auto snap = LoadPlanningSnapshot(args.files, "", args.scheduler_name, args.warnings);
   if (!snap.ok()) {
     std::cerr << "ksched: " << snap.error().message << "\n";
     return kExitBadInput;

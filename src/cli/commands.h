@@ -24,6 +24,7 @@ struct ScheduleArgs {
   bool disable_preemption = false;
   std::vector<std::string> add_node;  // --add-node TEMPLATE[=MAX]
   std::string add_node_search = "bisect";
+  bool warnings = true;  // --warnings=false silences cli/input.h's warnings
   SchedulerFlags flags;
 };
 CLI::App* AddScheduleCommand(CLI::App* app, ScheduleArgs* args);
@@ -39,6 +40,7 @@ struct CapacityArgs {
   std::string scheduler_name = "default-scheduler";
   std::vector<std::string> add_node;
   std::string add_node_search = "bisect";
+  bool warnings = true;
   SchedulerFlags flags;
 };
 CLI::App* AddCapacityCommand(CLI::App* app, CapacityArgs* args);

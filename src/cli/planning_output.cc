@@ -8,6 +8,7 @@
 
 #include "api/priority_admission.h"
 #include "cli/commands.h"
+#include "cli/input.h"
 #include "cli/output.h"
 
 namespace ksched {
@@ -22,11 +23,25 @@ planning::SchedulerFactory MakeSchedulerFactory(const SchedulerFlags& flags) {
 
 Result<planning::Snapshot> LoadPlanningSnapshot(const std::vector<std::string>& files,
                                                 const std::string& pending_file,
-                                                const std::string& scheduler_name) {
-  auto snap = planning::LoadSnapshot(files, scheduler_name);
-  if (!snap.ok() || pending_file.empty()) return snap;
-  ObjectSet p;
-  if (Status s = DecodeFile(pending_file, &p); !s.ok()) return s.error();
+                                                const std::string& scheduler_name,
+                                                bool warnings) {
+  // Decoded, defaulted and validated as the API server would store them.
+  Diagnostics diag;
+  auto objects = LoadSnapshot(files, &diag);
+  if (!objects.ok()) return objects.error();
+  auto snap = planning::SplitSnapshot(std::move(objects).value(), scheduler_name);
+  if (!snap.ok()) return snap;
+  if (pending_file.empty()) {
+    if (warnings) diag.Print();
+    return snap;
+  }
+  auto pods = LoadPods(pending_file, &diag);
+  if (!pods.ok()) return pods.error();
+  if (warnings) diag.Print();
+  struct {
+    std::vector<Pod> pods;
+  } p;
+  p.pods = std::move(pods).value();
   if (Status s = ApplyPriorityClasses(snap->objects.priority_classes, &p.pods, pending_file);
       !s.ok())
     return s.error();

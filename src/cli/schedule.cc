@@ -13,6 +13,7 @@
 #include "cli/commands.h"
 #include "cli/document_writer.h"
 #include "cli/explain_report.h"
+#include "cli/input.h"
 #include "cli/output.h"
 #include "cli/replay.h"
 #include "cli/step_writer.h"
@@ -57,6 +58,7 @@ CLI::App* AddScheduleCommand(CLI::App* app, ScheduleArgs* args) {
   cmd->add_flag("--disable-preemption", args->disable_preemption,
                 "Do not preempt lower-priority pods for a pod that fits nowhere (as "
                 "kube-scheduler's flag)");
+  AddWarningsFlag(cmd, &args->warnings);
   args->flags.AddTo(cmd);
   return cmd;
 }
@@ -64,13 +66,14 @@ CLI::App* AddScheduleCommand(CLI::App* app, ScheduleArgs* args) {
 int RunSchedule(const ScheduleArgs& args) {
   if (!args.add_node.empty()) return RunScheduleAddNode(args);
   if (args.output == "html" && args.explain.empty()) return RunScheduleHtml(args);
-  ObjectSet objects;
-  for (const std::string& f : args.files) {
-    if (Status s = DecodeFile(f, &objects); !s.ok()) {
-      std::cerr << "ksched: " << s.error().message << "\n";
-      return kExitBadInput;
-    }
+  // Decoded, defaulted and validated as the API server would store them.
+  Diagnostics diag;
+  auto loaded = LoadSnapshot(args.files, &diag);
+  if (!loaded.ok()) {
+    std::cerr << "ksched: " << loaded.error().message << "\n";
+    return kExitBadInput;
   }
+  ObjectSet objects = std::move(loaded).value();
   // As the Priority admission plugin: pods with a class but no priority.
   if (Status s = ApplyPriorityClasses(objects.priority_classes, &objects.pods, ""); !s.ok()) {
     std::cerr << "ksched: " << s.error().message << "\n";
@@ -83,12 +86,12 @@ int RunSchedule(const ScheduleArgs& args) {
     return kExitBadInput;
   }
   if (!args.pending_file.empty()) {
-    ObjectSet p;
-    if (Status s = DecodeFile(args.pending_file, &p); !s.ok()) {
-      std::cerr << "ksched: " << s.error().message << "\n";
+    auto pods = LoadPods(args.pending_file, &diag);
+    if (!pods.ok()) {
+      std::cerr << "ksched: " << pods.error().message << "\n";
       return kExitBadInput;
     }
-    pending = std::move(p.pods);
+    pending = std::move(pods).value();
     if (Status s = ApplyPriorityClasses(cluster->priority_classes(), &pending, args.pending_file);
         !s.ok()) {
       std::cerr << "ksched: " << s.error().message << "\n";
@@ -126,6 +129,7 @@ int RunSchedule(const ScheduleArgs& args) {
   }
   for (Pod& p : pending)
     if (p.meta.uid.empty()) p.meta.uid = p.Key();
+  CheckOwners(pending, *cluster, &diag);
   // As kubectl: a name without a namespace is in "default".
   const std::string explain_key =
       args.explain.empty() || args.explain.find('/') != std::string::npos
@@ -153,6 +157,7 @@ int RunSchedule(const ScheduleArgs& args) {
     return kExitBadInput;
   }
 
+  if (args.warnings) diag.Print();
   NodeTree tree(*cluster);
   GenericScheduler scheduler(std::move(config).value(), args.flags.tie());
   const SchedulerConfig& cfg = scheduler.config();
@@ -217,6 +222,13 @@ int RunSchedule(const ScheduleArgs& args) {
         if (a.number == 2) {
           w->Key("attempt");
           w->Int(2);
+        }
+        if (std::vector<std::string> lines = diag.LinesFor(d.pod.Key());
+            args.warnings && !lines.empty()) {
+          w->Key("warnings");
+          w->BeginArray();
+          for (const std::string& l : lines) w->String(l);
+          w->EndArray();
         }
         w->Key("failedPredicates");
         w->BeginObject();

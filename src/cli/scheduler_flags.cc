@@ -82,6 +82,43 @@ Result<FeatureGates> ParseFeatureGates(const std::string& spec) {
   return gates;
 }
 
+namespace {
+
+// A Policy naming a predicate or priority that exists only under another
+// setting of a v1.15 feature gate is rejected with upstream's "type not
+// found" message; say which --feature-gates setting makes it valid (found by
+// building again with the gate flipped).
+std::string FeatureGateHint(const Policy& policy, const BuildOptions& options,
+                            const std::string& message) {
+  struct Gate {
+    const char* name;
+    bool FeatureGates::*flag;
+  };
+  constexpr Gate kGates[] = {
+      {"TaintNodesByCondition", &FeatureGates::taint_nodes_by_condition},
+      {"ResourceLimitsPriorityFunction", &FeatureGates::resource_limits_priority_function},
+  };
+  if (message.find("type not found for ") == std::string::npos) return "";
+  for (const Gate& g : kGates) {
+    BuildOptions flipped = options;
+    flipped.gates.*g.flag = !(options.gates.*g.flag);
+    auto again = BuildFromPolicy(policy, flipped);
+    if (!again.ok() && again.error().message == message) continue;
+    bool on = flipped.gates.*g.flag;
+    std::string hint =
+        fmt::format(" (valid with --feature-gates {}={}", g.name, on ? "true" : "false");
+    if (g.flag == &FeatureGates::taint_nodes_by_condition && !on) {
+      hint +=
+          ": v1.15 turns TaintNodesByCondition on by default, which removes the node-condition "
+          "predicates; node conditions are then taints that PodToleratesNodeTaints checks";
+    }
+    return hint + ")";
+  }
+  return "";
+}
+
+}  // namespace
+
 Result<SchedulerConfig> SchedulerFlags::Build() const {
   auto gates = ParseFeatureGates(feature_gates);
   if (!gates.ok()) return gates.error();
@@ -93,7 +130,11 @@ Result<SchedulerConfig> SchedulerFlags::Build() const {
   auto policy = LoadPolicyFile(policy_file);
   if (!policy.ok()) return policy.error();
   auto config = BuildFromPolicy(*policy, options);
-  if (!config.ok()) return config.error().Prepend(policy_file + ": ");
+  if (!config.ok()) {
+    Error e = config.error();
+    e.message += FeatureGateHint(*policy, options, e.message);
+    return e.Prepend(policy_file + ": ");
+  }
   auto extenders = MakeHttpExtenders(policy->extenders);
   if (!extenders.ok()) return extenders.error().Prepend(policy_file + ": ");
   config->extenders = std::move(extenders).value();

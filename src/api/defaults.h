@@ -1,0 +1,81 @@
+// What a v1.15 API server does to an object before any scheduler reads it:
+// the v1 defaulting functions (pkg/apis/core/v1/defaults.go) and the default
+// admission plugins that change a field the scheduler reads.
+//
+// `kubectl get` output has been through all of this already; a hand-written
+// object (`schedule --pending`, `capacity --pod`, a snapshot written by hand)
+// has not, and would otherwise be scheduled as no cluster would ever see it:
+// a GPU pod that writes only `limits: {nvidia.com/gpu: 1}` requests nothing
+// and lands on a node without GPUs.
+//
+// Every function here is idempotent, and a no-op on an object the API server
+// has stored: `schedule` and `capacity` apply them to every object they read,
+// snapshot or not. `replay` and `bench` do not: the conformance format
+// defines its objects exactly as written.
+//
+// Applied (by the function named):
+//   SetPodDefaults
+//     - containers' and init containers' requests default to their limits,
+//       resource by resource (SetDefaults_Pod);
+//     - spec.schedulerName defaults to "default-scheduler" (SetDefaults_PodSpec);
+//     - with spec.hostNetwork, a port's hostPort defaults to its
+//       containerPort (SetDefaults_PodSpec, defaultHostNetworkPorts);
+//     - a port's protocol defaults to TCP (SetDefaults_ContainerPort).
+//   AdmitDefaultTolerationSeconds (the DefaultTolerationSeconds plugin)
+//     - a pod that does not tolerate node.kubernetes.io/not-ready:NoExecute
+//       (or .../unreachable:NoExecute) gets an Exists toleration for it with
+//       tolerationSeconds 300.
+//   SetNodeDefaults
+//     - status.allocatable defaults to status.capacity when absent
+//       (SetDefaults_NodeStatus).
+//   SetReplicationControllerDefaults
+//     - an empty spec.selector defaults to spec.template.metadata.labels.
+//   AdmitDefaultStorageClass (the DefaultStorageClass plugin)
+//     - a claim with no class gets the cluster's one default StorageClass.
+// The Priority plugin needs the cluster's classes and lives in
+// api/priority_admission.h.
+//
+// Not applied, on purpose:
+//   - no default for a toleration's operator: v1.15 has none; an empty
+//     operator means Equal wherever it is read (validation, the predicate);
+//   - no default for a port's hostIP: v1.15 has none; an empty hostIP means
+//     every address (0.0.0.0), which is how PodFitsHostPorts reads it;
+//   - TaintNodesByCondition's admission taint (not-ready:NoSchedule on a new
+//     node) lasts only until the node reports Ready, and a snapshot's nodes
+//     are past that;
+//   - LimitRanger needs LimitRange objects, which ksched does not read;
+//     ServiceAccount adds a token volume the scheduler does not count.
+#pragma once
+
+#include <vector>
+
+#include "api/decode.h"
+#include "api/types.h"
+
+namespace ksched {
+
+inline constexpr std::string_view kDefaultSchedulerName = "default-scheduler";
+inline constexpr std::string_view kTaintNodeNotReady = "node.kubernetes.io/not-ready";
+inline constexpr std::string_view kTaintNodeUnreachable = "node.kubernetes.io/unreachable";
+inline constexpr int64_t kDefaultTolerationSeconds = 300;
+inline constexpr std::string_view kIsDefaultStorageClassAnnotation =
+    "storageclass.kubernetes.io/is-default-class";
+inline constexpr std::string_view kBetaIsDefaultStorageClassAnnotation =
+    "storageclass.beta.kubernetes.io/is-default-class";
+
+void SetPodDefaults(Pod* pod);
+void AdmitDefaultTolerationSeconds(Pod* pod);
+void SetNodeDefaults(Node* node);
+void SetReplicationControllerDefaults(ReplicationController* rc);
+void AdmitDefaultStorageClass(const std::vector<StorageClass>& classes,
+                              std::vector<PersistentVolumeClaim>* claims);
+
+// SetPodDefaults and AdmitDefaultTolerationSeconds, for each pod.
+void ApplyPodDefaults(std::vector<Pod>* pods);
+
+// Everything above, for every object of the set (DefaultTolerationSeconds
+// only for pods without spec.nodeName: a bound pod's tolerations are read by
+// no predicate or priority).
+void ApplyApiServerDefaults(ObjectSet* objects);
+
+}  // namespace ksched

@@ -1,0 +1,535 @@
+#include "api/validation.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <set>
+
+#include "labels/validation.h"
+#include "util/go_quote.h"
+
+namespace ksched {
+namespace {
+
+// A field path, built only when an error is reported: each level holds its
+// parent and one segment, on the stack of the validating function.
+struct Path {
+  const Path* parent = nullptr;
+  std::string_view key;     // a field name, or a map key when `map_key`
+  size_t index = SIZE_MAX;  // an array index when not SIZE_MAX
+  bool map_key = false;
+
+  Path Child(std::string_view k) const { return Path{this, k}; }
+  Path Index(size_t i) const { return Path{this, {}, i}; }
+  Path Key(std::string_view k) const { return Path{this, k, SIZE_MAX, true}; }
+
+  std::string String() const {
+    std::string s = parent != nullptr ? parent->String() : "";
+    if (index != SIZE_MAX) {
+      s += "[" + std::to_string(index) + "]";
+    } else if (map_key) {
+      s += "[" + std::string(key) + "]";
+    } else if (!key.empty()) {
+      if (!s.empty()) s.push_back('.');
+      s.append(key);
+    }
+    return s;
+  }
+};
+
+// field.ErrorList, as the API server words each kind of error.
+class Errors {
+ public:
+  void Invalid(const Path& p, std::string_view shown_value, std::string_view detail) {
+    Add(p, fmt::format("Invalid value: {}: {}", shown_value, detail));
+  }
+  void InvalidString(const Path& p, std::string_view value, std::string_view detail) {
+    Invalid(p, GoQuote(value), detail);
+  }
+  void Required(const Path& p, std::string_view detail) {
+    Add(p,
+        detail.empty() ? std::string("Required value") : fmt::format("Required value: {}", detail));
+  }
+  void Forbidden(const Path& p, std::string_view detail) {
+    Add(p, fmt::format("Forbidden: {}", detail));
+  }
+  void NotSupported(const Path& p, std::string_view value,
+                    std::initializer_list<std::string_view> supported) {
+    std::string list;
+    for (std::string_view s : supported) list += (list.empty() ? "" : ", ") + GoQuote(s);
+    Add(p, fmt::format("Unsupported value: {}: supported values: {}", GoQuote(value), list));
+  }
+  void Duplicate(const Path& p, std::string_view detail) {
+    Add(p, fmt::format("Duplicate value: {}", detail));
+  }
+  std::vector<std::string> Take() { return std::move(list_); }
+
+ private:
+  void Add(const Path& p, std::string body) { list_.push_back(p.String() + ": " + body); }
+  std::vector<std::string> list_;
+};
+
+// Label keys and values are interned, and a snapshot repeats the same few
+// thousand of them across a hundred thousand pods: each id is checked once.
+class LabelCache {
+ public:
+  bool KeyOk(StrId id) {
+    return Check(id, &keys_, [](std::string_view s) { return labels::IsQualifiedName(s).empty(); });
+  }
+  bool ValueOk(StrId id) {
+    return Check(id, &values_,
+                 [](std::string_view s) { return labels::IsValidLabelValue(s).empty(); });
+  }
+
+ private:
+  template <typename F>
+  static bool Check(StrId id, std::vector<uint8_t>* memo, F ok) {
+    if (id >= memo->size()) memo->resize(std::max<size_t>(id + 1, memo->size() * 2), 0);
+    uint8_t& m = (*memo)[id];
+    if (m == 0) m = ok(Str(id)) ? 1 : 2;
+    return m == 1;
+  }
+  std::vector<uint8_t> keys_, values_;
+};
+
+LabelCache& Cache() {
+  static LabelCache cache;
+  return cache;
+}
+
+// unversionedvalidation.ValidateLabelName
+void LabelName(std::string_view name, const Path& p, Errors* errs) {
+  for (const std::string& msg : labels::IsQualifiedName(name)) errs->InvalidString(p, name, msg);
+}
+
+// unversionedvalidation.ValidateLabels
+void LabelMap(const Labels& labels, const Path& p, Errors* errs) {
+  for (const auto& [k, v] : labels) {
+    if (!Cache().KeyOk(k)) LabelName(Str(k), p, errs);
+    if (!Cache().ValueOk(v)) {
+      for (const std::string& msg : labels::IsValidLabelValue(Str(v)))
+        errs->InvalidString(p, Str(v), msg);
+    }
+  }
+}
+void LabelPairs(const std::vector<std::pair<std::string, std::string>>& labels, const Path& p,
+                Errors* errs) {
+  for (const auto& [k, v] : labels) {
+    LabelName(k, p, errs);
+    for (const std::string& msg : labels::IsValidLabelValue(v)) errs->InvalidString(p, v, msg);
+  }
+}
+
+// metav1 validation.ValidateLabelSelectorRequirement
+void LabelSelectorRequirement(const SelectorRequirement& r, const Path& p, Errors* errs) {
+  if (r.op == "In" || r.op == "NotIn") {
+    if (r.values.empty())
+      errs->Required(p.Child("values"), "must be specified when `operator` is 'In' or 'NotIn'");
+  } else if (r.op == "Exists" || r.op == "DoesNotExist") {
+    if (!r.values.empty())
+      errs->Forbidden(p.Child("values"),
+                      "may not be specified when `operator` is 'Exists' or 'DoesNotExist'");
+  } else {
+    errs->InvalidString(p.Child("operator"), r.op,
+                        "not a valid selector operator (In, NotIn, Exists or DoesNotExist)");
+  }
+  LabelName(r.key, p.Child("key"), errs);
+}
+
+void LabelSelectorValue(const std::optional<LabelSelector>& s, const Path& p, Errors* errs) {
+  if (!s) return;
+  LabelPairs(s->match_labels, p.Child("matchLabels"), errs);
+  for (size_t i = 0; i < s->match_expressions.size(); ++i)
+    LabelSelectorRequirement(s->match_expressions[i], p.Child("matchExpressions").Index(i), errs);
+}
+
+// ValidateNodeSelectorRequirement. Gt and Lt: the API server checks only
+// that there is one value; a value that is not an integer then makes
+// v1.15's scheduler match no node at all, silently, so it is reported too.
+void NodeSelectorRequirement(const SelectorRequirement& r, const Path& p, Errors* errs) {
+  if (r.op == "In" || r.op == "NotIn") {
+    if (r.values.empty())
+      errs->Required(p.Child("values"), "must be specified when `operator` is 'In' or 'NotIn'");
+  } else if (r.op == "Exists" || r.op == "DoesNotExist") {
+    if (!r.values.empty())
+      errs->Forbidden(p.Child("values"),
+                      "may not be specified when `operator` is 'Exists' or 'DoesNotExist'");
+  } else if (r.op == "Gt" || r.op == "Lt") {
+    if (r.values.size() != 1) {
+      errs->Required(p.Child("values"),
+                     "must be specified single value when `operator` is 'Lt' or 'Gt'");
+    } else if (!labels::ParseInt64(r.values[0])) {
+      errs->InvalidString(p.Child("values").Index(0), r.values[0],
+                          "must be an integer when `operator` is 'Lt' or 'Gt' (the API server "
+                          "accepts it, but the v1.15 scheduler then matches no node)");
+    }
+  } else {
+    errs->InvalidString(
+        p.Child("operator"), r.op,
+        "not a valid selector operator (In, NotIn, Exists, DoesNotExist, Gt or Lt)");
+  }
+  LabelName(r.key, p.Child("key"), errs);
+}
+
+// ValidateNodeFieldSelectorRequirement
+void NodeFieldSelectorRequirement(const SelectorRequirement& r, const Path& p, Errors* errs) {
+  if (r.op == "In" || r.op == "NotIn") {
+    if (r.values.size() != 1)
+      errs->Required(p.Child("values"),
+                     "must be only one value when `operator` is 'In' or 'NotIn' for node field "
+                     "selector");
+  } else {
+    errs->InvalidString(p.Child("operator"), r.op, "not a valid selector operator (In or NotIn)");
+  }
+  if (r.key != "metadata.name") {
+    errs->InvalidString(p.Child("key"), r.key,
+                        "not a valid field selector key (the only one is metadata.name)");
+  }
+}
+
+void NodeSelectorTermValue(const NodeSelectorTerm& t, const Path& p, Errors* errs) {
+  for (size_t j = 0; j < t.match_expressions.size(); ++j)
+    NodeSelectorRequirement(t.match_expressions[j], p.Child("matchExpressions").Index(j), errs);
+  for (size_t j = 0; j < t.match_fields.size(); ++j)
+    NodeFieldSelectorRequirement(t.match_fields[j], p.Child("matchFields").Index(j), errs);
+}
+
+void NodeSelectorValue(const NodeSelector& s, const Path& p, Errors* errs) {
+  Path terms = p.Child("nodeSelectorTerms");
+  if (s.terms.empty()) {
+    errs->Required(terms, "must have at least one node selector term");
+    return;
+  }
+  for (size_t i = 0; i < s.terms.size(); ++i)
+    NodeSelectorTermValue(s.terms[i], terms.Index(i), errs);
+}
+
+void Weight(int32_t w, const Path& p, Errors* errs) {
+  if (w <= 0 || w > 100) errs->Invalid(p, std::to_string(w), "must be in the range 1-100");
+}
+
+void PodAffinityTermValue(const PodAffinityTerm& t, const Path& p, Errors* errs) {
+  LabelSelectorValue(t.label_selector, p.Child("labelSelector"), errs);
+  for (const std::string& ns : t.namespaces)
+    for (const std::string& msg : labels::IsDNS1123Label(ns))
+      errs->InvalidString(p.Child("namespaces"), ns, msg);
+  if (t.topology_key.empty()) {
+    errs->Required(p.Child("topologyKey"), "can not be empty");
+  } else {
+    LabelName(t.topology_key, p.Child("topologyKey"), errs);
+  }
+}
+
+void PodAffinityValue(const PodAffinity& a, const Path& p, Errors* errs) {
+  Path req = p.Child("requiredDuringSchedulingIgnoredDuringExecution");
+  for (size_t i = 0; i < a.required.size(); ++i)
+    PodAffinityTermValue(a.required[i], req.Index(i), errs);
+  Path pref = p.Child("preferredDuringSchedulingIgnoredDuringExecution");
+  for (size_t i = 0; i < a.preferred.size(); ++i) {
+    Weight(a.preferred[i].weight, pref.Index(i).Child("weight"), errs);
+    PodAffinityTermValue(a.preferred[i].term, pref.Index(i).Child("podAffinityTerm"), errs);
+  }
+}
+
+void AffinityValue(const Affinity& a, const Path& p, Errors* errs) {
+  if (a.node_affinity) {
+    Path na = p.Child("nodeAffinity");
+    if (a.node_affinity->required) {
+      NodeSelectorValue(*a.node_affinity->required,
+                        na.Child("requiredDuringSchedulingIgnoredDuringExecution"), errs);
+    }
+    Path pref = na.Child("preferredDuringSchedulingIgnoredDuringExecution");
+    for (size_t i = 0; i < a.node_affinity->preferred.size(); ++i) {
+      const PreferredSchedulingTerm& t = a.node_affinity->preferred[i];
+      Weight(t.weight, pref.Index(i).Child("weight"), errs);
+      NodeSelectorTermValue(t.preference, pref.Index(i).Child("preference"), errs);
+    }
+  }
+  if (a.pod_affinity) PodAffinityValue(*a.pod_affinity, p.Child("podAffinity"), errs);
+  if (a.pod_anti_affinity) PodAffinityValue(*a.pod_anti_affinity, p.Child("podAntiAffinity"), errs);
+}
+
+std::string_view EffectName(TaintEffect e, const std::string& written) {
+  switch (e) {
+    case TaintEffect::kNoSchedule:
+      return "NoSchedule";
+    case TaintEffect::kPreferNoSchedule:
+      return "PreferNoSchedule";
+    case TaintEffect::kNoExecute:
+      return "NoExecute";
+    default:
+      return written;
+  }
+}
+
+// validateTaintEffect
+void TaintEffectValue(TaintEffect e, const std::string& written, bool allow_empty, const Path& p,
+                      Errors* errs) {
+  if (e == TaintEffect::kNone) {
+    if (!allow_empty) errs->Required(p, "");
+    return;
+  }
+  if (e == TaintEffect::kOther)
+    errs->NotSupported(p, written, {"NoSchedule", "PreferNoSchedule", "NoExecute"});
+}
+
+// ValidateTolerations
+void TolerationsValue(const std::vector<Toleration>& ts, const Path& p, Errors* errs) {
+  for (size_t i = 0; i < ts.size(); ++i) {
+    const Toleration& t = ts[i];
+    Path at = p.Index(i);
+    std::string_view key = Str(t.key);
+    if (!key.empty()) LabelName(key, at.Child("key"), errs);
+    if (key.empty() && t.op != "Exists") {
+      errs->InvalidString(at.Child("operator"), t.op,
+                          "operator must be Exists when `key` is empty, which means \"match all "
+                          "values and all keys\"");
+    }
+    if (t.toleration_seconds && t.effect != TaintEffect::kNoExecute) {
+      errs->InvalidString(at.Child("effect"), EffectName(t.effect, t.effect_str),
+                          "effect must be 'NoExecute' when `tolerationSeconds` is set");
+    }
+    if (t.op.empty() || t.op == "Equal") {
+      std::vector<std::string> msgs = labels::IsValidLabelValue(Str(t.value));
+      if (!msgs.empty()) {
+        std::string joined;
+        for (const std::string& m : msgs) joined += (joined.empty() ? "" : ";") + m;
+        errs->InvalidString(at.Child("operator"), Str(t.value), joined);
+      }
+    } else if (t.op == "Exists") {
+      if (t.value != kEmptyStr) {
+        errs->InvalidString(at.Child("value"), Str(t.value),
+                            "value must be empty when `operator` is 'Exists'");
+      }
+    } else {
+      errs->NotSupported(at.Child("operator"), t.op, {"Equal", "Exists"});
+    }
+    TaintEffectValue(t.effect, t.effect_str, true, at.Child("effect"), errs);
+  }
+}
+
+// Quantity.String() for what a message shows: whole units, or milli-units.
+std::string QuantityText(const ResourceQuantity& q) {
+  if (q.milli % 1000 == 0) return std::to_string(q.milli / 1000);
+  return std::to_string(q.milli) + "m";
+}
+
+bool IsHugePages(std::string_view name) { return name.substr(0, 10) == "hugepages-"; }
+bool IsNative(std::string_view name) {
+  return name.find('/') == std::string_view::npos ||
+         name.find("kubernetes.io/") != std::string_view::npos;
+}
+bool OvercommitAllowed(std::string_view name) { return IsNative(name) && !IsHugePages(name); }
+
+// validateContainerResourceName and the integer rule of
+// ValidateResourceQuantityValue.
+void ResourceNameAndValue(const ResourceQuantity& q, const Path& p, Errors* errs) {
+  std::string_view name = Str(q.name);
+  // cpu and memory, four times a pod: the memo answers.
+  if (!Cache().KeyOk(q.name)) {
+    for (const std::string& msg : labels::IsQualifiedName(name)) errs->InvalidString(p, name, msg);
+  }
+  if (name.find('/') == std::string_view::npos) {
+    if (name != "cpu" && name != "memory" && name != "ephemeral-storage" && !IsHugePages(name))
+      errs->InvalidString(p, name,
+                          "must be a standard resource for containers (cpu, memory, "
+                          "ephemeral-storage, hugepages-<size>) or an extended resource with a "
+                          "domain, such as nvidia.com/gpu");
+  } else if (!IsNative(name) && q.milli % 1000 != 0) {
+    errs->Invalid(p, GoQuote(QuantityText(q)), "must be an integer");
+  }
+}
+
+// ValidateResourceRequirements
+void ResourcesValue(const Container& c, const Path& p, Errors* errs) {
+  Path lim = p.Child("limits"), req = p.Child("requests");
+  for (const ResourceQuantity& q : c.limits) ResourceNameAndValue(q, lim.Key(Str(q.name)), errs);
+  for (const ResourceQuantity& q : c.requests) {
+    std::string_view name = Str(q.name);
+    ResourceNameAndValue(q, req.Key(name), errs);
+    auto limit = std::find_if(c.limits.begin(), c.limits.end(),
+                              [&](const ResourceQuantity& l) { return l.name == q.name; });
+    if (limit != c.limits.end()) {
+      if (q.milli != limit->milli && !OvercommitAllowed(name)) {
+        errs->Invalid(req, GoQuote(QuantityText(q)),
+                      fmt::format("must be equal to {} limit", name));
+      } else if (q.milli > limit->milli) {
+        errs->Invalid(req, GoQuote(QuantityText(q)),
+                      fmt::format("must be less than or equal to {} limit", name));
+      }
+    } else if (!OvercommitAllowed(name)) {
+      errs->Required(lim,
+                     fmt::format("Limit must be set for non overcommitable resources ({})", name));
+    }
+  }
+}
+
+// validateContainerPorts (and, with hostNetwork, validateHostNetwork)
+void PortsValue(const Container& c, bool host_network, const Path& p, Errors* errs) {
+  for (size_t i = 0; i < c.ports.size(); ++i) {
+    const ContainerPort& port = c.ports[i];
+    Path at = p.Index(i);
+    if (port.container_port == 0) {
+      errs->Required(at.Child("containerPort"), "");
+    } else if (port.container_port < 1 || port.container_port > 65535) {
+      errs->Invalid(at.Child("containerPort"), std::to_string(port.container_port),
+                    "must be between 1 and 65535, inclusive");
+    }
+    if (port.host_port != 0 && (port.host_port < 1 || port.host_port > 65535)) {
+      errs->Invalid(at.Child("hostPort"), std::to_string(port.host_port),
+                    "must be between 1 and 65535, inclusive");
+    }
+    if (host_network && port.host_port != port.container_port) {
+      errs->Invalid(at.Child("hostPort"), std::to_string(port.host_port),
+                    "must match `containerPort` when `hostNetwork` is true");
+    }
+    if (port.protocol.empty()) {
+      errs->Required(at.Child("protocol"), "");
+    } else if (port.protocol != "TCP" && port.protocol != "UDP" && port.protocol != "SCTP") {
+      errs->NotSupported(at.Child("protocol"), port.protocol, {"SCTP", "TCP", "UDP"});
+    }
+  }
+}
+
+void ContainersValue(const std::vector<Container>& cs, bool host_network, const Path& p,
+                     Errors* errs) {
+  for (size_t i = 0; i < cs.size(); ++i) {
+    Path at = p.Index(i);
+    ResourcesValue(cs[i], at.Child("resources"), errs);
+    PortsValue(cs[i], host_network, at.Child("ports"), errs);
+  }
+}
+
+// validateNodeTaints
+void TaintsValue(const std::vector<Taint>& taints, const Path& p, Errors* errs) {
+  std::set<std::pair<StrId, std::string_view>> seen;
+  for (size_t i = 0; i < taints.size(); ++i) {
+    const Taint& t = taints[i];
+    Path at = p.Index(i);
+    LabelName(Str(t.key), at.Child("key"), errs);
+    std::vector<std::string> msgs = labels::IsValidLabelValue(Str(t.value));
+    if (!msgs.empty()) {
+      std::string joined;
+      for (const std::string& m : msgs) joined += (joined.empty() ? "" : ";") + m;
+      errs->InvalidString(at.Child("value"), Str(t.value), joined);
+    }
+    TaintEffectValue(t.effect, t.effect_str, false, at.Child("effect"), errs);
+    if (!seen.insert({t.key, t.effect_str}).second) {
+      errs->Duplicate(at, fmt::format("{}:{}: taints must be unique by key and effect pair",
+                                      Str(t.key), t.effect_str));
+    }
+  }
+}
+
+std::string ObjectName(std::string_view kind, const ObjectMeta& m, bool namespaced) {
+  if (!namespaced) return fmt::format("{} {}", kind, m.name);
+  return fmt::format("{} {}/{}", kind, Str(m.ns), m.name);
+}
+
+// Adds `problems` of one object to *out, each as "file: object: problem".
+bool Collect(std::string_view file, const std::string& object, std::vector<std::string> problems,
+             size_t max_errors, size_t* total, std::vector<std::string>* out) {
+  for (std::string& p : problems) {
+    ++*total;
+    if (out->size() < max_errors) {
+      std::string line(file);
+      if (!line.empty()) line += ": ";
+      line += object + ": " + p;
+      out->push_back(std::move(line));
+    }
+  }
+  return true;
+}
+
+void Finish(size_t total, size_t max_errors, std::vector<std::string>* out) {
+  if (total > out->size() && !out->empty()) {
+    out->push_back(fmt::format("... and {} more invalid field(s)", total - out->size()));
+  }
+  (void)max_errors;
+}
+
+}  // namespace
+
+std::vector<std::string> ValidatePod(const Pod& pod) {
+  Errors errs;
+  Path root;
+  LabelMap(pod.meta.labels, root.Child("metadata").Child("labels"), &errs);
+  Path spec = root.Child("spec");
+  LabelMap(pod.spec.node_selector, spec.Child("nodeSelector"), &errs);
+  ContainersValue(pod.spec.containers, pod.spec.host_network, spec.Child("containers"), &errs);
+  ContainersValue(pod.spec.init_containers, pod.spec.host_network, spec.Child("initContainers"),
+                  &errs);
+  TolerationsValue(pod.spec.tolerations, spec.Child("tolerations"), &errs);
+  if (pod.spec.affinity) AffinityValue(*pod.spec.affinity, spec.Child("affinity"), &errs);
+  return errs.Take();
+}
+
+std::vector<std::string> ValidateNode(const Node& node) {
+  Errors errs;
+  Path root;
+  LabelMap(node.meta.labels, root.Child("metadata").Child("labels"), &errs);
+  TaintsValue(node.taints, root.Child("spec").Child("taints"), &errs);
+  return errs.Take();
+}
+
+std::vector<std::string> ValidatePods(const std::vector<Pod>& pods, std::string_view file,
+                                      size_t max_errors) {
+  std::vector<std::string> out;
+  size_t total = 0;
+  for (const Pod& p : pods) {
+    std::vector<std::string> problems = ValidatePod(p);
+    if (!problems.empty())
+      Collect(file, ObjectName("Pod", p.meta, true), std::move(problems), max_errors, &total, &out);
+  }
+  Finish(total, max_errors, &out);
+  return out;
+}
+
+std::vector<std::string> ValidateObjects(const ObjectSet& objects, std::string_view file,
+                                         size_t max_errors) {
+  std::vector<std::string> out;
+  size_t total = 0;
+  // The object's name is spelt out only when something is wrong with it.
+  auto add_named = [&](std::string_view kind, const ObjectMeta& m, bool namespaced,
+                       std::vector<std::string> problems) {
+    if (problems.empty()) return;
+    Collect(file, ObjectName(kind, m, namespaced), std::move(problems), max_errors, &total, &out);
+  };
+  for (const Node& n : objects.nodes) add_named("Node", n.meta, false, ValidateNode(n));
+  for (const Pod& p : objects.pods) add_named("Pod", p.meta, true, ValidatePod(p));
+  Path root;
+  Path spec = root.Child("spec");
+  Path selector = spec.Child("selector");
+  auto map_selector = [&](std::string_view kind, const ObjectMeta& m, const Labels& sel) {
+    Errors errs;
+    LabelMap(sel, selector, &errs);
+    add_named(kind, m, true, errs.Take());
+  };
+  for (const Service& s : objects.services) map_selector("Service", s.meta, s.selector);
+  for (const ReplicationController& rc : objects.replication_controllers)
+    map_selector("ReplicationController", rc.meta, rc.selector);
+  auto label_selector = [&](std::string_view kind, const ObjectMeta& m,
+                            const std::optional<LabelSelector>& sel) {
+    Errors errs;
+    LabelSelectorValue(sel, selector, &errs);
+    add_named(kind, m, true, errs.Take());
+  };
+  for (const ReplicaSet& rs : objects.replica_sets)
+    label_selector("ReplicaSet", rs.meta, rs.selector);
+  for (const StatefulSet& ss : objects.stateful_sets)
+    label_selector("StatefulSet", ss.meta, ss.selector);
+  for (const PodDisruptionBudget& pdb : objects.pod_disruption_budgets)
+    label_selector("PodDisruptionBudget", pdb.meta, pdb.selector);
+  for (const PersistentVolumeClaim& pvc : objects.persistent_volume_claims)
+    label_selector("PersistentVolumeClaim", pvc.meta, pvc.selector);
+  for (const PersistentVolume& pv : objects.persistent_volumes) {
+    if (!pv.node_affinity) continue;
+    Errors errs;
+    NodeSelectorValue(*pv.node_affinity, spec.Child("nodeAffinity").Child("required"), &errs);
+    add_named("PersistentVolume", pv.meta, false, errs.Take());
+  }
+  Finish(total, max_errors, &out);
+  return out;
+}
+
+}  // namespace ksched

@@ -1,0 +1,59 @@
+// Fields newer than v1.15 that change where a later scheduler puts a pod.
+//
+// ksched keeps v1.15's semantics: a snapshot of a current cluster may carry
+// topologySpreadConstraints, pod overhead, native sidecars and the like,
+// which the v1.15 algorithm never reads, so its answer can differ from what
+// the cluster's own scheduler does. These are not errors; they are said
+// once per field, naming the pods:
+//   37 pods use topologySpreadConstraints (Kubernetes 1.16+), which the v1.15
+//   algorithm ignores; e.g. shop/web-1, shop/web-2, shop/web-3
+// Fields added later that change nothing a scheduler reads (status.podIPs,
+// spec.os, metadata.managedFields, ...) are not mentioned at all.
+#pragma once
+
+#include <map>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "api/unknown_fields.h"
+
+namespace ksched {
+
+struct SkewField {
+  std::string_view type;   // API type holding the field, e.g. "PodSpec"
+  std::string_view field;  // e.g. "topologySpreadConstraints"
+  std::string_view name;   // how a message names it
+  std::string_view since;  // "1.16+"
+  std::string_view v115;   // what the v1.15 algorithm does instead
+};
+
+// The table, in the order warnings are printed.
+const std::vector<SkewField>& SkewFields();
+
+// True when some entry of the table is `type`.`field` (a NewerFieldFilter).
+bool IsSkewField(std::string_view type, std::string_view field);
+
+// The entry the kNewer finding `f` stands for (its value decides for some),
+// or -1 when the field does not change scheduling. An init container's
+// restartPolicy counts only when it is "Always" (a native sidecar).
+int SkewIndex(const FieldFinding& f);
+
+// Collects who uses what and prints it summarised.
+class SkewReport {
+ public:
+  // `object` names the pod ("shop/web-1").
+  void Add(int skew_index, const std::string& object);
+  bool empty() const { return users_.empty(); }
+  // One line per field, "N pods use X (Kubernetes V+), which ...; e.g. a, b, c".
+  std::vector<std::string> Lines() const;
+  // The same said of one pod: "uses X (Kubernetes V+), which ...".
+  std::vector<std::string> LinesFor(const std::string& object) const;
+
+ private:
+  std::map<int, std::vector<std::string>> users_;  // skew index -> pods, in input order
+  std::unordered_map<std::string, std::vector<int>> by_object_;
+};
+
+}  // namespace ksched
