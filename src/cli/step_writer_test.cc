@@ -75,7 +75,7 @@ TEST_P(StepWriterPerf, SameBytesAsTheReference) {
   size_t steps = 0;
   Status s = RunReplay(std::move(scenario).value(), ReplayOptions{},
                        [&](const Pod& pod, const ScheduleResult& r, const ClusterState& c,
-                           const SchedulerConfig& cfg) {
+                           const SchedulerConfig& cfg, const PreemptionResult*) {
                          ++steps;
                          EXPECT_EQ(StepToJson(pod, r, c, cfg), ReferenceStep(pod, r, c, cfg));
                        });
