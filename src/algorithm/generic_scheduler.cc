@@ -88,7 +88,7 @@ GenericScheduler::GenericScheduler(SchedulerConfig config, TieBreak tie_break)
 GenericScheduler::~GenericScheduler() = default;
 
 GenericScheduler::ClassCache* GenericScheduler::FindClassCache(const std::string& key) {
-  constexpr size_t kMaxClasses = 16;
+  constexpr size_t kMaxClasses = 32;
   for (size_t i = 0; i < caches_.size(); ++i) {
     if (caches_[i]->key != key) continue;
     std::rotate(caches_.begin(), caches_.begin() + i, caches_.begin() + i + 1);
@@ -428,22 +428,33 @@ NodeId GenericScheduler::DecideFromIndex(Cycle* cycle) {
   const size_t np = preds.size();
   const bool has_suffix = prefix_end < np;
   if (has_suffix) {
-    suffix_fits_.assign(num_nodes, 0);
-    ParallelFor(
-        num_nodes,
-        [&](size_t begin, size_t end) {
-          ReasonList rl;
-          for (size_t n = begin; n < end; ++n) {
-            if (!cc->prefix_fits[n]) continue;
-            rl.Clear();
-            uint16_t ff = 0;
-            suffix_fits_[n] = preds.Run(prefix_end, np, cluster.node_info(static_cast<NodeId>(n)),
-                                        &rl, &ff, config_.always_check_all_predicates)
-                                  ? 1
-                                  : 0;
-          }
-        },
-        parallel_);
+    // Predicates that can decide every node at once do; otherwise each node
+    // that passed the cached ones runs them.
+    suffix_fits_.assign(cc->prefix_fits.begin(), cc->prefix_fits.end());
+    bool all_at_once = true;
+    for (size_t p = prefix_end; p < np && all_at_once; ++p) {
+      if (!preds.active(p)) continue;
+      all_at_once = config_.predicates[p].predicate->CheckAll(cycle->target, preds.state(p),
+                                                              cluster, suffix_fits_);
+    }
+    if (!all_at_once) {
+      suffix_fits_.assign(num_nodes, 0);
+      ParallelFor(
+          num_nodes,
+          [&](size_t begin, size_t end) {
+            ReasonList rl;
+            for (size_t n = begin; n < end; ++n) {
+              if (!cc->prefix_fits[n]) continue;
+              rl.Clear();
+              uint16_t ff = 0;
+              suffix_fits_[n] = preds.Run(prefix_end, np, cluster.node_info(static_cast<NodeId>(n)),
+                                          &rl, &ff, config_.always_check_all_predicates)
+                                    ? 1
+                                    : 0;
+            }
+          },
+          parallel_);
+    }
   }
   return ChooseFromIndex(cc, cycle->target, cluster, std::move(terms), domains,
                          has_suffix ? &suffix_fits_ : nullptr);
