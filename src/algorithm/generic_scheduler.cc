@@ -5,6 +5,7 @@
 #include <tbb/parallel_for.h>
 
 #include <algorithm>
+#include <cstring>
 #include <map>
 #include <optional>
 #include <unordered_map>
@@ -88,7 +89,7 @@ GenericScheduler::GenericScheduler(SchedulerConfig config, TieBreak tie_break)
 GenericScheduler::~GenericScheduler() = default;
 
 GenericScheduler::ClassCache* GenericScheduler::FindClassCache(const std::string& key) {
-  constexpr size_t kMaxClasses = 16;
+  constexpr size_t kMaxClasses = 32;
   for (size_t i = 0; i < caches_.size(); ++i) {
     if (caches_[i]->key != key) continue;
     std::rotate(caches_.begin(), caches_.begin() + i, caches_.begin() + i + 1);
@@ -187,12 +188,27 @@ NodeId GenericScheduler::ChooseFromIndex(ClassCache* cc, const PodToSchedule& ta
       cc->index.Update(n, f);
     }
     // Non-node-local predicates can change their verdict on any node.
+    // The verdicts are 0/1 bytes: eight nodes are compared at once, and
+    // only a word with a moved verdict is looked at node by node.
     if (suffix_fits != nullptr) {
-      for (NodeId n = 0; n < num_nodes; ++n) {
-        bool f = fits(n);
-        if (f == cc->index.Contains(n)) continue;
-        if (f) EnsureMaps(cc, target, cluster, n);
-        cc->index.Update(n, f);
+      const uint8_t* prefix = cc->prefix_fits.data();
+      const uint8_t* suffix = suffix_fits->data();
+      const uint8_t* member = cc->index.members().data();
+      for (size_t base = 0; base < num_nodes; base += 8) {
+        if (base + 8 <= num_nodes) {
+          uint64_t p, s, m;
+          std::memcpy(&p, prefix + base, 8);
+          std::memcpy(&s, suffix + base, 8);
+          std::memcpy(&m, member + base, 8);
+          if ((p & s) == m) continue;
+        }
+        for (size_t i = base; i < std::min(base + 8, num_nodes); ++i) {
+          const NodeId n = static_cast<NodeId>(i);
+          bool f = fits(n);
+          if (f == cc->index.Contains(n)) continue;
+          if (f) EnsureMaps(cc, target, cluster, n);
+          cc->index.Update(n, f);
+        }
       }
     }
     cc->index.SetDomains(domains);
@@ -428,22 +444,33 @@ NodeId GenericScheduler::DecideFromIndex(Cycle* cycle) {
   const size_t np = preds.size();
   const bool has_suffix = prefix_end < np;
   if (has_suffix) {
-    suffix_fits_.assign(num_nodes, 0);
-    ParallelFor(
-        num_nodes,
-        [&](size_t begin, size_t end) {
-          ReasonList rl;
-          for (size_t n = begin; n < end; ++n) {
-            if (!cc->prefix_fits[n]) continue;
-            rl.Clear();
-            uint16_t ff = 0;
-            suffix_fits_[n] = preds.Run(prefix_end, np, cluster.node_info(static_cast<NodeId>(n)),
-                                        &rl, &ff, config_.always_check_all_predicates)
-                                  ? 1
-                                  : 0;
-          }
-        },
-        parallel_);
+    // Predicates that can decide every node at once do; otherwise each node
+    // that passed the cached ones runs them.
+    suffix_fits_.assign(cc->prefix_fits.begin(), cc->prefix_fits.end());
+    bool all_at_once = true;
+    for (size_t p = prefix_end; p < np && all_at_once; ++p) {
+      if (!preds.active(p)) continue;
+      all_at_once = config_.predicates[p].predicate->CheckAll(cycle->target, preds.state(p),
+                                                              cluster, suffix_fits_);
+    }
+    if (!all_at_once) {
+      suffix_fits_.assign(num_nodes, 0);
+      ParallelFor(
+          num_nodes,
+          [&](size_t begin, size_t end) {
+            ReasonList rl;
+            for (size_t n = begin; n < end; ++n) {
+              if (!cc->prefix_fits[n]) continue;
+              rl.Clear();
+              uint16_t ff = 0;
+              suffix_fits_[n] = preds.Run(prefix_end, np, cluster.node_info(static_cast<NodeId>(n)),
+                                          &rl, &ff, config_.always_check_all_predicates)
+                                    ? 1
+                                    : 0;
+            }
+          },
+          parallel_);
+    }
   }
   return ChooseFromIndex(cc, cycle->target, cluster, std::move(terms), domains,
                          has_suffix ? &suffix_fits_ : nullptr);

@@ -73,7 +73,9 @@ void ScoreIndex::Reset(std::vector<Term> terms, const ClusterState& cluster) {
 
 uint32_t ScoreIndex::DomainOf(NodeId n) {
   if (domain_ < 0 || domain_pairs_.empty()) return 0;
-  std::vector<uint64_t> in;
+  // Reused between calls: this runs for every node an index is built over.
+  static thread_local std::vector<uint64_t> in;
+  in.clear();
   const Labels& labels = cluster_->node(n).meta.labels;
   for (uint32_t key : domain_keys_) {
     std::optional<StrId> v = labels.Get(key);
@@ -82,9 +84,11 @@ uint32_t ScoreIndex::DomainOf(NodeId n) {
     if (std::binary_search(domain_pairs_.begin(), domain_pairs_.end(), pair)) in.push_back(pair);
   }
   if (in.empty()) return 0;
-  auto [it, added] =
-      domain_set_ids_.emplace(std::move(in), static_cast<uint32_t>(domain_sets_.size()));
-  if (added) domain_sets_.push_back(it->first);
+  auto it = domain_set_ids_.find(in);
+  if (it == domain_set_ids_.end()) {
+    it = domain_set_ids_.emplace(in, static_cast<uint32_t>(domain_sets_.size())).first;
+    domain_sets_.push_back(in);
+  }
   return it->second;
 }
 

@@ -70,6 +70,8 @@ class ScoreIndex {
 
   size_t num_feasible() const { return num_feasible_; }
   bool Contains(NodeId n) const { return member_[n] != 0; }
+  // Contains() for every node, by NodeId: 1 or 0.
+  const std::vector<uint8_t>& members() const { return member_; }
 
   // The node upstream would choose with the name tie-break (highest weighted
   // total, then the smallest name), or kNoNode with fewer than two feasible

@@ -185,6 +185,7 @@ PodId ClusterState::AddPodInfo(Pod pod, NodeId node) {
   n.AddPod(id, info);
   n.generation = ++generation_;
   change_log_.push_back(node);
+  pod_log_.push_back(PodChange{id, true});
   return id;
 }
 
@@ -225,6 +226,7 @@ bool ClusterState::RemovePod(PodId id) {
   n.RemovePod(id, info);
   n.generation = ++generation_;
   change_log_.push_back(info.node);
+  pod_log_.push_back(PodChange{id, false});
   return true;
 }
 

@@ -85,6 +85,15 @@ class ClusterState {
   // the generation they were built at.
   uint64_t generation() const { return generation_; }
   const std::vector<NodeId>& change_log() const { return change_log_; }
+  // The pod behind each generation: pod_log()[g - 1] is the pod that
+  // generation g placed on (added) or took off (!added) change_log()[g - 1].
+  // Lets caches of per-pod sums (affinity topology pairs) follow the cluster
+  // pod by pod instead of walking every pod again.
+  struct PodChange {
+    PodId pod;
+    bool added;
+  };
+  const std::vector<PodChange>& pod_log() const { return pod_log_; }
   // Distinguishes ClusterState objects, for caches keyed on one of them.
   uint64_t id() const { return id_; }
 
@@ -136,6 +145,7 @@ class ClusterState {
   std::unordered_map<StrId, int> image_num_nodes_;
   uint64_t generation_ = 0;
   std::vector<NodeId> change_log_;
+  std::vector<PodChange> pod_log_;
   size_t pods_on_missing_nodes_ = 0;
   size_t removed_pods_ = 0;
   size_t detached_pods_ = 0;

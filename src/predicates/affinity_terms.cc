@@ -144,16 +144,26 @@ uint32_t PodAffinityCache::Group(const ClusterState& cluster, PodId id) {
   // A PodId names one pod for the life of a ClusterState (pods are only
   // added, never changed), and ClusterState ids are never reused.
   if (e.cluster_id == cluster.id()) return e.group;
-  const Pod& pod = cluster.pod(id).pod;
+  e.group = GroupOfPod(cluster.pod(id).pod);
+  e.cluster_id = cluster.id();
+  return e.group;
+}
+
+uint32_t PodAffinityCache::GroupOfPod(const Pod& pod) {
   SourceKey key;
   key.Num(pod.meta.ns);
   key.Affinity(PodAffinityOf(pod));
   key.Affinity(PodAntiAffinityOf(pod));
   auto [it, added] = group_by_source_.emplace(key.Take(), static_cast<uint32_t>(shared_.size()));
-  if (added) shared_.push_back(CompilePodAffinity(pod));
-  e.cluster_id = cluster.id();
-  e.group = it->second;
-  return e.group;
+  if (added) {
+    shared_.push_back(CompilePodAffinity(pod));
+    const CompiledPodAffinity& c = shared_.back();
+    if (FirstTermError(c.required_affinity) || FirstTermError(c.required_anti_affinity) ||
+        FirstTermError(c.preferred_affinity) || FirstTermError(c.preferred_anti_affinity)) {
+      any_invalid_ = true;
+    }
+  }
+  return it->second;
 }
 
 }  // namespace ksched

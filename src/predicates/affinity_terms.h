@@ -9,8 +9,10 @@
 // the term is actually evaluated.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <deque>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -93,6 +95,35 @@ inline uint64_t TopologyPair(StrId key, StrId value) {
 // "namespace/name", the way upstream's error messages name a pod.
 std::string PodDisplayName(const Pod& pod);
 
+// A few objects kept between cycles (per-pod metadata that is updated rather
+// than rebuilt), most recently used first.
+template <typename T>
+class KeptList {
+ public:
+  explicit KeptList(size_t max) : max_(max) {}
+  // The first object `usable` accepts, moved to the front; null when none.
+  template <typename F>
+  std::shared_ptr<T> Find(F&& usable) {
+    for (size_t i = 0; i < kept_.size(); ++i) {
+      if (!usable(*kept_[i])) continue;
+      std::rotate(kept_.begin(), kept_.begin() + i, kept_.begin() + i + 1);
+      return kept_.front();
+    }
+    return nullptr;
+  }
+  // Adds `entry` at the front, dropping the least recently used past max.
+  void Add(std::shared_ptr<T> entry) {
+    if (kept_.size() == max_) kept_.pop_back();
+    kept_.insert(kept_.begin(), std::move(entry));
+  }
+  // Drops the front object (one that turned out unusable).
+  void DropFront() { kept_.erase(kept_.begin()); }
+
+ private:
+  size_t max_;
+  std::vector<std::shared_ptr<T>> kept_;
+};
+
 // Compiled affinity of the pods of a ClusterState, by PodId, so that each
 // existing pod's terms are compiled once rather than once per scheduling
 // cycle. An entry remembers the ClusterState::id() it was compiled for, which
@@ -111,7 +142,14 @@ class PodAffinityCache {
   // The shared object's number, 0..num_groups()-1: what depends only on the
   // terms (do they match the incoming pod?) can be decided once per group.
   uint32_t Group(const ClusterState& cluster, PodId id);
+  // The group of a pod that need not be in any ClusterState (the incoming
+  // pod), compiled the first time its terms are seen.
+  uint32_t GroupOfPod(const Pod& pod);
+  const CompiledPodAffinity& Shared(uint32_t group) const { return shared_[group]; }
   size_t num_groups() const { return shared_.size(); }
+  // True once any group compiled so far has a term whose selector did not
+  // compile. Callers with a fast path for valid terms only fall back then.
+  bool any_invalid() const { return any_invalid_; }
 
  private:
   struct Entry {
@@ -122,6 +160,7 @@ class PodAffinityCache {
   std::vector<Entry> entries_;              // by PodId
   std::deque<CompiledPodAffinity> shared_;  // a deque: growing it never moves them
   std::unordered_map<std::string, uint32_t> group_by_source_;
+  bool any_invalid_ = false;
 };
 
 }  // namespace ksched

@@ -48,5 +48,8 @@ std::unique_ptr<Predicate> NewCheckVolumeBinding();      // CheckVolumeBinding
 
 // Inter-pod affinity
 std::unique_ptr<Predicate> NewMatchInterPodAffinity();   // MatchInterPodAffinity
+// The same predicate without the counts it keeps between cycles: every cycle
+// walks every pod, as upstream does. For tests that compare the two.
+std::unique_ptr<Predicate> NewMatchInterPodAffinityWalkingEveryPod();
 
 }  // namespace ksched

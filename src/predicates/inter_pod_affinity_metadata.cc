@@ -21,6 +21,22 @@ void TopologyPairsMap::RemovePod(PodId pod) {
   pairs_of_.erase(it);
 }
 
+void TopologyPairCounts::Reset(size_t num_nodes) {
+  count_.clear();
+  covering_.assign(num_nodes, 0);
+}
+
+void TopologyPairCounts::Add(const ClusterState& cluster, uint64_t pair, int32_t delta) {
+  auto [it, added] = count_.try_emplace(pair, 0);
+  const bool was_present = !added;
+  it->second += delta;
+  const bool present = it->second > 0;
+  if (!present) count_.erase(it);
+  if (present == was_present) return;
+  for (NodeId n : cluster.NodesWithLabel(static_cast<StrId>(pair >> 32), static_cast<StrId>(pair)))
+    covering_[n] += present ? 1 : static_cast<uint32_t>(-1);
+}
+
 namespace {
 
 // Pairs where `existing`'s required anti-affinity terms match `pod`, with the

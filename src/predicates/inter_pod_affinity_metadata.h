@@ -35,6 +35,30 @@ class TopologyPairsMap {
   std::unordered_map<PodId, std::vector<uint64_t>> pairs_of_;
 };
 
+// Topology pairs counted pod by pod, with the number of present pairs whose
+// domain holds each node: the form MatchInterPodAffinity keeps between
+// cycles and updates from ClusterState::pod_log() (a pod placed or removed
+// changes the counts of its own node's pairs only). A pair is present while
+// its count is above zero; a node's count tells how many present pairs cover
+// it, so "is any pair of this node present?" and "are all of this node's
+// keys present?" are one read.
+class TopologyPairCounts {
+ public:
+  void Reset(size_t num_nodes);
+  // `delta` more pods (negative: fewer) put `pair` there. When the pair
+  // appears or disappears, each node of its domain is counted in or out.
+  void Add(const ClusterState& cluster, uint64_t pair, int32_t delta);
+  // Present pairs whose domain holds node `n`.
+  uint32_t covering(NodeId n) const { return covering_[n]; }
+  const std::vector<uint32_t>& covering() const { return covering_; }
+  bool empty() const { return count_.empty(); }
+  size_t num_present() const { return count_.size(); }
+
+ private:
+  std::unordered_map<uint64_t, int64_t> count_;  // present pairs only
+  std::vector<uint32_t> covering_;               // by NodeId
+};
+
 struct InterPodAffinityMetadata {
   // Pairs where an existing pod's required anti-affinity term matches the
   // incoming pod (topologyPairsAntiAffinityPodsMap).

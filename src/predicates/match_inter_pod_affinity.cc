@@ -58,6 +58,42 @@ bool HasPair(const std::vector<uint64_t>& pairs, StrId key, StrId value) {
   return std::binary_search(pairs.begin(), pairs.end(), TopologyPair(key, value));
 }
 
+// Upstream rebuilds its metadata for every pod by walking every existing pod.
+// Between two cycles only the pods in ClusterState::pod_log() since the last
+// one changed, so the counted form keeps the metadata's pairs as counts and
+// brings them up to date pod by pod. It is used when every term compiled
+// and no pod is bound to a missing node (otherwise the walk below, with its
+// fallback and error paths, decides), in two parts:
+
+// Pairs where existing pods' required anti-affinity terms match the incoming
+// pod. They depend on the incoming pod only through which terms of each
+// compiled group (PodAffinityCache) it matches, so one object serves every
+// incoming pod with the same matches: scheduler_perf's anti-affinity pods,
+// each with a unique label, share one.
+struct ExistingAntiCounts {
+  uint64_t cluster_id = 0;
+  uint64_t synced = 0;  // pod_log() entries before this one are counted
+  // By group: 0 until a pod of the group is counted; then bit 63 and bit i
+  // for each required anti-affinity term i that the incoming pods match.
+  std::vector<uint64_t> group_bits;
+  TopologyPairCounts pairs;
+};
+
+// Pairs holding pods that match all of the incoming pod's required affinity
+// terms (`affinity`) or one of its required anti-affinity terms (`anti`).
+// They depend only on those terms: one object per compiled group.
+struct OwnTermCounts {
+  uint64_t cluster_id = 0;
+  uint64_t synced = 0;
+  uint32_t group = 0;
+  size_t num_affinity_keys = 0;  // distinct topology keys of the affinity terms
+  // By PodInfo::label_set: bit 0 decided, bit 1 matches all affinity terms,
+  // bit 2 + i matches anti-affinity term i.
+  std::vector<uint64_t> label_set_bits;
+  TopologyPairCounts affinity;
+  TopologyPairCounts anti;
+};
+
 struct InterPodAffinityState : PredicateState {
   const ClusterState* cluster = nullptr;
 
@@ -98,6 +134,14 @@ struct InterPodAffinityState : PredicateState {
   std::unique_ptr<InterPodAffinityMetadata> meta;
   std::shared_ptr<const CompiledPodAffinity> inc;  // the incoming pod's terms
   std::vector<PodId> removed;                      // fallback copies: pods taken away
+
+  // The counted form (see ExistingAntiCounts and OwnTermCounts below): when
+  // set, Check() reads the kept counts, and the pair lists and `verdict`
+  // above are not filled.
+  bool counted = false;
+  std::shared_ptr<const ExistingAntiCounts> existing;  // null: no existing pod's term applies
+  std::shared_ptr<const OwnTermCounts> own;            // null: no required terms of its own
+  bool own_affinity_applies = false;  // the affinity terms can fail a node this cycle
 };
 
 // Sets `bit` on every node in the domain of each pair.
@@ -201,10 +245,13 @@ Status FallbackTargets(const Pod& pod, const CompiledPodAffinity& inc, const Clu
 
 class MatchInterPodAffinityPredicate : public Predicate {
  public:
+  explicit MatchInterPodAffinityPredicate(bool keep_counts) : keep_counts_(keep_counts) {}
   Result<std::unique_ptr<PredicateState>> Prepare(const PodToSchedule& pod,
                                                   const ClusterState& cluster) const override;
   bool Check(const PodToSchedule& pod, const PredicateState* state, const NodeInfo& node,
              ReasonList* reasons) const override;
+  bool CheckAll(const PodToSchedule& pod, const PredicateState* state, const ClusterState& cluster,
+                std::span<uint8_t> fits) const override;
   std::unique_ptr<PredicateState> CopyState(const PodToSchedule& pod,
                                             const PredicateState* state) const override;
   void AddPod(const PodToSchedule& pod, PredicateState* state, PodId added,
@@ -217,6 +264,7 @@ class MatchInterPodAffinityPredicate : public Predicate {
   bool AlwaysPasses(const PredicateState* state) const override {
     const auto& s = *static_cast<const InterPodAffinityState*>(state);
     if (s.meta) return false;
+    if (s.counted) return !s.existing && !s.own;
     return s.existing_anti_pairs.empty() &&
            (!s.has_constraints || (s.affinity_keys.empty() && s.anti_keys.empty() &&
                                    !s.affinity_fail_all && !s.anti_fail_all));
@@ -228,9 +276,155 @@ class MatchInterPodAffinityPredicate : public Predicate {
   // Check() for a copy that carries metadata.
   bool CheckWithMetadata(const InterPodAffinityState& s, const NodeInfo& node,
                          ReasonList* reasons) const;
+  // Check() for the counted form.
+  bool CheckCounted(const InterPodAffinityState& s, NodeId n, ReasonList* reasons) const;
 
+  // The counted form of Prepare(); false when it does not apply (the walk
+  // then decides). Called with cache_ locked.
+  bool PrepareCounted(const Pod& pod, const ClusterState& cluster, InterPodAffinityState* s) const;
+  // The kept counts for `pod`, brought up to date; null when they do not
+  // apply (a group with more than 63 anti-affinity terms).
+  std::shared_ptr<ExistingAntiCounts> ExistingCountsFor(const Pod& pod,
+                                                        const ClusterState& cluster) const;
+  std::shared_ptr<OwnTermCounts> OwnCountsFor(uint32_t group, const ClusterState& cluster) const;
+
+  const bool keep_counts_;
   mutable PodAffinityCache cache_;
+  // Kept counts, most recently used first.
+  static constexpr size_t kKeptCounts = 32;
+  mutable KeptList<ExistingAntiCounts> existing_counts_{kKeptCounts};
+  mutable KeptList<OwnTermCounts> own_counts_{kKeptCounts};
 };
+
+// Bit 63, and bit i for each of `c`'s required anti-affinity terms (at most
+// 63) that `pod` matches.
+uint64_t AntiTermBits(const CompiledPodAffinity& c, const Pod& pod) {
+  uint64_t bits = uint64_t{1} << 63;
+  const std::vector<AffinityTerm>& terms = c.required_anti_affinity;
+  for (size_t i = 0; i < terms.size(); ++i)
+    if (terms[i].Matches(pod)) bits |= uint64_t{1} << i;
+  return bits;
+}
+
+std::shared_ptr<ExistingAntiCounts> MatchInterPodAffinityPredicate::ExistingCountsFor(
+    const Pod& pod, const ClusterState& cluster) const {
+  const std::vector<ClusterState::PodChange>& log = cluster.pod_log();
+  std::shared_ptr<ExistingAntiCounts> e = existing_counts_.Find([&](const ExistingAntiCounts& k) {
+    if (k.cluster_id != cluster.id() || k.synced > log.size()) return false;
+    for (uint32_t g = 0; g < k.group_bits.size(); ++g)
+      if (k.group_bits[g] != 0 && AntiTermBits(cache_.Shared(g), pod) != k.group_bits[g])
+        return false;
+    return true;
+  });
+  if (!e) {
+    e = std::make_shared<ExistingAntiCounts>();
+    e->cluster_id = cluster.id();
+    e->pairs.Reset(cluster.num_nodes());
+    existing_counts_.Add(e);
+  }
+  for (; e->synced < log.size(); ++e->synced) {
+    const ClusterState::PodChange change = log[e->synced];
+    const PodInfo& existing = cluster.pod(change.pod);
+    if (!existing.has_affinity) continue;
+    const uint32_t group = cache_.Group(cluster, change.pod);
+    const CompiledPodAffinity& c = cache_.Shared(group);
+    const std::vector<AffinityTerm>& terms = c.required_anti_affinity;
+    if (terms.empty()) continue;
+    if (terms.size() > 63) {
+      existing_counts_.DropFront();
+      return nullptr;
+    }
+    if (group >= e->group_bits.size()) e->group_bits.resize(group + 1, 0);
+    uint64_t& bits = e->group_bits[group];
+    if (bits == 0) bits = AntiTermBits(c, pod);
+    const Labels& node_labels = cluster.node(existing.node).meta.labels;
+    for (size_t i = 0; i < terms.size(); ++i) {
+      if (!((bits >> i) & 1)) continue;
+      if (std::optional<StrId> v = node_labels.Get(terms[i].topology_key))
+        e->pairs.Add(cluster, TopologyPair(terms[i].topology_key, *v), change.added ? 1 : -1);
+    }
+  }
+  return e;
+}
+
+std::shared_ptr<OwnTermCounts> MatchInterPodAffinityPredicate::OwnCountsFor(
+    uint32_t group, const ClusterState& cluster) const {
+  const std::vector<ClusterState::PodChange>& log = cluster.pod_log();
+  const CompiledPodAffinity& inc = cache_.Shared(group);
+  std::shared_ptr<OwnTermCounts> o = own_counts_.Find([&](const OwnTermCounts& k) {
+    return k.cluster_id == cluster.id() && k.group == group && k.synced <= log.size();
+  });
+  if (!o) {
+    o = std::make_shared<OwnTermCounts>();
+    o->cluster_id = cluster.id();
+    o->group = group;
+    std::vector<StrId> keys;
+    for (const AffinityTerm& t : inc.required_affinity) keys.push_back(t.topology_key);
+    std::sort(keys.begin(), keys.end());
+    o->num_affinity_keys =
+        static_cast<size_t>(std::unique(keys.begin(), keys.end()) - keys.begin());
+    o->affinity.Reset(cluster.num_nodes());
+    o->anti.Reset(cluster.num_nodes());
+    own_counts_.Add(o);
+  }
+  const size_t num_anti = inc.required_anti_affinity.size();  // at most 61 (PrepareCounted)
+  if (o->label_set_bits.size() < cluster.num_label_sets())
+    o->label_set_bits.resize(cluster.num_label_sets(), 0);
+  for (; o->synced < log.size(); ++o->synced) {
+    const ClusterState::PodChange change = log[o->synced];
+    const PodInfo& existing = cluster.pod(change.pod);
+    uint64_t& bits = o->label_set_bits[existing.label_set];
+    if (bits == 0) {
+      bits = 1;
+      if (PodMatchesAllTerms(existing.pod, inc.required_affinity)) bits |= 2;
+      for (size_t i = 0; i < num_anti; ++i)
+        if (inc.required_anti_affinity[i].Matches(existing.pod)) bits |= uint64_t{4} << i;
+    }
+    if (bits == 1) continue;
+    const int32_t delta = change.added ? 1 : -1;
+    const Labels& node_labels = cluster.node(existing.node).meta.labels;
+    if (bits & 2) {
+      for (const AffinityTerm& term : inc.required_affinity)
+        if (std::optional<StrId> v = node_labels.Get(term.topology_key))
+          o->affinity.Add(cluster, TopologyPair(term.topology_key, *v), delta);
+    }
+    for (size_t i = 0; i < num_anti; ++i) {
+      if (!((bits >> (2 + i)) & 1)) continue;
+      const AffinityTerm& term = inc.required_anti_affinity[i];
+      if (std::optional<StrId> v = node_labels.Get(term.topology_key))
+        o->anti.Add(cluster, TopologyPair(term.topology_key, *v), delta);
+    }
+  }
+  return o;
+}
+
+bool MatchInterPodAffinityPredicate::PrepareCounted(const Pod& pod, const ClusterState& cluster,
+                                                    InterPodAffinityState* s) const {
+  if (!keep_counts_ || cluster.num_pods_on_missing_nodes() > 0 || cache_.any_invalid())
+    return false;
+  const uint32_t own_group = cache_.GroupOfPod(pod);
+  const CompiledPodAffinity& inc = cache_.Shared(own_group);
+  if (cache_.any_invalid() || inc.required_anti_affinity.size() > 61) return false;
+  std::shared_ptr<ExistingAntiCounts> existing = ExistingCountsFor(pod, cluster);
+  // Counting compiled the groups of pods not seen before.
+  if (!existing || cache_.any_invalid()) return false;
+  std::shared_ptr<OwnTermCounts> own;
+  if (!inc.required_affinity.empty() || !inc.required_anti_affinity.empty())
+    own = OwnCountsFor(own_group, cluster);
+
+  s->counted = true;
+  if (!existing->pairs.empty()) s->existing = std::move(existing);
+  s->has_constraints = inc.any();
+  for (const AffinityTerm& t : inc.required_affinity) s->affinity_keys.push_back(t.topology_key);
+  for (const AffinityTerm& t : inc.required_anti_affinity) s->anti_keys.push_back(t.topology_key);
+  s->self_match = PodMatchesAllTerms(pod, inc.required_affinity);
+  // No pod matches the affinity terms at all and the pod matches them
+  // itself (the first of its group): they pass every node.
+  s->own_affinity_applies =
+      own && !s->affinity_keys.empty() && !(own->affinity.empty() && s->self_match);
+  s->own = std::move(own);
+  return true;
+}
 
 Result<std::unique_ptr<PredicateState>> MatchInterPodAffinityPredicate::Prepare(
     const PodToSchedule& target, const ClusterState& cluster) const {
@@ -243,6 +437,7 @@ Result<std::unique_ptr<PredicateState>> MatchInterPodAffinityPredicate::Prepare(
   // bound to; one without a node makes its metadata producer fail.
   const size_t pods_on_nodes = cluster.num_live_pods() - cluster.num_pods_on_missing_nodes();
   const bool pods_on_missing_nodes = cluster.num_pods_on_missing_nodes() > 0;
+  if (PrepareCounted(pod, cluster, s.get())) return std::unique_ptr<PredicateState>(std::move(s));
 
   // Existing pods' required anti-affinity terms that the incoming pod matches.
   // Pods on missing nodes are skipped (upstream's fallback skips them too).
@@ -373,6 +568,7 @@ bool MatchInterPodAffinityPredicate::Check(const PodToSchedule& pod, const Predi
   const Labels& labels = node.labels();
 
   if (s.meta) return CheckWithMetadata(s, node, reasons);
+  if (s.counted) return CheckCounted(s, node.id, reasons);
   if (!s.verdict.empty()) {
     const uint8_t v = s.verdict[node.id];
     // Existing pods' anti-affinity comes first.
@@ -437,6 +633,60 @@ bool MatchInterPodAffinityPredicate::Check(const PodToSchedule& pod, const Predi
       reasons->Add(AntiAffinityRulesNotMatch());
       return false;
     }
+  }
+  return true;
+}
+
+bool MatchInterPodAffinityPredicate::CheckCounted(const InterPodAffinityState& s, NodeId n,
+                                                  ReasonList* reasons) const {
+  // Existing pods' anti-affinity comes first.
+  if (s.existing && s.existing->pairs.covering(n) > 0) {
+    reasons->Add(AffinityNotMatch());
+    reasons->Add(ExistingAntiAffinityNotMatch());
+    return false;
+  }
+  if (!s.own) return true;
+  // Every affinity term's topology must hold a matching pod: the node is
+  // covered by a present pair of each distinct key.
+  if (s.own_affinity_applies && s.own->affinity.covering(n) != s.own->num_affinity_keys) {
+    reasons->Add(AffinityNotMatch());
+    reasons->Add(AffinityRulesNotMatch());
+    return false;
+  }
+  // No anti-affinity term's topology may hold a matching pod.
+  if (s.own->anti.covering(n) > 0) {
+    reasons->Add(AffinityNotMatch());
+    reasons->Add(AntiAffinityRulesNotMatch());
+    return false;
+  }
+  return true;
+}
+
+bool MatchInterPodAffinityPredicate::CheckAll(const PodToSchedule& pod, const PredicateState* state,
+                                              const ClusterState& cluster,
+                                              std::span<uint8_t> fits) const {
+  (void)pod;
+  (void)cluster;
+  const auto& s = *static_cast<const InterPodAffinityState*>(state);
+  if (!s.counted || s.meta) return false;
+  // CheckCounted() for every node, one flat array at a time.
+  const size_t n = fits.size();
+  if (s.existing) {
+    const uint32_t* c = s.existing->pairs.covering().data();
+    for (size_t i = 0; i < n; ++i)
+      if (c[i] != 0) fits[i] = 0;
+  }
+  if (!s.own) return true;
+  if (s.own_affinity_applies) {
+    const uint32_t* c = s.own->affinity.covering().data();
+    const uint32_t want = static_cast<uint32_t>(s.own->num_affinity_keys);
+    for (size_t i = 0; i < n; ++i)
+      if (c[i] != want) fits[i] = 0;
+  }
+  if (!s.own->anti.empty()) {
+    const uint32_t* c = s.own->anti.covering().data();
+    for (size_t i = 0; i < n; ++i)
+      if (c[i] != 0) fits[i] = 0;
   }
   return true;
 }
@@ -585,7 +835,11 @@ bool MatchInterPodAffinityPredicate::CheckWithMetadata(const InterPodAffinitySta
 }  // namespace
 
 std::unique_ptr<Predicate> NewMatchInterPodAffinity() {
-  return std::make_unique<MatchInterPodAffinityPredicate>();
+  return std::make_unique<MatchInterPodAffinityPredicate>(/*keep_counts=*/true);
+}
+
+std::unique_ptr<Predicate> NewMatchInterPodAffinityWalkingEveryPod() {
+  return std::make_unique<MatchInterPodAffinityPredicate>(/*keep_counts=*/false);
 }
 
 }  // namespace ksched

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -67,6 +68,20 @@ class Predicate {
   // false. `state` is what Prepare() returned for this pod.
   virtual bool Check(const PodToSchedule& pod, const PredicateState* state,
                      const NodeInfo& node, ReasonList* reasons) const = 0;
+
+  // An optional fast path for deciding every node at once, without reasons:
+  // clears fits[n] for each node n of `cluster` (fits is indexed by NodeId)
+  // that Check() would fail, and returns true. Returns false, leaving `fits`
+  // alone, when the predicate has no such path for this state; the caller
+  // then calls Check() node by node.
+  virtual bool CheckAll(const PodToSchedule& pod, const PredicateState* state,
+                        const ClusterState& cluster, std::span<uint8_t> fits) const {
+    (void)pod;
+    (void)state;
+    (void)cluster;
+    (void)fits;
+    return false;
+  }
 
   // True when Check()'s answer for a node can change only when that node's
   // NodeInfo changes (not when pods land elsewhere). Lets the scheduler reuse

@@ -15,6 +15,9 @@ namespace ksched {
 std::unique_ptr<Priority> NewSelectorSpreadPriority();    // SelectorSpreadPriority
 std::unique_ptr<Priority> NewServiceSpreadingPriority();  // ServiceSpreadingPriority
 std::unique_ptr<Priority> NewInterPodAffinityPriority(int hard_pod_affinity_weight);
+// The same priority without the weights it keeps between cycles (every cycle
+// walks every pod, as upstream does). For tests that compare the two.
+std::unique_ptr<Priority> NewInterPodAffinityPriorityWalkingEveryPod(int hard_pod_affinity_weight);
 std::unique_ptr<Priority> NewLeastRequestedPriority();      // LeastRequestedPriority
 std::unique_ptr<Priority> NewMostRequestedPriority();       // MostRequestedPriority
 std::unique_ptr<Priority> NewBalancedResourceAllocation();  // BalancedResourceAllocation

@@ -14,6 +14,7 @@
 // domains up. Reduce() applies upstream's float64 min-max scaling.
 #include <algorithm>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <vector>
 
@@ -28,9 +29,63 @@ int64_t TermWeight(int32_t weight, int32_t multiplier) {
   return static_cast<int32_t>(static_cast<uint32_t>(weight) * static_cast<uint32_t>(multiplier));
 }
 
+struct InterPodAffinityPriorityState;
+
+// The counted form: upstream walks every existing pod for every pod it
+// scores; between two cycles only the pods of ClusterState::pod_log() since
+// the last one changed, so the weights per topology pair are kept and
+// brought up to date pod by pod. Used when every term compiled and no pod is
+// bound to a missing node; the walk decides otherwise. Two parts:
+
+// A pair's summed weight and how many contributions make it up: a pair
+// stays while any pod contributes to it, even when the weights cancel out,
+// as it does in the walk's Contributions.
+struct PairWeight {
+  int64_t weight = 0;
+  int64_t contributions = 0;
+};
+using PairWeights = std::map<uint64_t, PairWeight>;
+
+// What existing pods contribute through the incoming pod's own preferred
+// terms: depends only on those terms (one object per compiled group).
+struct OwnTermWeights {
+  uint64_t cluster_id = 0;
+  uint64_t synced = 0;  // pod_log() entries before this one are counted
+  uint32_t group = 0;
+  // By PodInfo::label_set: bit 63 decided; bit i: own preferred term i
+  // (affinity terms first, then anti-affinity) matches.
+  std::vector<uint64_t> label_set_bits;
+  PairWeights weights;
+};
+
+// What existing pods contribute through their own terms that the incoming
+// pod matches: depends on the incoming pod only through which terms of each
+// group it matches (one object per such set of matches).
+struct ExistingTermWeights {
+  uint64_t cluster_id = 0;
+  uint64_t synced = 0;
+  std::vector<uint64_t> group_bits;  // by group: 0 until counted; ExistingTermBits()
+  PairWeights weights;
+};
+
+// Adds `weight` to (sign 1) or takes it from (sign -1) the pair of `term` on a
+// node labelled `node_labels`, as Contributions::Add would add it.
+void AddWeight(PairWeights* weights, const AffinityTerm& term, const Labels& node_labels,
+               int64_t weight, int64_t sign) {
+  if (term.topology_key == kEmptyStr) return;
+  std::optional<StrId> v = node_labels.Get(term.topology_key);
+  if (!v) return;
+  auto [it, added] = weights->try_emplace(TopologyPair(term.topology_key, *v));
+  (void)added;
+  it->second.weight += weight * sign;
+  it->second.contributions += sign;
+  if (it->second.contributions == 0) weights->erase(it);
+}
+
 class InterPodAffinityPriority : public Priority {
  public:
-  explicit InterPodAffinityPriority(int hard_weight) : hard_weight_(hard_weight) {}
+  InterPodAffinityPriority(int hard_weight, bool keep_weights)
+      : hard_weight_(hard_weight), keep_weights_(keep_weights) {}
 
   std::unique_ptr<PriorityState> Prepare(const PodToSchedule& pod,
                                          const ClusterState& cluster) const override;
@@ -44,8 +99,25 @@ class InterPodAffinityPriority : public Priority {
   DomainWeights Domains(const PriorityState* state) const override;
 
  private:
+  // The counted form of Prepare(); false when it does not apply. Called with
+  // cache_ locked.
+  bool PrepareCounted(const Pod& pod, const ClusterState& cluster,
+                      InterPodAffinityPriorityState* s) const;
+  std::shared_ptr<OwnTermWeights> OwnWeightsFor(uint32_t group, const ClusterState& cluster) const;
+  // Null when a group has 63 or more terms to match.
+  std::shared_ptr<ExistingTermWeights> ExistingWeightsFor(const Pod& pod,
+                                                          const ClusterState& cluster) const;
+  // Which of group `c`'s terms `pod` matches (bit 63 set): its required
+  // affinity terms (when hard_weight_ counts them), preferred affinity and
+  // preferred anti-affinity terms, in that order.
+  uint64_t ExistingTermBits(const CompiledPodAffinity& c, const Pod& pod) const;
+
   int32_t hard_weight_;
+  const bool keep_weights_;
   mutable PodAffinityCache cache_;
+  static constexpr size_t kKept = 32;
+  mutable KeptList<OwnTermWeights> own_weights_{kKept};
+  mutable KeptList<ExistingTermWeights> existing_weights_{kKept};
 };
 
 // Collects (pair, weight) contributions; summed per pair at the end.
@@ -59,6 +131,9 @@ class Contributions {
     if (!v) return;
     items_.push_back({TopologyPair(term.topology_key, *v), weight});
   }
+
+  // A weight already summed for `pair`.
+  void AddPair(uint64_t pair, int64_t weight) { items_.push_back({pair, weight}); }
 
   bool empty() const { return items_.empty(); }
 
@@ -132,6 +207,7 @@ std::unique_ptr<PriorityState> InterPodAffinityPriority::Prepare(
   };
 
   auto lock = cache_.Lock();
+  if (PrepareCounted(pod, cluster, s.get())) return s;
   // Whether an existing pod matches the incoming pod's preferred terms
   // depends only on its (namespace, labels): decided once per label set, as
   // a bit mask (bit 63: decided; affinity terms first, then anti-affinity).
@@ -245,6 +321,134 @@ std::unique_ptr<PriorityState> InterPodAffinityPriority::Prepare(
   return s;
 }
 
+uint64_t InterPodAffinityPriority::ExistingTermBits(const CompiledPodAffinity& c,
+                                                    const Pod& pod) const {
+  uint64_t bits = uint64_t{1} << 63;
+  size_t i = 0;
+  if (c.has_affinity && hard_weight_ > 0)
+    for (const AffinityTerm& t : c.required_affinity) bits |= uint64_t{t.Matches(pod)} << i++;
+  if (c.has_affinity)
+    for (const AffinityTerm& t : c.preferred_affinity) bits |= uint64_t{t.Matches(pod)} << i++;
+  if (c.has_anti_affinity)
+    for (const AffinityTerm& t : c.preferred_anti_affinity) bits |= uint64_t{t.Matches(pod)} << i++;
+  return bits;
+}
+
+std::shared_ptr<OwnTermWeights> InterPodAffinityPriority::OwnWeightsFor(
+    uint32_t group, const ClusterState& cluster) const {
+  const std::vector<ClusterState::PodChange>& log = cluster.pod_log();
+  const CompiledPodAffinity& inc = cache_.Shared(group);
+  std::shared_ptr<OwnTermWeights> o = own_weights_.Find([&](const OwnTermWeights& k) {
+    return k.cluster_id == cluster.id() && k.group == group && k.synced <= log.size();
+  });
+  if (!o) {
+    o = std::make_shared<OwnTermWeights>();
+    o->cluster_id = cluster.id();
+    o->group = group;
+    own_weights_.Add(o);
+  }
+  if (o->label_set_bits.size() < cluster.num_label_sets())
+    o->label_set_bits.resize(cluster.num_label_sets(), 0);
+  const std::vector<AffinityTerm> kNone;
+  const std::vector<AffinityTerm>& affinity = inc.has_affinity ? inc.preferred_affinity : kNone;
+  const std::vector<AffinityTerm>& anti =
+      inc.has_anti_affinity ? inc.preferred_anti_affinity : kNone;
+  for (; o->synced < log.size(); ++o->synced) {
+    const ClusterState::PodChange change = log[o->synced];
+    const PodInfo& existing = cluster.pod(change.pod);
+    uint64_t& bits = o->label_set_bits[existing.label_set];
+    if (bits == 0) {
+      bits = uint64_t{1} << 63;
+      size_t i = 0;
+      for (const AffinityTerm& t : affinity) bits |= uint64_t{t.Matches(existing.pod)} << i++;
+      for (const AffinityTerm& t : anti) bits |= uint64_t{t.Matches(existing.pod)} << i++;
+    }
+    const int64_t sign = change.added ? 1 : -1;
+    const Labels& node_labels = cluster.node(existing.node).meta.labels;
+    size_t i = 0;
+    for (const AffinityTerm& t : affinity)
+      if ((bits >> i++) & 1) AddWeight(&o->weights, t, node_labels, TermWeight(t.weight, 1), sign);
+    for (const AffinityTerm& t : anti)
+      if ((bits >> i++) & 1) AddWeight(&o->weights, t, node_labels, TermWeight(t.weight, -1), sign);
+  }
+  return o;
+}
+
+std::shared_ptr<ExistingTermWeights> InterPodAffinityPriority::ExistingWeightsFor(
+    const Pod& pod, const ClusterState& cluster) const {
+  const std::vector<ClusterState::PodChange>& log = cluster.pod_log();
+  std::shared_ptr<ExistingTermWeights> e =
+      existing_weights_.Find([&](const ExistingTermWeights& k) {
+        if (k.cluster_id != cluster.id() || k.synced > log.size()) return false;
+        for (uint32_t g = 0; g < k.group_bits.size(); ++g)
+          if (k.group_bits[g] != 0 && ExistingTermBits(cache_.Shared(g), pod) != k.group_bits[g])
+            return false;
+        return true;
+      });
+  if (!e) {
+    e = std::make_shared<ExistingTermWeights>();
+    e->cluster_id = cluster.id();
+    existing_weights_.Add(e);
+  }
+  for (; e->synced < log.size(); ++e->synced) {
+    const ClusterState::PodChange change = log[e->synced];
+    const PodInfo& existing = cluster.pod(change.pod);
+    if (!existing.has_affinity) continue;
+    const uint32_t group = cache_.Group(cluster, change.pod);
+    const CompiledPodAffinity& c = cache_.Shared(group);
+    const bool use_required = c.has_affinity && hard_weight_ > 0;
+    const size_t n_req = use_required ? c.required_affinity.size() : 0;
+    const size_t n_pref = c.has_affinity ? c.preferred_affinity.size() : 0;
+    const size_t n_anti = c.has_anti_affinity ? c.preferred_anti_affinity.size() : 0;
+    if (n_req + n_pref + n_anti == 0) continue;
+    if (n_req + n_pref + n_anti >= 63) {
+      existing_weights_.DropFront();
+      return nullptr;
+    }
+    if (group >= e->group_bits.size()) e->group_bits.resize(group + 1, 0);
+    uint64_t& bits = e->group_bits[group];
+    if (bits == 0) bits = ExistingTermBits(c, pod);
+    const int64_t sign = change.added ? 1 : -1;
+    const Labels& node_labels = cluster.node(existing.node).meta.labels;
+    size_t i = 0;
+    for (size_t k = 0; k < n_req; ++k)
+      if ((bits >> i++) & 1)
+        AddWeight(&e->weights, c.required_affinity[k], node_labels, hard_weight_, sign);
+    for (size_t k = 0; k < n_pref; ++k) {
+      const AffinityTerm& t = c.preferred_affinity[k];
+      if ((bits >> i++) & 1) AddWeight(&e->weights, t, node_labels, TermWeight(t.weight, 1), sign);
+    }
+    for (size_t k = 0; k < n_anti; ++k) {
+      const AffinityTerm& t = c.preferred_anti_affinity[k];
+      if ((bits >> i++) & 1) AddWeight(&e->weights, t, node_labels, TermWeight(t.weight, -1), sign);
+    }
+  }
+  return e;
+}
+
+bool InterPodAffinityPriority::PrepareCounted(const Pod& pod, const ClusterState& cluster,
+                                              InterPodAffinityPriorityState* s) const {
+  if (!keep_weights_ || cluster.num_pods_on_missing_nodes() > 0 || cache_.any_invalid())
+    return false;
+  const uint32_t own_group = cache_.GroupOfPod(pod);
+  const CompiledPodAffinity& inc = cache_.Shared(own_group);
+  const size_t num_own = (inc.has_affinity ? inc.preferred_affinity.size() : 0) +
+                         (inc.has_anti_affinity ? inc.preferred_anti_affinity.size() : 0);
+  if (cache_.any_invalid() || num_own >= 63) return false;
+  std::shared_ptr<ExistingTermWeights> existing = ExistingWeightsFor(pod, cluster);
+  // Counting compiled the groups of pods not seen before.
+  if (!existing || cache_.any_invalid()) return false;
+  Contributions& contributions = s->contributions;
+  for (const auto& [pair, w] : existing->weights) contributions.AddPair(pair, w.weight);
+  if (num_own > 0) {
+    std::shared_ptr<OwnTermWeights> own = OwnWeightsFor(own_group, cluster);
+    for (const auto& [pair, w] : own->weights) contributions.AddPair(pair, w.weight);
+  }
+  contributions.Finish();
+  s->all_zero = contributions.empty();
+  return true;
+}
+
 int64_t InterPodAffinityPriority::Map(const PodToSchedule& pod, const PriorityState* state,
                                       const ClusterState& cluster, NodeId node) const {
   (void)pod;
@@ -284,7 +488,13 @@ void InterPodAffinityPriority::Reduce(const PodToSchedule& pod, const PrioritySt
 }  // namespace
 
 std::unique_ptr<Priority> NewInterPodAffinityPriority(int hard_pod_affinity_weight) {
-  return std::make_unique<InterPodAffinityPriority>(hard_pod_affinity_weight);
+  return std::make_unique<InterPodAffinityPriority>(hard_pod_affinity_weight,
+                                                    /*keep_weights=*/true);
+}
+
+std::unique_ptr<Priority> NewInterPodAffinityPriorityWalkingEveryPod(int hard_pod_affinity_weight) {
+  return std::make_unique<InterPodAffinityPriority>(hard_pod_affinity_weight,
+                                                    /*keep_weights=*/false);
 }
 
 }  // namespace ksched
