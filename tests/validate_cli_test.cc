@@ -79,9 +79,10 @@ spec:
 
 TEST_F(ValidateCli, GpuLimitAloneRequestsTheGpu) {
   std::string pod = Write("gpu.yaml", kGpuPod);
-  CommandRun cap = Ksched("capacity -f " + Example("cluster.yaml") + " --pod " + pod + " -o json");
+  CommandRun cap = Ksched("capacity -f " + Example("cluster.yaml") + " --pod " + pod +
+                          " --ignore-pending -o json");
   ASSERT_EQ(cap.status, 0) << cap.err;
-  auto j = nlohmann::json::parse(cap.out);
+  auto j = nlohmann::json::parse(cap.out)["workloads"][0];
   EXPECT_EQ(j["count"], 2) << "gpu-b3 has two GPUs and no other node has any";
   EXPECT_EQ(j["perNode"]["gpu-b3"], 2);
   EXPECT_TRUE(Has(j["stopReason"], "Insufficient nvidia.com/gpu")) << j["stopReason"];
@@ -140,9 +141,10 @@ TEST_F(ValidateCli, CpuLimitAboveTheNodeDoesNotFit) {
 metadata: {name: big}
 spec: {containers: [{name: c, resources: {limits: {cpu: 9}}}]}
 )");
-  CommandRun cap = Ksched("capacity -f " + Example("cluster.yaml") + " --pod " + pod + " -o json");
-  ASSERT_EQ(cap.status, 0) << cap.err;
-  EXPECT_EQ(nlohmann::json::parse(cap.out)["count"], 0);
+  CommandRun cap = Ksched("capacity -f " + Example("cluster.yaml") + " --pod " + pod +
+                          " --ignore-pending -o json");
+  EXPECT_EQ(cap.status, 1) << "not one copy fits: " << cap.err;
+  EXPECT_EQ(nlohmann::json::parse(cap.out)["workloads"][0]["count"], 0);
 }
 
 TEST_F(ValidateCli, InvalidPendingPodIsExit2WithFileObjectAndField) {
@@ -294,12 +296,6 @@ items:
             "siblings as the cluster would\n"
             "ksched: warning: add replicasets to the kubectl get command that makes the "
             "snapshot\n");
-  CommandRun capacity = Ksched("capacity -f " + snap + " --pod " + snap + " -o json");
-  // The snapshot holds one Pod, so it serves as its own template here.
-  ASSERT_EQ(capacity.status, 0) << capacity.err;
-  auto j = nlohmann::json::parse(capacity.out);
-  ASSERT_TRUE(j.contains("warnings")) << capacity.out;
-  EXPECT_TRUE(Has(j["warnings"][0], "ReplicaSet default/web-abc is not in the snapshot"));
   CommandRun json = Ksched("schedule -f " + snap + " -o json");
   EXPECT_EQ(nlohmann::json::parse(json.out)[0]["warnings"][0],
             "its ReplicaSet default/web-abc is not in the snapshot, so SelectorSpreadPriority "
@@ -351,14 +347,12 @@ TEST_F(ValidateCli, FilesGivenToTheWrongCommandSayWhatToRun) {
   EXPECT_EQ(snap.status, 2);
   EXPECT_TRUE(Has(snap.err, "ksched schedule -f")) << snap.err;
 
-  std::string deployment = Write("deploy.yaml", R"(apiVersion: apps/v1
-kind: Deployment
-metadata: {name: web}
-spec: {template: {spec: {containers: [{name: c}]}}}
+  std::string node = Write("node.yaml", R"(kind: Node
+metadata: {name: n}
 )");
-  CommandRun d = Ksched("capacity -f " + Example("cluster.yaml") + " --pod " + deployment);
+  CommandRun d = Ksched("capacity -f " + Example("cluster.yaml") + " --pod " + node);
   EXPECT_EQ(d.status, 2);
-  EXPECT_TRUE(Has(d.err, "no Pod in this file")) << d.err;
+  EXPECT_TRUE(Has(d.err, "not a workload capacity can place")) << d.err;
 }
 
 TEST_F(ValidateCli, PolicyPredicateRemovedByADefaultGateNamesTheGate) {

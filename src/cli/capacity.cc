@@ -8,6 +8,8 @@
 #include <iostream>
 #include <limits>
 
+#include "api/defaults.h"
+#include "api/validation.h"
 #include "cli/commands.h"
 #include "cli/input.h"
 #include "cli/output.h"
@@ -97,7 +99,17 @@ int RunCapacity(const CapacityArgs& args) {
       std::cerr << "ksched: " << ws.error().message << "\n";
       return kExitBadInput;
     }
-    for (planning::Workload& w : *ws) workloads.push_back(std::move(w));
+    for (planning::Workload& w : *ws) {
+      // The pod template as the API server would default and validate the
+      // pods its controller creates (requests from limits, and so on).
+      SetPodDefaults(&w.pod);
+      AdmitDefaultTolerationSeconds(&w.pod);
+      if (std::vector<std::string> errs = ValidatePods({w.pod}, w.file); !errs.empty()) {
+        for (const std::string& e : errs) std::cerr << "ksched: " << e << "\n";
+        return kExitBadInput;
+      }
+      workloads.push_back(std::move(w));
+    }
   }
   if (auto config = args.flags.Build(); !config.ok()) {
     std::cerr << "ksched: " << config.error().message << "\n";

@@ -23,8 +23,7 @@ planning::SchedulerFactory MakeSchedulerFactory(const SchedulerFlags& flags) {
 
 Result<planning::Snapshot> LoadPlanningSnapshot(const std::vector<std::string>& files,
                                                 const std::string& pending_file,
-                                                const std::string& scheduler_name,
-                                                bool warnings) {
+                                                const std::string& scheduler_name, bool warnings) {
   // Decoded, defaulted and validated as the API server would store them.
   Diagnostics diag;
   auto objects = LoadSnapshot(files, &diag);
