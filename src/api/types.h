@@ -307,7 +307,7 @@ struct Service {
 
 struct ReplicationController {
   ObjectMeta meta;
-  Labels selector;            // spec.selector; nil or empty selects nothing
+  Labels selector;  // spec.selector; nil or empty selects nothing
   bool has_selector = false;
   Labels template_labels;  // spec.template.metadata.labels, the selector's default
 };
@@ -351,12 +351,12 @@ struct PriorityClass {
 struct PersistentVolume {
   ObjectMeta meta;
   VolumeKind kind = VolumeKind::kOther;
-  std::string volume_id;   // pdName / volumeID / diskName / csi volumeHandle
-  std::string csi_driver;  // for kCSI
+  std::string volume_id;             // pdName / volumeID / diskName / csi volumeHandle
+  std::string csi_driver;            // for kCSI
   std::optional<Quantity> capacity;  // spec.capacity.storage
   std::vector<std::string> access_modes;
   std::string storage_class_name;
-  std::optional<NodeSelector> node_affinity;  // spec.nodeAffinity.required
+  std::optional<NodeSelector> node_affinity;                     // spec.nodeAffinity.required
   std::optional<std::pair<std::string, std::string>> claim_ref;  // (namespace, name)
   std::string claim_ref_uid;
   std::string phase;

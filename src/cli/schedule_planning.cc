@@ -10,7 +10,8 @@
 namespace ksched {
 
 int RunScheduleAddNode(const ScheduleArgs& args) {
-  auto snap = LoadPlanningSnapshot(args.files, args.pending_file, args.scheduler_name, args.warnings);
+  auto snap =
+      LoadPlanningSnapshot(args.files, args.pending_file, args.scheduler_name, args.warnings);
   if (!snap.ok()) {
     std::cerr << "ksched: " << snap.error().message << "\n";
     return kExitBadInput;
@@ -29,7 +30,8 @@ int RunScheduleAddNode(const ScheduleArgs& args) {
 }
 
 int RunScheduleHtml(const ScheduleArgs& args) {
-  auto snap = LoadPlanningSnapshot(args.files, args.pending_file, args.scheduler_name, args.warnings);
+  auto snap =
+      LoadPlanningSnapshot(args.files, args.pending_file, args.scheduler_name, args.warnings);
   if (!snap.ok()) {
     std::cerr << "ksched: " << snap.error().message << "\n";
     return kExitBadInput;

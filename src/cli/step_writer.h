@@ -39,8 +39,7 @@ void WritePreemptionField(DocumentWriter* w, const PreemptionResult& preemption,
 // The step as one line of compact JSON, without the newline; with the
 // `preemption` field when `preemption` is given.
 std::string StepToJson(const Pod& pod, const ScheduleResult& result, const ClusterState& cluster,
-                       const SchedulerConfig& config,
-                       const PreemptionResult* preemption = nullptr);
+                       const SchedulerConfig& config, const PreemptionResult* preemption = nullptr);
 
 // Indices into result.failures in node-name order (how reports list them).
 std::vector<size_t> FailuresByNodeName(const ScheduleResult& result, const ClusterState& cluster);

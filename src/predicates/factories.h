@@ -19,15 +19,15 @@ std::unique_ptr<Predicate> NewCheckNodeDiskPressurePredicate();    // CheckNodeD
 std::unique_ptr<Predicate> NewCheckNodePIDPressurePredicate();     // CheckNodePIDPressure
 
 // General
-std::unique_ptr<Predicate> NewGeneralPredicates();        // GeneralPredicates
+std::unique_ptr<Predicate> NewGeneralPredicates();  // GeneralPredicates
 // Variants that skip extended resources an extender manages (ignoredByScheduler).
 std::unique_ptr<Predicate> NewGeneralPredicatesIgnoring(std::vector<std::string> ignored);
 std::unique_ptr<Predicate> NewPodFitsResourcesIgnoring(std::vector<std::string> ignored);
-std::unique_ptr<Predicate> NewPodFitsResources();         // PodFitsResources
-std::unique_ptr<Predicate> NewPodFitsHost();              // HostName
-std::unique_ptr<Predicate> NewPodFitsHostPorts();         // PodFitsHostPorts (and PodFitsPorts)
-std::unique_ptr<Predicate> NewPodMatchNodeSelector();     // MatchNodeSelector
-std::unique_ptr<Predicate> NewPodToleratesNodeTaints();   // PodToleratesNodeTaints
+std::unique_ptr<Predicate> NewPodFitsResources();        // PodFitsResources
+std::unique_ptr<Predicate> NewPodFitsHost();             // HostName
+std::unique_ptr<Predicate> NewPodFitsHostPorts();        // PodFitsHostPorts (and PodFitsPorts)
+std::unique_ptr<Predicate> NewPodMatchNodeSelector();    // MatchNodeSelector
+std::unique_ptr<Predicate> NewPodToleratesNodeTaints();  // PodToleratesNodeTaints
 std::unique_ptr<Predicate> NewPodToleratesNodeNoExecuteTaints();  // PodToleratesNodeNoExecuteTaints
 
 // Policy-configured
@@ -37,17 +37,17 @@ std::unique_ptr<Predicate> NewServiceAffinityPredicate(
     std::vector<std::string> labels);  // serviceAffinity
 
 // Volumes
-std::unique_ptr<Predicate> NewNoDiskConflict();          // NoDiskConflict
-std::unique_ptr<Predicate> NewNoVolumeZoneConflict();    // NoVolumeZoneConflict
-std::unique_ptr<Predicate> NewMaxEBSVolumeCount();       // MaxEBSVolumeCount
-std::unique_ptr<Predicate> NewMaxGCEPDVolumeCount();     // MaxGCEPDVolumeCount
-std::unique_ptr<Predicate> NewMaxAzureDiskVolumeCount(); // MaxAzureDiskVolumeCount
-std::unique_ptr<Predicate> NewMaxCinderVolumeCount();    // MaxCinderVolumeCount
-std::unique_ptr<Predicate> NewMaxCSIVolumeCount();       // MaxCSIVolumeCountPred
-std::unique_ptr<Predicate> NewCheckVolumeBinding();      // CheckVolumeBinding
+std::unique_ptr<Predicate> NewNoDiskConflict();           // NoDiskConflict
+std::unique_ptr<Predicate> NewNoVolumeZoneConflict();     // NoVolumeZoneConflict
+std::unique_ptr<Predicate> NewMaxEBSVolumeCount();        // MaxEBSVolumeCount
+std::unique_ptr<Predicate> NewMaxGCEPDVolumeCount();      // MaxGCEPDVolumeCount
+std::unique_ptr<Predicate> NewMaxAzureDiskVolumeCount();  // MaxAzureDiskVolumeCount
+std::unique_ptr<Predicate> NewMaxCinderVolumeCount();     // MaxCinderVolumeCount
+std::unique_ptr<Predicate> NewMaxCSIVolumeCount();        // MaxCSIVolumeCountPred
+std::unique_ptr<Predicate> NewCheckVolumeBinding();       // CheckVolumeBinding
 
 // Inter-pod affinity
-std::unique_ptr<Predicate> NewMatchInterPodAffinity();   // MatchInterPodAffinity
+std::unique_ptr<Predicate> NewMatchInterPodAffinity();  // MatchInterPodAffinity
 // The same predicate without the counts it keeps between cycles: every cycle
 // walks every pod, as upstream does. For tests that compare the two.
 std::unique_ptr<Predicate> NewMatchInterPodAffinityWalkingEveryPod();

@@ -66,8 +66,8 @@ class Predicate {
 
   // Returns true when `node` passes; otherwise appends reasons and returns
   // false. `state` is what Prepare() returned for this pod.
-  virtual bool Check(const PodToSchedule& pod, const PredicateState* state,
-                     const NodeInfo& node, ReasonList* reasons) const = 0;
+  virtual bool Check(const PodToSchedule& pod, const PredicateState* state, const NodeInfo& node,
+                     ReasonList* reasons) const = 0;
 
   // An optional fast path for deciding every node at once, without reasons:
   // clears fits[n] for each node n of `cluster` (fits is indexed by NodeId)
@@ -129,11 +129,11 @@ class Predicate {
 
 // Upstream reason strings shared by several predicates.
 namespace reasons {
-ReasonId NodeUnschedulable();       // node(s) were unschedulable
-ReasonId NodeSelectorNotMatch();    // node(s) didn't match node selector
-ReasonId PodNotMatchHostName();     // node(s) didn't match the requested hostname
-ReasonId PodNotFitsHostPorts();     // node(s) didn't have free ports for the requested pod ports
-ReasonId TaintsNotMatch();          // node(s) had taints that the pod didn't tolerate
+ReasonId NodeUnschedulable();     // node(s) were unschedulable
+ReasonId NodeSelectorNotMatch();  // node(s) didn't match node selector
+ReasonId PodNotMatchHostName();   // node(s) didn't match the requested hostname
+ReasonId PodNotFitsHostPorts();   // node(s) didn't have free ports for the requested pod ports
+ReasonId TaintsNotMatch();        // node(s) had taints that the pod didn't tolerate
 ReasonId Insufficient(StrId resource_name);  // Insufficient <name>
 }  // namespace reasons
 
