@@ -1,14 +1,15 @@
 #include "algorithm/policy.h"
 
+#include <fmt/format.h>
+
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
 
-#include <fmt/format.h>
-#include <nlohmann/json.hpp>
-
 #include "api/yaml_to_json.h"
 #include "cache/resource.h"
+#include "util/base64.h"
 
 namespace ksched {
 namespace {
@@ -58,7 +59,8 @@ class Reader {
     if (it == obj.end() || it->is_null()) return Status::Ok();
     if (!it->is_array()) return Fail(path + key, "must be a list of strings");
     for (size_t i = 0; i < it->size(); ++i) {
-      if (!(*it)[i].is_string()) return Fail(fmt::format("{}{}[{}]", path, key, i), "must be a string");
+      if (!(*it)[i].is_string())
+        return Fail(fmt::format("{}{}[{}]", path, key, i), "must be a string");
       out->push_back((*it)[i].get<std::string>());
     }
     return Status::Ok();
@@ -68,10 +70,9 @@ class Reader {
   std::string file_;
 };
 
-#define KSCHED_TRY(expr)              \
-  do {                                \
-    if (Status _s = (expr); !_s.ok()) \
-      return _s.error();              \
+#define KSCHED_TRY(expr)                                 \
+  do {                                                   \
+    if (Status _s = (expr); !_s.ok()) return _s.error(); \
   } while (0)
 
 Result<PredicatePolicy> ParsePredicate(const Reader& r, const json& j, const std::string& path) {
@@ -153,8 +154,6 @@ Result<PriorityPolicy> ParsePriority(const Reader& r, const json& j, const std::
   return p;
 }
 
-Result<std::string> DecodeBase64(const std::string& in, const std::string& what);
-
 Result<ExtenderConfig> ParseExtender(const Reader& r, const json& j, const std::string& path) {
   if (!j.is_object()) return r.Fail(path, "must be an object").error();
   ExtenderConfig e;
@@ -186,7 +185,9 @@ Result<ExtenderConfig> ParseExtender(const Reader& r, const json& j, const std::
                                 {"keyData", &t.key_data},
                                 {"caData", &t.ca_data}}) {
       if (value->empty()) continue;
-      auto decoded = DecodeBase64(*value, tp + field);
+      // Go's encoding/json reads []byte fields (certData, keyData, caData) as
+      // standard base64.
+      auto decoded = DecodeBase64Std(*value, tp + field);
       if (!decoded.ok()) return r.Fail(tp + field, "must be base64 (as Go encodes []byte)").error();
       *value = std::move(decoded).value();
     }
@@ -205,42 +206,6 @@ Result<ExtenderConfig> ParseExtender(const Reader& r, const json& j, const std::
     }
   }
   return e;
-}
-
-// Go's encoding/json reads []byte fields as standard base64 (padding
-// required); certData, keyData and caData are such fields.
-Result<std::string> DecodeBase64(const std::string& in, const std::string& what) {
-  auto value = [](char c) -> int {
-    if (c >= 'A' && c <= 'Z') return c - 'A';
-    if (c >= 'a' && c <= 'z') return c - 'a' + 26;
-    if (c >= '0' && c <= '9') return c - '0' + 52;
-    if (c == '+') return 62;
-    if (c == '/') return 63;
-    return -1;
-  };
-  if (in.size() % 4 != 0) return MakeError(what + ": illegal base64 data (length)");
-  std::string out;
-  out.reserve(in.size() / 4 * 3);
-  for (size_t i = 0; i < in.size(); i += 4) {
-    int v[4];
-    int pad = 0;
-    for (int k = 0; k < 4; ++k) {
-      char c = in[i + k];
-      if (c == '=' && i + 4 == in.size() && k >= 2) {
-        v[k] = 0;
-        ++pad;
-        continue;
-      }
-      if (pad > 0 || (v[k] = value(c)) < 0) {
-        return MakeError(fmt::format("{}: illegal base64 data at input byte {}", what, i + k));
-      }
-    }
-    uint32_t n = (v[0] << 18) | (v[1] << 12) | (v[2] << 6) | v[3];
-    out.push_back(static_cast<char>(n >> 16));
-    if (pad < 2) out.push_back(static_cast<char>((n >> 8) & 0xff));
-    if (pad < 1) out.push_back(static_cast<char>(n & 0xff));
-  }
-  return out;
 }
 
 bool IsQualifiedResourceName(const std::string& name) {
