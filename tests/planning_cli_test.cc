@@ -11,42 +11,11 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "tests/cli_run.h"
+
 namespace {
 
-struct CommandRun {
-  int status = -1;
-  std::string out;
-  std::string err;
-};
-
-std::string TempPath(const std::string& name) {
-  return ::testing::TempDir() + "/ksched-plan-" + std::to_string(getpid()) + "-" + name;
-}
-
-CommandRun Ksched(const std::string& args) {
-  std::string err_file = TempPath("stderr.txt");
-  std::string cmd = std::string(KSCHED_BINARY) + " " + args + " 2>" + err_file;
-  CommandRun r;
-  FILE* p = popen(cmd.c_str(), "r");
-  std::array<char, 4096> buf;
-  size_t n;
-  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
-  int st = pclose(p);
-  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  std::ifstream e(err_file);
-  r.err.assign(std::istreambuf_iterator<char>(e), {});
-  return r;
-}
-
-std::string Example(const std::string& f) {
-  return std::string(KSCHED_SOURCE_DIR) + "/examples/" + f;
-}
-
-std::string WriteTemp(const std::string& name, const std::string& text) {
-  std::string path = TempPath(name);
-  std::ofstream(path) << text;
-  return path;
-}
+using namespace ksched::cli_testing;
 
 TEST(PlanningCli, CapacityForADeploymentAfterThePendingPods) {
   CommandRun r = Ksched("capacity -f " + Example("cluster.yaml") + " --pod " +

@@ -11,37 +11,11 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "tests/cli_run.h"
+
 namespace {
 
-struct CommandRun {
-  int status = -1;
-  std::string out;
-  std::string err;
-};
-
-std::string TempPath(const std::string& name) {
-  return ::testing::TempDir() + "/ksched-validate-" + std::to_string(getpid()) + "-" + name;
-}
-
-CommandRun Ksched(const std::string& args) {
-  std::string err_file = TempPath("stderr.txt");
-  std::string cmd = std::string(KSCHED_BINARY) + " " + args + " 2>" + err_file;
-  CommandRun r;
-  FILE* p = popen(cmd.c_str(), "r");
-  std::array<char, 4096> buf;
-  size_t n;
-  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
-  int st = pclose(p);
-  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  std::ifstream e(err_file);
-  r.err.assign(std::istreambuf_iterator<char>(e), {});
-  std::remove(err_file.c_str());
-  return r;
-}
-
-std::string Example(const std::string& f) {
-  return std::string(KSCHED_SOURCE_DIR) + "/examples/" + f;
-}
+using namespace ksched::cli_testing;
 
 // Temporary files are removed when the test ends.
 class ValidateCli : public ::testing::Test {
