@@ -55,6 +55,9 @@ struct ObjectSet {
   std::vector<StorageClass> storage_classes;
   std::vector<PodDisruptionBudget> pod_disruption_budgets;
   std::vector<PriorityClass> priority_classes;
+  std::vector<Namespace> namespaces;
+  std::vector<CSINode> csi_nodes;
+  std::vector<CSIDriver> csi_drivers;
   // Objects of kinds the scheduler does not read (Deployments, ConfigMaps, ...).
   size_t skipped = 0;
   // Found by DecodeObjects / DecodeFile / DecodeAny (the single-object

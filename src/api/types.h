@@ -144,6 +144,9 @@ struct PodAffinityTerm {
   std::optional<LabelSelector> label_selector;
   std::vector<std::string> namespaces;
   std::string topology_key;
+  // namespaceSelector (v1.21+); nullopt when absent. An empty selector
+  // selects every namespace.
+  std::optional<LabelSelector> namespace_selector;
 
   bool operator==(const PodAffinityTerm&) const = default;
 };
@@ -223,6 +226,7 @@ enum class VolumeKind : uint8_t {
   kISCSI,
   kPersistentVolumeClaim,
   kCSI,
+  kEphemeral,  // generic ephemeral volume: a PVC named "<pod>-<volume>"
 };
 
 struct Volume {
@@ -242,6 +246,21 @@ struct Volume {
   bool operator==(const Volume&) const = default;
 };
 
+// v1.TopologySpreadConstraint (v1.19+; minDomains v1.24+, policies and
+// matchLabelKeys v1.25+).
+struct TopologySpreadConstraint {
+  int32_t max_skew = 0;
+  std::string topology_key;
+  std::string when_unsatisfiable;  // DoNotSchedule or ScheduleAnyway
+  std::optional<LabelSelector> label_selector;
+  std::optional<int32_t> min_domains;
+  std::string node_affinity_policy;  // "" (nil), "Honor" or "Ignore"
+  std::string node_taints_policy;    // "" (nil), "Honor" or "Ignore"
+  std::vector<std::string> match_label_keys;
+
+  bool operator==(const TopologySpreadConstraint&) const = default;
+};
+
 struct PodSpec {
   std::vector<Container> containers;
   std::vector<Container> init_containers;
@@ -258,6 +277,9 @@ struct PodSpec {
   // NonPreemptingPriority gate, which is off, so the scheduler ignores it.
   std::string preemption_policy;
   std::string scheduler_name;
+  std::vector<TopologySpreadConstraint> topology_spread_constraints;
+  ResourceList overhead;                      // spec.overhead (RuntimeClass)
+  std::vector<std::string> scheduling_gates;  // spec.schedulingGates[].name (v1.26)
 
   bool operator==(const PodSpec&) const = default;
 };
@@ -346,7 +368,34 @@ struct PriorityClass {
   std::string preemption_policy;
 };
 
+// v1.Namespace: only its labels matter (namespaceSelector).
+struct Namespace {
+  ObjectMeta meta;
+};
+
 // ---------------------------------------------------------------- storage
+
+// storage/v1 CSINode: the drivers a node's kubelet registered.
+struct CSINodeDriver {
+  std::string name;
+  std::string node_id;
+  std::optional<int32_t> allocatable_count;  // allocatable.count
+  std::vector<std::string> topology_keys;
+};
+struct CSINode {
+  ObjectMeta meta;  // named after its node
+  std::vector<CSINodeDriver> drivers;
+  // The storage.alpha.kubernetes.io/migrated-plugins annotation, split on ",".
+  std::vector<std::string> migrated_plugins;
+};
+
+// storage/v1 CSIDriver: whether the driver's volumes are attached
+// (attachRequired) and whether the scheduler checks storage capacity.
+struct CSIDriver {
+  ObjectMeta meta;
+  bool attach_required = true;
+  bool storage_capacity = false;
+};
 
 struct PersistentVolume {
   ObjectMeta meta;

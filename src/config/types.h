@@ -1,0 +1,195 @@
+// KubeSchedulerConfiguration as kube-scheduler v1.26 holds it after decoding
+// and defaulting (upstream's pkg/scheduler/apis/config): profiles, their
+// plugin sets per extension point, and each plugin's args.
+//
+// Plain data. config/decode.h fills it from kubescheduler.config.k8s.io/v1
+// (or v1beta3) JSON/YAML, config/defaults.h applies upstream's defaults and
+// config/validation.h rejects what upstream rejects. The framework reads it.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "api/types.h"
+
+namespace ksched::config {
+
+// ---------------------------------------------------------------- plugin args
+
+struct ResourceSpec {  // config.ResourceSpec
+  std::string name;
+  int64_t weight = 0;
+};
+
+struct UtilizationShapePoint {  // config.UtilizationShapePoint
+  int32_t utilization = 0;      // 0..100
+  int32_t score = 0;            // 0..10 (MaxCustomPriorityScore)
+};
+
+struct RequestedToCapacityRatioParam {
+  std::vector<UtilizationShapePoint> shape;
+};
+
+// Scoring strategy types, upstream's spelling.
+inline constexpr const char* kLeastAllocated = "LeastAllocated";
+inline constexpr const char* kMostAllocated = "MostAllocated";
+inline constexpr const char* kRequestedToCapacityRatio = "RequestedToCapacityRatio";
+
+struct ScoringStrategy {
+  std::string type = kLeastAllocated;
+  std::vector<ResourceSpec> resources;  // default cpu:1, memory:1
+  RequestedToCapacityRatioParam requested_to_capacity_ratio;
+};
+
+struct NodeResourcesFitArgs {
+  std::vector<std::string> ignored_resources;
+  std::vector<std::string> ignored_resource_groups;
+  ScoringStrategy scoring_strategy;
+};
+
+struct NodeResourcesBalancedAllocationArgs {
+  std::vector<ResourceSpec> resources;  // default cpu:1, memory:1
+};
+
+inline constexpr const char* kSystemDefaulting = "System";
+inline constexpr const char* kListDefaulting = "List";
+
+struct PodTopologySpreadArgs {
+  std::vector<TopologySpreadConstraint> default_constraints;
+  std::string defaulting_type = kSystemDefaulting;
+};
+
+struct NodeAffinityArgs {
+  std::optional<NodeAffinity> added_affinity;
+};
+
+struct InterPodAffinityArgs {
+  int32_t hard_pod_affinity_weight = 1;
+};
+
+struct DefaultPreemptionArgs {
+  int32_t min_candidate_nodes_percentage = 10;
+  int32_t min_candidate_nodes_absolute = 100;
+};
+
+struct VolumeBindingArgs {
+  int64_t bind_timeout_seconds = 600;
+  std::vector<UtilizationShapePoint> shape;  // VolumeCapacityPriority only
+};
+
+// The args of one plugin; monostate for plugins that take none.
+using PluginArgs =
+    std::variant<std::monostate, NodeResourcesFitArgs, NodeResourcesBalancedAllocationArgs,
+                 PodTopologySpreadArgs, NodeAffinityArgs, InterPodAffinityArgs,
+                 DefaultPreemptionArgs, VolumeBindingArgs>;
+
+// ---------------------------------------------------------------- profiles
+
+struct Plugin {  // config.Plugin
+  std::string name;
+  int32_t weight = 0;  // score plugins only; 0 means "the default"
+};
+
+struct PluginSet {
+  std::vector<Plugin> enabled;
+  std::vector<Plugin> disabled;  // "*" disables every default plugin
+};
+
+// config.Plugins: one set per extension point. `multi_point` expands to
+// every point a plugin implements (upstream's MultiPoint).
+struct Plugins {
+  PluginSet pre_enqueue, queue_sort, pre_filter, filter, post_filter, pre_score, score, reserve,
+      permit, pre_bind, bind, post_bind, multi_point;
+};
+
+struct PluginConfig {
+  std::string name;
+  PluginArgs args;
+};
+
+struct Profile {  // config.KubeSchedulerProfile
+  std::string scheduler_name = "default-scheduler";
+  std::optional<int32_t> percentage_of_nodes_to_score;  // nullopt: the global value
+  Plugins plugins;
+  std::vector<PluginConfig> plugin_config;
+
+  // Args of `plugin`, or nullptr when the profile configures none.
+  const PluginArgs* ArgsFor(std::string_view plugin) const {
+    for (const auto& pc : plugin_config)
+      if (pc.name == plugin) return &pc.args;
+    return nullptr;
+  }
+};
+
+// config.Extender, as the v1.15 engine's HTTP extender reads it.
+struct ExtenderTLS {
+  bool insecure = false;
+  std::string server_name, cert_file, key_file, ca_file;
+  std::string cert_data, key_data, ca_data;  // base64-decoded bytes
+};
+struct ExtenderManagedResource {
+  std::string name;
+  bool ignored_by_scheduler = false;
+};
+struct Extender {
+  std::string url_prefix;
+  std::string filter_verb, preempt_verb, prioritize_verb, bind_verb;
+  int64_t weight = 0;
+  bool enable_https = false;
+  std::optional<ExtenderTLS> tls_config;
+  int64_t http_timeout_ns = 5'000'000'000;  // 5s, upstream's default
+  bool node_cache_capable = false;
+  std::vector<ExtenderManagedResource> managed_resources;
+  bool ignorable = false;
+};
+
+struct LeaderElection {
+  bool leader_elect = true;
+  int64_t lease_duration_ns = 15'000'000'000;
+  int64_t renew_deadline_ns = 10'000'000'000;
+  int64_t retry_period_ns = 2'000'000'000;
+  std::string resource_lock = "leases";
+  std::string resource_name = "kube-scheduler";
+  std::string resource_namespace = "kube-system";
+};
+
+struct ClientConnection {
+  std::string kubeconfig;
+  std::string content_type = "application/vnd.kubernetes.protobuf";
+  float qps = 50;
+  int32_t burst = 100;
+};
+
+struct KubeSchedulerConfiguration {
+  int32_t parallelism = 16;
+  // 0 = upstream's adaptive default (v1.26: the field is nil by default and
+  // the scheduler then uses the adaptive rule).
+  std::optional<int32_t> percentage_of_nodes_to_score;
+  int64_t pod_initial_backoff_seconds = 1;
+  int64_t pod_max_backoff_seconds = 10;
+  std::vector<Profile> profiles;
+  std::vector<Extender> extenders;
+  LeaderElection leader_election;
+  ClientConnection client_connection;
+};
+
+// ---------------------------------------------------------------- feature gates
+
+// The v1.26 feature gates the scheduler reads, with v1.26's defaults. A value
+// passed to the framework, never a global.
+struct FeatureGates {
+  bool min_domains_in_pod_topology_spread = false;           // beta, off in 1.26
+  bool match_label_keys_in_pod_topology_spread = false;      // alpha in 1.25
+  bool node_inclusion_policy_in_pod_topology_spread = true;  // beta in 1.26
+  bool read_write_once_pod = false;                          // alpha until 1.27
+  bool pod_scheduling_readiness = false;                     // alpha in 1.26
+  bool volume_capacity_priority = false;                     // alpha
+  bool csi_storage_capacity = true;                          // GA in 1.24
+  bool pod_disruption_conditions = true;                     // beta in 1.26
+  bool dynamic_resource_allocation = false;                  // alpha
+};
+
+}  // namespace ksched::config

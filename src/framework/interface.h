@@ -1,0 +1,258 @@
+// The extension points of kube-scheduler v1.26's scheduling framework
+// (upstream's pkg/scheduler/framework/interface.go), over ksched's cache.
+//
+// A plugin is one object implementing any of the interfaces below; the
+// runtime (framework/runtime/framework.h) asks each configured plugin for the
+// interfaces of an extension point with dynamic_cast once, when the profile
+// is built, never per cycle.
+//
+// Where upstream passes a *v1.Pod, a node name or a *NodeInfo, ksched passes
+// the Pod, the node's NodeId and the NodeInfo of the ClusterState the cycle
+// runs against (or a copy of it with nominated pods added or victims
+// removed). Plugins never mutate the cluster; they read it through Handle.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "api/types.h"
+#include "cache/cluster_state.h"
+#include "cache/node_info.h"
+#include "config/types.h"
+#include "framework/cycle_state.h"
+#include "framework/status.h"
+
+namespace ksched {
+class NominatedPods;
+}
+
+namespace ksched::framework {
+
+// Upstream's score bounds (framework.MaxNodeScore etc.).
+inline constexpr int64_t kMaxNodeScore = 100;
+inline constexpr int64_t kMinNodeScore = 0;
+inline constexpr int64_t kMaxTotalScore = INT64_MAX;
+
+struct NodeScore {
+  NodeId node = kNoNode;
+  int64_t score = 0;
+};
+using NodeScoreList = std::vector<NodeScore>;
+
+// framework.PreFilterResult: the nodes the pod can only go to (e.g.
+// NodeAffinity's metadata.name In [...] terms); an empty optional means all.
+struct PreFilterResult {
+  std::optional<std::vector<std::string>> node_names;  // sorted, unique
+  bool AllNodes() const { return !node_names.has_value(); }
+  // Upstream's Merge: the intersection (nullopt = all on both sides).
+  PreFilterResult Merge(const PreFilterResult& other) const;
+};
+
+// Failed nodes and their statuses, for PostFilter (upstream's NodeToStatusMap).
+struct NodeStatus {
+  NodeId node = kNoNode;
+  Status status;
+};
+using NodeToStatusMap = std::vector<NodeStatus>;
+
+struct PostFilterResult {
+  std::string nominated_node_name;  // "" when none
+  // ksched: what preemption decided, for the loop and reports.
+  std::vector<PodId> victims;
+  std::vector<PodId> nominated_pods_to_clear;
+};
+
+// Cluster events (upstream's framework.ClusterEvent), for EventsToRegister.
+enum class EventResource : uint8_t {
+  kPod,
+  kNode,
+  kPersistentVolume,
+  kPersistentVolumeClaim,
+  kStorageClass,
+  kCSINode,
+  kCSIDriver,
+  kCSIStorageCapacity,
+  kService,
+  kNamespace,
+  kWildCard,
+};
+enum ActionType : uint32_t {
+  kAdd = 1 << 0,
+  kDelete = 1 << 1,
+  kUpdateNodeAllocatable = 1 << 2,
+  kUpdateNodeLabel = 1 << 3,
+  kUpdateNodeTaint = 1 << 4,
+  kUpdateNodeCondition = 1 << 5,
+  kUpdate = kUpdateNodeAllocatable | kUpdateNodeLabel | kUpdateNodeTaint | kUpdateNodeCondition,
+  kAll = kAdd | kDelete | kUpdate,
+};
+struct ClusterEvent {
+  EventResource resource = EventResource::kWildCard;
+  uint32_t action = kAll;
+  std::string label;  // upstream's event label, e.g. "NodeAdd"
+};
+
+class Handle;
+
+// ---------------------------------------------------------------- plugins
+
+class Plugin {
+ public:
+  virtual ~Plugin() = default;
+  virtual std::string_view Name() const = 0;
+};
+
+class PreEnqueuePlugin : public virtual Plugin {
+ public:
+  virtual Status PreEnqueue(const Pod& pod) = 0;
+};
+
+// Pod info as the queue sorts it (upstream's QueuedPodInfo).
+struct QueuedPodInfo {
+  const Pod* pod = nullptr;
+  int64_t timestamp = 0;  // when it was added (ns), or an arrival counter
+};
+
+class QueueSortPlugin : public virtual Plugin {
+ public:
+  virtual bool Less(const QueuedPodInfo& a, const QueuedPodInfo& b) const = 0;
+};
+
+class EnqueueExtensions : public virtual Plugin {
+ public:
+  virtual std::vector<ClusterEvent> EventsToRegister() const = 0;
+};
+
+class PreFilterExtensions {
+ public:
+  virtual ~PreFilterExtensions() = default;
+  // The cycle state is updated as if `to_add` ran on `node` (which is the
+  // node as the filter will see it, before the pod is added to it).
+  virtual Status AddPod(CycleState* state, const Pod& pod, const PodInfo& to_add,
+                        const NodeInfo& node) = 0;
+  virtual Status RemovePod(CycleState* state, const Pod& pod, const PodInfo& to_remove,
+                           const NodeInfo& node) = 0;
+};
+
+class PreFilterPlugin : public virtual Plugin {
+ public:
+  virtual Status PreFilter(CycleState* state, const Pod& pod, PreFilterResult* result) = 0;
+  // nullptr when the plugin has none.
+  virtual PreFilterExtensions* Extensions() { return nullptr; }
+};
+
+class FilterPlugin : public virtual Plugin {
+ public:
+  // Called concurrently for different nodes: must not write shared state.
+  virtual Status Filter(const CycleState& state, const Pod& pod, const NodeInfo& node) const = 0;
+};
+
+class PostFilterPlugin : public virtual Plugin {
+ public:
+  virtual Status PostFilter(CycleState* state, const Pod& pod,
+                            const NodeToStatusMap& filtered_node_status,
+                            PostFilterResult* result) = 0;
+};
+
+class PreScorePlugin : public virtual Plugin {
+ public:
+  // `nodes` are the feasible nodes.
+  virtual Status PreScore(CycleState* state, const Pod& pod, const std::vector<NodeId>& nodes) = 0;
+};
+
+class ScoreExtensions {
+ public:
+  virtual ~ScoreExtensions() = default;
+  virtual Status NormalizeScore(const CycleState& state, const Pod& pod,
+                                NodeScoreList* scores) const = 0;
+};
+
+class ScorePlugin : public virtual Plugin {
+ public:
+  // Called concurrently for different nodes: must not write shared state.
+  virtual Status Score(const CycleState& state, const Pod& pod, const NodeInfo& node,
+                       int64_t* score) const = 0;
+  virtual const ScoreExtensions* ScoreExt() const { return nullptr; }
+};
+
+class ReservePlugin : public virtual Plugin {
+ public:
+  virtual Status Reserve(CycleState* state, const Pod& pod, NodeId node) = 0;
+  virtual void Unreserve(CycleState* state, const Pod& pod, NodeId node) = 0;
+};
+
+class PermitPlugin : public virtual Plugin {
+ public:
+  // Success, Wait (with *timeout_ns) or a rejection.
+  virtual Status Permit(CycleState* state, const Pod& pod, NodeId node, int64_t* timeout_ns) = 0;
+};
+
+class PreBindPlugin : public virtual Plugin {
+ public:
+  virtual Status PreBind(CycleState* state, const Pod& pod, NodeId node) = 0;
+};
+
+class BindPlugin : public virtual Plugin {
+ public:
+  // Skip when this plugin does not bind the pod.
+  virtual Status Bind(CycleState* state, const Pod& pod, NodeId node) = 0;
+};
+
+class PostBindPlugin : public virtual Plugin {
+ public:
+  virtual void PostBind(CycleState* state, const Pod& pod, NodeId node) = 0;
+};
+
+// ---------------------------------------------------------------- handle
+
+// What binds a pod to a node for DefaultBinder: the snapshot front ends
+// assume it into the ClusterState, `ksched run` posts a Binding.
+class Binder {
+ public:
+  virtual ~Binder() = default;
+  virtual Status Bind(const Pod& pod, std::string_view node_name) = 0;
+};
+
+// What preemption needs to act on (upstream's ClientSet calls it makes):
+// delete a victim, clear a nomination.
+class PreemptionActions {
+ public:
+  virtual ~PreemptionActions() = default;
+  virtual Status DeleteVictim(const Pod& preemptor, PodId victim) = 0;
+};
+
+// framework.Handle: what plugins may read and call besides their args. One
+// Handle per profile; its pointers are owned by the engine that built it and
+// outlive every plugin. cluster() is the snapshot of the current cycle: the
+// engine updates it between cycles, never during one.
+class Handle {
+ public:
+  virtual ~Handle() = default;
+  virtual const ClusterState& cluster() const = 0;
+  // Upstream's Nominator: pods nominated to nodes (may be empty).
+  virtual const NominatedPods* nominated() const = 0;
+  virtual const config::FeatureGates& feature_gates() const = 0;
+  virtual int parallelism() const = 0;
+  // Upstream's Handle.RunFilterPluginsWithNominatedPods (preemption uses it).
+  virtual Status RunFilterPluginsWithNominatedPods(const CycleState& state, const Pod& pod,
+                                                   const NodeInfo& node) const = 0;
+  // The profile's PreFilter extensions (preemption removes victims with them).
+  virtual Status RunPreFilterExtensionAddPod(CycleState* state, const Pod& pod,
+                                             const PodInfo& to_add, const NodeInfo& node) const = 0;
+  virtual Status RunPreFilterExtensionRemovePod(CycleState* state, const Pod& pod,
+                                                const PodInfo& to_remove,
+                                                const NodeInfo& node) const = 0;
+  virtual Binder* binder() const = 0;                // nullptr: nothing binds
+  virtual PreemptionActions* preemption() const = 0;  // nullptr: victims not deleted
+};
+
+// A plugin factory (upstream's PluginFactory): args are the profile's
+// pluginConfig for this plugin, already defaulted and validated, or
+// monostate. An error Status when the args do not fit.
+using PluginFactory = std::unique_ptr<Plugin> (*)(const config::PluginArgs& args, Handle* handle,
+                                                  Status* error);
+
+}  // namespace ksched::framework

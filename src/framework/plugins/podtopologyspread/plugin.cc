@@ -1,0 +1,11 @@
+// PLACEHOLDER: replaced by the plugin's implementation.
+#include "framework/plugins/registry_factories.h"
+
+namespace ksched::framework::plugins {
+
+std::unique_ptr<Plugin> NewPodTopologySpread(const config::PluginArgs&, Handle*, Status* error) {
+  *error = Status::Error("plugin PodTopologySpread is not built yet");
+  return nullptr;
+}
+
+}  // namespace ksched::framework::plugins
