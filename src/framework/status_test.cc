@@ -1,0 +1,38 @@
+#include "framework/status.h"
+
+#include <gtest/gtest.h>
+
+#include "framework/cycle_state.h"
+
+namespace ksched::framework {
+namespace {
+
+TEST(Status, MessageJoinsReasons) {
+  Status s(Code::kUnschedulable, std::vector<std::string>{"a", "b"});
+  EXPECT_EQ(s.Message(), "a, b");
+  EXPECT_TRUE(s.IsUnschedulable());
+  EXPECT_FALSE(Status().IsUnschedulable());
+  EXPECT_EQ(CodeName(Code::kUnschedulableAndUnresolvable), "UnschedulableAndUnresolvable");
+}
+
+struct Counter : StateData {
+  int n = 0;
+  std::unique_ptr<StateData> Clone() const override { return std::make_unique<Counter>(*this); }
+};
+
+TEST(CycleState, CloneIsDeep) {
+  static const StateKey key = StateKey::Register();
+  CycleState state;
+  EXPECT_EQ(state.Read(key), nullptr);
+  auto c = std::make_unique<Counter>();
+  c->n = 1;
+  state.Write(key, std::move(c));
+  CycleState copy = state.Clone();
+  copy.ReadAs<Counter>(key)->n = 2;
+  EXPECT_EQ(state.ReadAs<Counter>(key)->n, 1);
+  state.Delete(key);
+  EXPECT_EQ(state.Read(key), nullptr);
+}
+
+}  // namespace
+}  // namespace ksched::framework
