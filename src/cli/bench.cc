@@ -118,7 +118,7 @@ int RunBench(const BenchArgs& args) {
     Status s = RunReplay(
         std::move(scenario).value(), options,
         [&](const Pod& pod, const ScheduleResult& r, const ClusterState& c,
-            const SchedulerConfig& cfg, const PreemptionResult* p) {
+            const ScoreColumns& cfg, const PreemptionResult* p) {
           if (writer) {
             WriteStep(writer.get(), pod, r, c, cfg, [&](DocumentWriter* w) {
               if (p != nullptr) WritePreemptionField(w, *p, c);

@@ -35,7 +35,7 @@ int RunReplayCommand(const std::string& file, const std::string& tie_break, int 
   auto writer = MakeJsonWriter(&out, JsonStyle::kCompact);
   Status s = RunReplay(std::move(scenario).value(), options,
                        [&](const Pod& pod, const ScheduleResult& r, const ClusterState& c,
-                           const SchedulerConfig& cfg, const PreemptionResult* p) {
+                           const ScoreColumns& cfg, const PreemptionResult* p) {
                          WriteStep(writer.get(), pod, r, c, cfg, [&](DocumentWriter* w) {
                            if (p != nullptr) WritePreemptionField(w, *p, c);
                          });

@@ -31,16 +31,17 @@ Status RunReplay(Scenario scenario, const ReplayOptions& options, const StepCall
   auto cluster = ClusterState::Build(std::move(scenario.cluster));
   if (!cluster.ok()) return cluster.error();
   NodeTree tree(*cluster);
-  GenericScheduler scheduler(std::move(config).value(), options.tie_break);
+  std::unique_ptr<Engine> engine = MakeV115Engine(std::move(config).value(), options.tie_break);
+  GenericScheduler& scheduler = *V115Scheduler(engine.get());
+  const ScoreColumns& columns = engine->score_columns();
   if (on_ready) on_ready();
   if (scenario.preemption) {
     LoopOptions loop_options;
     loop_options.record_details = options.record_details;
-    SnapshotLoop loop(&scheduler, &*cluster, &tree, loop_options);
+    SnapshotLoop loop(engine.get(), &*cluster, &tree, loop_options);
     loop.Run(std::move(scenario.pending), [&](const Attempt& a) {
       if (on_step) {
-        on_step(*a.pod, a.result, *cluster, scheduler.config(),
-                a.preemption ? &*a.preemption : nullptr);
+        on_step(*a.pod, a.result, *cluster, columns, a.preemption ? &*a.preemption : nullptr);
       }
     });
     return Status::Ok();
@@ -48,7 +49,7 @@ Status RunReplay(Scenario scenario, const ReplayOptions& options, const StepCall
   // Conformance scenarios: pods in file order, no queue, no preemption.
   for (Pod& pod : scenario.pending) {
     ScheduleResult result = scheduler.Schedule(pod, *cluster, &tree, options.record_details);
-    if (on_step) on_step(pod, result, *cluster, scheduler.config(), nullptr);
+    if (on_step) on_step(pod, result, *cluster, columns, nullptr);
     if (result.chosen != kNoNode) cluster->Assume(std::move(pod), result.chosen);
   }
   return Status::Ok();

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "algorithm/generic_scheduler.h"
+#include "engine/engine.h"
 #include "algorithm/provider.h"
 #include "api/scenario.h"
 #include "cache/cluster_state.h"
@@ -34,7 +35,7 @@ struct ReplayOptions {
 // failed attempt in that mode, and nullptr otherwise.
 using StepCallback =
     std::function<void(const Pod& pod, const ScheduleResult& result, const ClusterState& cluster,
-                       const SchedulerConfig& config, const PreemptionResult* preemption)>;
+                       const ScoreColumns& columns, const PreemptionResult* preemption)>;
 
 // Builds the scheduler configuration a scenario asks for (Policy, provider,
 // hardPodAffinitySymmetricWeight, percentageOfNodesToScore, extenders).

@@ -141,4 +141,10 @@ Result<SchedulerConfig> SchedulerFlags::Build() const {
   return config;
 }
 
+Result<std::unique_ptr<Engine>> SchedulerFlags::BuildEngine() const {
+  auto config = Build();
+  if (!config.ok()) return config.error();
+  return MakeV115Engine(std::move(config).value(), tie());
+}
+
 }  // namespace ksched

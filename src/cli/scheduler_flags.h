@@ -8,6 +8,7 @@
 
 #include "algorithm/generic_scheduler.h"
 #include "algorithm/provider.h"
+#include "engine/engine.h"
 #include "util/result.h"
 
 namespace ksched {
@@ -24,8 +25,11 @@ struct SchedulerFlags {
   TieBreak tie() const {
     return tie_break == "round-robin" ? TieBreak::kRoundRobin : TieBreak::kName;
   }
-  // Builds the configuration, with HTTP extenders when the Policy names them.
+  // Builds the v1.15 configuration, with HTTP extenders when the Policy
+  // names them.
   Result<SchedulerConfig> Build() const;
+  // The engine these flags choose.
+  Result<std::unique_ptr<Engine>> BuildEngine() const;
 };
 
 // A CLI11 check for an integer flag: the whole text must be a base-10
