@@ -209,28 +209,6 @@ Result<Scenario> DecodeScenario(dom::element root, std::string_view file) {
     } else if (k == "percentageOfNodesToScore") {
       s = GetInt(v, file, k, &sc.percentage_of_nodes_to_score);
       sc.has_percentage = true;
-    } else if (k == "schedulerVersion") {
-      s = GetString(v, file, k, &sc.scheduler_version);
-    } else if (k == "config") {
-      if (!v.is_object()) {
-        s = WrongType(file, k, v, "an object");
-      } else {
-        sc.config_json = simdjson::minify(v);
-      }
-    } else if (k == "featureGates") {
-      dom::object gates;
-      if (v.get(gates) != SUCCESS) {
-        s = WrongType(file, k, v, "an object");
-      } else {
-        for (dom::key_value_pair g : gates) {
-          bool on = false;
-          if (g.value.get(on) != SUCCESS) {
-            s = WrongType(file, "featureGates." + std::string(g.key), g.value, "a boolean");
-            break;
-          }
-          sc.feature_gates.emplace_back(std::string(g.key), on);
-        }
-      }
     } else if (k == "preemption") {
       if (v.get(sc.preemption) != SUCCESS) s = WrongType(file, k, v, "a boolean");
     } else if (k == "features") {

@@ -33,14 +33,6 @@ struct Scenario {
   // The scheduler-loop mode of shared/preemption/README.md: queue order,
   // nominated pods and preemption around each cycle.
   bool preemption = false;
-  // "v1.26" for the framework's scenarios (shared/framework/README.md); ""
-  // for the v1.15 vectors.
-  std::string scheduler_version;
-  // The framework scenario's KubeSchedulerConfiguration, re-serialised as
-  // compact JSON; nullopt when absent or null.
-  std::optional<std::string> config_json;
-  // The framework scenario's featureGates, in file order.
-  std::vector<std::pair<std::string, bool>> feature_gates;
   ObjectSet cluster;
   std::vector<Pod> pending;
   std::vector<std::string> features;

@@ -192,7 +192,9 @@ Status RunFrameworkReplay(Scenario scenario, const FrameworkReplayOptions& optio
   auto extenders = MakeHttpExtenders(ToExtenderConfigs(cfg->extenders));
   if (!extenders.ok()) return extenders.error();
 
-  auto cluster = ClusterState::Build(std::move(scenario.cluster));
+  CacheOptions cache;
+  cache.v126 = true;
+  auto cluster = ClusterState::Build(std::move(scenario.cluster), nullptr, cache);
   if (!cluster.ok()) return cluster.error();
 
   framework::FrameworkOptions fw_options;
