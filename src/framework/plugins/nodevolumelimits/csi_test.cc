@@ -53,3 +53,40 @@ TEST(CSILimitsTest, PerDriverLimitFromAllocatable) {
 
 }  // namespace
 }  // namespace ksched::framework::plugins
+
+namespace ksched::framework::plugins {
+namespace {
+
+// n1's CSINode: the EBS driver allows one volume and serves migrated
+// in-tree EBS volumes; n1 runs a pod with inline EBS volume vol-1.
+const char* kMigrated = R"({"kind":"List","items":[
+  {"kind":"Node","metadata":{"name":"n1"}},
+  {"kind":"CSINode","metadata":{"name":"n1",
+    "annotations":{"storage.alpha.kubernetes.io/migrated-plugins":"kubernetes.io/aws-ebs"}},
+   "spec":{"drivers":[{"name":"ebs.csi.aws.com","nodeID":"i-1","allocatable":{"count":1}}]}},
+  {"kind":"Pod","metadata":{"name":"old","namespace":"default"},"spec":{"nodeName":"n1",
+    "containers":[{"name":"c"}],
+    "volumes":[{"name":"a","awsElasticBlockStore":{"volumeID":"vol-1"}}]}}
+]})";
+
+TEST(CSILimitsTest, MigratedInlineVolumesCountAgainstCSINodeLimit) {
+  ClusterState cluster = TestCluster(kMigrated);
+  testing::VolumeTestHandle handle(&cluster);
+  Status error;
+  std::unique_ptr<Plugin> csi = NewNodeVolumeLimits({}, &handle, &error);
+  std::unique_ptr<Plugin> ebs = NewEBSLimits({}, &handle, &error);
+  Pod same = TestPod(R"({"metadata":{"name":"p"},"spec":{"volumes":[
+      {"name":"a","awsElasticBlockStore":{"volumeID":"vol-1"}}]}})");
+  Pod other = TestPod(R"({"metadata":{"name":"p"},"spec":{"volumes":[
+      {"name":"a","awsElasticBlockStore":{"volumeID":"vol-2"}}]}})");
+  CycleState state;
+  const NodeInfo& n1 = cluster.node_info(0);
+  auto* csi_filter = dynamic_cast<FilterPlugin*>(csi.get());
+  EXPECT_TRUE(csi_filter->Filter(state, same, n1).IsSuccess());
+  EXPECT_EQ(csi_filter->Filter(state, other, n1).Message(), "node(s) exceed max volume count");
+  // EBSLimits leaves migrated volumes to NodeVolumeLimits.
+  EXPECT_TRUE(dynamic_cast<FilterPlugin*>(ebs.get())->Filter(state, other, n1).IsSuccess());
+}
+
+}  // namespace
+}  // namespace ksched::framework::plugins

@@ -177,10 +177,7 @@ bool AzureKindManaged(const std::optional<std::string>& kind, std::string* error
 }  // namespace
 
 const CSINode* CSINodeOf(const ClusterState& cluster, const NodeInfo& node) {
-  (void)cluster;
-  (void)node;
-  // TODO(api126): cluster.FindCSINode once ClusterState keeps CSINodes.
-  return nullptr;
+  return cluster.CSINodeOf(node.id);
 }
 
 std::string_view InTreePluginName(VolumeKind kind) {

@@ -61,14 +61,6 @@ bool MatchTopology(const std::vector<std::vector<TopologySelectorRequirement>>& 
   return false;
 }
 
-// The CSIDriver named `name`, or nullptr.
-const CSIDriver* FindCSIDriver(const ClusterState& cluster, std::string_view name) {
-  (void)cluster;
-  (void)name;
-  // TODO(api126): cluster.FindCSIDriver once ClusterState keeps CSIDrivers.
-  return nullptr;
-}
-
 }  // namespace
 
 std::string ParseIntError(std::string_view s) {
@@ -333,7 +325,7 @@ Status Binder::CheckVolumeProvisions(const std::vector<const PersistentVolumeCla
     // checked, and ksched knows no CSIStorageCapacity objects, so such a
     // driver never has room.
     if (claim->request) {
-      const CSIDriver* driver = FindCSIDriver(cluster, sc->provisioner);
+      const CSIDriver* driver = cluster.FindCSIDriver(sc->provisioner);
       if (driver != nullptr && driver->storage_capacity) {
         provisions->clear();
         *provision_ok = true;
