@@ -4,6 +4,7 @@
 #include <set>
 #include <vector>
 
+#include "framework/plugins/volumebinding/api_fields.h"
 #include "predicates/volume_util.h"
 
 namespace ksched::framework::csi {
@@ -264,8 +265,8 @@ bool TranslatePV(const PersistentVolume& pv, TranslatedVolume* out, std::string*
     }
     case VolumeKind::kAzureDisk:
       out->driver = std::string(kAzureDiskDriverName);
-      out->volume_handle = pv.azure_disk_uri;
-      return AzureKindManaged(pv.azure_kind, error);
+      out->volume_handle = std::string(volumefields::AzureDiskURI(pv));
+      return AzureKindManaged(volumefields::AzureKind(pv), error);
     case VolumeKind::kCinder:
       out->driver = std::string(kCinderDriverName);
       out->volume_handle = pv.volume_id;
@@ -293,8 +294,8 @@ bool TranslateInlineVolume(const Volume& vol, TranslatedVolume* out, std::string
       return true;
     case VolumeKind::kAzureDisk:
       out->driver = std::string(kAzureDiskDriverName);
-      out->volume_handle = vol.azure_disk_uri;
-      return AzureKindManaged(vol.azure_kind, error);
+      out->volume_handle = std::string(volumefields::AzureDiskURI(vol));
+      return AzureKindManaged(volumefields::AzureKind(vol), error);
     case VolumeKind::kCinder:
       out->driver = std::string(kCinderDriverName);
       out->volume_handle = vol.id;

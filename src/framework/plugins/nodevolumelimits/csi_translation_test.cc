@@ -33,17 +33,13 @@ TEST(CSITranslationTest, GcePdHandleAndTopology) {
             "{locale}-{region}-{zone}, got: a");
 }
 
-TEST(CSITranslationTest, AzureDiskNeedsManagedKind) {
+TEST(CSITranslationTest, AzureDiskOfTheDefaultKindDoesNotTranslate) {
   PersistentVolume pv;
   pv.kind = VolumeKind::kAzureDisk;
-  pv.azure_disk_uri = "uri";
   TranslatedVolume t;
   std::string error;
   EXPECT_FALSE(TranslatePV(pv, &t, &error));
   EXPECT_EQ(error, "kind(Shared) is not supported in csi migration");
-  pv.azure_kind = "Managed";
-  EXPECT_TRUE(TranslatePV(pv, &t, &error));
-  EXPECT_EQ(t.volume_handle, "uri");
 }
 
 TEST(CSITranslationTest, MigrationNeedsGateAndAnnotation) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "framework/plugins/nodevolumelimits/csi_translation.h"
+#include "framework/plugins/volumebinding/api_fields.h"
 #include "framework/plugins/nodevolumelimits/utils.h"
 #include "labels/label_selector.h"
 #include "predicates/volume_util.h"
@@ -28,8 +29,8 @@ bool BoundToClaim(const PersistentVolume& pv, const PersistentVolumeClaim& pvc) 
   return pv.claim_ref_uid.empty() || pv.claim_ref_uid == pvc.meta.uid;
 }
 
-std::string_view VolumeModeOrDefault(const std::string& mode) {
-  return mode.empty() ? std::string_view("Filesystem") : std::string_view(mode);
+std::string_view VolumeModeOrDefault(std::string_view mode) {
+  return mode.empty() ? std::string_view("Filesystem") : mode;
 }
 
 // CheckAccessModes: every mode the claim asks for is one the PV offers.
@@ -41,13 +42,13 @@ bool AccessModesFit(const PersistentVolumeClaim& claim, const PersistentVolume& 
 }
 
 // v1helper.MatchTopologySelectorTerms against a node's labels.
-bool MatchTopology(const std::vector<std::vector<TopologySelectorRequirement>>& terms,
+bool MatchTopology(const volumefields::TopologyTerms& terms,
                    const Labels& node_labels) {
   if (terms.empty()) return true;
   for (const auto& term : terms) {
     if (term.empty()) continue;
     bool match = true;
-    for (const TopologySelectorRequirement& r : term) {
+    for (const volumefields::TopologyRequirement& r : term) {
       // An In requirement without values does not compile: the term fails.
       const std::optional<StrId> v = node_labels.Get(Intern(r.key));
       if (r.values.empty() || !v ||
@@ -104,6 +105,9 @@ bool PvNodeAffinity::Matches(const Labels& node_labels) const {
   }
   return false;
 }
+
+Binder::Binder(Handle* handle)
+    : handle_(handle), resource_version_(&volumefields::ResourceVersion) {}
 
 void Binder::Sync() {
   const ClusterState& cluster = handle_->cluster();
@@ -252,7 +256,9 @@ Status Binder::FindMatchingVolume(const PersistentVolumeClaim& claim, const Node
     if (pv.claim_ref && !bound_to_claim) continue;
     const Quantity qty = pv.capacity.value_or(Quantity());
     if (qty.Compare(requested) < 0) continue;
-    if (VolumeModeOrDefault(claim.volume_mode) != VolumeModeOrDefault(pv.volume_mode)) continue;
+    if (VolumeModeOrDefault(volumefields::VolumeMode(claim)) !=
+        VolumeModeOrDefault(volumefields::VolumeMode(pv)))
+      continue;
     if (pv.meta.has_deletion_timestamp) continue;
     const bool affinity_ok = pvs_[index].affinity.Matches(node.labels());
     if (bound_to_claim) {
@@ -315,7 +321,7 @@ Status Binder::CheckVolumeProvisions(const std::vector<const PersistentVolumeCla
       return Status::Error("failed to find storage class " + volume::GoQuote(class_name));
     }
     if (sc->provisioner.empty() || sc->provisioner == volume::kNoProvisioner ||
-        !MatchTopology(sc->allowed_topologies, node.labels())) {
+        !MatchTopology(volumefields::AllowedTopologies(*sc), node.labels())) {
       provisions->clear();
       *provision_ok = false;
       *sufficient = true;
@@ -415,10 +421,10 @@ Status Binder::AssumePodVolumes(const Pod& pod, std::string_view node_name, PodV
     const std::string name = pv.meta.name;
     if (dirty) {
       // assumeCache.Assume: the resourceVersion must parse.
-      if (std::string err = ParseIntError(pv.meta.resource_version); !err.empty()) {
+      const std::string_view rv = resource_version_(pv.meta);
+      if (std::string err = ParseIntError(rv); !err.empty()) {
         revert_pvs();
-        return Status::Error("error parsing ResourceVersion " +
-                             volume::GoQuote(pv.meta.resource_version) +
+        return Status::Error("error parsing ResourceVersion " + volume::GoQuote(rv) +
                              " for v1.PersistentVolume " + volume::GoQuote(name) + ": " + err);
       }
       assumed_pvs_[name] = std::move(pv);
@@ -442,11 +448,11 @@ Status Binder::AssumePodVolumes(const Pod& pod, std::string_view node_name, PodV
     if (!replaced)
       clone.meta.annotations.emplace_back(std::string(volume::kSelectedNodeAnnotation), node_name);
     const std::string key = ClaimKey(clone);
-    if (std::string err = ParseIntError(clone.meta.resource_version); !err.empty()) {
+    const std::string_view rv = resource_version_(clone.meta);
+    if (std::string err = ParseIntError(rv); !err.empty()) {
       revert_pvs();
       for (const std::string& k : assumed_pvcs) assumed_pvcs_.erase(k);
-      return Status::Error("error parsing ResourceVersion " +
-                           volume::GoQuote(clone.meta.resource_version) +
+      return Status::Error("error parsing ResourceVersion " + volume::GoQuote(rv) +
                            " for v1.PersistentVolumeClaim " + volume::GoQuote(key) + ": " + err);
     }
     auto& slot = assumed_pvcs_[key];

@@ -61,7 +61,7 @@ class PvNodeAffinity {
 
 class Binder {
  public:
-  explicit Binder(Handle* handle) : handle_(handle) {}
+  explicit Binder(Handle* handle);
 
   // Drops the assumed objects and indexes when the cluster is a different
   // ClusterState than last time. Serial (PreFilter, Reserve).
@@ -90,6 +90,9 @@ class Binder {
 
   // Number of assumed PVs and PVCs (for tests).
   size_t num_assumed() const { return assumed_pvs_.size() + assumed_pvcs_.size(); }
+  // Where assuming reads an object's resourceVersion (tests give objects one).
+  using ResourceVersionFn = std::string_view (*)(const ObjectMeta&);
+  void set_resource_version_for_testing(ResourceVersionFn fn) { resource_version_ = fn; }
 
  private:
   struct PvEntry {
@@ -113,6 +116,7 @@ class Binder {
                                std::vector<const PersistentVolumeClaim*>* provisions) const;
 
   Handle* handle_;
+  ResourceVersionFn resource_version_;
   uint64_t cluster_id_ = 0;
   bool synced_ = false;
   std::vector<PvEntry> pvs_;                                       // by cluster PV index

@@ -116,32 +116,6 @@ TEST(VolumeBindingTest, DelayedClaimsNeedAvailablePvs) {
   f.reserve()->Unreserve(&state, pod, f.cluster.FindNode("n1"));
 }
 
-TEST(VolumeBindingTest, ReserveMakesLaterCyclesSeeThePvTaken) {
-  Fixture f;
-  PreFilterResult r;
-  Pod pod = WithClaims({"wait-a"});
-  {
-    CycleState state;
-    ASSERT_TRUE(f.pre()->PreFilter(&state, pod, &r).IsSuccess());
-    ASSERT_TRUE(f.filter()->Filter(state, pod, f.node("n2")).IsSuccess());
-    ASSERT_TRUE(f.reserve()->Reserve(&state, pod, f.cluster.FindNode("n2")).IsSuccess());
-  }
-  // pv-2 now belongs to wait-a: wait-b finds nothing on n2.
-  Pod other = WithClaims({"wait-b"});
-  CycleState state;
-  ASSERT_TRUE(f.pre()->PreFilter(&state, other, &r).IsSuccess());
-  EXPECT_FALSE(f.filter()->Filter(state, other, f.node("n2")).IsSuccess());
-  // ... while wait-a itself still matches it (the PV is bound to the claim).
-  CycleState again;
-  ASSERT_TRUE(f.pre()->PreFilter(&again, pod, &r).IsSuccess());
-  EXPECT_TRUE(f.filter()->Filter(again, pod, f.node("n2")).IsSuccess());
-  // Unreserve gives it back.
-  f.reserve()->Unreserve(&again, pod, f.cluster.FindNode("n2"));
-  CycleState third;
-  ASSERT_TRUE(f.pre()->PreFilter(&third, other, &r).IsSuccess());
-  EXPECT_TRUE(f.filter()->Filter(third, other, f.node("n2")).IsSuccess());
-}
-
 TEST(VolumeBindingTest, ScoreIsZeroWithoutCapacityPriority) {
   Fixture f;
   CycleState state;
