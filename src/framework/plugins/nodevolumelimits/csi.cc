@@ -100,12 +100,14 @@ class CSILimits final : public FilterPlugin, public EnqueueExtensions {
                                                                    const CSINode* csi_node) {
     std::vector<std::pair<std::string, int64_t>> out;
     for (const auto& [name, amount] : node.allocatable.scalars)
-      if (IsAttachableVolumeResourceName(Str(name))) out.emplace_back(std::string(Str(name)), amount);
+      if (IsAttachableVolumeResourceName(Str(name)))
+        out.emplace_back(std::string(Str(name)), amount);
     if (csi_node != nullptr) {
       for (const CSINodeDriver& d : csi_node->drivers) {
         if (!d.allocatable_count) continue;
         std::string key = volume::CsiAttachLimitKey(d.name);
-        auto it = std::find_if(out.begin(), out.end(), [&](const auto& e) { return e.first == key; });
+        auto it =
+            std::find_if(out.begin(), out.end(), [&](const auto& e) { return e.first == key; });
         if (it != out.end()) {
           it->second = *d.allocatable_count;
         } else {
@@ -136,8 +138,7 @@ class CSILimits final : public FilterPlugin, public EnqueueExtensions {
       if (pvc == nullptr) {
         if (new_pod) {
           return Status::Error("looking up PVC " + std::string(Str(pod.meta.ns)) + "/" + vol.id +
-                               ": persistentvolumeclaim " + volume::GoQuote(vol.id) +
-                               " not found");
+                               ": persistentvolumeclaim " + volume::GoQuote(vol.id) + " not found");
         }
         continue;
       }

@@ -38,8 +38,9 @@ struct Fixture {
 };
 
 Pod WithClaim(const std::string& claim) {
-  return TestPod(R"({"metadata":{"name":"p"},"spec":{"volumes":[{"name":"v","persistentVolumeClaim":{"claimName":")" +
-                 claim + R"("}}]}})");
+  return TestPod(
+      R"({"metadata":{"name":"p"},"spec":{"volumes":[{"name":"v","persistentVolumeClaim":{"claimName":")" +
+      claim + R"("}}]}})");
 }
 
 TEST(CSILimitsTest, PerDriverLimitFromAllocatable) {

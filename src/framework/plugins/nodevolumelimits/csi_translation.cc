@@ -273,7 +273,8 @@ bool TranslatePV(const PersistentVolume& pv, TranslatedVolume* out, std::string*
       TranslateTopology(pv, "topology.cinder.csi.openstack.org/zone", &out->node_affinity);
       return true;
     default:
-      *error = "could not find in-tree plugin translation logic for " + volume::GoQuote(pv.meta.name);
+      *error =
+          "could not find in-tree plugin translation logic for " + volume::GoQuote(pv.meta.name);
       return false;
   }
 }

@@ -79,7 +79,9 @@ struct VolumeKey {
 class NonCSILimits final : public FilterPlugin, public EnqueueExtensions {
  public:
   NonCSILimits(Handle* handle, FilterType type)
-      : handle_(handle), info_(Info(type)), env_limit_(MaxVolumesFromEnv()),
+      : handle_(handle),
+        info_(Info(type)),
+        env_limit_(MaxVolumesFromEnv()),
         limit_key_(Intern(info_.limit_key)) {}
 
   std::string_view Name() const override { return info_.name; }
@@ -107,7 +109,8 @@ class NonCSILimits final : public FilterPlugin, public EnqueueExtensions {
       if (!std::binary_search(existing.begin(), existing.end(), k)) ++num_new;
 
     int64_t max_limit = MaxVolumes(node);
-    if (std::optional<int64_t> l = nodevolumelimits::AllocatableLimit(node, limit_key_)) max_limit = *l;
+    if (std::optional<int64_t> l = nodevolumelimits::AllocatableLimit(node, limit_key_))
+      max_limit = *l;
     if (static_cast<int64_t>(existing.size() + num_new) > max_limit)
       return Status::Unschedulable(nodevolumelimits::kErrReasonMaxVolumeCountExceeded);
     return Status();
@@ -161,8 +164,7 @@ class NonCSILimits final : public FilterPlugin, public EnqueueExtensions {
       if (pvc == nullptr) {
         if (new_pod) {
           return Status::Error("looking up PVC " + std::string(Str(pod.meta.ns)) + "/" + vol.id +
-                               ": persistentvolumeclaim " + volume::GoQuote(vol.id) +
-                               " not found");
+                               ": persistentvolumeclaim " + volume::GoQuote(vol.id) + " not found");
         }
         continue;
       }

@@ -3,8 +3,8 @@
 #include <algorithm>
 
 #include "framework/plugins/nodevolumelimits/csi_translation.h"
-#include "framework/plugins/volumebinding/api_fields.h"
 #include "framework/plugins/nodevolumelimits/utils.h"
+#include "framework/plugins/volumebinding/api_fields.h"
 #include "labels/label_selector.h"
 #include "predicates/volume_util.h"
 
@@ -20,12 +20,15 @@ std::string ClaimKey(const PersistentVolumeClaim& pvc) {
   return key;
 }
 
-Quantity StorageRequest(const PersistentVolumeClaim& pvc) { return pvc.request.value_or(Quantity()); }
+Quantity StorageRequest(const PersistentVolumeClaim& pvc) {
+  return pvc.request.value_or(Quantity());
+}
 
 // IsVolumeBoundToClaim.
 bool BoundToClaim(const PersistentVolume& pv, const PersistentVolumeClaim& pvc) {
   if (!pv.claim_ref) return false;
-  if (pv.claim_ref->second != pvc.meta.name || pv.claim_ref->first != Str(pvc.meta.ns)) return false;
+  if (pv.claim_ref->second != pvc.meta.name || pv.claim_ref->first != Str(pvc.meta.ns))
+    return false;
   return pv.claim_ref_uid.empty() || pv.claim_ref_uid == pvc.meta.uid;
 }
 
@@ -42,8 +45,7 @@ bool AccessModesFit(const PersistentVolumeClaim& claim, const PersistentVolume& 
 }
 
 // v1helper.MatchTopologySelectorTerms against a node's labels.
-bool MatchTopology(const volumefields::TopologyTerms& terms,
-                   const Labels& node_labels) {
+bool MatchTopology(const volumefields::TopologyTerms& terms, const Labels& node_labels) {
   if (terms.empty()) return true;
   for (const auto& term : terms) {
     if (term.empty()) continue;
@@ -92,7 +94,8 @@ PvNodeAffinity::PvNodeAffinity(const std::optional<NodeSelector>& affinity) {
   for (const NodeSelectorTerm& t : affinity->terms) {
     bool invalid = false;
     // v1.26 accepts matchFields on metadata.name only.
-    for (const SelectorRequirement& r : t.match_fields) invalid = invalid || r.key != "metadata.name";
+    for (const SelectorRequirement& r : t.match_fields)
+      invalid = invalid || r.key != "metadata.name";
     invalid_.push_back(invalid);
   }
 }
@@ -140,7 +143,8 @@ const PersistentVolumeClaim* Binder::GetPvc(StrId ns, std::string_view name) con
 
 const PersistentVolume* Binder::GetPv(std::string_view name) const {
   if (!assumed_pvs_.empty()) {
-    if (auto it = assumed_pvs_.find(std::string(name)); it != assumed_pvs_.end()) return &it->second;
+    if (auto it = assumed_pvs_.find(std::string(name)); it != assumed_pvs_.end())
+      return &it->second;
   }
   return handle_->cluster().FindPv(name);
 }
@@ -154,7 +158,8 @@ const PersistentVolume* Binder::Latest(size_t index) const {
 }
 
 bool Binder::IsPvcFullyBound(const PersistentVolumeClaim& pvc) const {
-  return !pvc.volume_name.empty() && pvc.meta.Annotation(volume::kBindCompletedAnnotation) != nullptr;
+  return !pvc.volume_name.empty() &&
+         pvc.meta.Annotation(volume::kBindCompletedAnnotation) != nullptr;
 }
 
 bool Binder::ArePodVolumesBound(const Pod& pod) const {
@@ -377,7 +382,8 @@ Status Binder::FindPodVolumes(const Pod& pod, const std::vector<PersistentVolume
   }
   if (!to_match.empty()) {
     std::vector<const PersistentVolumeClaim*> unbound;
-    if (Status s = FindMatchingVolumes(to_match, node, &unbound_ok, &out->static_bindings, &unbound);
+    if (Status s =
+            FindMatchingVolumes(to_match, node, &unbound_ok, &out->static_bindings, &unbound);
         !s.IsSuccess())
       return s;
     to_provision.insert(to_provision.end(), unbound.begin(), unbound.end());

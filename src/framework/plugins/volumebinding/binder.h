@@ -105,8 +105,7 @@ class Binder {
   Status CheckBoundClaims(const std::vector<PersistentVolumeClaim>& claims, const NodeInfo& node,
                           bool* bound_ok, bool* pvs_found) const;
   Status FindMatchingVolumes(std::vector<const PersistentVolumeClaim*>& claims,
-                             const NodeInfo& node, bool* found,
-                             std::vector<BindingInfo>* bindings,
+                             const NodeInfo& node, bool* found, std::vector<BindingInfo>* bindings,
                              std::vector<const PersistentVolumeClaim*>* unbound) const;
   Status FindMatchingVolume(const PersistentVolumeClaim& claim, const NodeInfo& node,
                             const std::vector<const PersistentVolume*>& excluded,

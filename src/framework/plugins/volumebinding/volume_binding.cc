@@ -9,9 +9,9 @@
 // the VolumeCapacityPriority gate is on. PreBind, which would make the API
 // calls and wait for the PV controller, is not implemented: ksched front ends
 // do not write PVs or PVCs.
+#include <algorithm>
 #include <cmath>
 #include <memory>
-#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -50,7 +50,9 @@ const StateKey& Key() {
   return key;
 }
 
-Status ReadError() { return Status::Error("error reading \"PreFilterVolumeBinding\" from cycleState"); }
+Status ReadError() {
+  return Status::Error("error reading \"PreFilterVolumeBinding\" from cycleState");
+}
 
 class VolumeBinding final : public PreFilterPlugin,
                             public FilterPlugin,
@@ -163,7 +165,8 @@ class VolumeBinding final : public PreFilterPlugin,
     auto* s = cycle->ReadAs<State>(Key());
     if (s == nullptr) return;
     StateInner& st = *s->inner;
-    if (node < st.by_node.size() && st.by_node[node]) binder_.RevertAssumedPodVolumes(*st.by_node[node]);
+    if (node < st.by_node.size() && st.by_node[node])
+      binder_.RevertAssumedPodVolumes(*st.by_node[node]);
   }
 
   std::vector<ClusterEvent> EventsToRegister() const override {
@@ -233,8 +236,7 @@ class VolumeBinding final : public PreFilterPlugin,
 
 }  // namespace
 
-std::unique_ptr<Plugin> NewVolumeBinding(const config::PluginArgs& args, Handle* handle,
-                                         Status*) {
+std::unique_ptr<Plugin> NewVolumeBinding(const config::PluginArgs& args, Handle* handle, Status*) {
   config::VolumeBindingArgs a;
   if (const auto* given = std::get_if<config::VolumeBindingArgs>(&args)) a = *given;
   return std::make_unique<VolumeBinding>(handle, std::move(a),

@@ -124,7 +124,9 @@ TEST(VolumeBindingTest, ScoreIsZeroWithoutCapacityPriority) {
   ASSERT_TRUE(f.pre()->PreFilter(&state, pod, &r).IsSuccess());
   ASSERT_TRUE(f.filter()->Filter(state, pod, f.node("n1")).IsSuccess());
   int64_t score = -1;
-  ASSERT_TRUE(dynamic_cast<ScorePlugin*>(f.plugin.get())->Score(state, pod, f.node("n1"), &score).IsSuccess());
+  ASSERT_TRUE(dynamic_cast<ScorePlugin*>(f.plugin.get())
+                  ->Score(state, pod, f.node("n1"), &score)
+                  .IsSuccess());
   EXPECT_EQ(score, 0);
 }
 

@@ -46,7 +46,9 @@ bool PvcUsedByPods(const ClusterState& cluster, StrId ns, std::string_view name)
   return false;
 }
 
-class VolumeRestrictions final : public PreFilterPlugin, public FilterPlugin, public EnqueueExtensions {
+class VolumeRestrictions final : public PreFilterPlugin,
+                                 public FilterPlugin,
+                                 public EnqueueExtensions {
  public:
   VolumeRestrictions(Handle* handle, bool read_write_once_pod)
       : handle_(handle), read_write_once_pod_(read_write_once_pod) {}

@@ -73,8 +73,7 @@ class VolumeZone final : public FilterPlugin, public EnqueueExtensions {
       if (pvc->volume_name.empty()) {
         std::string_view class_name = volume::ClaimClass(*pvc);
         if (class_name.empty()) {
-          return Status::Unresolvable(
-              "PersistentVolumeClaim had no pv name and storageClass name");
+          return Status::Unresolvable("PersistentVolumeClaim had no pv name and storageClass name");
         }
         const StorageClass* sc = cluster.FindStorageClass(class_name);
         if (sc == nullptr) return NotFound("storageclass.storage.k8s.io", class_name);

@@ -27,8 +27,9 @@ const char* kCluster = R"({"kind":"List","items":[
 ]})";
 
 Pod WithClaim(const std::string& claim) {
-  return TestPod(R"({"metadata":{"name":"p"},"spec":{"volumes":[{"name":"v","persistentVolumeClaim":{"claimName":")" +
-                 claim + R"("}}]}})");
+  return TestPod(
+      R"({"metadata":{"name":"p"},"spec":{"volumes":[{"name":"v","persistentVolumeClaim":{"claimName":")" +
+      claim + R"("}}]}})");
 }
 
 struct Fixture {
