@@ -7,7 +7,7 @@
 #include "api/priority_admission.h"
 #include "cache/node_tree.h"
 #include "cache/nominated_pods.h"
-#include "framework/fit_error.h"
+#include "framework/schedule_one.h"
 
 namespace ksched::framework::preemption {
 namespace {
@@ -136,7 +136,7 @@ Status Evaluator::Preempt(const Pod& pod, const NodeToStatusMap& filtered,
     // statuses (every node has one), and the nomination is cleared.
     result->nominating = true;
     result->nominated_node_name.clear();
-    return Status(Code::kUnschedulable, FitErrorMessage(statuses.size(), "", statuses, ""));
+    return Status(Code::kUnschedulable, FitErrorMessage(statuses.size(), "", statuses, {}));
   }
   // Extenders' preempt verbs are not part of the framework engine yet.
   const Candidate* best = SelectCandidate(candidates);
