@@ -28,8 +28,11 @@ int RunFrameworkReplayCommand(const std::string& file, ksched::Scenario scenario
   auto writer = MakeJsonWriter(&out, JsonStyle::kCompact);
   Status s = RunFrameworkReplay(
       std::move(scenario), options,
-      [&](const Pod& pod, const framework::CycleResult& r, const ClusterState& c) {
-        WriteFrameworkStep(writer.get(), pod, r, c);
+      [&](const Pod& pod, const framework::CycleResult& r, const ClusterState& c,
+          const FrameworkPreemption* p) {
+        WriteFrameworkStep(writer.get(), pod, r, c, [&](DocumentWriter* w) {
+          if (p != nullptr) WriteFrameworkPreemptionField(w, *p);
+        });
         writer->EndDocument();
       });
   out.Flush();

@@ -1,6 +1,11 @@
 #include "cli/replay.h"
 
+#include <algorithm>
+#include <unordered_map>
+
+#include "api/priority_admission.h"
 #include "cache/node_tree.h"
+#include "cache/nominated_pods.h"
 #include "config/default_plugins.h"
 #include "extender/http_extender.h"
 #include "loop/snapshot_loop.h"
@@ -154,6 +159,89 @@ std::vector<ExtenderConfig> ToExtenderConfigs(const std::vector<config::Extender
   return out;
 }
 
+// "namespace/name" of each pod, sorted.
+std::vector<std::string> SortedKeys(const ClusterState& cluster, const std::vector<PodId>& pods) {
+  std::vector<std::string> keys;
+  for (PodId id : pods) keys.push_back(cluster.pod(id).pod.Key());
+  std::sort(keys.begin(), keys.end());
+  return keys;
+}
+
+// The scheduler loop of ../shared/framework/README.md (mpre-*): pods in queue
+// order (priority, then arrival), each attempted as it now stands; a
+// FitError runs the profile's PostFilter plugins, whose nomination, victims
+// and cleared nominations are applied before the next attempt; a pod that
+// got a node nominated is attempted once more, at once.
+void RunFrameworkLoop(framework::Scheduler* scheduler, ClusterState* cluster,
+                      std::vector<Pod> pending, const FrameworkStepCallback& on_step) {
+  NominatedPods nominated;
+  std::unordered_map<std::string, size_t> by_uid;
+  for (size_t i = 0; i < pending.size(); ++i) {
+    by_uid.emplace(pending[i].meta.uid, i);
+    if (!pending[i].nominated_node_name.empty())
+      nominated.Add(cluster, pending[i], pending[i].nominated_node_name);
+  }
+  scheduler->SetNominated(&nominated);
+  std::vector<size_t> order(pending.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    return PodPriority(pending[a]) > PodPriority(pending[b]);
+  });
+  for (size_t i : order) {
+    for (int attempt = 1; attempt <= 2; ++attempt) {
+      Pod& pod = pending[i];
+      framework::CycleResult r = scheduler->ScheduleOne(pod, cluster);
+      if (r.chosen != kNoNode) {
+        nominated.Remove(cluster, pod.meta.uid);
+        if (on_step) on_step(pod, r, *cluster, nullptr);
+        break;
+      }
+      if (!r.fit_error || r.framework == nullptr || !r.framework->HasPostFilterPlugins()) {
+        if (on_step) on_step(pod, r, *cluster, nullptr);
+        break;
+      }
+      framework::NodeToStatusMap statuses = r.failures;
+      if (!r.pre_filter_msg.empty() && statuses.empty()) {
+        // A PreFilter rejection gives every node the same status.
+        for (NodeId n = 0; n < cluster->num_nodes(); ++n)
+          statuses.push_back({n, framework::Status(framework::Code::kUnschedulableAndUnresolvable,
+                                                   r.pre_filter_msg)});
+      }
+      framework::PostFilterResult pf;
+      framework::Status s = r.framework->RunPostFilterPlugins(&r.state, pod, statuses, &pf);
+      if (!s.Message().empty()) r.error += " " + s.Message() + ".";
+      FrameworkPreemption p;
+      const bool chose = pf.nominating && !pf.nominated_node_name.empty();
+      if (chose) {
+        p.nominated = true;
+        p.node = pf.nominated_node_name;
+        p.victims = SortedKeys(*cluster, pf.victims);
+        p.nominated_pods_to_clear = SortedKeys(*cluster, pf.nominated_pods_to_clear);
+      }
+      if (on_step) on_step(pod, r, *cluster, &p);
+      // handleSchedulingFailure: the nomination the PostFilter asked for
+      // ("" clears the pod's own).
+      if (pf.nominating) {
+        pod.nominated_node_name = pf.nominated_node_name;
+        if (chose) {
+          nominated.Add(cluster, pod, pod.nominated_node_name);
+        } else {
+          nominated.Remove(cluster, pod.meta.uid);
+        }
+      }
+      for (PodId victim : pf.victims) cluster->RemovePod(victim);
+      for (PodId cleared : pf.nominated_pods_to_clear) {
+        const std::string uid = cluster->pod(cleared).pod.meta.uid;
+        auto it = by_uid.find(uid);
+        if (it != by_uid.end()) pending[it->second].nominated_node_name.clear();
+        nominated.Remove(cluster, uid);
+      }
+      if (!chose) break;
+    }
+  }
+  scheduler->SetNominated(nullptr);
+}
+
 }  // namespace
 
 Result<config::FeatureGates> ScenarioFeatureGates(const Scenario& scenario) {
@@ -183,9 +271,6 @@ Result<config::KubeSchedulerConfiguration> ScenarioSchedulerConfiguration(
 Status RunFrameworkReplay(Scenario scenario, const FrameworkReplayOptions& options,
                           const FrameworkStepCallback& on_step,
                           const std::function<void()>& on_ready) {
-  if (scenario.preemption) {
-    return MakeError("scheduler-loop scenarios (\"preemption\": true) of v1.26 are not supported yet");
-  }
   auto gates = ScenarioFeatureGates(scenario);
   if (!gates.ok()) return gates.error();
   auto cfg = ScenarioSchedulerConfiguration(scenario, *gates);
@@ -211,9 +296,13 @@ Status RunFrameworkReplay(Scenario scenario, const FrameworkReplayOptions& optio
   if (!scheduler.ok()) return scheduler.error();
   (*scheduler)->SetCluster(&*cluster);
   if (on_ready) on_ready();
+  if (scenario.preemption) {
+    RunFrameworkLoop(scheduler->get(), &*cluster, std::move(scenario.pending), on_step);
+    return Status::Ok();
+  }
   for (Pod& pod : scenario.pending) {
     framework::CycleResult result = (*scheduler)->ScheduleOne(pod, &*cluster);
-    if (on_step) on_step(pod, result, *cluster);
+    if (on_step) on_step(pod, result, *cluster, nullptr);
   }
   return Status::Ok();
 }

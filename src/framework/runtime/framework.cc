@@ -514,7 +514,7 @@ Status Framework::RunPostFilterPlugins(CycleState* state, const Pod& pod,
       return s;
     }
     if (!s.IsUnschedulable()) return Status::Error(s.Message());
-    if (!r.nominated_node_name.empty()) last = std::move(r);
+    if (r.nominating) last = std::move(r);  // ModeOverride, "" included
     if (!any || (merged.code() == Code::kUnschedulable &&
                  s.code() == Code::kUnschedulableAndUnresolvable)) {
       Status next(s.code(), merged.reasons());
