@@ -20,6 +20,10 @@ struct SchedulerFlags {
   int hard_pod_affinity_symmetric_weight = 1;
   std::string tie_break = "name";
   std::string feature_gates;  // "TaintNodesByCondition=false,ResourceLimitsPriorityFunction=true"
+  // Which kube-scheduler decides: "v1.15" (predicates, priorities, Policy)
+  // or "v1.26" (the scheduling framework, KubeSchedulerConfiguration).
+  std::string scheduler_version = "v1.15";
+  std::string config_file;  // --config: a KubeSchedulerConfiguration; implies v1.26
 
   void AddTo(CLI::App* app);
   TieBreak tie() const {
@@ -30,6 +34,7 @@ struct SchedulerFlags {
   Result<SchedulerConfig> Build() const;
   // The engine these flags choose.
   Result<std::unique_ptr<Engine>> BuildEngine() const;
+  bool framework() const { return !config_file.empty() || scheduler_version == "v1.26"; }
 };
 
 // A CLI11 check for an integer flag: the whole text must be a base-10

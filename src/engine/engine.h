@@ -24,6 +24,10 @@
 
 namespace ksched {
 
+namespace framework {
+class Scheduler;
+}
+
 // One score column of a report: a v1.15 priority or a v1.26 score plugin.
 // ScheduleResult::priority_scores[p] holds column p's unweighted scores.
 struct ScoreColumn {
@@ -77,6 +81,10 @@ class Engine {
 
 // The v1.15 engine over a built SchedulerConfig (provider or Policy).
 std::unique_ptr<Engine> MakeV115Engine(SchedulerConfig config, TieBreak tie_break);
+
+// The v1.26 framework engine over a built scheduler (profiles from a
+// KubeSchedulerConfiguration).
+std::unique_ptr<Engine> MakeV126Engine(std::unique_ptr<framework::Scheduler> scheduler);
 
 // The v1.15 engine's GenericScheduler, for the tests and benchmarks that tune
 // it; nullptr for other engines.
