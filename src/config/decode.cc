@@ -154,12 +154,14 @@ class Walker {
   void SaveError(std::string msg) {
     if (type_error_.empty()) type_error_ = std::move(msg);
   }
-  void Strict(std::string_view what) {
+  // Records "<what> field \"path\"" (at position `at`, by default last).
+  void Strict(std::string_view what, size_t at = SIZE_MAX) {
     constexpr size_t kMaxStrict = 100;  // upstream keeps at most 100
     std::string msg = std::string(what) + " field " + GoQuote(path_);
     if (strict_.size() >= kMaxStrict) return;
     if (std::find(strict_.begin(), strict_.end(), msg) != strict_.end()) return;
-    strict_.push_back(std::move(msg));
+    strict_.insert(strict_.begin() + static_cast<std::ptrdiff_t>(std::min(at, strict_.size())),
+                   std::move(msg));
   }
 
   // ---------------------------------------------------------- containers
@@ -187,10 +189,12 @@ class Walker {
       fields_.push_back(key);
       std::string_view outer = struct_;
       struct_ = struct_name;
+      // Go reports a repeated known field before anything found in its value.
+      const size_t strict_before = strict_.size();
       if (!field(key, kv.value))
         Strict("unknown");
       else if (dup)
-        Strict("duplicate");
+        Strict("duplicate", strict_before);
       struct_ = outer;
       fields_.pop_back();
       path_.resize(path_len);

@@ -152,6 +152,9 @@ TEST(ConfigDecode, UnknownAndDuplicateFieldsAreStrictErrors) {
   EXPECT_EQ(Error(Config(R"("parallelism": 1, "parallelism": 2, "foo": 1, "bar": {"x": 1})")),
             "sched.json: strict decoding error: duplicate field \"parallelism\", unknown field "
             "\"foo\", unknown field \"bar\"");
+  EXPECT_EQ(Error(Config(R"("leaderElection": {}, "leaderElection": {"x": 1})")),
+            "sched.json: strict decoding error: duplicate field \"leaderElection\", unknown field "
+            "\"leaderElection.x\"");
   EXPECT_EQ(Error(Config(R"("Parallelism": 1)")),
             "sched.json: strict decoding error: unknown field \"Parallelism\"");
   // v1beta3 profiles have no percentageOfNodesToScore.

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "config/feature_gates.h"
+#include "config/validation.h"
 
 namespace ksched::config {
 namespace {
@@ -76,6 +77,51 @@ TEST(ConfigLoad, EveryVectorConfigLoads) {
     EXPECT_TRUE(r.ok()) << r.error().message;
   }
   EXPECT_GT(configs, 0);
+}
+
+}  // namespace
+}  // namespace ksched::config
+
+namespace ksched::config {
+namespace {
+
+// A cheap, deterministic stand-in for the fuzzer in the regular build:
+// truncated and byte-flipped variants of the seed corpus must load or fail
+// with an error, and what loads must validate again.
+TEST(ConfigLoad, SurvivesMutatedSeeds) {
+  std::filesystem::path dir = std::filesystem::path(KSCHED_SOURCE_DIR) / "tests/fuzz/corpus/config";
+  if (!std::filesystem::is_directory(dir)) GTEST_SKIP() << "no seed corpus";
+  uint64_t state = 12345;
+  auto next = [&] {
+    state ^= state << 13;
+    state ^= state >> 7;
+    state ^= state << 17;
+    return state;
+  };
+  const char kBytes[] = "{}[]\":,0-1.e\n 9ax";
+  int loaded = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    std::ifstream in(entry.path());
+    std::stringstream ss;
+    ss << in.rdbuf();
+    const std::string seed = ss.str();
+    for (int i = 0; i < 300 && !seed.empty(); ++i) {
+      std::string text = seed;
+      if (i % 3 == 0) {
+        text.resize(next() % text.size());
+      } else {
+        for (int k = 0; k < 1 + i % 4; ++k)
+          text[next() % text.size()] = kBytes[next() % (sizeof kBytes - 1)];
+      }
+      FeatureGates gates;
+      gates.volume_capacity_priority = i % 2 == 0;
+      auto r = LoadConfiguration(text, "m", gates);
+      if (!r.ok()) continue;
+      ++loaded;
+      EXPECT_TRUE(ValidateKubeSchedulerConfiguration(*r, gates).empty()) << text;
+    }
+  }
+  EXPECT_GT(loaded, 0);
 }
 
 }  // namespace
