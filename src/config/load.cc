@@ -17,7 +17,7 @@ Result<KubeSchedulerConfiguration> LoadConfiguration(std::string_view text,
   const std::string prefix = filename.empty() ? "" : std::string(filename) + ": ";
   ErrorList errs = ValidateKubeSchedulerConfiguration(cfg, gates);
   if (!errs.empty()) return MakeError(prefix + AggregateError(errs));
-  Status built = ValidateFrameworkArgs(cfg, gates);
+  Status built = ValidateFramework(cfg, gates);
   if (!built.ok()) return MakeError(prefix + built.error().message);
   return cfg;
 }

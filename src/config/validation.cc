@@ -674,19 +674,85 @@ ErrorList ValidateKubeSchedulerConfiguration(const KubeSchedulerConfiguration& c
   return errs;
 }
 
-Status ValidateFrameworkArgs(const KubeSchedulerConfiguration& cfg, const FeatureGates& gates) {
-  for (const Profile& prof : cfg.profiles) {
-    const std::vector<std::string> enabled = EnabledPluginNames(prof.plugins);
-    // Upstream builds plugins in registry (map) order; name order is used here.
-    for (const std::string& name : enabled) {
-      const PluginArgs* args = prof.ArgsFor(name);
-      if (args == nullptr) continue;
-      ErrorList errs = ValidatePluginArgs("", *args, gates);
-      if (errs.empty()) continue;
-      return MakeError("initializing profiles: creating profile for scheduler name " +
-                       prof.scheduler_name + ": initializing plugin " + Q(name) + ": " +
-                       AggregateError(errs));
+namespace {
+
+// Upstream v1.26's in-tree registry (plugins/registry.go), by name.
+constexpr std::string_view kInTreePlugins[] = {
+    "AzureDiskLimits",
+    "CinderLimits",
+    "DefaultBinder",
+    "DefaultPreemption",
+    "DynamicResources",
+    "EBSLimits",
+    "GCEPDLimits",
+    "ImageLocality",
+    "InterPodAffinity",
+    "NodeAffinity",
+    "NodeName",
+    "NodePorts",
+    "NodeResourcesBalancedAllocation",
+    "NodeResourcesFit",
+    "NodeUnschedulable",
+    "NodeVolumeLimits",
+    "PodTopologySpread",
+    "PrioritySort",
+    "SchedulingGates",
+    "SelectorSpread",
+    "TaintToleration",
+    "VolumeBinding",
+    "VolumeRestrictions",
+    "VolumeZone",
+};
+
+bool InTree(std::string_view name) {
+  return std::find(std::begin(kInTreePlugins), std::end(kInTreePlugins), name) !=
+         std::end(kInTreePlugins);
+}
+
+// NewFramework's per-profile checks that need no plugin instance: each
+// built plugin's args (its factory's validation), then names that no plugin
+// has, per extension point in the framework's order, then MultiPoint's.
+std::string FrameworkError(const Profile& prof, const FeatureGates& gates) {
+  for (const std::string& name : EnabledPluginNames(prof.plugins)) {
+    if (!InTree(name)) continue;  // never built: reported below
+    const PluginArgs* args = prof.ArgsFor(name);
+    if (args == nullptr) continue;
+    ErrorList errs = ValidatePluginArgs("", *args, gates);
+    if (!errs.empty()) return "initializing plugin " + Q(name) + ": " + AggregateError(errs);
+  }
+  const Plugins& p = prof.plugins;
+  const std::pair<const PluginSet*, const char*> points[] = {
+      {&p.pre_filter, "PreFilterPlugin"},   {&p.filter, "FilterPlugin"},
+      {&p.post_filter, "PostFilterPlugin"}, {&p.reserve, "ReservePlugin"},
+      {&p.pre_score, "PreScorePlugin"},     {&p.score, "ScorePlugin"},
+      {&p.pre_bind, "PreBindPlugin"},       {&p.bind, "BindPlugin"},
+      {&p.post_bind, "PostBindPlugin"},     {&p.permit, "PermitPlugin"},
+      {&p.pre_enqueue, "PreEnqueuePlugin"}, {&p.queue_sort, "QueueSortPlugin"},
+  };
+  for (const auto& [set, type] : points)
+    for (const Plugin& pl : set->enabled)
+      if (!InTree(pl.name)) return std::string(type) + " " + Q(pl.name) + " does not exist";
+  if (!p.multi_point.enabled.empty()) {
+    for (const auto& [set, type] : points) {
+      const bool all_disabled = std::any_of(set->disabled.begin(), set->disabled.end(),
+                                            [](const Plugin& d) { return d.name == "*"; });
+      if (all_disabled) continue;
+      for (const Plugin& pl : p.multi_point.enabled)
+        if (!InTree(pl.name)) return std::string(type) + " " + Q(pl.name) + " does not exist";
+      break;
     }
+  }
+  return "";
+}
+
+}  // namespace
+
+Status ValidateFramework(const KubeSchedulerConfiguration& cfg, const FeatureGates& gates) {
+  for (const Profile& prof : cfg.profiles) {
+    std::string err = FrameworkError(prof, gates);
+    if (!err.empty())
+      return MakeError("initializing profiles: creating profile for scheduler name " +
+                       prof.scheduler_name + ": " + err);
   }
   return Status::Ok();
 }

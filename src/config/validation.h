@@ -13,7 +13,7 @@
 // Upstream checks NodeResourcesFit's args only when the framework builds the
 // plugin (its validation table misspells the name), and every plugin
 // validates its own args again in its factory with an empty path;
-// ValidateFrameworkArgs reproduces that step.
+// ValidateFramework reproduces that step.
 #pragma once
 
 #include <string>
@@ -60,10 +60,13 @@ ErrorList ValidateNodeResourcesFitArgs(const std::string& path, const NodeResour
 ErrorList ValidatePluginArgs(const std::string& path, const PluginArgs& args,
                              const FeatureGates& gates);
 
-// What building each profile's framework rejects in its plugins' args, in
-// kube-scheduler's words: `initializing profiles: creating profile for
-// scheduler name S: initializing plugin "P": <aggregate>`. Only plugins
-// enabled at some extension point are built.
-Status ValidateFrameworkArgs(const KubeSchedulerConfiguration& cfg, const FeatureGates& gates);
+// What building each profile's framework (upstream's NewFramework) rejects
+// before any plugin runs, in kube-scheduler's words: `initializing profiles:
+// creating profile for scheduler name S: ` followed by `initializing plugin
+// "P": <aggregate>` (the args of a plugin enabled at some extension point) or
+// `FilterPlugin "X" does not exist` (a name upstream's registry lacks).
+// Whether a plugin implements the extension point it is listed at is the
+// framework runtime's check.
+Status ValidateFramework(const KubeSchedulerConfiguration& cfg, const FeatureGates& gates);
 
 }  // namespace ksched::config

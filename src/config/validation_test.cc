@@ -216,6 +216,19 @@ TEST(ConfigValidation, NodeResourcesFitWhenThePluginIsBuilt) {
       "<ok>");
 }
 
+TEST(ConfigValidation, UnknownPluginsAsTheFrameworkReportsThem) {
+  EXPECT_EQ(LoadError(R"("profiles": [{"plugins": {"filter": {"enabled": [{"name": "Nope"}]}}}])"),
+            "sched.json: initializing profiles: creating profile for scheduler name "
+            "default-scheduler: FilterPlugin \"Nope\" does not exist");
+  EXPECT_EQ(LoadError(R"("profiles": [{"schedulerName": "a"}, {"schedulerName": "b",
+      "plugins": {"multiPoint": {"enabled": [{"name": "Nope"}]}, "preFilter": {"disabled": [{"name": "*"}]}}}])"),
+            "sched.json: initializing profiles: creating profile for scheduler name b: "
+            "FilterPlugin \"Nope\" does not exist");
+  FeatureGates dra;
+  dra.dynamic_resource_allocation = true;
+  EXPECT_EQ(LoadError("", dra), "<ok>");
+}
+
 TEST(ConfigValidation, AggregateFormatting) {
   ErrorList errs = {{FieldError::Type::kRequired, "a", "", ""},
                     {FieldError::Type::kRequired, "a", "", ""}};
