@@ -531,6 +531,7 @@ class Decoder {
       if (k == "labelSelector") return OptLabelSelector(v, &t->label_selector);
       if (k == "namespaces") return Strings(v, &t->namespaces);
       if (k == "topologyKey") return String(v, &t->topology_key);
+      if (k == "namespaceSelector") return OptLabelSelector(v, &t->namespace_selector);
       return true;
     });
   }
@@ -676,6 +677,7 @@ class Decoder {
           if (k == "lun") return Int32(v, &vol->iscsi_lun);
           break;
         case VolumeKind::kOther:
+        case VolumeKind::kEphemeral:
           break;
       }
       return true;
@@ -703,6 +705,11 @@ class Decoder {
         kind = VolumeKind::kPersistentVolumeClaim;
       } else if (k == "csi") {
         kind = VolumeKind::kCSI;
+      } else if (k == "ephemeral") {
+        // A generic ephemeral volume: its claim is named after the pod and
+        // the volume, which Body(Pod) fills in once both names are known.
+        vol->kind = VolumeKind::kEphemeral;
+        return v.is_object() ? true : TypeError(v, "an object");
       } else {
         return true;  // emptyDir, hostPath, configMap, ...: kOther
       }
@@ -738,6 +745,34 @@ class Decoder {
       if (k == "priorityClassName") return String(v, &s->priority_class_name);
       if (k == "preemptionPolicy") return String(v, &s->preemption_policy);
       if (k == "schedulerName") return String(v, &s->scheduler_name);
+      if (k == "topologySpreadConstraints") {
+        return List(
+            v, &s->topology_spread_constraints,
+            [this](dom::element x, TopologySpreadConstraint* c) { return SpreadConstraint(x, c); });
+      }
+      if (k == "overhead") return Resources(v, &s->overhead);
+      if (k == "schedulingGates") {
+        return List(v, &s->scheduling_gates, [this](dom::element x, std::string* name) {
+          return Fields(x, [&](std::string_view k2, dom::element v2) {
+            if (k2 == "name") return String(v2, name);
+            return true;
+          });
+        });
+      }
+      return true;
+    });
+  }
+
+  bool SpreadConstraint(dom::element e, TopologySpreadConstraint* c) {
+    return Fields(e, [&](std::string_view k, dom::element v) {
+      if (k == "maxSkew") return Int32(v, &c->max_skew);
+      if (k == "topologyKey") return String(v, &c->topology_key);
+      if (k == "whenUnsatisfiable") return String(v, &c->when_unsatisfiable);
+      if (k == "labelSelector") return OptLabelSelector(v, &c->label_selector);
+      if (k == "minDomains") return OptInt32(v, &c->min_domains);
+      if (k == "nodeAffinityPolicy") return String(v, &c->node_affinity_policy);
+      if (k == "nodeTaintsPolicy") return String(v, &c->node_taints_policy);
+      if (k == "matchLabelKeys") return Strings(v, &c->match_label_keys);
       return true;
     });
   }
@@ -790,15 +825,26 @@ class Decoder {
   // Each decodes the fields other than metadata of one kind.
 
   bool Body(dom::element e, Pod* pod) {
-    return Fields(e, [&](std::string_view k, dom::element v) {
+    bool ok = Fields(e, [&](std::string_view k, dom::element v) {
       if (k == "spec") return PodSpecValue(v, &pod->spec);
       if (k == "status") return PodStatusValue(v, pod);
       return true;
     });
+    if (!ok) return false;
+    // The claim of a generic ephemeral volume is "<pod name>-<volume name>".
+    for (Volume& vol : pod->spec.volumes)
+      if (vol.kind == VolumeKind::kEphemeral) vol.id = pod->meta.name + "-" + vol.name;
+    return true;
   }
 
   bool Body(dom::element e, PodDisruptionBudget* pdb) {
     return Fields(e, [&](std::string_view k, dom::element v) {
+      if (k == "apiVersion") {
+        std::string_view version;
+        if (!StringView(v, &version)) return false;
+        pdb->policy_v1 = version == "policy/v1";
+        return true;
+      }
       if (k == "spec") {
         return Fields(v, [&](std::string_view k2, dom::element v2) {
           if (k2 == "selector") return OptLabelSelector(v2, &pdb->selector);
@@ -998,6 +1044,45 @@ class Decoder {
     });
   }
 
+  bool Body(dom::element, Namespace*) { return true; }
+
+  bool Body(dom::element e, CSINode* n) {
+    if (const std::string* a = n->meta.Annotation(kMigratedPluginsAnnotation)) {
+      n->migrated_plugins = SplitMigratedPlugins(*a);
+    }
+    return Fields(e, [&](std::string_view k, dom::element v) {
+      if (k != "spec") return true;
+      return Fields(v, [&](std::string_view k2, dom::element v2) {
+        if (k2 != "drivers") return true;
+        return List(v2, &n->drivers, [this](dom::element x, CSINodeDriver* d) {
+          return Fields(x, [&](std::string_view k3, dom::element v3) {
+            if (k3 == "name") return String(v3, &d->name);
+            if (k3 == "nodeID") return String(v3, &d->node_id);
+            if (k3 == "topologyKeys") return Strings(v3, &d->topology_keys);
+            if (k3 == "allocatable") {
+              return Fields(v3, [&](std::string_view k4, dom::element v4) {
+                if (k4 == "count") return OptInt32(v4, &d->allocatable_count);
+                return true;
+              });
+            }
+            return true;
+          });
+        });
+      });
+    });
+  }
+
+  bool Body(dom::element e, CSIDriver* d) {
+    return Fields(e, [&](std::string_view k, dom::element v) {
+      if (k != "spec") return true;
+      return Fields(v, [&](std::string_view k2, dom::element v2) {
+        if (k2 == "attachRequired") return Bool(v2, &d->attach_required);
+        if (k2 == "storageCapacity") return Bool(v2, &d->storage_capacity);
+        return true;
+      });
+    });
+  }
+
   bool Body(dom::element e, StorageClass* sc) {
     bool ok = Fields(e, [&](std::string_view k, dom::element v) {
       if (k == "provisioner") return String(v, &sc->provisioner);
@@ -1054,6 +1139,21 @@ struct KindInfo<PodDisruptionBudget> {
 template <>
 struct KindInfo<PriorityClass> {
   static constexpr std::string_view kName = "PriorityClass";
+  static constexpr bool kNamespaced = false;
+};
+template <>
+struct KindInfo<Namespace> {
+  static constexpr std::string_view kName = "Namespace";
+  static constexpr bool kNamespaced = false;
+};
+template <>
+struct KindInfo<CSINode> {
+  static constexpr std::string_view kName = "CSINode";
+  static constexpr bool kNamespaced = false;
+};
+template <>
+struct KindInfo<CSIDriver> {
+  static constexpr std::string_view kName = "CSIDriver";
   static constexpr bool kNamespaced = false;
 };
 template <>
@@ -1452,6 +1552,13 @@ Status DecodeAny(simdjson::dom::element e, std::string_view file, std::string_vi
     return AppendNoted(DecodePriorityClass(e, file, where), &out->priority_classes, e, kind, file,
                        out);
   }
+  if (kind == "Namespace") {
+    return AppendNoted(DecodeNamespace(e, file, where), &out->namespaces, e, kind, file, out);
+  }
+  if (kind == "CSINode")
+    return AppendNoted(DecodeCSINode(e, file, where), &out->csi_nodes, e, kind, file, out);
+  if (kind == "CSIDriver")
+    return AppendNoted(DecodeCSIDriver(e, file, where), &out->csi_drivers, e, kind, file, out);
   ++out->skipped;
   return Status::Ok();
 }
@@ -1591,6 +1698,29 @@ Result<PodDisruptionBudget> DecodePodDisruptionBudget(dom::element e, std::strin
 Result<PriorityClass> DecodePriorityClass(dom::element e, std::string_view file,
                                           std::string_view where) {
   return DecodeKind<PriorityClass>(e, file, where);
+}
+Result<Namespace> DecodeNamespace(dom::element e, std::string_view file, std::string_view where) {
+  return DecodeKind<Namespace>(e, file, where);
+}
+Result<CSINode> DecodeCSINode(dom::element e, std::string_view file, std::string_view where) {
+  return DecodeKind<CSINode>(e, file, where);
+}
+Result<CSIDriver> DecodeCSIDriver(dom::element e, std::string_view file, std::string_view where) {
+  return DecodeKind<CSIDriver>(e, file, where);
+}
+
+std::vector<std::string> SplitMigratedPlugins(std::string_view annotation) {
+  std::vector<std::string> out;
+  if (annotation.empty()) return out;
+  size_t start = 0;
+  while (start <= annotation.size()) {
+    size_t comma = annotation.find(',', start);
+    if (comma == std::string_view::npos) comma = annotation.size();
+    // Exact tokens, as upstream's strings.Split: " x" does not name "x".
+    out.emplace_back(annotation.substr(start, comma - start));
+    start = comma + 1;
+  }
+  return out;
 }
 
 }  // namespace ksched

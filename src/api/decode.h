@@ -148,6 +148,19 @@ Result<PodDisruptionBudget> DecodePodDisruptionBudget(simdjson::dom::element e,
                                                       std::string_view where = {});
 Result<PriorityClass> DecodePriorityClass(simdjson::dom::element e, std::string_view file = {},
                                           std::string_view where = {});
+Result<Namespace> DecodeNamespace(simdjson::dom::element e, std::string_view file = {},
+                                  std::string_view where = {});
+Result<CSINode> DecodeCSINode(simdjson::dom::element e, std::string_view file = {},
+                              std::string_view where = {});
+Result<CSIDriver> DecodeCSIDriver(simdjson::dom::element e, std::string_view file = {},
+                                  std::string_view where = {});
+
+// The storage.alpha.kubernetes.io/migrated-plugins annotation of a CSINode:
+// the in-tree plugins whose volumes the node's CSI drivers serve.
+inline constexpr std::string_view kMigratedPluginsAnnotation =
+    "storage.alpha.kubernetes.io/migrated-plugins";
+// Its value split on ",", token by token as upstream splits it ("" gives none).
+std::vector<std::string> SplitMigratedPlugins(std::string_view annotation);
 
 // Decodes one object of any supported kind, or a List of them, into *out
 // (dispatching on its `kind`; `default_kind` is used when the object has none,

@@ -1,6 +1,7 @@
 #include "api/defaults.h"
 
 #include <algorithm>
+#include <unordered_set>
 
 namespace ksched {
 namespace {
@@ -122,6 +123,42 @@ void ApplyApiServerDefaults(ObjectSet* objects) {
   for (ReplicationController& rc : objects->replication_controllers)
     SetReplicationControllerDefaults(&rc);
   AdmitDefaultStorageClass(objects->storage_classes, &objects->persistent_volume_claims);
+}
+
+void SetNamespaceDefaults(Namespace* ns) {
+  static const StrId key = Intern(kLabelMetadataName);
+  if (!ns->meta.name.empty()) ns->meta.labels.Set(key, Intern(ns->meta.name));
+}
+
+void AddPodNamespaces(ObjectSet* objects, const std::vector<Pod>& pending) {
+  std::unordered_set<StrId> have;
+  for (const Namespace& ns : objects->namespaces) have.insert(Intern(ns.meta.name));
+  auto add = [&](const std::vector<Pod>& pods) {
+    for (const Pod& p : pods) {
+      if (p.meta.ns == kEmptyStr || !have.insert(p.meta.ns).second) continue;
+      Namespace ns;
+      ns.meta.name = std::string(Str(p.meta.ns));
+      objects->namespaces.push_back(std::move(ns));
+    }
+  };
+  add(objects->pods);
+  add(pending);
+}
+
+void ApplyV126Defaults(ObjectSet* objects, std::vector<Pod>* pending) {
+  static const std::vector<Pod> kNoPods;
+  AddPodNamespaces(objects, pending != nullptr ? *pending : kNoPods);
+  for (Pod& p : objects->pods) SetPodDefaults(&p);
+  if (pending != nullptr)
+    for (Pod& p : *pending) SetPodDefaults(&p);
+  for (Node& n : objects->nodes) SetNodeDefaults(&n);
+  for (ReplicationController& rc : objects->replication_controllers)
+    SetReplicationControllerDefaults(&rc);
+  for (Namespace& ns : objects->namespaces) SetNamespaceDefaults(&ns);
+  for (PersistentVolume& pv : objects->persistent_volumes)
+    if (pv.phase.empty()) pv.phase = "Pending";
+  for (PersistentVolumeClaim& pvc : objects->persistent_volume_claims)
+    if (pvc.phase.empty()) pvc.phase = "Pending";
 }
 
 }  // namespace ksched

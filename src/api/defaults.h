@@ -45,8 +45,24 @@
 //     are past that;
 //   - LimitRanger needs LimitRange objects, which ksched does not read;
 //     ServiceAccount adds a token volume the scheduler does not count.
+//
+// v1.26 (ApplyV126Defaults): what the framework scenarios' reference
+// harness does to every object before the scheduler sees it, which is the
+// v1.26 scheme's defaulting and no admission plugin:
+//   - pods: SetPodDefaults as above (v1.26 defaults the same fields the
+//     scheduler reads: requests from limits, schedulerName, host-network
+//     ports, port protocol); no DefaultTolerationSeconds, no priority from
+//     priorityClassName, and spec.preemptionPolicy stays unset (which
+//     DefaultPreemption reads as PreemptLowerPriority);
+//   - nodes: allocatable from capacity; replication controllers: selector
+//     from the template's labels;
+//   - namespaces: the label kubernetes.io/metadata.name=<name> (v1.21+), and
+//     a Namespace for every namespace a pod uses without one being listed;
+//   - persistent volumes and claims: status.phase "Pending" when absent;
+//   - no DefaultStorageClass admission.
 #pragma once
 
+#include <string_view>
 #include <vector>
 
 #include "api/decode.h"
@@ -77,5 +93,17 @@ void ApplyPodDefaults(std::vector<Pod>* pods);
 // only for pods without spec.nodeName: a bound pod's tolerations are read by
 // no predicate or priority).
 void ApplyApiServerDefaults(ObjectSet* objects);
+
+inline constexpr std::string_view kLabelMetadataName = "kubernetes.io/metadata.name";
+
+// v1.21+: a namespace is labelled with its own name.
+void SetNamespaceDefaults(Namespace* ns);
+// Appends a Namespace (without labels; SetNamespaceDefaults adds its name
+// label) for each namespace that a pod of objects->pods or `pending` uses and
+// objects->namespaces does not list, in the pods' order.
+void AddPodNamespaces(ObjectSet* objects, const std::vector<Pod>& pending);
+// The v1.26 defaulting described above, for every object of the set and for
+// `pending` (may be null). Idempotent.
+void ApplyV126Defaults(ObjectSet* objects, std::vector<Pod>* pending);
 
 }  // namespace ksched

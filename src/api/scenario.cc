@@ -2,9 +2,11 @@
 
 #include <simdjson.h>
 
+#include <algorithm>
 #include <climits>
 #include <utility>
 
+#include "api/defaults.h"
 #include "api/yaml_to_json.h"
 
 namespace ksched {
@@ -93,6 +95,25 @@ void DefaultUids(std::vector<Pod>* pods) {
   }
 }
 
+Status DecodeFeatureGates(dom::element e, std::string_view file,
+                          std::vector<std::pair<std::string, bool>>* out) {
+  dom::object obj;
+  if (e.get(obj) != SUCCESS) return WrongType(file, "featureGates", e, "an object");
+  for (dom::key_value_pair kv : obj) {
+    bool on = false;
+    if (kv.value.get(on) != SUCCESS) {
+      return WrongType(file, "featureGates." + std::string(kv.key), kv.value, "a boolean");
+    }
+    auto same = [&](const auto& g) { return g.first == kv.key; };
+    if (auto it = std::find_if(out->begin(), out->end(), same); it != out->end()) {
+      it->second = on;
+    } else {
+      out->emplace_back(std::string(kv.key), on);
+    }
+  }
+  return Status::Ok();
+}
+
 Status DecodeCluster(dom::element e, std::string_view file, ObjectSet* out,
                      std::vector<std::string>* unknown) {
   if (e.is_null()) return Status::Ok();
@@ -126,6 +147,12 @@ Status DecodeCluster(dom::element e, std::string_view file, ObjectSet* out,
                       DecodePodDisruptionBudget);
     } else if (kv.key == "priorityClasses") {
       s = DecodeArray(kv.value, file, field, &out->priority_classes, DecodePriorityClass);
+    } else if (kv.key == "namespaces") {
+      s = DecodeArray(kv.value, file, field, &out->namespaces, DecodeNamespace);
+    } else if (kv.key == "csiNodes") {
+      s = DecodeArray(kv.value, file, field, &out->csi_nodes, DecodeCSINode);
+    } else if (kv.key == "csiDrivers") {
+      s = DecodeArray(kv.value, file, field, &out->csi_drivers, DecodeCSIDriver);
     } else {
       unknown->push_back(std::move(field));
     }
@@ -197,6 +224,16 @@ Result<Scenario> DecodeScenario(dom::element root, std::string_view file) {
           sc.features.push_back(std::move(feature));
         }
       }
+    } else if (k == "schedulerVersion") {
+      s = GetString(v, file, k, &sc.scheduler_version);
+    } else if (k == "config") {
+      if (!v.is_object()) {
+        s = WrongType(file, k, v, "an object");
+      } else {
+        sc.config_json = simdjson::minify(v);
+      }
+    } else if (k == "featureGates") {
+      s = DecodeFeatureGates(v, file, &sc.feature_gates);
     } else if (k == "cluster") {
       s = DecodeCluster(v, file, &sc.cluster, &sc.unknown_fields);
     } else if (k == "pending") {
@@ -208,6 +245,13 @@ Result<Scenario> DecodeScenario(dom::element root, std::string_view file) {
   }
   DefaultUids(&sc.cluster.pods);
   DefaultUids(&sc.pending);
+  if (!sc.scheduler_version.empty()) {
+    // The framework's reference harness decodes every budget as policy/v1,
+    // whatever apiVersion it names, and stores every object as the v1.26
+    // API server's defaulting leaves it.
+    for (PodDisruptionBudget& pdb : sc.cluster.pod_disruption_budgets) pdb.policy_v1 = true;
+    ApplyV126Defaults(&sc.cluster, &sc.pending);
+  }
   return sc;
 }
 

@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "api/decode.h"
@@ -35,6 +36,14 @@ struct Scenario {
   ObjectSet cluster;
   std::vector<Pod> pending;
   std::vector<std::string> features;
+  // "v1.26" for a framework scenario (shared/framework/README.md); "" for
+  // the v1.15 scenarios, which have no such key.
+  std::string scheduler_version;
+  // The "config" object (a KubeSchedulerConfiguration), re-serialised as
+  // compact JSON for the config layer; nullopt when absent or null.
+  std::optional<std::string> config_json;
+  // "featureGates", in file order (a repeated name keeps its last value).
+  std::vector<std::pair<std::string, bool>> feature_gates;
   // Fields the format does not define ("pendng", "cluster.node"), in file
   // order. They are ignored, as Kubernetes decoders ignore unknown fields,
   // but a caller should say so: a misspelt field otherwise empties the run.
@@ -42,7 +51,11 @@ struct Scenario {
 };
 
 // Loads a scenario file. Pods (existing and pending) without metadata.uid get
-// the uid "namespace/name". Errors name the file and the position, e.g.
+// the uid "namespace/name". A framework scenario (one with a
+// schedulerVersion) is also defaulted as its format says
+// (api/defaults.h, ApplyV126Defaults: a Namespace for every namespace a pod
+// uses, requests from limits, ...) and its budgets read as policy/v1; a
+// v1.15 scenario is kept exactly as written. Errors name the file and the position, e.g.
 // "conf-001.json: Pod default/web-1: spec.containers[0]...: ..." or
 // "conf-001.json: cluster.nodes[3] (Node): metadata.name: missing".
 Result<Scenario> LoadScenario(const std::string& path);

@@ -349,12 +349,20 @@ struct IntOrString {
   std::string str_value;
 };
 
-// policy/v1beta1 PodDisruptionBudget. The scheduler reads only the selector
-// and status.disruptionsAllowed (preemption prefers victims whose budget
-// still allows a disruption); drain planning also reports the spec.
+// policy/v1beta1 or policy/v1 PodDisruptionBudget. The scheduler reads only
+// the selector and status.disruptionsAllowed (preemption prefers victims
+// whose budget still allows a disruption); drain planning also reports the
+// spec.
 struct PodDisruptionBudget {
   ObjectMeta meta;
-  std::optional<LabelSelector> selector;  // nil selects nothing
+  // A nil selector selects nothing. By the API an empty one ({}) selects
+  // nothing in policy/v1beta1 and every pod of the namespace in policy/v1;
+  // the schedulers' preemption (v1.15 and v1.26 alike) skips both nil and
+  // empty selectors whatever the version.
+  std::optional<LabelSelector> selector;
+  // apiVersion policy/v1 (v1.21+); a framework scenario reads every budget
+  // as policy/v1, as its reference harness does.
+  bool policy_v1 = false;
   std::optional<IntOrString> min_available;
   std::optional<IntOrString> max_unavailable;
   int32_t disruptions_allowed = 0;  // status.disruptionsAllowed

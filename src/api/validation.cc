@@ -210,6 +210,7 @@ void Weight(int32_t w, const Path& p, Errors* errs) {
 
 void PodAffinityTermValue(const PodAffinityTerm& t, const Path& p, Errors* errs) {
   LabelSelectorValue(t.label_selector, p.Child("labelSelector"), errs);
+  LabelSelectorValue(t.namespace_selector, p.Child("namespaceSelector"), errs);
   for (const std::string& ns : t.namespaces)
     for (const std::string& msg : labels::IsDNS1123Label(ns))
       errs->InvalidString(p.Child("namespaces"), ns, msg);
@@ -448,6 +449,65 @@ void Finish(size_t total, size_t max_errors, std::vector<std::string>* out) {
   (void)max_errors;
 }
 
+constexpr std::string_view kNotPositive = "must be greater than zero";
+
+// validateNodeInclusionPolicy: unset, Honor or Ignore.
+void NodeInclusionPolicy(const std::string& policy, const Path& p, Errors* errs) {
+  if (!policy.empty() && policy != "Honor" && policy != "Ignore")
+    errs->NotSupported(p, policy, {"Honor", "Ignore"});
+}
+
+// validateTopologySpreadConstraints (v1.26).
+void SpreadConstraints(const std::vector<TopologySpreadConstraint>& cs, const Path& p,
+                       Errors* errs) {
+  for (size_t i = 0; i < cs.size(); ++i) {
+    const TopologySpreadConstraint& c = cs[i];
+    Path at = p.Index(i);
+    if (c.max_skew <= 0)
+      errs->Invalid(at.Child("maxSkew"), std::to_string(c.max_skew), kNotPositive);
+    if (c.topology_key.empty()) errs->Required(at.Child("topologyKey"), "can not be empty");
+    if (c.when_unsatisfiable != "DoNotSchedule" && c.when_unsatisfiable != "ScheduleAnyway") {
+      errs->NotSupported(at.Child("whenUnsatisfiable"), c.when_unsatisfiable,
+                         {"DoNotSchedule", "ScheduleAnyway"});
+    }
+    // {topologyKey, whenUnsatisfiable} names one constraint.
+    for (size_t j = i + 1; j < cs.size(); ++j) {
+      if (cs[j].topology_key == c.topology_key &&
+          cs[j].when_unsatisfiable == c.when_unsatisfiable) {
+        errs->Duplicate(at.Child("{topologyKey, whenUnsatisfiable}"),
+                        GoQuote("{" + c.topology_key + ", " + c.when_unsatisfiable + "}"));
+        break;
+      }
+    }
+    if (c.min_domains) {
+      Path md = at.Child("minDomains");
+      std::string shown = std::to_string(*c.min_domains);
+      if (*c.min_domains <= 0) errs->Invalid(md, shown, kNotPositive);
+      if (c.when_unsatisfiable != "DoNotSchedule") {
+        errs->Invalid(md, shown,
+                      "can only use minDomains if whenUnsatisfiable=DoNotSchedule, not " +
+                          c.when_unsatisfiable);
+      }
+    }
+    NodeInclusionPolicy(c.node_affinity_policy, at.Child("nodeAffinityPolicy"), errs);
+    NodeInclusionPolicy(c.node_taints_policy, at.Child("nodeTaintsPolicy"), errs);
+    Path keys = at.Child("matchLabelKeys");
+    for (size_t k = 0; k < c.match_label_keys.size(); ++k) {
+      const std::string& key = c.match_label_keys[k];
+      LabelName(key, keys.Index(k), errs);
+      bool in_selector = false;
+      if (c.label_selector) {
+        for (const auto& [name, value] : c.label_selector->match_labels)
+          in_selector = in_selector || name == key;
+        for (const SelectorRequirement& r : c.label_selector->match_expressions)
+          in_selector = in_selector || r.key == key;
+      }
+      if (in_selector)
+        errs->InvalidString(keys.Index(k), key, "exists in both matchLabelKeys and labelSelector");
+    }
+  }
+}
+
 }  // namespace
 
 std::vector<std::string> ValidatePod(const Pod& pod) {
@@ -461,6 +521,8 @@ std::vector<std::string> ValidatePod(const Pod& pod) {
                   &errs);
   TolerationsValue(pod.spec.tolerations, spec.Child("tolerations"), &errs);
   if (pod.spec.affinity) AffinityValue(*pod.spec.affinity, spec.Child("affinity"), &errs);
+  SpreadConstraints(pod.spec.topology_spread_constraints, spec.Child("topologySpreadConstraints"),
+                    &errs);
   return errs.Take();
 }
 

@@ -26,8 +26,13 @@
 //     affinity: node selector terms and their requirements (In/NotIn need
 //     values, Exists/DoesNotExist take none, Gt/Lt one integer; matchFields
 //     only metadata.name with In/NotIn and one value), weights 1-100, pod
-//     affinity terms' label selectors, namespaces and non-empty topologyKey
-//     (validateAffinity).
+//     affinity terms' label selectors, namespace selectors, namespaces and
+//     non-empty topologyKey (validateAffinity); topologySpreadConstraints as
+//     v1.26 checks them: maxSkew > 0, topologyKey set, whenUnsatisfiable
+//     DoNotSchedule or ScheduleAnyway, no two with the same topologyKey and
+//     whenUnsatisfiable, minDomains > 0 and only with DoNotSchedule,
+//     nodeAffinityPolicy/nodeTaintsPolicy Honor or Ignore, matchLabelKeys
+//     label names not in the labelSelector (validateTopologySpreadConstraints).
 //   Node: metadata.labels; spec.taints: key, value, effect NoSchedule,
 //     PreferNoSchedule or NoExecute, no two with the same key and effect
 //     (validateNodeTaints).

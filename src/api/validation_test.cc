@@ -207,3 +207,65 @@ TEST(ValidateObjects, StopsAfterMaxErrors) {
 
 }  // namespace
 }  // namespace ksched
+
+namespace ksched {
+namespace {
+
+TEST(ValidatePod, TopologySpreadConstraintsAsV126) {
+  auto errors = [](std::string_view constraints) {
+    return PodErrors(R"({"containers":[{"name":"c"}],"topologySpreadConstraints":)" +
+                     std::string(constraints) + "}");
+  };
+  constexpr std::string_view kPath = "spec.topologySpreadConstraints[0].";
+  EXPECT_THAT(errors(R"([{"maxSkew":1,"topologyKey":"zone","whenUnsatisfiable":"DoNotSchedule",
+      "minDomains":2,"nodeAffinityPolicy":"Honor","nodeTaintsPolicy":"Ignore",
+      "labelSelector":{"matchLabels":{"app":"a"}},"matchLabelKeys":["pod-template-hash"]},
+      {"maxSkew":3,"topologyKey":"zone","whenUnsatisfiable":"ScheduleAnyway"}])"),
+              IsEmpty());
+  EXPECT_THAT(
+      errors(R"([{"maxSkew":0,"topologyKey":"zone","whenUnsatisfiable":"Never"}])"),
+      ElementsAre(std::string(kPath) + "maxSkew: Invalid value: 0: must be greater than zero",
+                  std::string(kPath) +
+                      "whenUnsatisfiable: Unsupported value: \"Never\": supported values: "
+                      "\"DoNotSchedule\", \"ScheduleAnyway\""));
+  EXPECT_THAT(
+      errors(R"([{"maxSkew":1,"whenUnsatisfiable":"ScheduleAnyway","minDomains":0}])"),
+      ElementsAre(std::string(kPath) + "topologyKey: Required value: can not be empty",
+                  std::string(kPath) + "minDomains: Invalid value: 0: must be greater than zero",
+                  std::string(kPath) + "minDomains: Invalid value: 0: can only use minDomains if "
+                                       "whenUnsatisfiable=DoNotSchedule, not ScheduleAnyway"));
+  EXPECT_THAT(errors(R"([{"maxSkew":1,"topologyKey":"z","whenUnsatisfiable":"DoNotSchedule",
+      "nodeAffinityPolicy":"honor","nodeTaintsPolicy":"Always"}])"),
+              ElementsAre(std::string(kPath) +
+                              "nodeAffinityPolicy: Unsupported value: \"honor\": supported values: "
+                              "\"Honor\", \"Ignore\"",
+                          std::string(kPath) +
+                              "nodeTaintsPolicy: Unsupported value: \"Always\": supported values: "
+                              "\"Honor\", \"Ignore\""));
+  EXPECT_THAT(
+      errors(R"([{"maxSkew":1,"topologyKey":"z","whenUnsatisfiable":"DoNotSchedule"},
+      {"maxSkew":2,"topologyKey":"z","whenUnsatisfiable":"DoNotSchedule"}])"),
+      ElementsAre(std::string(kPath) +
+                  "{topologyKey, whenUnsatisfiable}: Duplicate value: \"{z, DoNotSchedule}\""));
+  EXPECT_THAT(
+      errors(R"([{"maxSkew":1,"topologyKey":"z","whenUnsatisfiable":"DoNotSchedule",
+      "labelSelector":{"matchExpressions":[{"key":"app","operator":"Exists"}]},
+      "matchLabelKeys":["app","bad key"]}])"),
+      ElementsAre(std::string(kPath) + "matchLabelKeys[0]: Invalid value: \"app\": exists in both "
+                                       "matchLabelKeys and labelSelector",
+                  HasSubstr(std::string(kPath) + "matchLabelKeys[1]: Invalid value: "
+                                                 "\"bad key\"")));
+}
+
+TEST(ValidatePod, NamespaceSelectorIsALabelSelector) {
+  EXPECT_THAT(PodErrors(R"({"containers":[{"name":"c"}],"affinity":{"podAffinity":{
+      "requiredDuringSchedulingIgnoredDuringExecution":[{"topologyKey":"zone",
+      "namespaceSelector":{"matchExpressions":[{"key":"team","operator":"Is"}]}}]}}})"),
+              ElementsAre(HasSubstr("spec.affinity.podAffinity."
+                                    "requiredDuringSchedulingIgnoredDuringExecution[0]."
+                                    "namespaceSelector.matchExpressions[0].operator: Invalid "
+                                    "value: \"Is\"")));
+}
+
+}  // namespace
+}  // namespace ksched

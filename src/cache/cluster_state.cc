@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <unordered_set>
 
 #include "labels/label_selector.h"
 #include "util/go_arith.h"
@@ -24,23 +25,33 @@ std::string ZoneKey(const Labels& labels) {
   return key;
 }
 
-PodInfo MakePodInfo(Pod pod) {
+PodInfo MakePodInfo(Pod pod, const CacheOptions& options) {
   PodInfo info;
-  info.request = PodRequestOnNode(pod);
-  info.nonzero = PodNonZeroRequest(pod);
+  if (options.v126) {
+    info.request = PodRequestV126(pod);
+    info.nonzero = PodNonZeroRequestV126(pod);
+  } else {
+    info.request = PodRequestOnNode(pod);
+    info.nonzero = PodNonZeroRequest(pod);
+  }
   info.host_ports = PodHostPorts(pod);
-  info.has_affinity =
-      pod.spec.affinity.has_value() && (pod.spec.affinity->pod_affinity.has_value() ||
-                                        pod.spec.affinity->pod_anti_affinity.has_value());
+  const std::optional<Affinity>& affinity = pod.spec.affinity;
+  info.has_affinity = affinity.has_value() && (affinity->pod_affinity.has_value() ||
+                                               affinity->pod_anti_affinity.has_value());
+  info.has_required_anti_affinity = affinity.has_value() &&
+                                    affinity->pod_anti_affinity.has_value() &&
+                                    !affinity->pod_anti_affinity->required.empty();
   info.terminating = pod.meta.has_deletion_timestamp;
   info.pod = std::move(pod);
   return info;
 }
 
-Result<ClusterState> ClusterState::Build(ObjectSet objects, std::vector<Pod>* pending) {
+Result<ClusterState> ClusterState::Build(ObjectSet objects, std::vector<Pod>* pending,
+                                         CacheOptions options) {
   static std::atomic<uint64_t> next_id{1};
   ClusterState s;
   s.id_ = next_id.fetch_add(1);
+  s.options_ = options;
   s.nodes_ = std::move(objects.nodes);
   s.node_infos_.resize(s.nodes_.size());
   s.zone_keys_.resize(s.nodes_.size());
@@ -138,7 +149,52 @@ Result<ClusterState> ClusterState::Build(ObjectSet objects, std::vector<Pod>* pe
   }
   for (size_t i = 0; i < s.pvs_.size(); ++i) s.pv_by_name_.emplace(s.pvs_[i].meta.name, i);
   for (size_t i = 0; i < s.scs_.size(); ++i) s.sc_by_name_.emplace(s.scs_[i].meta.name, i);
+  s.BuildNamespacesAndCsi(std::move(objects));
   return s;
+}
+
+void ClusterState::BuildNamespacesAndCsi(ObjectSet objects) {
+  namespaces_ = std::move(objects.namespaces);
+  // A repeated name: the later object wins, as a later write to the API would.
+  for (size_t i = 0; i < namespaces_.size(); ++i)
+    namespace_by_id_[Intern(namespaces_[i].meta.name)] = i;
+
+  csi_nodes_ = std::move(objects.csi_nodes);
+  if (options_.v126) {
+    // Every kubelet registers a CSINode named after its node.
+    // (Copies of the names: csi_nodes_ grows below, which moves its strings.)
+    std::unordered_set<std::string> have;
+    for (const CSINode& n : csi_nodes_) have.insert(n.meta.name);
+    for (const Node& node : nodes_) {
+      if (have.count(node.meta.name) != 0) continue;
+      CSINode empty;
+      empty.meta.name = node.meta.name;
+      csi_nodes_.push_back(std::move(empty));
+    }
+  }
+  for (size_t i = 0; i < csi_nodes_.size(); ++i) csi_node_by_name_[csi_nodes_[i].meta.name] = i;
+  csi_node_of_.assign(nodes_.size(), nullptr);
+  for (NodeId id = 0; id < nodes_.size(); ++id)
+    csi_node_of_[id] = FindCSINode(nodes_[id].meta.name);
+
+  csi_drivers_ = std::move(objects.csi_drivers);
+  for (size_t i = 0; i < csi_drivers_.size(); ++i)
+    csi_driver_by_name_[csi_drivers_[i].meta.name] = i;
+}
+
+const Labels* ClusterState::NamespaceLabels(StrId ns) const {
+  auto it = namespace_by_id_.find(ns);
+  return it == namespace_by_id_.end() ? nullptr : &namespaces_[it->second].meta.labels;
+}
+
+const CSINode* ClusterState::FindCSINode(std::string_view node) const {
+  auto it = csi_node_by_name_.find(std::string(node));
+  return it == csi_node_by_name_.end() ? nullptr : &csi_nodes_[it->second];
+}
+
+const CSIDriver* ClusterState::FindCSIDriver(std::string_view name) const {
+  auto it = csi_driver_by_name_.find(std::string(name));
+  return it == csi_driver_by_name_.end() ? nullptr : &csi_drivers_[it->second];
 }
 
 const std::vector<NodeId>& ClusterState::NodesWithLabel(StrId key, StrId value) const {
@@ -170,7 +226,7 @@ uint32_t ClusterState::LabelSetId(const Pod& pod) {
 
 PodId ClusterState::AddPodInfo(Pod pod, NodeId node) {
   PodId id = static_cast<PodId>(pods_.size());
-  pods_.push_back(MakePodInfo(std::move(pod)));
+  pods_.push_back(MakePodInfo(std::move(pod), options_));
   PodInfo& info = pods_.back();
   info.node = node;
   info.label_set = LabelSetId(info.pod);
@@ -191,7 +247,7 @@ PodId ClusterState::AddPodInfo(Pod pod, NodeId node) {
 
 PodId ClusterState::AddDetachedPod(Pod pod) {
   PodId id = static_cast<PodId>(pods_.size());
-  pods_.push_back(MakePodInfo(std::move(pod)));
+  pods_.push_back(MakePodInfo(std::move(pod), options_));
   PodInfo& info = pods_.back();
   info.live = false;
   info.node = kDetached;

@@ -21,13 +21,27 @@
 
 namespace ksched {
 
+// Which scheduler's cache to model.
+struct CacheOptions {
+  // v1.26's framework.NodeInfo: a pod's requests include its init containers
+  // (per resource, the larger of the containers' sum and any one init
+  // container) and spec.overhead, for requested and non-zero requested
+  // alike; and every node has a CSINode (an empty one, named after it, when
+  // none was given), as each kubelet registers one. False: v1.15's cache,
+  // exactly as before.
+  bool v126 = false;
+};
+
 class ClusterState {
  public:
   // Builds the state from decoded objects. Pods with spec.nodeName are placed
   // on their node; pods in phase Succeeded/Failed are dropped, as upstream's
   // cache ignores them; pods without a node name are returned in `pending`
   // when it is non-null, and dropped otherwise. Errors on duplicate names.
-  static Result<ClusterState> Build(ObjectSet objects, std::vector<Pod>* pending = nullptr);
+  static Result<ClusterState> Build(ObjectSet objects, std::vector<Pod>* pending = nullptr,
+                                    CacheOptions options = {});
+
+  const CacheOptions& options() const { return options_; }
 
   ClusterState(ClusterState&&) = default;
   ClusterState& operator=(ClusterState&&) = default;
@@ -115,21 +129,46 @@ class ClusterState {
     return ss_selectors_;
   }
   const std::vector<PersistentVolume>& persistent_volumes() const { return pvs_; }
-  // policy/v1beta1 budgets (preemption prefers victims they do not protect).
+  // PodDisruptionBudgets (preemption prefers victims they do not protect);
+  // PodDisruptionBudget::policy_v1 tells their version.
   const std::vector<PodDisruptionBudget>& pod_disruption_budgets() const { return pdbs_; }
   const std::vector<PriorityClass>& priority_classes() const { return priority_classes_; }
   const std::vector<StorageClass>& storage_classes() const { return scs_; }
   const PersistentVolumeClaim* FindPvc(StrId ns, std::string_view name) const;
+  const std::vector<PersistentVolumeClaim>& persistent_volume_claims() const { return pvcs_; }
+
+  // ---- namespaces (v1.26's namespaceSelector)
+  const std::vector<Namespace>& namespaces() const { return namespaces_; }
+  // The labels of namespace `ns`, or nullptr when no such Namespace object
+  // exists (upstream then reads an empty label set). A framework scenario
+  // lists every namespace its pods use (api/defaults.h,
+  // AddPodNamespaces), each labelled kubernetes.io/metadata.name.
+  const Labels* NamespaceLabels(StrId ns) const;
+
+  // ---- CSI (v1.26's NodeVolumeLimits, VolumeBinding)
+  const std::vector<CSINode>& csi_nodes() const { return csi_nodes_; }
+  // The CSINode named `node`, or nullptr. With CacheOptions::v126 every node
+  // has one.
+  const CSINode* FindCSINode(std::string_view node) const;
+  // The CSINode of a node by id (nullptr without one).
+  const CSINode* CSINodeOf(NodeId id) const {
+    return id < csi_node_of_.size() ? csi_node_of_[id] : nullptr;
+  }
+  const std::vector<CSIDriver>& csi_drivers() const { return csi_drivers_; }
+  const CSIDriver* FindCSIDriver(std::string_view name) const;
   const PersistentVolume* FindPv(std::string_view name) const;
   const StorageClass* FindStorageClass(std::string_view name) const;
 
  private:
   ClusterState() = default;
   PodId AddPodInfo(Pod pod, NodeId node);
+  // The namespace, CSINode and CSIDriver tables of Build.
+  void BuildNamespacesAndCsi(ObjectSet objects);
   uint32_t LabelSetId(const Pod& pod);
   // PodInfo::node of a detached pod that was never placed.
   static constexpr NodeId kDetached = kNoNode - 1;
 
+  CacheOptions options_;
   std::vector<Node> nodes_;
   std::vector<NodeInfo> node_infos_;
   std::vector<StrId> zone_keys_;
@@ -165,12 +204,20 @@ class ClusterState {
   std::unordered_map<std::string, size_t> pvc_by_key_;  // "ns/name"
   std::unordered_map<std::string, size_t> pv_by_name_;
   std::unordered_map<std::string, size_t> sc_by_name_;
+  std::vector<Namespace> namespaces_;
+  std::unordered_map<StrId, size_t> namespace_by_id_;
+  std::vector<CSINode> csi_nodes_;
+  std::vector<const CSINode*> csi_node_of_;  // by NodeId
+  std::unordered_map<std::string, size_t> csi_node_by_name_;
+  std::vector<CSIDriver> csi_drivers_;
+  std::unordered_map<std::string, size_t> csi_driver_by_name_;
 };
 
 // Upstream's utilnode.GetZoneKey: "region:\0:zone", or "" when both are empty.
 std::string ZoneKey(const Labels& labels);
 
-// Builds the cached form of a pod (requests, ports, flags) without placing it.
-PodInfo MakePodInfo(Pod pod);
+// Builds the cached form of a pod (requests, ports, flags) without placing it,
+// counting its requests as the cache of `options` does.
+PodInfo MakePodInfo(Pod pod, const CacheOptions& options = {});
 
 }  // namespace ksched

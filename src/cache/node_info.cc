@@ -36,6 +36,7 @@ void NodeInfo::AddPod(PodId id, const PodInfo& info) {
   nonzero_requested.memory = goarith::Add(nonzero_requested.memory, info.nonzero.memory);
   pods.push_back(id);
   if (info.has_affinity) pods_with_affinity.push_back(id);
+  if (info.has_required_anti_affinity) pods_with_required_anti_affinity.push_back(id);
   used_ports.insert(used_ports.end(), info.host_ports.begin(), info.host_ports.end());
 }
 
@@ -48,6 +49,7 @@ bool NodeInfo::RemovePod(PodId id, const PodInfo& info) {
     return true;
   };
   if (info.has_affinity) swap_remove(&pods_with_affinity);
+  if (info.has_required_anti_affinity) swap_remove(&pods_with_required_anti_affinity);
   if (!swap_remove(&pods)) return false;
   Resource negative;
   negative.milli_cpu = goarith::Sub(0, info.request.milli_cpu);

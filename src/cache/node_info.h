@@ -40,12 +40,18 @@ bool HostPortConflicts(const std::vector<HostPort>& used, const HostPort& want);
 // would otherwise recompute from it.
 struct PodInfo {
   Pod pod;
-  NodeId node = kNoNode;   // where it runs; kNoNode for unknown nodes
-  Resource request;        // regular containers (as counted on a node)
-  NonZeroRequest nonzero;  // with upstream's non-zero defaults
+  NodeId node = kNoNode;  // where it runs; kNoNode for unknown nodes
+  // As counted on a node: v1.15 sums the regular containers only; v1.26
+  // (CacheOptions::v126) raises that to each init container and adds the
+  // overhead (PodRequestV126).
+  Resource request;
+  NonZeroRequest nonzero;  // the same with upstream's non-zero defaults
   std::vector<HostPort> host_ports;
   bool has_affinity = false;  // pod affinity or anti-affinity present
-  bool terminating = false;   // metadata.deletionTimestamp set
+  // Required (requiredDuringScheduling...) anti-affinity terms present: the
+  // pods v1.26's InterPodAffinity checks against every incoming pod.
+  bool has_required_anti_affinity = false;
+  bool terminating = false;  // metadata.deletionTimestamp set
   // False for pods the cache holds without counting them: deleted pods
   // (ClusterState::RemovePod) and detached ones (ClusterState::AddDetachedPod,
   // e.g. nominated pods that are not running anywhere yet).
@@ -70,6 +76,8 @@ struct NodeInfo {
   NonZeroRequest nonzero_requested;
   std::vector<PodId> pods;
   std::vector<PodId> pods_with_affinity;
+  // Upstream's PodsWithRequiredAntiAffinity (v1.26), kept like pods_with_affinity.
+  std::vector<PodId> pods_with_required_anti_affinity;
   std::vector<HostPort> used_ports;
   std::vector<ImageOnNode> images;  // sorted by name id, unique
   uint64_t generation = 0;

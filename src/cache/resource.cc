@@ -231,18 +231,49 @@ Resource PodRequestToSchedule(const Pod& pod) {
   return r;
 }
 
-NonZeroRequest PodNonZeroRequest(const Pod& pod) {
+namespace {
+
+// One container's cpu and memory requests, with the non-zero defaults for
+// the ones it does not name (an explicit 0 stays 0).
+NonZeroRequest ContainerNonZero(const Container& c) {
   const ResourceNames& rn = ResourceNames::Get();
+  NonZeroRequest nz{kDefaultMilliCpuRequest, kDefaultMemoryRequest};
+  for (const ResourceQuantity& q : c.requests) {
+    if (q.name == rn.cpu) nz.milli_cpu = q.milli;
+    if (q.name == rn.memory) nz.memory = q.value;
+  }
+  return nz;
+}
+
+}  // namespace
+
+NonZeroRequest PodNonZeroRequest(const Pod& pod) {
   NonZeroRequest nz;
   for (const Container& c : pod.spec.containers) {
-    int64_t cpu = kDefaultMilliCpuRequest;
-    int64_t mem = kDefaultMemoryRequest;
-    for (const ResourceQuantity& q : c.requests) {
-      if (q.name == rn.cpu) cpu = q.milli;
-      if (q.name == rn.memory) mem = q.value;
-    }
-    nz.milli_cpu = goarith::Add(nz.milli_cpu, cpu);
-    nz.memory = goarith::Add(nz.memory, mem);
+    NonZeroRequest one = ContainerNonZero(c);
+    nz.milli_cpu = goarith::Add(nz.milli_cpu, one.milli_cpu);
+    nz.memory = goarith::Add(nz.memory, one.memory);
+  }
+  return nz;
+}
+
+Resource PodRequestV126(const Pod& pod) {
+  Resource r = PodRequestToSchedule(pod);
+  if (!pod.spec.overhead.empty()) r.Add(pod.spec.overhead);
+  return r;
+}
+
+NonZeroRequest PodNonZeroRequestV126(const Pod& pod) {
+  const ResourceNames& rn = ResourceNames::Get();
+  NonZeroRequest nz = PodNonZeroRequest(pod);
+  for (const Container& c : pod.spec.init_containers) {
+    NonZeroRequest one = ContainerNonZero(c);
+    nz.milli_cpu = std::max(nz.milli_cpu, one.milli_cpu);
+    nz.memory = std::max(nz.memory, one.memory);
+  }
+  for (const ResourceQuantity& q : pod.spec.overhead) {
+    if (q.name == rn.cpu) nz.milli_cpu = goarith::Add(nz.milli_cpu, q.milli);
+    if (q.name == rn.memory) nz.memory = goarith::Add(nz.memory, q.value);
   }
   return nz;
 }

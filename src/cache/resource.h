@@ -69,4 +69,13 @@ Resource PodRequestToSchedule(const Pod& pod);
 // Sum over regular containers of the non-zero-defaulted cpu and memory.
 NonZeroRequest PodNonZeroRequest(const Pod& pod);
 
+// v1.26 (framework.NodeInfo's calculateResource) counts a pod the same way
+// on a node and when scheduling it: the sum of the regular containers, raised
+// per resource to any single init container's request, plus spec.overhead.
+Resource PodRequestV126(const Pod& pod);
+// Its non-zero cpu and memory: the containers' non-zero sum, raised to any
+// init container's non-zero value, plus the overhead's cpu and memory when
+// the overhead names them.
+NonZeroRequest PodNonZeroRequestV126(const Pod& pod);
+
 }  // namespace ksched
