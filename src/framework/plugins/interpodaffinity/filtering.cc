@@ -74,13 +74,12 @@ Status InterPodAffinity::PreFilter(CycleState* cycle, const Pod& pod, PreFilterR
     std::vector<uint32_t> slot_of_term;
     for (PodId id : cluster.pods_with_affinity()) {
       const PodInfo& info = cluster.pod(id);
-      if (!info.live || info.node == kNoNode) continue;
+      if (!info.live || info.node == kNoNode || !info.has_required_anti_affinity) continue;
       uint32_t g = cache_.Group(cluster, id);
       const std::vector<AffinityTerm>& terms = cache_.terms(g).required_anti_affinity;
       if (terms.empty()) continue;
-      const uint8_t* match = memo.Get(g, terms.size(), [&](uint8_t* out) {
-        MatchEach(terms, pod, s->namespace_labels, out);
-      });
+      const uint8_t* match = memo.Get(
+          g, terms.size(), [&](uint8_t* out) { MatchEach(terms, pod, s->namespace_labels, out); });
       const NodeInfo& node = cluster.node_info(info.node);
       for (size_t i = 0; i < terms.size(); ++i) {
         if (!match[i]) continue;
@@ -129,15 +128,14 @@ Status InterPodAffinity::UpdateWithPod(CycleState* cycle, const Pod& pod, const 
                                        const NodeInfo& node, int64_t multiplier) {
   auto* s = cycle->ReadAs<PreFilterState>(kPreFilterStateKey);
   if (s == nullptr) {
-    return Status::Error(
-        "error reading \"PreFilterInterPodAffinity\" from cycleState: not found");
+    return Status::Error("error reading \"PreFilterInterPodAffinity\" from cycleState: not found");
   }
   if (node.node == nullptr) return Status();
   const ClusterState& cluster = handle_->cluster();
   // The pod's own required anti-affinity terms, against the incoming pod.
   // Parsed here rather than through the cache: these calls may run
   // concurrently (preemption's dry runs), and they are rare.
-  if (info.has_affinity) {
+  if (info.has_required_anti_affinity) {
     PodTerms terms = ParsePodTerms(info.pod);
     for (const AffinityTerm& t : terms.required_anti_affinity) {
       if (!t.Matches(pod, s->namespace_labels)) continue;
@@ -213,8 +211,7 @@ Status InterPodAffinity::Filter(const CycleState& cycle, const Pod&, const NodeI
   if (node.node == nullptr) return Status::Error("node not found");
   const auto* s = cycle.ReadAs<PreFilterState>(kPreFilterStateKey);
   if (s == nullptr) {
-    return Status::Error(
-        "error reading \"PreFilterInterPodAffinity\" from cycleState: not found");
+    return Status::Error("error reading \"PreFilterInterPodAffinity\" from cycleState: not found");
   }
   if (!SatisfyPodAffinity(*s, node)) {
     return Status(Code::kUnschedulableAndUnresolvable, kErrReasonAffinityRulesNotMatch);

@@ -62,8 +62,9 @@ TEST_F(InterPodAffinityFilterTest, OtherNamespaceDoesNotMatch) {
   ExpectStatus(FilterAll(pod)[0], Code::kUnschedulableAndUnresolvable,
                kErrReasonAffinityRulesNotMatch);
   // Listed namespaces replace the pod's own.
-  Pod listed = ksched::testing::TestPod(PodJson(
-      "p", R"("app":"web")", "", Affinity(Term(R"("app":"db")", "zone", R"("namespaces":["other"])"))));
+  Pod listed = ksched::testing::TestPod(
+      PodJson("p", R"("app":"web")", "",
+              Affinity(Term(R"("app":"db")", "zone", R"("namespaces":["other"])"))));
   ExpectStatus(FilterAll(listed)[0], Code::kSuccess, "");
 }
 
@@ -116,9 +117,10 @@ TEST_F(InterPodAffinityFilterTest, IncomingAntiAffinity) {
 }
 
 TEST_F(InterPodAffinityFilterTest, ExistingPodsAntiAffinity) {
-  Build({NodeJson("n1", R"("zone":"a")"), NodeJson("n2", R"("zone":"a")"),
-         NodeJson("n3", R"("zone":"b")"),
-         PodJson("guard", R"("app":"db")", "n1", Affinity("", "", Term(R"("app":"web")", "zone")))});
+  Build(
+      {NodeJson("n1", R"("zone":"a")"), NodeJson("n2", R"("zone":"a")"),
+       NodeJson("n3", R"("zone":"b")"),
+       PodJson("guard", R"("app":"db")", "n1", Affinity("", "", Term(R"("app":"web")", "zone")))});
   Pod web = ksched::testing::TestPod(PodJson("p", R"("app":"web")", ""));
   auto st = FilterAll(web);
   ExpectStatus(st[0], Code::kUnschedulable, kErrReasonExistingAntiAffinityRulesNotMatch);
@@ -129,11 +131,12 @@ TEST_F(InterPodAffinityFilterTest, ExistingPodsAntiAffinity) {
 }
 
 TEST_F(InterPodAffinityFilterTest, AffinityIsCheckedBeforeAntiAffinity) {
-  Build({NodeJson("n1", R"("zone":"a")"),
-         PodJson("guard", R"("app":"db")", "n1", Affinity("", "", Term(R"("app":"web")", "zone")))});
-  Pod pod = ksched::testing::TestPod(PodJson(
-      "p", R"("app":"web")", "",
-      Affinity(Term(R"("app":"none")", "zone"), "", Term(R"("app":"db")", "zone"))));
+  Build(
+      {NodeJson("n1", R"("zone":"a")"),
+       PodJson("guard", R"("app":"db")", "n1", Affinity("", "", Term(R"("app":"web")", "zone")))});
+  Pod pod = ksched::testing::TestPod(
+      PodJson("p", R"("app":"web")", "",
+              Affinity(Term(R"("app":"none")", "zone"), "", Term(R"("app":"db")", "zone"))));
   ExpectStatus(FilterAll(pod)[0], Code::kUnschedulableAndUnresolvable,
                kErrReasonAffinityRulesNotMatch);
   Pod anti = ksched::testing::TestPod(
@@ -146,8 +149,9 @@ TEST_F(InterPodAffinityFilterTest, ExistingTermsWithNamespaceSelector) {
   Build({NamespaceJson("team", R"("tier":"front")"), NamespaceJson("default", ""),
          NodeJson("n1", R"("zone":"a")"),
          PodJson("guard", R"("app":"db")", "n1",
-                 Affinity("", "", Term(R"("app":"web")", "zone",
-                                       R"("namespaceSelector":{"matchLabels":{"tier":"front"}})")))});
+                 Affinity("", "",
+                          Term(R"("app":"web")", "zone",
+                               R"("namespaceSelector":{"matchLabels":{"tier":"front"}})")))});
   Pod in_team = ksched::testing::TestPod(PodJson("p", R"("app":"web")", "", "", "team"));
   ExpectStatus(FilterAll(in_team)[0], Code::kUnschedulable,
                kErrReasonExistingAntiAffinityRulesNotMatch);
@@ -161,10 +165,10 @@ TEST_F(InterPodAffinityFilterTest, IncomingNamespaceSelectorIsMergedIntoNamespac
          NodeJson("n1", R"("zone":"a")"), NodeJson("n2", R"("zone":"b")"),
          PodJson("a", R"("app":"db")", "n1", "", "team"),
          PodJson("b", R"("app":"db")", "n2", "", "other")});
-  Pod pod = ksched::testing::TestPod(PodJson(
-      "p", "", "",
-      Affinity(Term(R"("app":"db")", "zone",
-                    R"("namespaceSelector":{"matchLabels":{"tier":"front"}})"))));
+  Pod pod = ksched::testing::TestPod(
+      PodJson("p", "", "",
+              Affinity(Term(R"("app":"db")", "zone",
+                            R"("namespaceSelector":{"matchLabels":{"tier":"front"}})"))));
   auto st = FilterAll(pod);
   ExpectStatus(st[0], Code::kSuccess, "");
   ExpectStatus(st[1], Code::kUnschedulableAndUnresolvable, kErrReasonAffinityRulesNotMatch);
@@ -179,9 +183,9 @@ TEST_F(InterPodAffinityFilterTest, IncomingNamespaceSelectorIsMergedIntoNamespac
 TEST_F(InterPodAffinityFilterTest, AddAndRemovePodUpdateTheCounts) {
   Build({NodeJson("n1", R"("zone":"a")"), NodeJson("n2", R"("zone":"b")"),
          PodJson("db", R"("app":"db")", "n1")});
-  Pod pod = ksched::testing::TestPod(PodJson(
-      "p", R"("app":"web")", "",
-      Affinity(Term(R"("app":"db")", "zone"), "", Term(R"("app":"web")", "zone"))));
+  Pod pod = ksched::testing::TestPod(
+      PodJson("p", R"("app":"web")", "",
+              Affinity(Term(R"("app":"db")", "zone"), "", Term(R"("app":"web")", "zone"))));
   CycleState state;
   auto st = FilterAll(pod, &state);
   ExpectStatus(st[0], Code::kSuccess, "");
@@ -257,9 +261,9 @@ TEST_F(InterPodAffinityFilterTest, ExistingPodOnAnotherClusterIsReparsed) {
   Pod web = ksched::testing::TestPod(PodJson("p", R"("app":"web")", ""));
   ExpectStatus(FilterAll(web)[0], Code::kUnschedulable,
                kErrReasonExistingAntiAffinityRulesNotMatch);
-  ClusterState second = ksched::testing::TestCluster(ListOf(
-      {NodeJson("n1", R"("zone":"a")"),
-       PodJson("guard", "", "n1", Affinity("", "", Term(R"("app":"db")", "zone")))}));
+  ClusterState second = ksched::testing::TestCluster(
+      ListOf({NodeJson("n1", R"("zone":"a")"),
+              PodJson("guard", "", "n1", Affinity("", "", Term(R"("app":"db")", "zone")))}));
   std::swap(*cluster_, second);
   ExpectStatus(FilterAll(web)[0], Code::kSuccess, "");
 }

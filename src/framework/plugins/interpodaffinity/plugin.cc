@@ -33,7 +33,8 @@ void InterPodAffinity::MergeNamespaces(const ClusterState& cluster,
     // matches any namespace without looking at its labels.
     if (t.namespace_selector.MatchesNothing() || t.namespace_selector.Empty()) continue;
     for (const Namespace& ns : cluster.namespaces()) {
-      if (t.namespace_selector.Matches(ns.meta.labels)) t.namespaces.push_back(Intern(ns.meta.name));
+      if (t.namespace_selector.Matches(ns.meta.labels))
+        t.namespaces.push_back(Intern(ns.meta.name));
     }
     std::sort(t.namespaces.begin(), t.namespaces.end());
     t.namespaces.erase(std::unique(t.namespaces.begin(), t.namespaces.end()), t.namespaces.end());
@@ -57,9 +58,9 @@ std::unique_ptr<Plugin> NewInterPodAffinity(const config::PluginArgs& args, Hand
   // ValidateInterPodAffinityArgs (the config layer has run it already for
   // configurations it decoded; args built in code are checked here).
   if (a.hard_pod_affinity_weight < 0 || a.hard_pod_affinity_weight > 100) {
-    *error = Status::Error("hardPodAffinityWeight: Invalid value: " +
-                           std::to_string(a.hard_pod_affinity_weight) +
-                           ": not in valid range [0, 100]");
+    *error = Status::Error(
+        "hardPodAffinityWeight: Invalid value: " + std::to_string(a.hard_pod_affinity_weight) +
+        ": not in valid range [0, 100]");
     return nullptr;
   }
   if (handle == nullptr) {

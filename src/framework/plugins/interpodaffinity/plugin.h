@@ -90,8 +90,8 @@ class InterPodAffinity final : public PreFilterPlugin,
   static void MergeNamespaces(const ClusterState& cluster, std::vector<AffinityTerm>* terms);
 
  private:
-  Status UpdateWithPod(CycleState* state, const Pod& pod, const PodInfo& info,
-                       const NodeInfo& node, int64_t multiplier);
+  Status UpdateWithPod(CycleState* state, const Pod& pod, const PodInfo& info, const NodeInfo& node,
+                       int64_t multiplier);
 
   config::InterPodAffinityArgs args_;
   Handle* handle_;

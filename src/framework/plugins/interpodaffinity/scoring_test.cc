@@ -34,7 +34,9 @@ class InterPodAffinityScoreTest : public ::testing::Test {
       EXPECT_TRUE(st.IsSuccess()) << st.Message();
       scores.push_back(NodeScore{n, s});
     }
-    if (normalize) EXPECT_TRUE(plugin_->ScoreExt()->NormalizeScore(state, pod, &scores).IsSuccess());
+    if (normalize) {
+      EXPECT_TRUE(plugin_->ScoreExt()->NormalizeScore(state, pod, &scores).IsSuccess());
+    }
     std::vector<int64_t> out;
     for (const NodeScore& s : scores) out.push_back(s.score);
     return out;
@@ -47,13 +49,12 @@ class InterPodAffinityScoreTest : public ::testing::Test {
 
 TEST_F(InterPodAffinityScoreTest, PreferredAffinityAndAntiAffinityOfTheIncomingPod) {
   Build({NodeJson("n1", R"("zone":"a")"), NodeJson("n2", R"("zone":"a")"),
-         NodeJson("n3", R"("zone":"b")"), NodeJson("n4", ""),
-         PodJson("db", R"("app":"db")", "n1"), PodJson("db2", R"("app":"db")", "n3"),
-         PodJson("web", R"("app":"web")", "n3")});
-  Pod pod = ksched::testing::TestPod(PodJson(
-      "p", "", "",
-      Affinity("", Weighted(5, Term(R"("app":"db")", "zone")), "",
-               Weighted(3, Term(R"("app":"web")", "zone")))));
+         NodeJson("n3", R"("zone":"b")"), NodeJson("n4", ""), PodJson("db", R"("app":"db")", "n1"),
+         PodJson("db2", R"("app":"db")", "n3"), PodJson("web", R"("app":"web")", "n3")});
+  Pod pod =
+      ksched::testing::TestPod(PodJson("p", "", "",
+                                       Affinity("", Weighted(5, Term(R"("app":"db")", "zone")), "",
+                                                Weighted(3, Term(R"("app":"web")", "zone")))));
   EXPECT_EQ(Raw(pod), (std::vector<int64_t>{5, 5, 2, 0}));
   EXPECT_EQ(Normalized(pod), (std::vector<int64_t>{100, 100, 40, 0}));
 }
@@ -71,10 +72,11 @@ TEST_F(InterPodAffinityScoreTest, ExistingPodsRequiredAffinityCountsWithHardWeig
 }
 
 TEST_F(InterPodAffinityScoreTest, ExistingPodsPreferredTerms) {
-  Build({NodeJson("n1", R"("zone":"a")"), NodeJson("n2", R"("zone":"b")"),
-         NodeJson("n3", R"("zone":"c")"),
-         PodJson("x", "", "n1", Affinity("", Weighted(4, Term(R"("app":"web")", "zone")))),
-         PodJson("y", "", "n2", Affinity("", "", "", Weighted(6, Term(R"("app":"web")", "zone"))))});
+  Build(
+      {NodeJson("n1", R"("zone":"a")"), NodeJson("n2", R"("zone":"b")"),
+       NodeJson("n3", R"("zone":"c")"),
+       PodJson("x", "", "n1", Affinity("", Weighted(4, Term(R"("app":"web")", "zone")))),
+       PodJson("y", "", "n2", Affinity("", "", "", Weighted(6, Term(R"("app":"web")", "zone"))))});
   Pod web = ksched::testing::TestPod(PodJson("p", R"("app":"web")", ""));
   EXPECT_EQ(Raw(web), (std::vector<int64_t>{4, -6, 0}));
   // (s - min) * 100 / (max - min): 100, 0, 60.
@@ -82,11 +84,14 @@ TEST_F(InterPodAffinityScoreTest, ExistingPodsPreferredTerms) {
 }
 
 TEST_F(InterPodAffinityScoreTest, ExistingTermsMatchTheIncomingPodsNamespaceLabels) {
-  Build({NamespaceJson("team", R"("tier":"front")"), NamespaceJson("default", ""),
-         NodeJson("n1", R"("zone":"a")"), NodeJson("n2", R"("zone":"b")"),
-         PodJson("x", "", "n1",
-                 Affinity("", Weighted(4, Term(R"("app":"web")", "zone",
-                                               R"("namespaceSelector":{"matchLabels":{"tier":"front"}})"))))});
+  Build(
+      {NamespaceJson("team", R"("tier":"front")"), NamespaceJson("default", ""),
+       NodeJson("n1", R"("zone":"a")"), NodeJson("n2", R"("zone":"b")"),
+       PodJson(
+           "x", "", "n1",
+           Affinity(
+               "", Weighted(4, Term(R"("app":"web")", "zone",
+                                    R"("namespaceSelector":{"matchLabels":{"tier":"front"}})"))))});
   EXPECT_EQ(Raw(ksched::testing::TestPod(PodJson("p", R"("app":"web")", "", "", "team"))),
             (std::vector<int64_t>{4, 0}));
   EXPECT_EQ(Raw(ksched::testing::TestPod(PodJson("p", R"("app":"web")", ""))),

@@ -98,8 +98,7 @@ PodTerms ParsePodTerms(const Pod& pod) {
     errors.push_back(std::string(list) + ": " + message);
   };
   note("requiredAffinityTerms", ParseRequired(pod, aff.required, &out.required_affinity));
-  note("requiredAntiAffinityTerms",
-       ParseRequired(pod, anti.required, &out.required_anti_affinity));
+  note("requiredAntiAffinityTerms", ParseRequired(pod, anti.required, &out.required_anti_affinity));
   note("preferredAffinityTerms", ParsePreferred(pod, aff.preferred, &out.preferred_affinity));
   note("preferredAntiAffinityTerms",
        ParsePreferred(pod, anti.preferred, &out.preferred_anti_affinity));

@@ -94,7 +94,7 @@ class TermCache {
     uint64_t cluster_id = 0;  // 0: never filled (ClusterState ids start at 1)
     uint32_t group = 0;
   };
-  std::vector<Entry> entries_;  // by PodId
+  std::vector<Entry> entries_;   // by PodId
   std::deque<PodTerms> groups_;  // a deque: growing it never moves them
   std::unordered_map<std::string, uint32_t> group_by_source_;
 };

@@ -19,7 +19,8 @@ TEST(InterPodAffinityTerms, NamespacesDefaultToThePodsOwnOnlyWithoutASelector) {
   EXPECT_EQ(t.required_affinity[0].namespaces, std::vector<StrId>{Intern("mine")});
   EXPECT_TRUE(t.required_affinity[0].namespace_selector.MatchesNothing());
 
-  PodTerms s = ParsePodTerms(P(Affinity(Term("", "zone", R"("namespaceSelector":{"matchLabels":{"a":"b"}})")), "mine"));
+  PodTerms s = ParsePodTerms(
+      P(Affinity(Term("", "zone", R"("namespaceSelector":{"matchLabels":{"a":"b"}})")), "mine"));
   ASSERT_EQ(s.required_affinity.size(), 1u);
   EXPECT_TRUE(s.required_affinity[0].namespaces.empty());
   Labels ab({{Intern("a"), Intern("b")}});
@@ -32,9 +33,9 @@ TEST(InterPodAffinityTerms, NamespacesDefaultToThePodsOwnOnlyWithoutASelector) {
 }
 
 TEST(InterPodAffinityTerms, MatchesByNamespaceListOrNamespaceLabels) {
-  PodTerms t = ParsePodTerms(P(Affinity(
-      Term(R"("app":"db")", "zone",
-           R"("namespaces":["a"],"namespaceSelector":{"matchLabels":{"env":"prod"}})"))));
+  PodTerms t = ParsePodTerms(P(
+      Affinity(Term(R"("app":"db")", "zone",
+                    R"("namespaces":["a"],"namespaceSelector":{"matchLabels":{"env":"prod"}})"))));
   const AffinityTerm& term = t.required_affinity[0];
   Labels prod({{Intern("env"), Intern("prod")}});
   Pod in_a = ksched::testing::TestPod(PodJson("x", R"("app":"db")", "", "", "a"));
@@ -47,7 +48,8 @@ TEST(InterPodAffinityTerms, MatchesByNamespaceListOrNamespaceLabels) {
 }
 
 TEST(InterPodAffinityTerms, NilLabelSelectorMatchesNothingAndEmptyEverything) {
-  PodTerms t = ParsePodTerms(P(Affinity(R"({"topologyKey":"zone"},{"labelSelector":{},"topologyKey":"zone"})")));
+  PodTerms t = ParsePodTerms(
+      P(Affinity(R"({"topologyKey":"zone"},{"labelSelector":{},"topologyKey":"zone"})")));
   ASSERT_EQ(t.required_affinity.size(), 2u);
   Pod x = ksched::testing::TestPod(PodJson("x", R"("a":"b")", ""));
   EXPECT_FALSE(t.required_affinity[0].Matches(x, Labels()));
@@ -57,8 +59,8 @@ TEST(InterPodAffinityTerms, NilLabelSelectorMatchesNothingAndEmptyEverything) {
 TEST(InterPodAffinityTerms, AnErrorEmptiesItsListOnly) {
   const std::string bad =
       R"({"labelSelector":{"matchExpressions":[{"key":"a","operator":"Bogus"}]},"topologyKey":"zone"})";
-  PodTerms t = ParsePodTerms(P(Affinity(Term("", "zone") + "," + bad,
-                                        Weighted(2, Term("", "zone")))));
+  PodTerms t =
+      ParsePodTerms(P(Affinity(Term("", "zone") + "," + bad, Weighted(2, Term("", "zone")))));
   EXPECT_TRUE(t.required_affinity.empty());
   EXPECT_EQ(t.preferred_affinity.size(), 1u);
   EXPECT_EQ(t.preferred_affinity[0].weight, 2);
@@ -71,7 +73,8 @@ TEST(InterPodAffinityTerms, AnErrorEmptiesItsListOnly) {
 }
 
 TEST(InterPodAffinityTerms, NamespaceSelectorErrorsToo) {
-  PodTerms t = ParsePodTerms(P(Affinity(Term("", "zone",
+  PodTerms t = ParsePodTerms(P(Affinity(Term(
+      "", "zone",
       R"("namespaceSelector":{"matchExpressions":[{"key":"a","operator":"Gt","values":["1"]}]})"))));
   EXPECT_TRUE(t.required_affinity.empty());
   EXPECT_EQ(t.error, "requiredAffinityTerms: \"Gt\" is not a valid pod selector operator");
@@ -83,11 +86,11 @@ TEST(InterPodAffinityTerms, PodMatchesAllTermsIsFalseForNone) {
 }
 
 TEST(InterPodAffinityTerms, CacheGroupsEqualTermsAndFollowsTheCluster) {
-  ClusterState c = ksched::testing::TestCluster(ListOf(
-      {NodeJson("n1", ""), PodJson("a", "", "n1", Affinity(Term(R"("x":"1")", "zone"))),
-       PodJson("b", "", "n1", Affinity(Term(R"("x":"1")", "zone"))),
-       PodJson("c", "", "n1", Affinity(Term(R"("x":"2")", "zone"))),
-       PodJson("d", "", "n1", Affinity(Term(R"("x":"1")", "zone")), "other")}));
+  ClusterState c = ksched::testing::TestCluster(
+      ListOf({NodeJson("n1", ""), PodJson("a", "", "n1", Affinity(Term(R"("x":"1")", "zone"))),
+              PodJson("b", "", "n1", Affinity(Term(R"("x":"1")", "zone"))),
+              PodJson("c", "", "n1", Affinity(Term(R"("x":"2")", "zone"))),
+              PodJson("d", "", "n1", Affinity(Term(R"("x":"1")", "zone")), "other")}));
   TermCache cache;
   EXPECT_EQ(cache.Group(c, 0), cache.Group(c, 1));
   EXPECT_NE(cache.Group(c, 0), cache.Group(c, 2));

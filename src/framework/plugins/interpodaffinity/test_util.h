@@ -57,8 +57,7 @@ inline std::string PodJson(const std::string& name, const std::string& labels,
 }
 
 inline std::string NamespaceJson(const std::string& name, const std::string& labels) {
-  return R"({"kind":"Namespace","metadata":{"name":")" + name + R"(","labels":{)" + labels +
-         "}}}";
+  return R"({"kind":"Namespace","metadata":{"name":")" + name + R"(","labels":{)" + labels + "}}}";
 }
 
 inline std::string ListOf(const std::vector<std::string>& items) {
@@ -70,8 +69,8 @@ inline std::string ListOf(const std::vector<std::string>& items) {
 // One term: {"labelSelector":{"matchLabels":{<match>}},"topologyKey":<key>} plus `extra`.
 inline std::string Term(const std::string& match, const std::string& key,
                         const std::string& extra = "") {
-  std::string s = R"({"labelSelector":{"matchLabels":{)" + match + R"(}},"topologyKey":")" + key +
-                  "\"";
+  std::string s =
+      R"({"labelSelector":{"matchLabels":{)" + match + R"(}},"topologyKey":")" + key + "\"";
   if (!extra.empty()) s += "," + extra;
   return s + "}";
 }
