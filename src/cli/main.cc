@@ -7,6 +7,7 @@
 
 #include "api/scenario.h"
 #include "cli/commands.h"
+#include "cli/framework_step_writer.h"
 #include "cli/output.h"
 #include "cli/replay.h"
 #include "cli/step_writer.h"
@@ -15,6 +16,30 @@ namespace {
 
 using ksched::kExitBadInput;
 using ksched::kExitOk;
+
+// A v1.26 scenario (shared/framework): the framework's cycle and its step format.
+int RunFrameworkReplayCommand(const std::string& file, ksched::Scenario scenario,
+                              const std::string& tie_break, int percentage) {
+  using namespace ksched;
+  FrameworkReplayOptions options;
+  if (tie_break == "round-robin") options.host_selection = framework::HostSelection::kReservoir;
+  if (percentage >= 0) options.percentage_of_nodes_to_score = percentage;
+  OutputBuffer out(stdout);
+  auto writer = MakeJsonWriter(&out, JsonStyle::kCompact);
+  Status s = RunFrameworkReplay(
+      std::move(scenario), options,
+      [&](const Pod& pod, const framework::CycleResult& r, const ClusterState& c) {
+        WriteFrameworkStep(writer.get(), pod, r, c);
+        writer->EndDocument();
+      });
+  out.Flush();
+  if (!s.ok()) {
+    std::cerr << "ksched: " << file << ": " << s.error().message << "\n";
+    return kExitBadInput;
+  }
+  if (!out.ok()) return ReportWriteError(out);
+  return kExitOk;
+}
 
 int RunReplayCommand(const std::string& file, const std::string& tie_break, int percentage) {
   using namespace ksched;
@@ -26,6 +51,9 @@ int RunReplayCommand(const std::string& file, const std::string& tie_break, int 
   for (const std::string& field : scenario->unknown_fields) {
     std::cerr << "ksched: warning: " << file << ": unknown scenario field \"" << field
               << "\" ignored\n";
+  }
+  if (IsFrameworkScenario(*scenario)) {
+    return RunFrameworkReplayCommand(file, std::move(scenario).value(), tie_break, percentage);
   }
   ReplayOptions options;
   options.tie_break = tie_break == "round-robin" ? TieBreak::kRoundRobin : TieBreak::kName;

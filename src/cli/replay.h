@@ -13,6 +13,8 @@
 #include "algorithm/provider.h"
 #include "api/scenario.h"
 #include "cache/cluster_state.h"
+#include "config/types.h"
+#include "framework/schedule_one.h"
 #include "preemption/preempt.h"
 #include "util/result.h"
 
@@ -47,5 +49,36 @@ Result<SchedulerConfig> ScenarioConfig(const Scenario& scenario, const ReplayOpt
 // first pod (the benchmark starts its clock there).
 Status RunReplay(Scenario scenario, const ReplayOptions& options, const StepCallback& on_step,
                  const std::function<void()>& on_ready = nullptr);
+
+// ---------------------------------------------------------------- v1.26
+
+// A scenario of the framework's vectors (../shared/framework/README.md):
+// `"schedulerVersion": "v1.26"`.
+inline bool IsFrameworkScenario(const Scenario& scenario) {
+  return !scenario.scheduler_version.empty();
+}
+
+struct FrameworkReplayOptions {
+  framework::HostSelection host_selection = framework::HostSelection::kSmallestName;
+  std::optional<int> percentage_of_nodes_to_score;  // overrides the configuration
+};
+
+// Called once per attempt, after the pod was assumed (when a node was
+// chosen) and before the next pod.
+using FrameworkStepCallback = std::function<void(
+    const Pod& pod, const framework::CycleResult& result, const ClusterState& cluster)>;
+
+// The scenario's featureGates over v1.26's defaults, and its configuration
+// (decoded, defaulted and validated; kube-scheduler's defaults when absent).
+Result<config::FeatureGates> ScenarioFeatureGates(const Scenario& scenario);
+Result<config::KubeSchedulerConfiguration> ScenarioSchedulerConfiguration(
+    const Scenario& scenario, const config::FeatureGates& gates);
+
+// Runs every pending pod of a framework scenario through v1.26's cycle, in
+// file order, each assumed (and reserved) before the next. Errors only for
+// the scenario itself (bad configuration, duplicate names).
+Status RunFrameworkReplay(Scenario scenario, const FrameworkReplayOptions& options,
+                          const FrameworkStepCallback& on_step,
+                          const std::function<void()>& on_ready = nullptr);
 
 }  // namespace ksched

@@ -1,11 +1,153 @@
-// PLACEHOLDER: replaced by the plugin's implementation.
+// ImageLocality: favours nodes that already hold the pod's container images,
+// each image weighted by its size and by the share of nodes holding it (so
+// that pods do not all pile onto the few nodes with a rare image).
+//
+// The size and node count of an image on a node are what v1.26's scheduler
+// cache recorded when it added the node, not the current totals: that cache
+// creates an image's record (its size: the first listing's) when the first
+// node listing it is added, and gives each node it adds the count of nodes
+// listing the image so far, itself included; nodes added later do not update
+// earlier nodes' counts. Nodes are added in name order, the order an API
+// server lists them. The framework vectors confirm both (they differ from
+// "current totals" in about half of the ImageLocality scores).
+#include <algorithm>
+#include <atomic>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+
+#include "framework/plugins/names/names.h"
 #include "framework/plugins/registry_factories.h"
+#include "util/go_arith.h"
 
 namespace ksched::framework::plugins {
+namespace {
 
-std::unique_ptr<Plugin> NewImageLocality(const config::PluginArgs&, Handle*, Status* error) {
-  *error = Status::Error("plugin ImageLocality is not built yet");
-  return nullptr;
+constexpr int64_t kMB = 1024 * 1024;
+constexpr int64_t kMinThreshold = 23 * kMB;
+constexpr int64_t kMaxContainerThreshold = 1000 * kMB;
+
+// The interned id of the image's normalized name (":latest" added when the
+// reference has no tag), or kNoStr when no node lists that name. Reuses a
+// per-thread buffer: Score runs once per node and must not allocate.
+StrId NormalizedImageId(std::string_view image) {
+  size_t colon = image.rfind(':'), slash = image.rfind('/');
+  bool has_tag =
+      colon != std::string_view::npos && (slash == std::string_view::npos || colon > slash);
+  if (has_tag) return FindInterned(image);
+  thread_local std::string buffer;
+  buffer.assign(image);
+  buffer += ":latest";
+  return FindInterned(buffer);
+}
+
+const ImageOnNode* FindImage(const NodeInfo& node, StrId name) {
+  auto it = std::lower_bound(node.images.begin(), node.images.end(), name,
+                             [](const ImageOnNode& i, StrId n) { return i.name < n; });
+  return it != node.images.end() && it->name == name ? &*it : nullptr;
+}
+
+// calculatePriority: the summed sizes clamped to [minThreshold, 1000 MiB per
+// container] and mapped linearly onto 0..100.
+int64_t CalculatePriority(int64_t sum, int64_t num_containers) {
+  const int64_t max_threshold = kMaxContainerThreshold * num_containers;
+  if (sum < kMinThreshold) {
+    sum = kMinThreshold;
+  } else if (sum > max_threshold) {
+    sum = max_threshold;
+  }
+  return kMaxNodeScore * (sum - kMinThreshold) / (max_threshold - kMinThreshold);
+}
+
+// What the v1.26 cache recorded for one image name on one node.
+struct ImageState {
+  int32_t num_nodes = 0;
+  int64_t size = 0;
+};
+
+// The image states of every node of one ClusterState: states[id][i] belongs
+// to node_info(id).images[i]. Nodes never change within a ClusterState, so
+// this is built once per ClusterState.
+struct ClusterImageStates {
+  uint64_t cluster_id = 0;
+  std::vector<std::vector<ImageState>> states;
+
+  static std::unique_ptr<ClusterImageStates> Build(const ClusterState& cluster) {
+    auto out = std::make_unique<ClusterImageStates>();
+    out->cluster_id = cluster.id();
+    const size_t n = cluster.num_nodes();
+    out->states.resize(n);
+    std::vector<NodeId> by_name(n);
+    for (NodeId id = 0; id < n; ++id) by_name[cluster.name_rank()[id]] = id;
+    std::unordered_map<StrId, ImageState> cache;  // upstream's cache.imageStates
+    for (NodeId id : by_name) {
+      const auto& images = cluster.node_info(id).images;
+      out->states[id].resize(images.size());
+      for (size_t i = 0; i < images.size(); ++i) {
+        auto [it, added] = cache.try_emplace(images[i].name, ImageState{0, images[i].first_size});
+        ++it->second.num_nodes;
+        out->states[id][i] = it->second;
+      }
+    }
+    return out;
+  }
+};
+
+class ImageLocality final : public ScorePlugin {
+ public:
+  explicit ImageLocality(Handle* handle) : handle_(handle) {}
+
+  std::string_view Name() const override { return names::kImageLocality; }
+
+  Status Score(const CycleState&, const Pod& pod, const NodeInfo& node,
+               int64_t* score) const override {
+    const ClusterState& cluster = handle_->cluster();
+    const double total_nodes = static_cast<double>(cluster.num_nodes());
+    const ClusterImageStates* states = nullptr;
+    int64_t sum = 0;
+    for (const Container& c : pod.spec.containers) {
+      StrId name = NormalizedImageId(c.image);
+      if (name == kNoStr) continue;
+      const ImageOnNode* image = FindImage(node, name);
+      if (image == nullptr) continue;
+      if (states == nullptr) states = StatesOf(cluster);
+      const ImageState& state = states->states[node.id][image - node.images.data()];
+      // scaledImageScore, with Go's float64 arithmetic and int64 conversion.
+      double spread = static_cast<double>(state.num_nodes) / total_nodes;
+      sum = goarith::Add(sum, goarith::FloatToInt64(static_cast<double>(state.size) * spread));
+    }
+    *score = CalculatePriority(sum, static_cast<int64_t>(pod.spec.containers.size()));
+    return Status::Success();
+  }
+
+ private:
+  // The image states of `cluster`, built on first use. Score runs on many
+  // threads: the common case is one atomic load; a new ClusterState (the
+  // engine switched snapshots between cycles) takes the lock once.
+  const ClusterImageStates* StatesOf(const ClusterState& cluster) const {
+    const ClusterImageStates* s = current_.load(std::memory_order_acquire);
+    if (s != nullptr && s->cluster_id == cluster.id()) return s;
+    std::lock_guard<std::mutex> lock(mu_);
+    s = current_.load(std::memory_order_acquire);
+    if (s != nullptr && s->cluster_id == cluster.id()) return s;
+    // The previous snapshot's states may still be read by a straggler of
+    // the previous cycle: keep it, free older ones.
+    if (kept_.size() > 1) kept_.erase(kept_.begin());
+    kept_.push_back(ClusterImageStates::Build(cluster));
+    current_.store(kept_.back().get(), std::memory_order_release);
+    return kept_.back().get();
+  }
+
+  Handle* handle_;
+  mutable std::mutex mu_;
+  mutable std::atomic<const ClusterImageStates*> current_{nullptr};
+  mutable std::vector<std::unique_ptr<ClusterImageStates>> kept_;
+};
+
+}  // namespace
+
+std::unique_ptr<Plugin> NewImageLocality(const config::PluginArgs&, Handle* handle, Status*) {
+  return std::make_unique<ImageLocality>(handle);
 }
 
 }  // namespace ksched::framework::plugins

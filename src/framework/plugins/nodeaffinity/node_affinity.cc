@@ -1,11 +1,196 @@
-// PLACEHOLDER: replaced by the plugin's implementation.
+// NodeAffinity: the pod's spec.nodeSelector and required node affinity
+// (Filter, with PreFilter narrowing the nodes to metadata.name In [...]
+// terms), its preferred node affinity (Score), and the profile's
+// addedAffinity (NodeAffinityArgs), which applies to every pod on top.
+#include "framework/plugins/helper/node_affinity.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <set>
+#include <string>
+
+#include "framework/plugins/helper/normalize_score.h"
+#include "framework/plugins/names/names.h"
 #include "framework/plugins/registry_factories.h"
 
 namespace ksched::framework::plugins {
+namespace {
 
-std::unique_ptr<Plugin> NewNodeAffinity(const config::PluginArgs&, Handle*, Status* error) {
-  *error = Status::Error("plugin NodeAffinity is not built yet");
-  return nullptr;
+constexpr const char* kErrReasonPod = "node(s) didn't match Pod's node affinity/selector";
+constexpr const char* kErrReasonEnforced = "node(s) didn't match scheduler-enforced node affinity";
+constexpr const char* kErrReasonConflict = "pod affinity terms conflict";
+
+struct PreFilterState final : StateData {
+  helper::RequiredNodeAffinity required;
+  std::unique_ptr<StateData> Clone() const override {
+    return std::make_unique<PreFilterState>(*this);
+  }
+};
+
+struct PreScoreState final : StateData {
+  std::optional<helper::PreferredSchedulingTerms> preferred;  // nullopt: the pod has none
+  std::unique_ptr<StateData> Clone() const override {
+    return std::make_unique<PreScoreState>(*this);
+  }
+};
+
+const StateKey kPreFilterStateKey = StateKey::Register();
+const StateKey kPreScoreStateKey = StateKey::Register();
+
+// getPodPreferredNodeAffinity: nullopt when the pod has no preferred terms
+// list at all; an error when a term does not parse.
+Result<std::optional<helper::PreferredSchedulingTerms>> PodPreferredNodeAffinity(const Pod& pod) {
+  const auto& affinity = pod.spec.affinity;
+  if (!affinity || !affinity->node_affinity || affinity->node_affinity->preferred.empty())
+    return std::optional<helper::PreferredSchedulingTerms>();
+  auto terms = helper::PreferredSchedulingTerms::Compile(affinity->node_affinity->preferred);
+  if (!terms.ok()) return terms.error();
+  return std::optional<helper::PreferredSchedulingTerms>(std::move(terms).value());
+}
+
+// The node names of one required term's `metadata.name In [...]` field
+// requirements, intersected; nullopt when the term has none.
+std::optional<std::set<std::string>> TermNodeNames(const NodeSelectorTerm& term) {
+  std::optional<std::set<std::string>> names;
+  for (const SelectorRequirement& r : term.match_fields) {
+    if (r.key != labels::kNodeFieldName || r.op != "In") continue;
+    std::set<std::string> values(r.values.begin(), r.values.end());
+    if (!names) {
+      names = std::move(values);
+      continue;
+    }
+    std::set<std::string> both;
+    std::set_intersection(names->begin(), names->end(), values.begin(), values.end(),
+                          std::inserter(both, both.end()));
+    *names = std::move(both);
+  }
+  return names;
+}
+
+class NodeAffinity final : public PreFilterPlugin,
+                           public FilterPlugin,
+                           public PreScorePlugin,
+                           public ScorePlugin,
+                           public ScoreExtensions,
+                           public EnqueueExtensions {
+ public:
+  NodeAffinity(std::optional<labels::CompiledNodeSelectorTerms> added_node_selector,
+               std::optional<helper::PreferredSchedulingTerms> added_pref_sched_terms)
+      : added_node_selector_(std::move(added_node_selector)),
+        added_pref_sched_terms_(std::move(added_pref_sched_terms)) {}
+
+  std::string_view Name() const override { return names::kNodeAffinity; }
+
+  std::vector<ClusterEvent> EventsToRegister() const override {
+    return {{EventResource::kNode, kAdd | kUpdate, ""}};
+  }
+
+  Status PreFilter(CycleState* state, const Pod& pod, PreFilterResult* result) override {
+    auto s = std::make_unique<PreFilterState>();
+    s->required = helper::RequiredNodeAffinity::ForPod(pod);
+    state->Write(kPreFilterStateKey, std::move(s));
+
+    const auto& affinity = pod.spec.affinity;
+    if (!affinity || !affinity->node_affinity || !affinity->node_affinity->required)
+      return Status::Success();
+    // Terms are ORed: the pod can only go to the union of the nodes each
+    // term names, and only if every term names some.
+    std::set<std::string> node_names;
+    const auto& terms = affinity->node_affinity->required->terms;
+    if (terms.empty()) return Status::Success();
+    for (const NodeSelectorTerm& term : terms) {
+      std::optional<std::set<std::string>> names = TermNodeNames(term);
+      if (!names) return Status::Success();
+      if (names->empty()) return Status::Unresolvable(kErrReasonConflict);
+      node_names.insert(names->begin(), names->end());
+    }
+    result->node_names = std::vector<std::string>(node_names.begin(), node_names.end());
+    return Status::Success();
+  }
+
+  Status Filter(const CycleState& state, const Pod& pod, const NodeInfo& node) const override {
+    if (added_node_selector_ && !added_node_selector_->Matches(node.labels(), node.name()))
+      return Status::Unresolvable(kErrReasonEnforced);
+    const auto* s = state.ReadAs<PreFilterState>(kPreFilterStateKey);
+    // Without PreFilter's state (a Filter called on its own), compute it.
+    bool match = s != nullptr ? s->required.Match(node)
+                              : helper::RequiredNodeAffinity::ForPod(pod).Match(node);
+    return match ? Status::Success() : Status::Unresolvable(kErrReasonPod);
+  }
+
+  Status PreScore(CycleState* state, const Pod& pod, const std::vector<NodeId>& nodes) override {
+    if (nodes.empty()) return Status::Success();
+    auto preferred = PodPreferredNodeAffinity(pod);
+    if (!preferred.ok()) return Status::Error(preferred.error().message);
+    auto s = std::make_unique<PreScoreState>();
+    s->preferred = std::move(preferred).value();
+    state->Write(kPreScoreStateKey, std::move(s));
+    return Status::Success();
+  }
+
+  Status Score(const CycleState& state, const Pod& pod, const NodeInfo& node,
+               int64_t* score) const override {
+    int64_t count = 0;
+    if (added_pref_sched_terms_) count += added_pref_sched_terms_->Score(node);
+    if (const auto* s = state.ReadAs<PreScoreState>(kPreScoreStateKey)) {
+      if (s->preferred) count += s->preferred->Score(node);
+    } else {
+      auto preferred = PodPreferredNodeAffinity(pod);
+      if (!preferred.ok()) return Status::Error(preferred.error().message);
+      if (preferred.value()) count += preferred.value()->Score(node);
+    }
+    *score = count;
+    return Status::Success();
+  }
+
+  const ScoreExtensions* ScoreExt() const override { return this; }
+
+  Status NormalizeScore(const CycleState&, const Pod&, NodeScoreList* scores) const override {
+    return helper::DefaultNormalizeScore(kMaxNodeScore, false, scores);
+  }
+
+ private:
+  std::optional<labels::CompiledNodeSelectorTerms> added_node_selector_;
+  std::optional<helper::PreferredSchedulingTerms> added_pref_sched_terms_;
+};
+
+}  // namespace
+
+std::unique_ptr<Plugin> NewNodeAffinity(const config::PluginArgs& args, Handle*, Status* error) {
+  config::NodeAffinityArgs node_args;
+  if (const auto* a = std::get_if<config::NodeAffinityArgs>(&args)) {
+    node_args = *a;
+  } else if (!std::holds_alternative<std::monostate>(args)) {
+    *error = Status::Error("args are not of type NodeAffinityArgs");
+    return nullptr;
+  }
+  std::optional<labels::CompiledNodeSelectorTerms> added_node_selector;
+  std::optional<helper::PreferredSchedulingTerms> added_pref_sched_terms;
+  if (const auto& added = node_args.added_affinity) {
+    if (added->required) {
+      auto selector = helper::NewNodeSelector(*added->required);
+      if (!selector.ok()) {
+        *error = Status::Error(
+            fmt::format("parsing addedAffinity.requiredDuringSchedulingIgnoredDuringExecution: {}",
+                        selector.error().message));
+        return nullptr;
+      }
+      added_node_selector = std::move(selector).value();
+    }
+    if (!added->preferred.empty()) {
+      auto terms = helper::PreferredSchedulingTerms::Compile(added->preferred);
+      if (!terms.ok()) {
+        *error = Status::Error(
+            fmt::format("parsing addedAffinity.preferredDuringSchedulingIgnoredDuringExecution: {}",
+                        terms.error().message));
+        return nullptr;
+      }
+      added_pref_sched_terms = std::move(terms).value();
+    }
+  }
+  return std::make_unique<NodeAffinity>(std::move(added_node_selector),
+                                        std::move(added_pref_sched_terms));
 }
 
 }  // namespace ksched::framework::plugins

@@ -1,11 +1,31 @@
-// PLACEHOLDER: replaced by the plugin's implementation.
+// NodeName: a pod that names its node (spec.nodeName) fits only that node.
+#include "framework/plugins/names/names.h"
 #include "framework/plugins/registry_factories.h"
 
 namespace ksched::framework::plugins {
+namespace {
 
-std::unique_ptr<Plugin> NewNodeName(const config::PluginArgs&, Handle*, Status* error) {
-  *error = Status::Error("plugin NodeName is not built yet");
-  return nullptr;
+constexpr const char* kErrReason = "node(s) didn't match the requested node name";
+
+class NodeName final : public FilterPlugin, public EnqueueExtensions {
+ public:
+  std::string_view Name() const override { return names::kNodeName; }
+
+  std::vector<ClusterEvent> EventsToRegister() const override {
+    return {{EventResource::kNode, kAdd | kUpdate, ""}};
+  }
+
+  Status Filter(const CycleState&, const Pod& pod, const NodeInfo& node) const override {
+    const std::string& wanted = pod.spec.node_name;
+    if (wanted.empty() || wanted == node.name()) return Status::Success();
+    return Status::Unresolvable(kErrReason);
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Plugin> NewNodeName(const config::PluginArgs&, Handle*, Status*) {
+  return std::make_unique<NodeName>();
 }
 
 }  // namespace ksched::framework::plugins

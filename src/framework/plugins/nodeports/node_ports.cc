@@ -1,11 +1,53 @@
-// PLACEHOLDER: replaced by the plugin's implementation.
+// NodePorts: a pod's container host ports must be free on the node (same
+// protocol and port, and either side on 0.0.0.0 or both on the same IP).
+#include "framework/plugins/names/names.h"
 #include "framework/plugins/registry_factories.h"
 
 namespace ksched::framework::plugins {
+namespace {
 
-std::unique_ptr<Plugin> NewNodePorts(const config::PluginArgs&, Handle*, Status* error) {
-  *error = Status::Error("plugin NodePorts is not built yet");
-  return nullptr;
+constexpr const char* kErrReason = "node(s) didn't have free ports for the requested pod ports";
+
+// The pod's host ports (ports without one never conflict, so they are left
+// out), computed once per cycle.
+struct PreFilterState final : StateData {
+  std::vector<HostPort> ports;
+  std::unique_ptr<StateData> Clone() const override {
+    return std::make_unique<PreFilterState>(*this);
+  }
+};
+
+const StateKey kPreFilterStateKey = StateKey::Register();
+
+class NodePorts final : public PreFilterPlugin, public FilterPlugin, public EnqueueExtensions {
+ public:
+  std::string_view Name() const override { return names::kNodePorts; }
+
+  std::vector<ClusterEvent> EventsToRegister() const override {
+    return {{EventResource::kPod, kDelete, ""}, {EventResource::kNode, kAdd | kUpdate, ""}};
+  }
+
+  Status PreFilter(CycleState* state, const Pod& pod, PreFilterResult*) override {
+    auto s = std::make_unique<PreFilterState>();
+    s->ports = PodHostPorts(pod);
+    state->Write(kPreFilterStateKey, std::move(s));
+    return Status::Success();
+  }
+
+  Status Filter(const CycleState& state, const Pod&, const NodeInfo& node) const override {
+    const auto* s = state.ReadAs<PreFilterState>(kPreFilterStateKey);
+    if (s == nullptr)
+      return Status::Error("reading \"PreFilterNodePorts\" from cycleState: not found");
+    for (const HostPort& want : s->ports)
+      if (HostPortConflicts(node.used_ports, want)) return Status::Unschedulable(kErrReason);
+    return Status::Success();
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Plugin> NewNodePorts(const config::PluginArgs&, Handle*, Status*) {
+  return std::make_unique<NodePorts>();
 }
 
 }  // namespace ksched::framework::plugins

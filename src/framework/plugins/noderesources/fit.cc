@@ -1,11 +1,221 @@
-// PLACEHOLDER: replaced by the plugin's implementation.
+#include "framework/plugins/noderesources/fit.h"
+
+#include <algorithm>
+#include <cmath>
+#include <string_view>
+#include <variant>
+
+#include "framework/plugins/names/names.h"
+#include "framework/plugins/noderesources/least_allocated.h"
+#include "framework/plugins/noderesources/most_allocated.h"
 #include "framework/plugins/registry_factories.h"
+#include "util/go_arith.h"
+
+namespace ksched::framework::noderesources {
+namespace {
+
+const StateKey kPreFilterKey = StateKey::Register();
+const StateKey kPreScoreKey = StateKey::Register();
+
+// Upstream's preFilterStateKey, named in its error message.
+constexpr std::string_view kPreFilterStateKey = "PreFilterNodeResourcesFit";
+
+// v1.26's Resource.SetMaxResource: unlike the v1.15 cache's, it writes a
+// scalar entry even when the init container's request is 0.
+void SetMaxResource(Resource* r, const ResourceList& list) {
+  const ResourceNames& rn = ResourceNames::Get();
+  for (const ResourceQuantity& q : list) {
+    if (q.name == rn.cpu) {
+      r->milli_cpu = std::max(r->milli_cpu, q.milli);
+    } else if (q.name == rn.memory) {
+      r->memory = std::max(r->memory, q.value);
+    } else if (q.name == rn.ephemeral_storage) {
+      r->ephemeral_storage = std::max(r->ephemeral_storage, q.value);
+    } else if (IsScalarResourceName(q.name)) {
+      r->SetScalar(q.name, std::max(r->Scalar(q.name), q.value));
+    }
+  }
+}
+
+}  // namespace
+
+Resource ComputePodResourceRequest(const Pod& pod) {
+  Resource r;
+  for (const Container& c : pod.spec.containers) r.Add(c.requests);
+  for (const Container& c : pod.spec.init_containers) SetMaxResource(&r, c.requests);
+  r.Add(pod.spec.overhead);
+  return r;
+}
+
+std::unique_ptr<Fit> Fit::New(const config::NodeResourcesFitArgs& args, Status* error) {
+  const std::string& type = args.scoring_strategy.type;
+  Strategy strategy;
+  if (type == config::kLeastAllocated) {
+    strategy = Strategy::kLeastAllocated;
+  } else if (type == config::kMostAllocated) {
+    strategy = Strategy::kMostAllocated;
+  } else if (type == config::kRequestedToCapacityRatio) {
+    strategy = Strategy::kRequestedToCapacityRatio;
+    // Upstream's validation requires a point; without one its scorer would
+    // index an empty shape.
+    if (args.scoring_strategy.requested_to_capacity_ratio.shape.empty()) {
+      *error = Status::Error(
+          "scoringStrategy.shape: Required value: at least one point must be specified");
+      return nullptr;
+    }
+  } else {
+    *error = Status::Error("scoring strategy " + type + " is not supported");
+    return nullptr;
+  }
+  return std::unique_ptr<Fit>(new Fit(args, strategy));
+}
+
+Fit::Fit(const config::NodeResourcesFitArgs& args, Strategy strategy)
+    : ignored_resources_(args.ignored_resources),
+      ignored_resource_groups_(args.ignored_resource_groups),
+      strategy_(strategy),
+      scorer_(ResourcesToScore(args.scoring_strategy.resources.empty()
+                                   ? DefaultResourceSpec()
+                                   : args.scoring_strategy.resources),
+              /*use_requested=*/false) {
+  if (strategy == Strategy::kRequestedToCapacityRatio)
+    ratio_.emplace(args.scoring_strategy.requested_to_capacity_ratio.shape);
+}
+
+std::string_view Fit::Name() const { return names::kNodeResourcesFit; }
+
+bool Fit::Ignored(std::string_view name) const {
+  auto has = [](const std::vector<std::string>& set, std::string_view s) {
+    return std::find(set.begin(), set.end(), s) != set.end();
+  };
+  if (has(ignored_resources_, name)) return true;
+  // Extended resource names always have a group before their '/'.
+  return !ignored_resource_groups_.empty() &&
+         has(ignored_resource_groups_, name.substr(0, name.find('/')));
+}
+
+std::unique_ptr<PodFitRequest> Fit::MakeFitRequest(const Pod& pod) const {
+  Resource r = ComputePodResourceRequest(pod);
+  auto state = std::make_unique<PodFitRequest>();
+  state->milli_cpu = r.milli_cpu;
+  state->memory = r.memory;
+  state->ephemeral_storage = r.ephemeral_storage;
+  state->has_scalars = !r.scalars.empty();
+  for (const auto& [name, quantity] : r.scalars) {
+    if (quantity == 0) continue;
+    std::string_view s = Str(name);
+    if (IsExtendedResourceName(s) && Ignored(s)) continue;
+    state->scalars.push_back({name, quantity, "Insufficient " + std::string(s)});
+  }
+  std::sort(state->scalars.begin(), state->scalars.end(),
+            [](const PodFitRequest::Scalar& a, const PodFitRequest::Scalar& b) {
+              return Str(a.name) < Str(b.name);
+            });
+  return state;
+}
+
+Status Fit::PreFilter(CycleState* state, const Pod& pod, PreFilterResult*) {
+  state->Write(kPreFilterKey, MakeFitRequest(pod));
+  return Status::Success();
+}
+
+std::vector<std::string> Fit::InsufficientResources(const PodFitRequest& request,
+                                                    const NodeInfo& node) {
+  std::vector<std::string> reasons;
+  const Resource& alloc = node.allocatable;
+  const Resource& used = node.requested;
+  if (static_cast<int64_t>(node.pods.size()) + 1 > alloc.allowed_pod_number)
+    reasons.emplace_back("Too many pods");
+  if (request.milli_cpu == 0 && request.memory == 0 && request.ephemeral_storage == 0 &&
+      !request.has_scalars)
+    return reasons;
+  if (request.milli_cpu > goarith::Sub(alloc.milli_cpu, used.milli_cpu))
+    reasons.emplace_back("Insufficient cpu");
+  if (request.memory > goarith::Sub(alloc.memory, used.memory))
+    reasons.emplace_back("Insufficient memory");
+  if (request.ephemeral_storage > goarith::Sub(alloc.ephemeral_storage, used.ephemeral_storage))
+    reasons.emplace_back("Insufficient ephemeral-storage");
+  for (const PodFitRequest::Scalar& s : request.scalars)
+    if (s.quantity > goarith::Sub(alloc.Scalar(s.name), used.Scalar(s.name)))
+      reasons.push_back(s.reason);
+  return reasons;
+}
+
+Status Fit::Filter(const CycleState& state, const Pod&, const NodeInfo& node) const {
+  const auto* request = state.ReadAs<PodFitRequest>(kPreFilterKey);
+  if (request == nullptr) {
+    return Status::Error("error reading \"" + std::string(kPreFilterStateKey) +
+                         "\" from cycleState: not found");
+  }
+  std::vector<std::string> reasons = InsufficientResources(*request, node);
+  if (reasons.empty()) return Status::Success();
+  return Status(Code::kUnschedulable, std::move(reasons));
+}
+
+std::vector<ClusterEvent> Fit::EventsToRegister() const {
+  return {
+      {EventResource::kPod, kDelete, ""},
+      {EventResource::kNode, kAdd | kUpdate, ""},
+  };
+}
+
+Status Fit::PreScore(CycleState* state, const Pod& pod, const std::vector<NodeId>&) {
+  state->Write(kPreScoreKey, scorer_.ComputePodRequests(pod));
+  return Status::Success();
+}
+
+Status Fit::Score(const CycleState& state, const Pod& pod, const NodeInfo& node,
+                  int64_t* score) const {
+  *score = 0;
+  if (node.node == nullptr) return Status::Error("node not found");
+  const auto* pre = state.ReadAs<PodScoringRequest>(kPreScoreKey);
+  int64_t node_score = 0;
+  int64_t weight_sum = 0;
+  scorer_.ForEachResource(node, pod, pre, [&](const ScoredResource& r, int64_t alloc, int64_t req) {
+    int64_t resource_score = 0;
+    switch (strategy_) {
+      case Strategy::kLeastAllocated:
+        resource_score = LeastRequestedScore(req, alloc);
+        break;
+      case Strategy::kMostAllocated:
+        resource_score = MostRequestedScore(req, alloc);
+        break;
+      case Strategy::kRequestedToCapacityRatio:
+        resource_score = ratio_->ResourceScore(req, alloc);
+        // The ratio strategy leaves resources that score 0 out of the mean.
+        if (resource_score <= 0) return;
+        break;
+    }
+    node_score = goarith::Add(node_score, goarith::Mul(resource_score, r.weight));
+    weight_sum = goarith::Add(weight_sum, r.weight);
+  });
+  if (weight_sum == 0) return Status::Success();
+  if (strategy_ == Strategy::kRequestedToCapacityRatio) {
+    *score = goarith::FloatToInt64(
+        std::round(static_cast<double>(node_score) / static_cast<double>(weight_sum)));
+  } else {
+    *score = goarith::Div(node_score, weight_sum);
+  }
+  return Status::Success();
+}
+
+}  // namespace ksched::framework::noderesources
 
 namespace ksched::framework::plugins {
 
-std::unique_ptr<Plugin> NewNodeResourcesFit(const config::PluginArgs&, Handle*, Status* error) {
-  *error = Status::Error("plugin NodeResourcesFit is not built yet");
-  return nullptr;
+std::unique_ptr<Plugin> NewNodeResourcesFit(const config::PluginArgs& args, Handle*,
+                                            Status* error) {
+  if (std::holds_alternative<std::monostate>(args)) {
+    // No pluginConfig: upstream's defaults (LeastAllocated over cpu and memory).
+    return noderesources::Fit::New(config::NodeResourcesFitArgs{}, error);
+  }
+  const auto* fit_args = std::get_if<config::NodeResourcesFitArgs>(&args);
+  if (fit_args == nullptr) {
+    *error = Status::Error("want args to be of type NodeResourcesFitArgs, got " +
+                           noderesources::ArgsTypeName(args));
+    return nullptr;
+  }
+  return noderesources::Fit::New(*fit_args, error);
 }
 
 }  // namespace ksched::framework::plugins

@@ -1,11 +1,44 @@
-// PLACEHOLDER: replaced by the plugin's implementation.
+// NodeUnschedulable: keeps pods off nodes with spec.unschedulable, unless
+// the pod tolerates the node.kubernetes.io/unschedulable:NoSchedule taint
+// (which the node lifecycle controller puts on such nodes).
+#include "framework/plugins/names/names.h"
 #include "framework/plugins/registry_factories.h"
+#include "predicates/tolerations.h"
 
 namespace ksched::framework::plugins {
+namespace {
 
-std::unique_ptr<Plugin> NewNodeUnschedulable(const config::PluginArgs&, Handle*, Status* error) {
-  *error = Status::Error("plugin NodeUnschedulable is not built yet");
-  return nullptr;
+constexpr const char* kErrReasonUnschedulable = "node(s) were unschedulable";
+
+class NodeUnschedulable final : public FilterPlugin, public EnqueueExtensions {
+ public:
+  NodeUnschedulable() {
+    unschedulable_taint_.key = Intern("node.kubernetes.io/unschedulable");
+    unschedulable_taint_.effect = TaintEffect::kNoSchedule;
+    unschedulable_taint_.effect_str = "NoSchedule";
+  }
+
+  std::string_view Name() const override { return names::kNodeUnschedulable; }
+
+  std::vector<ClusterEvent> EventsToRegister() const override {
+    return {{EventResource::kNode, kAdd | kUpdateNodeTaint, ""}};
+  }
+
+  Status Filter(const CycleState&, const Pod& pod, const NodeInfo& node) const override {
+    if (!node.node->unschedulable) return Status::Success();
+    if (TolerationsTolerateTaint(pod.spec.tolerations, unschedulable_taint_))
+      return Status::Success();
+    return Status::Unresolvable(kErrReasonUnschedulable);
+  }
+
+ private:
+  Taint unschedulable_taint_;
+};
+
+}  // namespace
+
+std::unique_ptr<Plugin> NewNodeUnschedulable(const config::PluginArgs&, Handle*, Status*) {
+  return std::make_unique<NodeUnschedulable>();
 }
 
 }  // namespace ksched::framework::plugins

@@ -1,11 +1,44 @@
-// PLACEHOLDER: replaced by the plugin's implementation.
+// SchedulingGates: keeps a pod out of the active queue while it still has
+// spec.schedulingGates. Only with the PodSchedulingReadiness feature gate
+// (alpha in v1.26); otherwise every pod passes.
+#include <string>
+
+#include "framework/plugins/names/names.h"
 #include "framework/plugins/registry_factories.h"
 
 namespace ksched::framework::plugins {
+namespace {
 
-std::unique_ptr<Plugin> NewSchedulingGates(const config::PluginArgs&, Handle*, Status* error) {
-  *error = Status::Error("plugin SchedulingGates is not built yet");
-  return nullptr;
+class SchedulingGates final : public PreEnqueuePlugin, public EnqueueExtensions {
+ public:
+  explicit SchedulingGates(bool enabled) : enabled_(enabled) {}
+
+  std::string_view Name() const override { return names::kSchedulingGates; }
+
+  Status PreEnqueue(const Pod& pod) override {
+    const auto& gates = pod.spec.scheduling_gates;
+    if (!enabled_ || gates.empty()) return Status::Success();
+    // Go's %v of a []string: "[a b c]".
+    std::string list;
+    for (const std::string& g : gates) {
+      if (!list.empty()) list += ' ';
+      list += g;
+    }
+    return Status::Unresolvable("waiting for scheduling gates: [" + list + "]");
+  }
+
+  std::vector<ClusterEvent> EventsToRegister() const override {
+    return {{EventResource::kPod, kUpdate, ""}};
+  }
+
+ private:
+  bool enabled_;
+};
+
+}  // namespace
+
+std::unique_ptr<Plugin> NewSchedulingGates(const config::PluginArgs&, Handle* handle, Status*) {
+  return std::make_unique<SchedulingGates>(handle->feature_gates().pod_scheduling_readiness);
 }
 
 }  // namespace ksched::framework::plugins

@@ -1,11 +1,85 @@
-// PLACEHOLDER: replaced by the plugin's implementation.
+// TaintToleration: Filter keeps pods off nodes with a NoSchedule or
+// NoExecute taint they do not tolerate; Score prefers nodes with fewer
+// PreferNoSchedule taints the pod does not tolerate (the raw score is that
+// count, reversed by NormalizeScore).
+#include <fmt/format.h>
+
+#include "framework/plugins/helper/normalize_score.h"
+#include "framework/plugins/helper/taint.h"
+#include "framework/plugins/names/names.h"
 #include "framework/plugins/registry_factories.h"
+#include "predicates/tolerations.h"
 
 namespace ksched::framework::plugins {
+namespace {
 
-std::unique_ptr<Plugin> NewTaintToleration(const config::PluginArgs&, Handle*, Status* error) {
-  *error = Status::Error("plugin TaintToleration is not built yet");
-  return nullptr;
+// The pod's tolerations that can tolerate a PreferNoSchedule taint.
+struct PreScoreState final : StateData {
+  std::vector<Toleration> tolerations_prefer_no_schedule;
+  std::unique_ptr<StateData> Clone() const override {
+    return std::make_unique<PreScoreState>(*this);
+  }
+};
+
+const StateKey kPreScoreStateKey = StateKey::Register();
+
+class TaintToleration final : public FilterPlugin,
+                              public PreScorePlugin,
+                              public ScorePlugin,
+                              public ScoreExtensions,
+                              public EnqueueExtensions {
+ public:
+  std::string_view Name() const override { return names::kTaintToleration; }
+
+  std::vector<ClusterEvent> EventsToRegister() const override {
+    return {{EventResource::kNode, kAdd | kUpdate, ""}};
+  }
+
+  Status Filter(const CycleState&, const Pod& pod, const NodeInfo& node) const override {
+    const Taint* taint = helper::FindMatchingUntoleratedTaint(
+        node.node->taints, pod.spec.tolerations, helper::DoNotScheduleTaint);
+    if (taint == nullptr) return Status::Success();
+    return Status::Unresolvable(fmt::format("node(s) had untolerated taint {{{}: {}}}",
+                                            Str(taint->key), Str(taint->value)));
+  }
+
+  Status PreScore(CycleState* state, const Pod& pod, const std::vector<NodeId>& nodes) override {
+    if (nodes.empty()) return Status::Success();
+    auto s = std::make_unique<PreScoreState>();
+    for (const Toleration& t : pod.spec.tolerations) {
+      if (t.effect == TaintEffect::kNone || t.effect == TaintEffect::kPreferNoSchedule)
+        s->tolerations_prefer_no_schedule.push_back(t);
+    }
+    state->Write(kPreScoreStateKey, std::move(s));
+    return Status::Success();
+  }
+
+  Status Score(const CycleState& state, const Pod&, const NodeInfo& node,
+               int64_t* score) const override {
+    const auto* s = state.ReadAs<PreScoreState>(kPreScoreStateKey);
+    if (s == nullptr) {
+      return Status::Error("failed to read \"PreScoreTaintToleration\" from cycleState: not found");
+    }
+    int64_t intolerable = 0;
+    for (const Taint& taint : node.node->taints) {
+      if (taint.effect != TaintEffect::kPreferNoSchedule) continue;
+      if (!TolerationsTolerateTaint(s->tolerations_prefer_no_schedule, taint)) ++intolerable;
+    }
+    *score = intolerable;
+    return Status::Success();
+  }
+
+  const ScoreExtensions* ScoreExt() const override { return this; }
+
+  Status NormalizeScore(const CycleState&, const Pod&, NodeScoreList* scores) const override {
+    return helper::DefaultNormalizeScore(kMaxNodeScore, true, scores);
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Plugin> NewTaintToleration(const config::PluginArgs&, Handle*, Status*) {
+  return std::make_unique<TaintToleration>();
 }
 
 }  // namespace ksched::framework::plugins

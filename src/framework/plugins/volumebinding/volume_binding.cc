@@ -1,11 +1,246 @@
-// PLACEHOLDER: replaced by the plugin's implementation.
+// VolumeBinding (v1.26): the pod's PersistentVolumeClaims, bound or to be
+// bound, must be usable on the node.
+//
+// PreFilter sorts the pod's claims (a missing, lost or deleted claim makes
+// the pod unresolvable; an unbound claim that is not WaitForFirstConsumer
+// does too). Filter runs the binder for the node and keeps its decision per
+// node. Reserve assumes the chosen node's bindings in the binder so that the
+// next cycles see those PVs taken; Unreserve reverts them. Score is 0 unless
+// the VolumeCapacityPriority gate is on. PreBind, which would make the API
+// calls and wait for the PV controller, is not implemented: ksched front ends
+// do not write PVs or PVCs.
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "framework/plugins/names/names.h"
+#include "framework/plugins/nodevolumelimits/utils.h"
 #include "framework/plugins/registry_factories.h"
+#include "framework/plugins/volumebinding/binder.h"
+#include "predicates/volume_util.h"
 
 namespace ksched::framework::plugins {
+namespace {
 
-std::unique_ptr<Plugin> NewVolumeBinding(const config::PluginArgs&, Handle*, Status* error) {
-  *error = Status::Error("plugin VolumeBinding is not built yet");
-  return nullptr;
+using volumebinding::Binder;
+using volumebinding::PodVolumes;
+
+// Upstream's stateData. Clone shares it, as upstream's Clone returns the
+// same pointer: preemption's copies see (and add to) the same per-node
+// decisions.
+struct StateInner {
+  bool skip = false;
+  std::vector<PersistentVolumeClaim> bound_claims;
+  std::vector<PersistentVolumeClaim> claims_to_bind;
+  bool all_bound = false;
+  // Filter's decision per NodeId; each node's slot is written only by the
+  // Filter call for that node.
+  std::vector<std::optional<PodVolumes>> by_node;
+};
+
+struct State final : StateData {
+  std::shared_ptr<StateInner> inner = std::make_shared<StateInner>();
+  std::unique_ptr<StateData> Clone() const override { return std::make_unique<State>(*this); }
+};
+
+const StateKey& Key() {
+  static const StateKey key = StateKey::Register();
+  return key;
+}
+
+Status ReadError() {
+  return Status::Error("error reading \"PreFilterVolumeBinding\" from cycleState");
+}
+
+class VolumeBinding final : public PreFilterPlugin,
+                            public FilterPlugin,
+                            public ScorePlugin,
+                            public ReservePlugin,
+                            public EnqueueExtensions {
+ public:
+  VolumeBinding(Handle* handle, config::VolumeBindingArgs args, bool capacity_priority)
+      : handle_(handle), binder_(handle), capacity_priority_(capacity_priority) {
+    for (const auto& p : args.shape) {
+      // Scores are 0..10 in the args, 0..100 inside (MaxNodeScore / MaxCustomPriorityScore).
+      shape_.push_back({p.utilization, int64_t{p.score} * (kMaxNodeScore / 10)});
+    }
+  }
+
+  std::string_view Name() const override { return names::kVolumeBinding; }
+
+  Status PreFilter(CycleState* state, const Pod& pod, PreFilterResult*) override {
+    binder_.Sync();
+    auto s = std::make_unique<State>();
+    bool has_pvc = false;
+    if (Status st = PodHasPVCs(pod, &has_pvc); !st.IsSuccess()) return st;
+    if (!has_pvc) {
+      s->inner->skip = true;
+      state->Write(Key(), std::move(s));
+      return Status();
+    }
+    std::vector<PersistentVolumeClaim> immediate;
+    if (Status st = binder_.GetPodVolumes(pod, &s->inner->bound_claims, &s->inner->claims_to_bind,
+                                          &immediate);
+        !st.IsSuccess())
+      return st;
+    if (!immediate.empty()) {
+      return Status::Unresolvable("pod has unbound immediate PersistentVolumeClaims");
+    }
+    s->inner->by_node.resize(handle_->cluster().num_nodes());
+    state->Write(Key(), std::move(s));
+    return Status();
+  }
+
+  Status Filter(const CycleState& cycle, const Pod& pod, const NodeInfo& node) const override {
+    if (node.node == nullptr) return Status::Error("node not found");
+    auto* s = cycle.ReadAs<State>(Key());
+    if (s == nullptr) return ReadError();
+    StateInner& st = *s->inner;
+    if (st.skip) return Status();
+    PodVolumes volumes;
+    std::vector<std::string> reasons;
+    if (Status err = binder_.FindPodVolumes(pod, st.bound_claims, st.claims_to_bind, node, &volumes,
+                                            &reasons);
+        !err.IsSuccess())
+      return err;
+    if (!reasons.empty()) return Status(Code::kUnschedulableAndUnresolvable, std::move(reasons));
+    // Nodes never change within a cycle, so every node has its slot.
+    if (node.id < st.by_node.size()) st.by_node[node.id] = std::move(volumes);
+    return Status();
+  }
+
+  Status Score(const CycleState& cycle, const Pod&, const NodeInfo& node,
+               int64_t* score) const override {
+    *score = 0;
+    if (!capacity_priority_) return Status();
+    auto* s = cycle.ReadAs<State>(Key());
+    if (s == nullptr) return ReadError();
+    const StateInner& st = *s->inner;
+    if (node.id >= st.by_node.size() || !st.by_node[node.id]) return Status();
+    // Requested and capacity per storage class of the static bindings.
+    std::vector<std::pair<std::string_view, std::pair<int64_t, int64_t>>> classes;
+    for (const auto& b : st.by_node[node.id]->static_bindings) {
+      std::string_view cls = b.pv->storage_class_name;
+      auto it = std::find_if(classes.begin(), classes.end(),
+                             [&](const auto& c) { return c.first == cls; });
+      if (it == classes.end()) {
+        classes.push_back({cls, {0, 0}});
+        it = classes.end() - 1;
+      }
+      it->second.first += b.pvc->request.value_or(Quantity()).Value();
+      it->second.second += b.pv->capacity.value_or(Quantity()).Value();
+    }
+    if (classes.empty()) return Status();
+    int64_t total = 0;
+    for (const auto& [cls, rc] : classes) {
+      const auto [requested, capacity] = rc;
+      total += Shape(capacity == 0 || requested > capacity ? 100 : requested * 100 / capacity);
+    }
+    *score = static_cast<int64_t>(
+        std::round(static_cast<double>(total) / static_cast<double>(classes.size())));
+    return Status();
+  }
+
+  Status Reserve(CycleState* cycle, const Pod& pod, NodeId node) override {
+    binder_.Sync();
+    auto* s = cycle->ReadAs<State>(Key());
+    if (s == nullptr) return ReadError();
+    StateInner& st = *s->inner;
+    if (node < st.by_node.size() && st.by_node[node]) {
+      bool all_bound = false;
+      const std::string_view node_name = handle_->cluster().node(node).meta.name;
+      if (Status err = binder_.AssumePodVolumes(pod, node_name, &*st.by_node[node], &all_bound);
+          !err.IsSuccess())
+        return err;
+      st.all_bound = all_bound;
+    } else {
+      st.all_bound = true;
+    }
+    return Status();
+  }
+
+  void Unreserve(CycleState* cycle, const Pod&, NodeId node) override {
+    auto* s = cycle->ReadAs<State>(Key());
+    if (s == nullptr) return;
+    StateInner& st = *s->inner;
+    if (node < st.by_node.size() && st.by_node[node])
+      binder_.RevertAssumedPodVolumes(*st.by_node[node]);
+  }
+
+  std::vector<ClusterEvent> EventsToRegister() const override {
+    return {{EventResource::kStorageClass, kAdd | kUpdate, "StorageClassAddOrUpdate"},
+            {EventResource::kPersistentVolumeClaim, kAdd | kUpdate, "PvcAddOrUpdate"},
+            {EventResource::kPersistentVolume, kAdd | kUpdate, "PvAddOrUpdate"},
+            {EventResource::kNode, kAdd | kUpdateNodeLabel, "NodeAddOrUpdateLabel"},
+            {EventResource::kCSINode, kAdd | kUpdate, "CSINodeAddOrUpdate"},
+            {EventResource::kCSIDriver, kAdd | kUpdate, "CSIDriverAddOrUpdate"},
+            {EventResource::kCSIStorageCapacity, kAdd | kUpdate, "CSIStorageCapacityAddOrUpdate"}};
+  }
+
+ private:
+  // podHasPVCs, reading the API's claims (not the assumed ones).
+  Status PodHasPVCs(const Pod& pod, bool* has_pvc) const {
+    const ClusterState& cluster = handle_->cluster();
+    for (const Volume& v : pod.spec.volumes) {
+      const bool ephemeral = v.kind == VolumeKind::kEphemeral;
+      if (v.kind != VolumeKind::kPersistentVolumeClaim && !ephemeral) continue;
+      *has_pvc = true;
+      const PersistentVolumeClaim* pvc = cluster.FindPvc(pod.meta.ns, v.id);
+      if (pvc == nullptr) {
+        if (ephemeral) {
+          return Status::Unresolvable(
+              "waiting for ephemeral volume controller to create the persistentvolumeclaim " +
+              volume::GoQuote(v.id));
+        }
+        return Status::Unresolvable("persistentvolumeclaim " + volume::GoQuote(v.id) +
+                                    " not found");
+      }
+      if (pvc->phase == "Lost") {
+        return Status::Unresolvable("persistentvolumeclaim " + volume::GoQuote(pvc->meta.name) +
+                                    " bound to non-existent persistentvolume " +
+                                    volume::GoQuote(pvc->volume_name));
+      }
+      if (pvc->meta.has_deletion_timestamp) {
+        return Status::Unresolvable("persistentvolumeclaim " + volume::GoQuote(pvc->meta.name) +
+                                    " is being deleted");
+      }
+      if (ephemeral) {
+        if (Status s = nodevolumelimits::EphemeralVolumeIsForPod(pod, *pvc); !s.IsSuccess())
+          return Status::Unresolvable(s.Message());
+      }
+    }
+    return Status();
+  }
+
+  // helper.BuildBrokenLinearFunction over the configured shape.
+  int64_t Shape(int64_t p) const {
+    if (shape_.empty()) return 0;
+    for (size_t i = 0; i < shape_.size(); ++i) {
+      if (p <= shape_[i].first) {
+        if (i == 0) return shape_[0].second;
+        return shape_[i - 1].second + (shape_[i].second - shape_[i - 1].second) *
+                                          (p - shape_[i - 1].first) /
+                                          (shape_[i].first - shape_[i - 1].first);
+      }
+    }
+    return shape_.back().second;
+  }
+
+  Handle* handle_;
+  Binder binder_;
+  bool capacity_priority_;
+  std::vector<std::pair<int64_t, int64_t>> shape_;  // (utilization, score 0..100)
+};
+
+}  // namespace
+
+std::unique_ptr<Plugin> NewVolumeBinding(const config::PluginArgs& args, Handle* handle, Status*) {
+  config::VolumeBindingArgs a;
+  if (const auto* given = std::get_if<config::VolumeBindingArgs>(&args)) a = *given;
+  return std::make_unique<VolumeBinding>(handle, std::move(a),
+                                         handle->feature_gates().volume_capacity_priority);
 }
 
 }  // namespace ksched::framework::plugins

@@ -1,0 +1,152 @@
+#include "cli/framework_step_writer.h"
+
+#include <algorithm>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace ksched {
+namespace {
+
+using framework::CycleResult;
+
+// Indices [0, n) ordered by the name of node_of(i).
+template <typename NodeOf>
+std::vector<size_t> ByName(size_t n, const ClusterState& cluster, NodeOf node_of) {
+  const std::vector<uint32_t>& rank = cluster.name_rank();
+  std::vector<size_t> order(n);
+  for (size_t i = 0; i < n; ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return rank[node_of(a)] < rank[node_of(b)]; });
+  return order;
+}
+
+void WriteStrings(DocumentWriter* w, const std::vector<std::string>& values) {
+  w->BeginArray();
+  for (const std::string& v : values) w->String(v);
+  w->EndArray();
+}
+
+// Every failing node (cluster nodes and names only extenders know), by name.
+struct Failure {
+  std::string_view node;
+  const framework::Status* status;
+};
+std::vector<Failure> SortedFailures(const CycleResult& r, const ClusterState& cluster) {
+  std::vector<Failure> out;
+  out.reserve(r.failures.size() + r.unknown_failures.size());
+  for (const auto& f : r.failures) out.push_back({cluster.node(f.node).meta.name, &f.status});
+  for (const auto& [name, status] : r.unknown_failures) out.push_back({name, &status});
+  std::stable_sort(out.begin(), out.end(),
+                   [](const Failure& a, const Failure& b) { return a.node < b.node; });
+  return out;
+}
+
+void WriteScores(DocumentWriter* w, const CycleResult& r, const ClusterState& cluster) {
+  const std::vector<NodeId>& feasible = r.feasible;
+  auto name = [&](NodeId id) -> std::string_view { return cluster.node(id).meta.name; };
+  const std::vector<size_t> by_name =
+      ByName(feasible.size(), cluster, [&](size_t i) { return feasible[i]; });
+  auto per_node = [&](auto value) {
+    w->BeginObject();
+    for (size_t i : by_name) {
+      w->Key(name(feasible[i]));
+      w->Int(value(i));
+    }
+    w->EndObject();
+  };
+  w->Key("scores");
+  per_node([&](size_t i) { return r.totals[i]; });
+
+  const framework::Framework* fwk = r.framework;
+  const size_t np = r.plugin_scores.num_nodes == 0 ? 0 : fwk->num_score_plugins();
+  if (np > 0) {
+    // A plugin listed twice (upstream's MultiPoint reordering can do that)
+    // is one key of the harness's map.
+    std::vector<size_t> plugins(np);
+    for (size_t p = 0; p < np; ++p) plugins[p] = p;
+    std::stable_sort(plugins.begin(), plugins.end(), [&](size_t a, size_t b) {
+      return fwk->ScorePluginName(a) < fwk->ScorePluginName(b);
+    });
+    w->Key("plugins");
+    w->BeginObject();
+    for (size_t k = 0; k < plugins.size(); ++k) {
+      size_t p = plugins[k];
+      if (k + 1 < plugins.size() && fwk->ScorePluginName(plugins[k + 1]) == fwk->ScorePluginName(p))
+        continue;
+      w->Key(fwk->ScorePluginName(p));
+      per_node([&](size_t i) { return r.plugin_scores.At(p, i); });
+    }
+    w->EndObject();
+  }
+  if (!r.extender_scores.empty()) {
+    w->Key("extenders");
+    per_node([&](size_t i) { return r.extender_scores[i]; });
+  }
+  w->Key("maxNodes");
+  w->BeginArray();
+  for (NodeId id : r.max_nodes) w->String(name(id));
+  w->EndArray();
+}
+
+}  // namespace
+
+void WriteFrameworkStep(DocumentWriter* w, const Pod& pod, const CycleResult& r,
+                        const ClusterState& cluster,
+                        const std::function<void(DocumentWriter*)>& extra_fields) {
+  w->BeginObject();
+  w->Key("pod");
+  w->String(pod.Key());
+  w->Key("node");
+  if (r.chosen == kNoNode) {
+    w->Null();
+    w->Key("error");
+    w->String(r.error);
+  } else {
+    w->String(cluster.node(r.chosen).meta.name);
+  }
+
+  w->Key("feasible");
+  w->BeginArray();
+  for (size_t i : ByName(r.feasible.size(), cluster, [&](size_t i) { return r.feasible[i]; }))
+    w->String(cluster.node(r.feasible[i]).meta.name);
+  w->EndArray();
+
+  const std::vector<Failure> failures = SortedFailures(r, cluster);
+  w->Key("failures");
+  w->BeginObject();
+  for (const Failure& f : failures) {
+    w->Key(f.node);
+    WriteStrings(w, f.status->reasons());
+  }
+  w->EndObject();
+  bool any_plugin = false;
+  for (const Failure& f : failures) any_plugin = any_plugin || !f.status->failed_plugin().empty();
+  if (any_plugin) {
+    w->Key("failedPlugins");
+    w->BeginObject();
+    for (const Failure& f : failures) {
+      if (f.status->failed_plugin().empty()) continue;
+      w->Key(f.node);
+      w->String(f.status->failed_plugin());
+    }
+    w->EndObject();
+  }
+
+  if (r.chosen != kNoNode && r.feasible.size() >= 2 && r.scored) WriteScores(w, r, cluster);
+  if (extra_fields) extra_fields(w);
+  w->EndObject();
+}
+
+std::string FrameworkStepToJson(const Pod& pod, const CycleResult& result,
+                                const ClusterState& cluster) {
+  std::string out;
+  {
+    OutputBuffer buffer(&out);
+    auto w = MakeJsonWriter(&buffer, JsonStyle::kCompact);
+    WriteFrameworkStep(w.get(), pod, result, cluster);
+  }
+  return out;
+}
+
+}  // namespace ksched

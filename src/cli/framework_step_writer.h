@@ -1,0 +1,27 @@
+// One v1.26 framework cycle as a step of ../shared/framework/README.md's
+// expected format: pod, node, error, feasible, failures, failedPlugins and,
+// when two or more nodes were feasible and one was chosen, scores, plugins,
+// extenders and maxNodes. Keys of maps are sorted as strings, as the
+// reference harness's Go encoder prints them.
+#pragma once
+
+#include <functional>
+#include <string>
+
+#include "cache/cluster_state.h"
+#include "cli/document_writer.h"
+#include "framework/schedule_one.h"
+
+namespace ksched {
+
+// The whole step object; `extra_fields`, if set, writes fields after the
+// standard ones (a loop scenario's preemption) before the object ends.
+void WriteFrameworkStep(DocumentWriter* w, const Pod& pod, const framework::CycleResult& result,
+                        const ClusterState& cluster,
+                        const std::function<void(DocumentWriter*)>& extra_fields = nullptr);
+
+// The step as one line of compact JSON, without the newline.
+std::string FrameworkStepToJson(const Pod& pod, const framework::CycleResult& result,
+                                const ClusterState& cluster);
+
+}  // namespace ksched

@@ -1,0 +1,65 @@
+#include <gtest/gtest.h>
+
+#include "framework/plugins/registry_factories.h"
+#include "framework/plugins/testing/fake_handle.h"
+#include "tests/fixtures.h"
+
+namespace ksched::framework::plugins {
+namespace {
+
+using framework::testing::As;
+using framework::testing::FakeHandle;
+using framework::testing::MustNew;
+using framework::testing::NodeNamed;
+using ksched::testing::TestCluster;
+using ksched::testing::TestPod;
+
+// Sizes in MiB: big:1 is 500 on b and 300 on a; app:latest is 800 on b.
+// Nodes are given b, a, c but v1.26's cache adds them by name: a, b, c.
+const char* kCluster = R"({"kind":"List","items":[
+    {"kind":"Node","metadata":{"name":"b"},"status":{"images":[
+        {"names":["big:1"],"sizeBytes":524288000},
+        {"names":["app:latest","docker.io/library/app:latest"],"sizeBytes":838860800}]}},
+    {"kind":"Node","metadata":{"name":"a"},"status":{"images":[
+        {"names":["big:1"],"sizeBytes":314572800}]}},
+    {"kind":"Node","metadata":{"name":"c"}}]})";
+
+class ImageLocalityTest : public ::testing::Test {
+ protected:
+  int64_t ScoreOn(const Pod& pod, const char* node) {
+    int64_t s = -1;
+    CycleState state;
+    EXPECT_TRUE(
+        As<ScorePlugin>(plugin)->Score(state, pod, NodeNamed(cluster, node), &s).IsSuccess());
+    return s;
+  }
+
+  ClusterState cluster = TestCluster(kCluster);
+  FakeHandle handle{&cluster};
+  std::unique_ptr<Plugin> plugin = MustNew(&NewImageLocality, &handle);
+};
+
+TEST_F(ImageLocalityTest, SizeAndCountAsTheCacheRecordedThemInNameOrder) {
+  Pod pod = TestPod(R"({"kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[
+      {"name":"c","image":"big:1"}]}})");
+  // a: 300 MiB x 1/3 nodes; b: 300 MiB (a's size, recorded first) x 2/3.
+  EXPECT_EQ(ScoreOn(pod, "a"), 7);
+  EXPECT_EQ(ScoreOn(pod, "b"), 18);
+  EXPECT_EQ(ScoreOn(pod, "c"), 0);
+  EXPECT_EQ(As<ScorePlugin>(plugin)->ScoreExt(), nullptr);
+}
+
+TEST_F(ImageLocalityTest, UntaggedImagesAreLatestAndThresholdsScaleWithContainers) {
+  Pod pod = TestPod(R"({"kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[
+      {"name":"c1","image":"big:1"},{"name":"c2","image":"app"}]}})");
+  EXPECT_EQ(ScoreOn(pod, "b"), 22);
+  EXPECT_EQ(ScoreOn(pod, "a"), 3);
+  EXPECT_EQ(ScoreOn(pod, "c"), 0);
+  // A registry port is not a tag.
+  Pod registry = TestPod(R"({"kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[
+      {"name":"c","image":"registry:5000/big"}]}})");
+  EXPECT_EQ(ScoreOn(registry, "a"), 0);
+}
+
+}  // namespace
+}  // namespace ksched::framework::plugins

@@ -1,0 +1,90 @@
+// NodeResourcesFit (upstream's noderesources/fit.go): Filter rejects nodes
+// without room for the pod's requests; Score ranks nodes by the configured
+// strategy (LeastAllocated, MostAllocated or RequestedToCapacityRatio).
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cache/resource.h"
+#include "config/types.h"
+#include "framework/interface.h"
+#include "framework/plugins/noderesources/requested_to_capacity_ratio.h"
+#include "framework/plugins/noderesources/resource_allocation.h"
+
+namespace ksched::framework::noderesources {
+
+// The pod's request as Filter checks it (v1.26's computePodResourceRequest:
+// the containers' sum, raised to any single init container's request, plus
+// the overhead), computed once in PreFilter.
+struct PodFitRequest final : StateData {
+  int64_t milli_cpu = 0;
+  int64_t memory = 0;
+  int64_t ephemeral_storage = 0;
+  // Upstream's request has a scalar entry for every scalar name any
+  // container, init container or the overhead mentions, zeros included; a
+  // pod with such an entry is checked even when it requests nothing else.
+  bool has_scalars = false;
+  struct Scalar {
+    StrId name = kEmptyStr;
+    int64_t quantity = 0;
+    std::string reason;  // "Insufficient <name>"
+  };
+  // The non-zero scalar requests Filter checks (ignored extended resources
+  // left out), sorted by name: upstream walks a Go map here, whose order is
+  // random; sorting makes the reasons' order deterministic.
+  std::vector<Scalar> scalars;
+
+  std::unique_ptr<StateData> Clone() const override {
+    return std::make_unique<PodFitRequest>(*this);
+  }
+};
+
+// v1.26's computePodResourceRequest.
+Resource ComputePodResourceRequest(const Pod& pod);
+
+class Fit final : public PreFilterPlugin,
+                  public FilterPlugin,
+                  public EnqueueExtensions,
+                  public PreScorePlugin,
+                  public ScorePlugin {
+ public:
+  // Args as defaulted and validated by the configuration; an error Status
+  // (and nullptr) for an unsupported strategy or an empty shape.
+  static std::unique_ptr<Fit> New(const config::NodeResourcesFitArgs& args, Status* error);
+
+  std::string_view Name() const override;
+
+  Status PreFilter(CycleState* state, const Pod& pod, PreFilterResult* result) override;
+  Status Filter(const CycleState& state, const Pod& pod, const NodeInfo& node) const override;
+  std::vector<ClusterEvent> EventsToRegister() const override;
+
+  // Not in upstream's Fit: computes the pod's per-resource requests once so
+  // Score does not redo it per node (Score falls back when it did not run).
+  Status PreScore(CycleState* state, const Pod& pod, const std::vector<NodeId>& nodes) override;
+  Status Score(const CycleState& state, const Pod& pod, const NodeInfo& node,
+               int64_t* score) const override;
+
+  // The state PreFilter writes for `pod` (exposed for tests and preemption).
+  std::unique_ptr<PodFitRequest> MakeFitRequest(const Pod& pod) const;
+  // fitsRequest: the reasons the node lacks room, in upstream's order
+  // ("Too many pods", cpu, memory, ephemeral-storage, scalars). Empty: fits.
+  static std::vector<std::string> InsufficientResources(const PodFitRequest& request,
+                                                        const NodeInfo& node);
+
+ private:
+  enum class Strategy : uint8_t { kLeastAllocated, kMostAllocated, kRequestedToCapacityRatio };
+
+  Fit(const config::NodeResourcesFitArgs& args, Strategy strategy);
+  bool Ignored(std::string_view extended_resource) const;
+
+  std::vector<std::string> ignored_resources_;
+  std::vector<std::string> ignored_resource_groups_;
+  Strategy strategy_;
+  ResourceAllocationScorer scorer_;
+  std::optional<RequestedToCapacityRatio> ratio_;  // kRequestedToCapacityRatio only
+};
+
+}  // namespace ksched::framework::noderesources

@@ -1,0 +1,199 @@
+// PreFilter, its AddPod / RemovePod extensions and Filter of
+// PodTopologySpread (upstream's filtering.go).
+#include "framework/plugins/podtopologyspread/filtering.h"
+
+#include "framework/plugins/podtopologyspread/plugin.h"
+
+namespace ksched::framework::plugins::podtopologyspread {
+
+const StateKey kPreFilterStateKey = StateKey::Register();
+
+void CriticalPaths::Update(StrId value, int64_t num) {
+  int i = -1;
+  if (value == paths[0].value) {
+    i = 0;
+  } else if (value == paths[1].value) {
+    i = 1;
+  }
+  if (i >= 0) {
+    paths[i].num = num;
+    if (paths[0].num > paths[1].num) std::swap(paths[0], paths[1]);
+  } else if (num < paths[0].num) {
+    paths[1] = paths[0];
+    paths[0] = Path{value, num};
+  } else if (num < paths[1].num) {
+    paths[1] = Path{value, num};
+  }
+}
+
+bool PreFilterState::MinMatchNum(const Constraint& c, bool min_domains_enabled,
+                                 int64_t* out) const {
+  *out = paths[c.key_slot].paths[0].num;
+  if (!min_domains_enabled) return true;
+  if (domains_num[c.key_slot] < 0) return false;
+  // Fewer eligible domains than minDomains: the global minimum counts as 0.
+  if (domains_num[c.key_slot] < c.min_domains) *out = 0;
+  return true;
+}
+
+namespace filtering_internal {
+
+// matchNodeInclusionPolicies, with the node's affinity and taint answers
+// computed at most once per node.
+struct NodeInclusion {
+  const Pod& pod;
+  const RequiredNodeAffinity& affinity;
+  const Node& node;
+  int8_t affinity_ok = -1;
+  int8_t taints_ok = -1;
+
+  bool Includes(const Constraint& c) {
+    if (c.honor_node_affinity) {
+      if (affinity_ok < 0) affinity_ok = affinity.Match(node);
+      if (!affinity_ok) return false;
+    }
+    if (c.honor_node_taints) {
+      if (taints_ok < 0) taints_ok = !HasUntoleratedDoNotScheduleTaint(node, pod.spec.tolerations);
+      if (!taints_ok) return false;
+    }
+    return true;
+  }
+};
+
+bool HasAllKeys(const PreFilterState& s, const NodeInfo& node) {
+  for (const auto& d : s.domains)
+    if (!d->HasLabel(node)) return false;
+  return true;
+}
+
+Status ReadError() {
+  return Status::Error("reading \"PreFilterPodTopologySpread\" from cycleState: not found");
+}
+
+}  // namespace filtering_internal
+
+Status PodTopologySpread::PreFilter(CycleState* state, const Pod& pod, PreFilterResult*) {
+  using namespace filtering_internal;
+  Result<Constraints> constraints = PodConstraints(pod, kDoNotSchedule);
+  if (!constraints) {
+    return Status::Error((pod.spec.topology_spread_constraints.empty()
+                              ? "setting default hard topology spread constraints: "
+                              : "obtaining pod's hard topology spread constraints: ") +
+                         constraints.error().message);
+  }
+  auto s = std::make_unique<PreFilterState>();
+  if (constraints->empty()) {
+    state->Write(kPreFilterStateKey, std::move(s));
+    return Status();
+  }
+  const ClusterState& cluster = handle_->cluster();
+  auto cons = std::make_shared<const Constraints>(std::move(*constraints));
+  s->constraints = cons;
+  s->affinity = std::make_shared<const RequiredNodeAffinity>(pod);
+  const size_t num_slots = cons->keys.size();
+  s->domains.resize(num_slots);
+  s->counts.resize(num_slots);
+  std::vector<std::vector<uint8_t>> present(num_slots);
+  for (size_t k = 0; k < num_slots; ++k) {
+    s->domains[k] = domains_.Get(cluster, cons->keys[k]);
+    s->counts[k].assign(s->domains[k]->num_domains(), 0);
+    present[k].assign(s->domains[k]->num_domains(), 0);
+  }
+  std::vector<LabelSetMatcher> matchers;
+  matchers.reserve(cons->items.size());
+  for (const Constraint& c : cons->items) {
+    matchers.emplace_back(cluster, pod.meta.ns, &c.selector);
+    s->self_match.push_back(c.selector.Matches(pod.meta.labels));
+  }
+
+  // Per node, a later constraint on the same key overwrites an earlier one's
+  // count (upstream's per-node map keyed by topology pair).
+  std::vector<int64_t> node_count(num_slots);
+  std::vector<uint8_t> node_set(num_slots);
+  for (const NodeInfo& node : cluster.node_infos()) {
+    if (!features_.node_inclusion_policy && !s->affinity->Match(*node.node)) continue;
+    if (!HasAllKeys(*s, node)) continue;
+    std::fill(node_set.begin(), node_set.end(), 0);
+    NodeInclusion inclusion{pod, *s->affinity, *node.node};
+    for (size_t i = 0; i < cons->items.size(); ++i) {
+      const Constraint& c = cons->items[i];
+      if (features_.node_inclusion_policy && !inclusion.Includes(c)) continue;
+      node_count[c.key_slot] = node.pods.empty() ? 0 : matchers[i].CountOn(cluster, node);
+      node_set[c.key_slot] = 1;
+    }
+    for (size_t k = 0; k < num_slots; ++k) {
+      if (!node_set[k]) continue;
+      uint32_t d = s->domains[k]->DomainOf(node);
+      s->counts[k][d] += node_count[k];
+      present[k][d] = 1;
+    }
+  }
+
+  s->domains_num.assign(num_slots, -1);
+  s->paths.resize(num_slots);
+  for (size_t k = 0; k < num_slots; ++k) {
+    int64_t n = 0;
+    for (size_t d = 0; d < present[k].size(); ++d) {
+      if (!present[k][d]) continue;
+      ++n;
+      s->paths[k].Update(s->domains[k]->domain_value[d], s->counts[k][d]);
+    }
+    if (features_.min_domains && n > 0) s->domains_num[k] = n;
+  }
+  state->Write(kPreFilterStateKey, std::move(s));
+  return Status();
+}
+
+Status PodTopologySpread::AddPod(CycleState* state, const Pod& pod, const PodInfo& to_add,
+                                 const NodeInfo& node) {
+  return UpdateWithPod(state, pod, to_add.pod, node, 1);
+}
+
+Status PodTopologySpread::RemovePod(CycleState* state, const Pod& pod, const PodInfo& to_remove,
+                                    const NodeInfo& node) {
+  return UpdateWithPod(state, pod, to_remove.pod, node, -1);
+}
+
+Status PodTopologySpread::UpdateWithPod(CycleState* state, const Pod& preemptor, const Pod& updated,
+                                        const NodeInfo& node, int delta) const {
+  using namespace filtering_internal;
+  auto* s = state->ReadAs<PreFilterState>(kPreFilterStateKey);
+  if (s == nullptr) return ReadError();
+  if (s->Empty() || updated.meta.ns != preemptor.meta.ns || node.node == nullptr) return Status();
+  if (!HasAllKeys(*s, node)) return Status();
+  if (!features_.node_inclusion_policy && !s->affinity->Match(*node.node)) return Status();
+  NodeInclusion inclusion{preemptor, *s->affinity, *node.node};
+  for (const Constraint& c : s->constraints->items) {
+    if (!c.selector.Matches(updated.meta.labels)) continue;
+    if (features_.node_inclusion_policy && !inclusion.Includes(c)) continue;
+    const TopologyDomains& domains = *s->domains[c.key_slot];
+    uint32_t d = domains.DomainOf(node);
+    int64_t& count = s->counts[c.key_slot][d];
+    count += delta;
+    s->paths[c.key_slot].Update(domains.domain_value[d], count);
+  }
+  return Status();
+}
+
+Status PodTopologySpread::Filter(const CycleState& state, const Pod&, const NodeInfo& node) const {
+  using namespace filtering_internal;
+  if (node.node == nullptr) return Status::Error("node not found");
+  const auto* s = state.ReadAs<PreFilterState>(kPreFilterStateKey);
+  if (s == nullptr) return ReadError();
+  if (s->Empty()) return Status();
+  const auto& items = s->constraints->items;
+  for (size_t i = 0; i < items.size(); ++i) {
+    const Constraint& c = items[i];
+    const TopologyDomains& domains = *s->domains[c.key_slot];
+    if (!domains.HasLabel(node))
+      return Status::Unresolvable(std::string(kErrReasonNodeLabelNotMatch));
+    int64_t min_match = 0;
+    if (!s->MinMatchNum(c, features_.min_domains, &min_match)) continue;
+    int64_t match = s->counts[c.key_slot][domains.DomainOf(node)];
+    int64_t skew = match + s->self_match[i] - min_match;
+    if (skew > c.max_skew) return Status::Unschedulable(std::string(kErrReasonConstraintsNotMatch));
+  }
+  return Status();
+}
+
+}  // namespace ksched::framework::plugins::podtopologyspread

@@ -1,0 +1,66 @@
+// PodTopologySpread (upstream's pkg/scheduler/framework/plugins/podtopologyspread):
+// spreads pods over topology domains by the pod's topologySpreadConstraints
+// or, for pods without any, the configured default constraints applied to
+// the pod's Services / controller.
+//
+// PreFilter counts matching pods per topology pair once per cycle and keeps
+// the two smallest domains per key (filtering.cc); Filter is then a few array
+// reads per node. PreScore counts the soft constraints' pairs over the
+// feasible nodes' domains; Score and NormalizeScore follow upstream's float
+// and integer steps (scoring.cc).
+#pragma once
+
+#include <memory>
+#include <string_view>
+#include <vector>
+
+#include "framework/interface.h"
+#include "framework/plugins/podtopologyspread/common.h"
+
+namespace ksched::framework::plugins::podtopologyspread {
+
+class PodTopologySpread final : public PreFilterPlugin,
+                                public PreFilterExtensions,
+                                public FilterPlugin,
+                                public PreScorePlugin,
+                                public ScorePlugin,
+                                public ScoreExtensions,
+                                public EnqueueExtensions {
+ public:
+  PodTopologySpread(const config::PodTopologySpreadArgs& args, Handle* handle);
+
+  std::string_view Name() const override;
+  std::vector<ClusterEvent> EventsToRegister() const override;
+
+  // filtering.cc
+  Status PreFilter(CycleState* state, const Pod& pod, PreFilterResult* result) override;
+  PreFilterExtensions* Extensions() override { return this; }
+  Status AddPod(CycleState* state, const Pod& pod, const PodInfo& to_add,
+                const NodeInfo& node) override;
+  Status RemovePod(CycleState* state, const Pod& pod, const PodInfo& to_remove,
+                   const NodeInfo& node) override;
+  Status Filter(const CycleState& state, const Pod& pod, const NodeInfo& node) const override;
+
+  // scoring.cc
+  Status PreScore(CycleState* state, const Pod& pod, const std::vector<NodeId>& nodes) override;
+  Status Score(const CycleState& state, const Pod& pod, const NodeInfo& node,
+               int64_t* score) const override;
+  const ScoreExtensions* ScoreExt() const override { return this; }
+  Status NormalizeScore(const CycleState& state, const Pod& pod,
+                        NodeScoreList* scores) const override;
+
+ private:
+  // The pod's constraints with `action`, or the defaults built from its
+  // Services / controller; empty when none apply.
+  Result<Constraints> PodConstraints(const Pod& pod, std::string_view action) const;
+  Status UpdateWithPod(CycleState* state, const Pod& preemptor, const Pod& updated,
+                       const NodeInfo& node, int delta) const;
+
+  Handle* handle_;
+  std::vector<TopologySpreadConstraint> default_constraints_;
+  bool system_defaulted_ = false;
+  Features features_;
+  DomainCache domains_;
+};
+
+}  // namespace ksched::framework::plugins::podtopologyspread

@@ -1,0 +1,167 @@
+// PreScore, Score and NormalizeScore of PodTopologySpread (upstream's
+// scoring.go).
+#include "framework/plugins/podtopologyspread/scoring.h"
+
+#include <cmath>
+#include <limits>
+
+#include "framework/plugins/podtopologyspread/plugin.h"
+
+namespace ksched::framework::plugins::podtopologyspread {
+
+const StateKey kPreScoreStateKey = StateKey::Register();
+
+namespace scoring_internal {
+
+bool HasAllKeys(const PreScoreState& s, const NodeInfo& node) {
+  for (const auto& d : s.domains)
+    if (!d->HasLabel(node)) return false;
+  return true;
+}
+
+// matchNodeInclusionPolicies for one constraint.
+bool Includes(const Constraint& c, const Pod& pod, const RequiredNodeAffinity& affinity,
+              const Node& node) {
+  if (c.honor_node_affinity && !affinity.Match(node)) return false;
+  if (c.honor_node_taints && HasUntoleratedDoNotScheduleTaint(node, pod.spec.tolerations))
+    return false;
+  return true;
+}
+
+}  // namespace scoring_internal
+
+Status PodTopologySpread::PreScore(CycleState* state, const Pod& pod,
+                                   const std::vector<NodeId>& nodes) {
+  using namespace scoring_internal;
+  const ClusterState& cluster = handle_->cluster();
+  if (nodes.empty() || cluster.num_nodes() == 0) return Status();  // nothing to score
+
+  Result<Constraints> constraints = PodConstraints(pod, kScheduleAnyway);
+  if (!constraints) {
+    return Status::Error(std::string("calculating preScoreState: ") +
+                         (pod.spec.topology_spread_constraints.empty()
+                              ? "setting default soft topology spread constraints: "
+                              : "obtaining pod's soft topology spread constraints: ") +
+                         constraints.error().message);
+  }
+  auto s = std::make_unique<PreScoreState>();
+  if (constraints->empty()) {
+    state->Write(kPreScoreStateKey, std::move(s));
+    return Status();
+  }
+  // Only non-default constraints need every key on a node: with the system
+  // defaults a node without a zone still spreads by hostname.
+  const bool require_all = !pod.spec.topology_spread_constraints.empty() || !system_defaulted_;
+  auto cons = std::make_shared<const Constraints>(std::move(*constraints));
+  s->constraints = cons;
+  const size_t num_slots = cons->keys.size();
+  s->domains.resize(num_slots);
+  s->counts.resize(num_slots);
+  std::vector<std::vector<uint8_t>> exists(num_slots);
+  for (size_t k = 0; k < num_slots; ++k) {
+    s->domains[k] = domains_.Get(cluster, cons->keys[k]);
+    s->counts[k].assign(s->domains[k]->num_domains(), 0);
+    exists[k].assign(s->domains[k]->num_domains(), 0);
+  }
+
+  // initPreScoreState: the pairs of the feasible nodes, and how many new
+  // pairs each constraint brought (its topology size).
+  s->ignored.assign(cluster.num_nodes(), 0);
+  size_t num_ignored = 0;
+  std::vector<int64_t> topo_size(cons->items.size(), 0);
+  for (NodeId id : nodes) {
+    const NodeInfo& node = cluster.node_info(id);
+    if (require_all && !HasAllKeys(*s, node)) {
+      num_ignored += !s->ignored[id];
+      s->ignored[id] = 1;
+      continue;
+    }
+    for (size_t i = 0; i < cons->items.size(); ++i) {
+      const Constraint& c = cons->items[i];
+      if (c.is_hostname) continue;  // counted per node in Score
+      uint32_t d = s->domains[c.key_slot]->DomainOf(node);
+      if (!exists[c.key_slot][d]) {
+        exists[c.key_slot][d] = 1;
+        ++topo_size[i];
+      }
+    }
+  }
+  for (size_t i = 0; i < cons->items.size(); ++i) {
+    const Constraint& c = cons->items[i];
+    int64_t size = c.is_hostname ? static_cast<int64_t>(nodes.size() - num_ignored) : topo_size[i];
+    s->weights.push_back(GoLog(static_cast<double>(size + 2)));
+    s->matchers.emplace_back(cluster, pod.meta.ns, &c.selector);
+  }
+
+  // Every node of the cluster adds its matching pods to the pairs the
+  // feasible nodes brought.
+  const RequiredNodeAffinity affinity(pod);
+  for (const NodeInfo& node : cluster.node_infos()) {
+    if (node.pods.empty()) continue;  // adds nothing
+    if (!features_.node_inclusion_policy && !affinity.Match(*node.node)) continue;
+    if (require_all && !HasAllKeys(*s, node)) continue;
+    for (size_t i = 0; i < cons->items.size(); ++i) {
+      const Constraint& c = cons->items[i];
+      if (c.is_hostname) continue;
+      if (features_.node_inclusion_policy && !Includes(c, pod, affinity, *node.node)) continue;
+      uint32_t d = s->domains[c.key_slot]->DomainOf(node);
+      if (!exists[c.key_slot][d]) continue;
+      s->counts[c.key_slot][d] += s->matchers[i].CountOn(cluster, node);
+    }
+  }
+  state->Write(kPreScoreStateKey, std::move(s));
+  return Status();
+}
+
+Status PodTopologySpread::Score(const CycleState& state, const Pod&, const NodeInfo& node,
+                                int64_t* score) const {
+  *score = 0;
+  const auto* s = state.ReadAs<PreScoreState>(kPreScoreStateKey);
+  if (s == nullptr)
+    return Status::Error("error reading \"PreScorePodTopologySpread\" from cycleState: not found");
+  if (!s->constraints || s->Ignored(node)) return Status();
+  const ClusterState& cluster = handle_->cluster();
+  double total = 0;
+  const auto& items = s->constraints->items;
+  for (size_t i = 0; i < items.size(); ++i) {
+    const Constraint& c = items[i];
+    const TopologyDomains& domains = *s->domains[c.key_slot];
+    if (!domains.HasLabel(node)) continue;
+    int64_t count = c.is_hostname ? s->matchers[i].CountOn(cluster, node)
+                                  : s->counts[c.key_slot][domains.DomainOf(node)];
+    total += ScoreForCount(count, c.max_skew, s->weights[i]);
+  }
+  *score = static_cast<int64_t>(std::round(total));  // math.Round: halves away from zero
+  return Status();
+}
+
+Status PodTopologySpread::NormalizeScore(const CycleState& state, const Pod&,
+                                         NodeScoreList* scores) const {
+  constexpr int64_t kInvalidScore = -1;
+  const auto* s = state.ReadAs<PreScoreState>(kPreScoreStateKey);
+  if (s == nullptr)
+    return Status::Error("error reading \"PreScorePodTopologySpread\" from cycleState: not found");
+  int64_t min_score = std::numeric_limits<int64_t>::max();
+  int64_t max_score = 0;
+  for (NodeScore& ns : *scores) {
+    if (ns.node < s->ignored.size() && s->ignored[ns.node]) {
+      ns.score = kInvalidScore;
+      continue;
+    }
+    min_score = std::min(min_score, ns.score);
+    max_score = std::max(max_score, ns.score);
+  }
+  for (NodeScore& ns : *scores) {
+    if (ns.score == kInvalidScore) {
+      ns.score = 0;
+    } else if (max_score == 0) {
+      ns.score = kMaxNodeScore;
+    } else {
+      // Fewer matching pods score higher.
+      ns.score = kMaxNodeScore * (max_score + min_score - ns.score) / max_score;
+    }
+  }
+  return Status();
+}
+
+}  // namespace ksched::framework::plugins::podtopologyspread

@@ -1,0 +1,53 @@
+#include <gtest/gtest.h>
+
+#include "framework/plugins/registry_factories.h"
+#include "framework/plugins/testing/fake_handle.h"
+#include "tests/fixtures.h"
+
+namespace ksched::framework::plugins {
+namespace {
+
+using framework::testing::As;
+using framework::testing::FakeHandle;
+using framework::testing::MustNew;
+
+const char* kUngated = R"({"kind":"Pod","metadata":{"name":"p"},"spec":{
+    "containers":[{"name":"c"}]}})";
+
+// spec.schedulingGates [foo, bar] (set directly: the decoder's v1.26 fields
+// are tested with the decoder).
+Pod Gated() {
+  Pod p = ksched::testing::TestPod(kUngated);
+  p.spec.scheduling_gates = {"foo", "bar"};
+  return p;
+}
+
+TEST(SchedulingGates, WaitsForGatesWhenEnabled) {
+  ClusterState cluster = ksched::testing::TestCluster(R"({"kind":"List","items":[]})");
+  config::FeatureGates gates;
+  gates.pod_scheduling_readiness = true;
+  FakeHandle handle(&cluster, gates);
+  auto plugin = MustNew(&NewSchedulingGates, &handle);
+  auto* pre = As<PreEnqueuePlugin>(plugin);
+  ASSERT_NE(pre, nullptr);
+
+  Status s = pre->PreEnqueue(Gated());
+  EXPECT_EQ(s.code(), Code::kUnschedulableAndUnresolvable);
+  EXPECT_EQ(s.Message(), "waiting for scheduling gates: [foo bar]");
+  EXPECT_TRUE(pre->PreEnqueue(ksched::testing::TestPod(kUngated)).IsSuccess());
+
+  auto events = As<EnqueueExtensions>(plugin)->EventsToRegister();
+  ASSERT_EQ(events.size(), 1u);
+  EXPECT_EQ(events[0].resource, EventResource::kPod);
+  EXPECT_EQ(events[0].action, kUpdate);
+}
+
+TEST(SchedulingGates, IgnoresGatesWhenFeatureIsOff) {
+  ClusterState cluster = ksched::testing::TestCluster(R"({"kind":"List","items":[]})");
+  FakeHandle handle(&cluster);  // v1.26 default: PodSchedulingReadiness off
+  auto plugin = MustNew(&NewSchedulingGates, &handle);
+  EXPECT_TRUE(As<PreEnqueuePlugin>(plugin)->PreEnqueue(Gated()).IsSuccess());
+}
+
+}  // namespace
+}  // namespace ksched::framework::plugins

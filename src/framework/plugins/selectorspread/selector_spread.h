@@ -1,0 +1,58 @@
+// SelectorSpread (upstream's pkg/scheduler/framework/plugins/selectorspread):
+// prefers nodes, and zones, holding fewer pods selected by the incoming pod's
+// Services / controller (helper::DefaultSelector). Registered, off by
+// default; pods with topologySpreadConstraints are left to PodTopologySpread.
+#pragma once
+
+#include <memory>
+#include <mutex>
+#include <string_view>
+#include <vector>
+
+#include "framework/interface.h"
+#include "framework/plugins/helper/spread.h"
+#include "framework/plugins/podtopologyspread/common.h"
+
+namespace ksched::framework::plugins::selectorspread {
+
+// utilnode.GetZoneKey as v1.26 has it: the beta zone / region labels, each
+// falling back to its topology.kubernetes.io twin; "region:\0:zone", or ""
+// when both are empty.
+std::string GetZoneKey(const Labels& labels);
+
+struct PreScoreState final : StateData {
+  std::shared_ptr<const helper::SpreadSelector> selector;
+  podtopologyspread::LabelSetMatcher matcher;
+  std::unique_ptr<StateData> Clone() const override {
+    return std::make_unique<PreScoreState>(*this);
+  }
+};
+
+class SelectorSpread final : public PreScorePlugin, public ScorePlugin, public ScoreExtensions {
+ public:
+  explicit SelectorSpread(Handle* handle) : handle_(handle) {}
+
+  std::string_view Name() const override;
+  Status PreScore(CycleState* state, const Pod& pod, const std::vector<NodeId>& nodes) override;
+  Status Score(const CycleState& state, const Pod& pod, const NodeInfo& node,
+               int64_t* score) const override;
+  const ScoreExtensions* ScoreExt() const override { return this; }
+  Status NormalizeScore(const CycleState& state, const Pod& pod,
+                        NodeScoreList* scores) const override;
+
+ private:
+  // Dense zone number of every node (0: no zone), per ClusterState.
+  struct Zones {
+    uint64_t cluster_id = ~uint64_t{0};
+    size_t num_nodes = 0;
+    std::vector<uint32_t> of_node;
+    uint32_t count = 0;  // zones, numbered 1..count
+  };
+  std::shared_ptr<const Zones> ZonesOf(const ClusterState& cluster) const;
+
+  Handle* handle_;
+  mutable std::mutex mu_;
+  mutable std::shared_ptr<const Zones> zones_;
+};
+
+}  // namespace ksched::framework::plugins::selectorspread

@@ -1,0 +1,134 @@
+#include <gtest/gtest.h>
+
+#include "framework/plugins/registry_factories.h"
+#include "framework/plugins/volumebinding/test_handle.h"
+#include "tests/fixtures.h"
+
+namespace ksched::framework::plugins {
+namespace {
+
+using ksched::testing::TestCluster;
+using ksched::testing::TestPod;
+
+// Local PVs on n1 (5Gi and 10Gi) and n2 (10Gi, with a resourceVersion);
+// "fast" is WaitForFirstConsumer without a provisioner.
+const char* kCluster = R"({"kind":"List","items":[
+  {"kind":"Node","metadata":{"name":"n1","labels":{"kubernetes.io/hostname":"n1"}}},
+  {"kind":"Node","metadata":{"name":"n2","labels":{"kubernetes.io/hostname":"n2"}}},
+  {"kind":"Node","metadata":{"name":"n3","labels":{"kubernetes.io/hostname":"n3"}}},
+  {"kind":"StorageClass","metadata":{"name":"local"},"provisioner":"kubernetes.io/no-provisioner",
+   "volumeBindingMode":"WaitForFirstConsumer"},
+  {"kind":"StorageClass","metadata":{"name":"std"},"provisioner":"kubernetes.io/gce-pd"},
+  {"kind":"PersistentVolume","metadata":{"name":"big-1"},"spec":{"storageClassName":"local",
+   "capacity":{"storage":"10Gi"},"accessModes":["ReadWriteOnce"],
+   "nodeAffinity":{"required":{"nodeSelectorTerms":[{"matchExpressions":[
+     {"key":"kubernetes.io/hostname","operator":"In","values":["n1"]}]}]}}},"status":{"phase":"Available"}},
+  {"kind":"PersistentVolume","metadata":{"name":"small-1"},"spec":{"storageClassName":"local",
+   "capacity":{"storage":"5Gi"},"accessModes":["ReadWriteOnce"],
+   "nodeAffinity":{"required":{"nodeSelectorTerms":[{"matchExpressions":[
+     {"key":"kubernetes.io/hostname","operator":"In","values":["n1"]}]}]}}},"status":{"phase":"Available"}},
+  {"kind":"PersistentVolume","metadata":{"name":"pv-2","resourceVersion":"7"},"spec":{"storageClassName":"local",
+   "capacity":{"storage":"10Gi"},"accessModes":["ReadWriteOnce"],
+   "nodeAffinity":{"required":{"nodeSelectorTerms":[{"matchExpressions":[
+     {"key":"kubernetes.io/hostname","operator":"In","values":["n2"]}]}]}}},"status":{"phase":"Available"}},
+  {"kind":"PersistentVolume","metadata":{"name":"bound-pv"},"spec":{"storageClassName":"std",
+   "capacity":{"storage":"1Gi"},"claimRef":{"namespace":"default","name":"bound"},
+   "nodeAffinity":{"required":{"nodeSelectorTerms":[{"matchExpressions":[
+     {"key":"kubernetes.io/hostname","operator":"In","values":["n3"]}]}]}}},"status":{"phase":"Bound"}},
+  {"kind":"PersistentVolumeClaim","metadata":{"name":"bound","namespace":"default",
+   "annotations":{"pv.kubernetes.io/bind-completed":"yes"}},
+   "spec":{"volumeName":"bound-pv","storageClassName":"std"}},
+  {"kind":"PersistentVolumeClaim","metadata":{"name":"wait-a","namespace":"default","uid":"ua"},
+   "spec":{"storageClassName":"local","accessModes":["ReadWriteOnce"],"resources":{"requests":{"storage":"1Gi"}}}},
+  {"kind":"PersistentVolumeClaim","metadata":{"name":"wait-b","namespace":"default","uid":"ub"},
+   "spec":{"storageClassName":"local","accessModes":["ReadWriteOnce"],"resources":{"requests":{"storage":"1Gi"}}}},
+  {"kind":"PersistentVolumeClaim","metadata":{"name":"now","namespace":"default"},
+   "spec":{"storageClassName":"std"}}
+]})";
+
+Pod WithClaims(std::initializer_list<const char*> claims) {
+  std::string vols;
+  int i = 0;
+  for (const char* c : claims) {
+    if (!vols.empty()) vols += ",";
+    vols += R"({"name":"v)" + std::to_string(i++) + R"(","persistentVolumeClaim":{"claimName":")" +
+            c + R"("}})";
+  }
+  return TestPod(R"({"metadata":{"name":"p","namespace":"default"},"spec":{"volumes":[)" + vols +
+                 "]}}");
+}
+
+struct Fixture {
+  ClusterState cluster = TestCluster(kCluster);
+  testing::VolumeTestHandle handle{&cluster};
+  std::unique_ptr<Plugin> plugin;
+  Fixture() {
+    Status error;
+    plugin = NewVolumeBinding(config::VolumeBindingArgs{}, &handle, &error);
+  }
+  PreFilterPlugin* pre() { return dynamic_cast<PreFilterPlugin*>(plugin.get()); }
+  FilterPlugin* filter() { return dynamic_cast<FilterPlugin*>(plugin.get()); }
+  ReservePlugin* reserve() { return dynamic_cast<ReservePlugin*>(plugin.get()); }
+  const NodeInfo& node(const char* name) { return cluster.node_info(cluster.FindNode(name)); }
+};
+
+TEST(VolumeBindingTest, PreFilterErrors) {
+  Fixture f;
+  CycleState state;
+  PreFilterResult r;
+  Status s = f.pre()->PreFilter(&state, WithClaims({"nope"}), &r);
+  EXPECT_EQ(s.code(), Code::kUnschedulableAndUnresolvable);
+  EXPECT_EQ(s.Message(), "persistentvolumeclaim \"nope\" not found");
+  s = f.pre()->PreFilter(&state, WithClaims({"now"}), &r);
+  EXPECT_EQ(s.code(), Code::kUnschedulableAndUnresolvable);
+  EXPECT_EQ(s.Message(), "pod has unbound immediate PersistentVolumeClaims");
+}
+
+TEST(VolumeBindingTest, BoundClaimFollowsPvNodeAffinity) {
+  Fixture f;
+  CycleState state;
+  PreFilterResult r;
+  Pod pod = WithClaims({"bound"});
+  ASSERT_TRUE(f.pre()->PreFilter(&state, pod, &r).IsSuccess());
+  EXPECT_TRUE(f.filter()->Filter(state, pod, f.node("n3")).IsSuccess());
+  Status s = f.filter()->Filter(state, pod, f.node("n1"));
+  EXPECT_EQ(s.code(), Code::kUnschedulableAndUnresolvable);
+  EXPECT_EQ(s.Message(), "node(s) had volume node affinity conflict");
+}
+
+TEST(VolumeBindingTest, DelayedClaimsNeedAvailablePvs) {
+  Fixture f;
+  CycleState state;
+  PreFilterResult r;
+  Pod pod = WithClaims({"wait-a", "wait-b"});
+  ASSERT_TRUE(f.pre()->PreFilter(&state, pod, &r).IsSuccess());
+  EXPECT_TRUE(f.filter()->Filter(state, pod, f.node("n1")).IsSuccess());
+  // n2 has one PV for two claims; n3 none.
+  EXPECT_EQ(f.filter()->Filter(state, pod, f.node("n2")).Message(),
+            "node(s) didn't find available persistent volumes to bind");
+  EXPECT_FALSE(f.filter()->Filter(state, pod, f.node("n3")).IsSuccess());
+  // Reserve on n1 needs both PVs' resourceVersions: they have none.
+  Status s = f.reserve()->Reserve(&state, pod, f.cluster.FindNode("n1"));
+  EXPECT_TRUE(s.IsError());
+  EXPECT_EQ(s.Message(),
+            "error parsing ResourceVersion \"\" for v1.PersistentVolume \"small-1\": "
+            "strconv.ParseInt: parsing \"\": invalid syntax");
+  f.reserve()->Unreserve(&state, pod, f.cluster.FindNode("n1"));
+}
+
+TEST(VolumeBindingTest, ScoreIsZeroWithoutCapacityPriority) {
+  Fixture f;
+  CycleState state;
+  PreFilterResult r;
+  Pod pod = WithClaims({"wait-a"});
+  ASSERT_TRUE(f.pre()->PreFilter(&state, pod, &r).IsSuccess());
+  ASSERT_TRUE(f.filter()->Filter(state, pod, f.node("n1")).IsSuccess());
+  int64_t score = -1;
+  ASSERT_TRUE(dynamic_cast<ScorePlugin*>(f.plugin.get())
+                  ->Score(state, pod, f.node("n1"), &score)
+                  .IsSuccess());
+  EXPECT_EQ(score, 0);
+}
+
+}  // namespace
+}  // namespace ksched::framework::plugins

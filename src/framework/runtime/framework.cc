@@ -1,0 +1,670 @@
+#include "framework/runtime/framework.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "api/priority_admission.h"
+#include "cache/nominated_pods.h"
+#include "framework/runtime/parallelize.h"
+
+namespace ksched::framework {
+
+PreFilterResult PreFilterResult::Merge(const PreFilterResult& other) const {
+  if (AllNodes()) return other;
+  if (other.AllNodes()) return *this;
+  PreFilterResult out;
+  out.node_names.emplace();
+  std::set_intersection(node_names->begin(), node_names->end(), other.node_names->begin(),
+                        other.node_names->end(), std::back_inserter(*out.node_names));
+  return out;
+}
+
+namespace {
+
+constexpr int64_t kMaxPermitTimeoutNs = int64_t{15} * 60 * 1'000'000'000;
+
+constexpr ExtensionPoint kPoints[kNumExtensionPoints] = {
+    ExtensionPoint::kPreFilter, ExtensionPoint::kFilter,   ExtensionPoint::kPostFilter,
+    ExtensionPoint::kReserve,   ExtensionPoint::kPreScore, ExtensionPoint::kScore,
+    ExtensionPoint::kPreBind,   ExtensionPoint::kBind,     ExtensionPoint::kPostBind,
+    ExtensionPoint::kPermit,    ExtensionPoint::kPreEnqueue, ExtensionPoint::kQueueSort,
+};
+
+// The Go interface name upstream's messages print for each point.
+const char* TypeName(ExtensionPoint p) {
+  switch (p) {
+    case ExtensionPoint::kPreFilter: return "PreFilterPlugin";
+    case ExtensionPoint::kFilter: return "FilterPlugin";
+    case ExtensionPoint::kPostFilter: return "PostFilterPlugin";
+    case ExtensionPoint::kReserve: return "ReservePlugin";
+    case ExtensionPoint::kPreScore: return "PreScorePlugin";
+    case ExtensionPoint::kScore: return "ScorePlugin";
+    case ExtensionPoint::kPreBind: return "PreBindPlugin";
+    case ExtensionPoint::kBind: return "BindPlugin";
+    case ExtensionPoint::kPostBind: return "PostBindPlugin";
+    case ExtensionPoint::kPermit: return "PermitPlugin";
+    case ExtensionPoint::kPreEnqueue: return "PreEnqueuePlugin";
+    case ExtensionPoint::kQueueSort: return "QueueSortPlugin";
+  }
+  return "";
+}
+
+const config::PluginSet& SetOf(const config::Plugins& p, ExtensionPoint point) {
+  switch (point) {
+    case ExtensionPoint::kPreFilter: return p.pre_filter;
+    case ExtensionPoint::kFilter: return p.filter;
+    case ExtensionPoint::kPostFilter: return p.post_filter;
+    case ExtensionPoint::kReserve: return p.reserve;
+    case ExtensionPoint::kPreScore: return p.pre_score;
+    case ExtensionPoint::kScore: return p.score;
+    case ExtensionPoint::kPreBind: return p.pre_bind;
+    case ExtensionPoint::kBind: return p.bind;
+    case ExtensionPoint::kPostBind: return p.post_bind;
+    case ExtensionPoint::kPermit: return p.permit;
+    case ExtensionPoint::kPreEnqueue: return p.pre_enqueue;
+    case ExtensionPoint::kQueueSort: return p.queue_sort;
+  }
+  return p.filter;
+}
+
+bool Implements(Plugin* pl, ExtensionPoint point) {
+  switch (point) {
+    case ExtensionPoint::kPreFilter: return dynamic_cast<PreFilterPlugin*>(pl) != nullptr;
+    case ExtensionPoint::kFilter: return dynamic_cast<FilterPlugin*>(pl) != nullptr;
+    case ExtensionPoint::kPostFilter: return dynamic_cast<PostFilterPlugin*>(pl) != nullptr;
+    case ExtensionPoint::kReserve: return dynamic_cast<ReservePlugin*>(pl) != nullptr;
+    case ExtensionPoint::kPreScore: return dynamic_cast<PreScorePlugin*>(pl) != nullptr;
+    case ExtensionPoint::kScore: return dynamic_cast<ScorePlugin*>(pl) != nullptr;
+    case ExtensionPoint::kPreBind: return dynamic_cast<PreBindPlugin*>(pl) != nullptr;
+    case ExtensionPoint::kBind: return dynamic_cast<BindPlugin*>(pl) != nullptr;
+    case ExtensionPoint::kPostBind: return dynamic_cast<PostBindPlugin*>(pl) != nullptr;
+    case ExtensionPoint::kPermit: return dynamic_cast<PermitPlugin*>(pl) != nullptr;
+    case ExtensionPoint::kPreEnqueue: return dynamic_cast<PreEnqueuePlugin*>(pl) != nullptr;
+    case ExtensionPoint::kQueueSort: return dynamic_cast<QueueSortPlugin*>(pl) != nullptr;
+  }
+  return false;
+}
+
+std::string Quote(std::string_view s) { return "\"" + std::string(s) + "\""; }
+
+// Upstream's orderedSet, including how its delete behaves while the caller
+// ranges over the list: Go's range reads the original backing array, which
+// the in-place delete shifts, so a plugin can be visited twice or skipped.
+// expandMultiPointPlugins' reordering depends on that; it is kept as is.
+class OrderedSet {
+ public:
+  void Insert(const std::string& s) {
+    if (Has(s)) return;
+    index_[s] = len_;
+    if (len_ < array_.size()) {
+      array_[len_] = s;
+    } else {
+      array_.push_back(s);
+    }
+    ++len_;
+  }
+  bool Has(const std::string& s) const { return index_.count(s) > 0; }
+  void Delete(const std::string& s) {
+    auto it = index_.find(s);
+    if (it == index_.end()) return;
+    size_t i = it->second;
+    index_.erase(it);
+    size_t dst = i - deleted_, src = i + 1 - deleted_;
+    if (src > len_ || dst > len_) return;  // Go would panic; never reached in-order
+    std::copy(array_.begin() + static_cast<std::ptrdiff_t>(src),
+              array_.begin() + static_cast<std::ptrdiff_t>(len_),
+              array_.begin() + static_cast<std::ptrdiff_t>(dst));
+    --len_;
+    ++deleted_;
+  }
+  // The slice as it stands (a copy of the header: length now).
+  size_t size() const { return len_; }
+  const std::string& At(size_t k) const { return array_[k]; }
+
+ private:
+  std::vector<std::string> array_;  // Go's backing array
+  size_t len_ = 0;
+  size_t deleted_ = 0;
+  std::unordered_map<std::string, size_t> index_;
+};
+
+}  // namespace
+
+// Builds a Framework step by step, as NewFramework does.
+class FrameworkBuilder {
+ public:
+  FrameworkBuilder(Framework* f, const config::Profile& profile) : f_(f), profile_(profile) {}
+
+  ksched::Status Build() {
+    f_->profile_name_ = profile_.scheduler_name;
+    f_->percentage_ = profile_.percentage_of_nodes_to_score;
+    if (auto s = Instantiate(); !s.ok()) return s;
+    for (ExtensionPoint point : kPoints) {
+      if (auto s = UpdatePluginList(point); !s.ok()) return s;
+    }
+    if (!profile_.plugins.multi_point.enabled.empty()) {
+      if (auto s = ExpandMultiPoint(); !s.ok()) return s;
+    }
+    if (lists_[Index(ExtensionPoint::kQueueSort)].size() != 1) {
+      return MakeError("only one queue sort plugin required for profile with scheduler name " +
+                       Quote(profile_.scheduler_name) + ", but got " +
+                       std::to_string(lists_[Index(ExtensionPoint::kQueueSort)].size()));
+    }
+    if (lists_[Index(ExtensionPoint::kBind)].empty()) {
+      return MakeError("at least one bind plugin is needed for profile with scheduler name " +
+                       Quote(profile_.scheduler_name));
+    }
+    if (auto s = ScoreWeights(); !s.ok()) return s;
+    Install();
+    for (size_t i = 0; i < f_->score_.size(); ++i) {
+      auto it = weights_.find(std::string(f_->score_[i]->Name()));
+      if (it == weights_.end() || it->second == 0) {
+        return MakeError("score plugin " + Quote(f_->score_[i]->Name()) +
+                         " is not configured with weight");
+      }
+      f_->score_weights_.push_back(it->second);
+    }
+    return ksched::Status::Ok();
+  }
+
+ private:
+  static size_t Index(ExtensionPoint p) { return static_cast<size_t>(p); }
+
+  ksched::Status Instantiate() {
+    std::set<std::string> needed;
+    for (ExtensionPoint point : kPoints)
+      for (const auto& p : SetOf(profile_.plugins, point).enabled) needed.insert(p.name);
+    for (const auto& p : profile_.plugins.multi_point.enabled) needed.insert(p.name);
+
+    std::unordered_map<std::string, const config::PluginArgs*> args;
+    for (const auto& pc : profile_.plugin_config) {
+      if (!args.emplace(pc.name, &pc.args).second)
+        return MakeError("repeated config for plugin " + pc.name);
+    }
+    const std::vector<RegistryEntry>& registry =
+        f_->options_.registry ? *f_->options_.registry : InTreeRegistry();
+    static const config::PluginArgs kNoArgs;
+    for (const RegistryEntry& entry : registry) {
+      std::string name(entry.name);
+      if (!needed.count(name)) continue;
+      auto a = args.find(name);
+      Status error;
+      std::unique_ptr<Plugin> p =
+          entry.factory(a == args.end() ? kNoArgs : *a->second, f_, &error);
+      if (p == nullptr || !error.IsSuccess()) {
+        std::string msg = error.IsSuccess() ? "no plugin" : error.Message();
+        return MakeError("initializing plugin " + Quote(name) + ": " + msg);
+      }
+      by_name_[name] = p.get();
+      f_->plugins_.push_back(std::move(p));
+    }
+    return ksched::Status::Ok();
+  }
+
+  Plugin* Find(const std::string& name) const {
+    auto it = by_name_.find(name);
+    return it == by_name_.end() ? nullptr : it->second;
+  }
+
+  // Upstream's updatePluginList for one point's own set.
+  ksched::Status UpdatePluginList(ExtensionPoint point) {
+    std::set<std::string> seen;
+    auto& list = lists_[Index(point)];
+    for (const auto& ep : SetOf(profile_.plugins, point).enabled) {
+      Plugin* pl = Find(ep.name);
+      if (pl == nullptr)
+        return MakeError(std::string(TypeName(point)) + " " + Quote(ep.name) + " does not exist");
+      if (!Implements(pl, point)) {
+        return MakeError("plugin " + Quote(ep.name) + " does not extend " + TypeName(point) +
+                         " plugin");
+      }
+      if (!seen.insert(ep.name).second) {
+        return MakeError("plugin " + Quote(ep.name) + " already registered as " +
+                         Quote(TypeName(point)));
+      }
+      list.push_back(pl);
+    }
+    return ksched::Status::Ok();
+  }
+
+  // Upstream's expandMultiPointPlugins: per point, MultiPoint plugins that
+  // implement it and are not disabled there join it; a plugin the point
+  // lists itself keeps that entry ("override"), ordered first.
+  ksched::Status ExpandMultiPoint() {
+    for (ExtensionPoint point : kPoints) {
+      const config::PluginSet& set = SetOf(profile_.plugins, point);
+      OrderedSet enabled;
+      for (const auto& p : set.enabled) enabled.Insert(p.name);
+      std::unordered_set<std::string> disabled;
+      for (const auto& p : set.disabled) disabled.insert(p.name);
+      if (disabled.count("*")) continue;
+
+      OrderedSet multi, overrides;
+      std::vector<std::string> multi_list;
+      for (const auto& ep : profile_.plugins.multi_point.enabled) {
+        Plugin* pl = Find(ep.name);
+        if (pl == nullptr)
+          return MakeError(std::string(TypeName(point)) + " " + Quote(ep.name) +
+                           " does not exist");
+        if (!Implements(pl, point)) continue;
+        if (disabled.count(ep.name)) continue;
+        if (enabled.Has(ep.name)) {
+          overrides.Insert(ep.name);
+          continue;
+        }
+        if (multi.Has(ep.name)) {
+          return MakeError("plugin " + Quote(ep.name) + " already registered as " +
+                           Quote(TypeName(point)));
+        }
+        multi.Insert(ep.name);
+        multi_list.push_back(ep.name);
+      }
+      std::vector<Plugin*> ordered;
+      // Part 1: overridden plugins, ranging over the list while deleting.
+      const size_t original = enabled.size();
+      for (size_t k = 0; k < original; ++k) {
+        std::string name = enabled.At(k);
+        if (overrides.Has(name)) {
+          ordered.push_back(Find(name));
+          enabled.Delete(name);
+        }
+      }
+      for (const std::string& name : multi_list) ordered.push_back(Find(name));
+      for (size_t k = 0; k < enabled.size(); ++k) ordered.push_back(Find(enabled.At(k)));
+      lists_[Index(point)] = std::move(ordered);
+    }
+    return ksched::Status::Ok();
+  }
+
+  // Upstream's getScoreWeights over Score's set then MultiPoint's.
+  ksched::Status ScoreWeights() {
+    int64_t total = 0;
+    auto consider = [&](const config::Plugin& e) -> ksched::Status {
+      Plugin* pl = Find(e.name);
+      if (pl == nullptr || !Implements(pl, ExtensionPoint::kScore)) return ksched::Status::Ok();
+      if (weights_.count(e.name)) return ksched::Status::Ok();
+      int64_t w = e.weight == 0 ? 1 : e.weight;
+      weights_[e.name] = w;
+      if (w * kMaxNodeScore > kMaxTotalScore - total)
+        return MakeError("total score of Score plugins could overflow");
+      total += w * kMaxNodeScore;
+      return ksched::Status::Ok();
+    };
+    for (const auto& e : profile_.plugins.score.enabled)
+      if (auto s = consider(e); !s.ok()) return s;
+    for (const auto& e : profile_.plugins.multi_point.enabled)
+      if (auto s = consider(e); !s.ok()) return s;
+    return ksched::Status::Ok();
+  }
+
+  template <typename T>
+  void Cast(ExtensionPoint point, std::vector<T*>* out) {
+    for (Plugin* p : lists_[Index(point)]) out->push_back(dynamic_cast<T*>(p));
+  }
+
+  void Install() {
+    Cast(ExtensionPoint::kPreFilter, &f_->pre_filter_);
+    Cast(ExtensionPoint::kFilter, &f_->filter_);
+    Cast(ExtensionPoint::kPostFilter, &f_->post_filter_);
+    Cast(ExtensionPoint::kReserve, &f_->reserve_);
+    Cast(ExtensionPoint::kPreScore, &f_->pre_score_);
+    Cast(ExtensionPoint::kScore, &f_->score_);
+    Cast(ExtensionPoint::kPreBind, &f_->pre_bind_);
+    Cast(ExtensionPoint::kBind, &f_->bind_);
+    Cast(ExtensionPoint::kPostBind, &f_->post_bind_);
+    Cast(ExtensionPoint::kPermit, &f_->permit_);
+    Cast(ExtensionPoint::kPreEnqueue, &f_->pre_enqueue_);
+    Cast(ExtensionPoint::kQueueSort, &f_->queue_sort_);
+  }
+
+  Framework* f_;
+  const config::Profile& profile_;
+  std::unordered_map<std::string, Plugin*> by_name_;
+  std::vector<Plugin*> lists_[kNumExtensionPoints];
+  std::unordered_map<std::string, int64_t> weights_;
+};
+
+Result<std::unique_ptr<Framework>> Framework::New(const config::Profile& profile,
+                                                  FrameworkOptions options) {
+  std::unique_ptr<Framework> f(new Framework(std::move(options)));
+  FrameworkBuilder builder(f.get(), profile);
+  if (auto s = builder.Build(); !s.ok()) return s.error();
+  return f;
+}
+
+std::vector<std::string> Framework::PluginNames(ExtensionPoint point) const {
+  std::vector<std::string> out;
+  auto add = [&](const auto& list) {
+    for (const auto* p : list) out.emplace_back(p->Name());
+  };
+  switch (point) {
+    case ExtensionPoint::kPreFilter: add(pre_filter_); break;
+    case ExtensionPoint::kFilter: add(filter_); break;
+    case ExtensionPoint::kPostFilter: add(post_filter_); break;
+    case ExtensionPoint::kReserve: add(reserve_); break;
+    case ExtensionPoint::kPreScore: add(pre_score_); break;
+    case ExtensionPoint::kScore: add(score_); break;
+    case ExtensionPoint::kPreBind: add(pre_bind_); break;
+    case ExtensionPoint::kBind: add(bind_); break;
+    case ExtensionPoint::kPostBind: add(post_bind_); break;
+    case ExtensionPoint::kPermit: add(permit_); break;
+    case ExtensionPoint::kPreEnqueue: add(pre_enqueue_); break;
+    case ExtensionPoint::kQueueSort: add(queue_sort_); break;
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------- queue
+
+bool Framework::QueueSortLess(const QueuedPodInfo& a, const QueuedPodInfo& b) const {
+  if (queue_sort_.empty()) return false;
+  return queue_sort_.front()->Less(a, b);
+}
+
+Status Framework::RunPreEnqueuePlugins(const Pod& pod) const {
+  for (PreEnqueuePlugin* pl : pre_enqueue_) {
+    Status s = pl->PreEnqueue(pod);
+    if (!s.IsSuccess()) return s.WithFailedPlugin(std::string(pl->Name()));
+  }
+  return Status();
+}
+
+// ---------------------------------------------------------------- filter
+
+Status Framework::RunPreFilterPlugins(CycleState* state, const Pod& pod,
+                                      PreFilterResult* result) const {
+  PreFilterResult merged;
+  std::vector<std::string_view> with_nodes;
+  for (PreFilterPlugin* pl : pre_filter_) {
+    PreFilterResult r;
+    Status s = pl->PreFilter(state, pod, &r);
+    if (!s.IsSuccess()) {
+      // Skip is not a PreFilter outcome in v1.26: like any other code it
+      // becomes an Error.
+      if (s.IsUnschedulable()) return s.WithFailedPlugin(std::string(pl->Name()));
+      return Status::Error("running PreFilter plugin " + Quote(pl->Name()) + ": " + s.Message())
+          .WithFailedPlugin(std::string(pl->Name()));
+    }
+    if (!r.AllNodes()) with_nodes.push_back(pl->Name());
+    merged = merged.Merge(r);
+    if (!merged.AllNodes() && merged.node_names->empty()) {
+      std::string msg;
+      if (with_nodes.size() == 1) {
+        msg = "node(s) didn't satisfy plugin " + std::string(with_nodes[0]);
+      } else {
+        // Go's %v of a []string: [a b c].
+        msg = "node(s) didn't satisfy plugin(s) [";
+        for (size_t i = 0; i < with_nodes.size(); ++i) {
+          if (i) msg += " ";
+          msg += with_nodes[i];
+        }
+        msg += "] simultaneously";
+      }
+      *result = PreFilterResult{};
+      return Status::Unschedulable(msg);
+    }
+  }
+  *result = std::move(merged);
+  return Status();
+}
+
+Status Framework::RunPreFilterExtensionAddPod(CycleState* state, const Pod& pod,
+                                              const PodInfo& to_add, const NodeInfo& node) const {
+  for (PreFilterPlugin* pl : pre_filter_) {
+    PreFilterExtensions* ext = pl->Extensions();
+    if (ext == nullptr) continue;
+    Status s = ext->AddPod(state, pod, to_add, node);
+    if (!s.IsSuccess()) {
+      return Status::Error("running AddPod on PreFilter plugin " + Quote(pl->Name()) + ": " +
+                           s.Message());
+    }
+  }
+  return Status();
+}
+
+Status Framework::RunPreFilterExtensionRemovePod(CycleState* state, const Pod& pod,
+                                                 const PodInfo& to_remove,
+                                                 const NodeInfo& node) const {
+  for (PreFilterPlugin* pl : pre_filter_) {
+    PreFilterExtensions* ext = pl->Extensions();
+    if (ext == nullptr) continue;
+    Status s = ext->RemovePod(state, pod, to_remove, node);
+    if (!s.IsSuccess()) {
+      return Status::Error("running RemovePod on PreFilter plugin " + Quote(pl->Name()) + ": " +
+                           s.Message());
+    }
+  }
+  return Status();
+}
+
+Status Framework::RunFilterPlugins(const CycleState& state, const Pod& pod,
+                                   const NodeInfo& node) const {
+  for (FilterPlugin* pl : filter_) {
+    Status s = pl->Filter(state, pod, node);
+    if (s.IsSuccess()) continue;
+    if (!s.IsUnschedulable()) {
+      return Status::Error("running " + Quote(pl->Name()) + " filter plugin: " + s.Message())
+          .WithFailedPlugin(std::string(pl->Name()));
+    }
+    return s.WithFailedPlugin(std::string(pl->Name()));
+  }
+  return Status();
+}
+
+Status Framework::AddNominatedPods(const Pod& pod, const CycleState& state, const NodeInfo& node,
+                                   bool* added, CycleState* state_out,
+                                   NodeInfo* node_out) const {
+  *added = false;
+  const NominatedPods* nominated = options_.nominated;
+  if (nominated == nullptr || nominated->empty() || node.node == nullptr) return Status();
+  const auto& entries = nominated->ForNode(node.name());
+  if (entries.empty()) return Status();
+  const int32_t priority = PodPriority(pod);
+  for (const NominatedPods::Entry& e : entries) {
+    if (e.priority < priority || e.uid == pod.meta.uid) continue;
+    if (!*added) {
+      *node_out = node;
+      *state_out = state.Clone();
+      *added = true;
+    }
+    const PodInfo& info = cluster_->pod(e.pod);
+    node_out->AddPod(e.pod, info);
+    Status s = RunPreFilterExtensionAddPod(state_out, pod, info, *node_out);
+    if (!s.IsSuccess()) {
+      *added = false;
+      return s;
+    }
+  }
+  return Status();
+}
+
+Status Framework::RunFilterPluginsWithNominatedPods(const CycleState& state, const Pod& pod,
+                                                    const NodeInfo& node) const {
+  // First pass with the nominated pods of equal or higher priority added, so
+  // the pod does not take room kept for them; then, if any were added and
+  // that passed, a second pass without them, since filters like pod
+  // affinity may only pass with them present.
+  bool added = false;
+  CycleState with_state;
+  NodeInfo with_node;
+  Status s = AddNominatedPods(pod, state, node, &added, &with_state, &with_node);
+  if (!s.IsSuccess()) return s;
+  Status status = added ? RunFilterPlugins(with_state, pod, with_node)
+                        : RunFilterPlugins(state, pod, node);
+  if (!added || !status.IsSuccess()) return status;
+  return RunFilterPlugins(state, pod, node);
+}
+
+Status Framework::RunPostFilterPlugins(CycleState* state, const Pod& pod,
+                                       const NodeToStatusMap& filtered_node_status,
+                                       PostFilterResult* result) const {
+  // Upstream merges the unschedulable statuses (code of highest precedence,
+  // every reason) and keeps the last result that nominates a node.
+  Status merged;
+  bool any = false;
+  PostFilterResult last;
+  for (PostFilterPlugin* pl : post_filter_) {
+    PostFilterResult r;
+    Status s = pl->PostFilter(state, pod, filtered_node_status, &r);
+    if (s.IsSuccess()) {
+      *result = std::move(r);
+      return s;
+    }
+    if (!s.IsUnschedulable()) return Status::Error(s.Message());
+    if (!r.nominated_node_name.empty()) last = std::move(r);
+    if (!any || (merged.code() == Code::kUnschedulable &&
+                 s.code() == Code::kUnschedulableAndUnresolvable)) {
+      Status next(s.code(), merged.reasons());
+      next.WithFailedPlugin(std::string(pl->Name()));
+      merged = std::move(next);
+    }
+    for (const auto& reason : s.reasons()) merged.AppendReason(reason);
+    any = true;
+  }
+  *result = std::move(last);
+  return merged;
+}
+
+// ---------------------------------------------------------------- score
+
+Status Framework::RunPreScorePlugins(CycleState* state, const Pod& pod,
+                                     const std::vector<NodeId>& nodes) const {
+  for (PreScorePlugin* pl : pre_score_) {
+    Status s = pl->PreScore(state, pod, nodes);
+    if (!s.IsSuccess()) {
+      return Status::Error("running PreScore plugin " + Quote(pl->Name()) + ": " + s.Message());
+    }
+  }
+  return Status();
+}
+
+Status Framework::RunScorePlugins(const CycleState& state, const Pod& pod,
+                                  const std::vector<NodeId>& nodes, PluginScores* out) const {
+  const size_t n = nodes.size(), np = score_.size();
+  std::vector<NodeScoreList> raw(np, NodeScoreList(n));
+  std::vector<Status> errors(n);
+  // Each node's scores, plugin by plugin; a failure stops that node.
+  ParallelFor(n, [&](size_t begin, size_t end) {
+    for (size_t i = begin; i < end; ++i) {
+      const NodeInfo& info = cluster_->node_info(nodes[i]);
+      for (size_t p = 0; p < np; ++p) {
+        int64_t score = 0;
+        Status s = score_[p]->Score(state, pod, info, &score);
+        if (!s.IsSuccess()) {
+          errors[i] = Status::Error("plugin " + Quote(score_[p]->Name()) +
+                                    " failed with: " + s.Message());
+          break;
+        }
+        raw[p][i] = NodeScore{nodes[i], score};
+      }
+    }
+  });
+  for (const Status& e : errors)
+    if (!e.IsSuccess()) return Status::Error("running Score plugins: " + e.Message());
+
+  for (size_t p = 0; p < np; ++p) {
+    const ScoreExtensions* ext = score_[p]->ScoreExt();
+    if (ext == nullptr) continue;
+    Status s = ext->NormalizeScore(state, pod, &raw[p]);
+    if (!s.IsSuccess()) {
+      return Status::Error("running Normalize on Score plugins: plugin " +
+                           Quote(score_[p]->Name()) + " failed with: " + s.Message());
+    }
+  }
+
+  out->num_nodes = n;
+  out->weighted.assign(np * n, 0);
+  out->total.assign(n, 0);
+  for (size_t i = 0; i < n; ++i) {
+    for (size_t p = 0; p < np; ++p) {
+      int64_t score = raw[p][i].score;
+      if (score > kMaxNodeScore || score < kMinNodeScore) {
+        return Status::Error("applying score defaultWeights on Score plugins: plugin " +
+                             Quote(score_[p]->Name()) + " returns an invalid score " +
+                             std::to_string(score) + ", it should in the range of [" +
+                             std::to_string(kMinNodeScore) + ", " + std::to_string(kMaxNodeScore) +
+                             "] after normalizing");
+      }
+      int64_t weighted = score * score_weights_[p];
+      out->weighted[p * n + i] = weighted;
+      out->total[i] += weighted;
+    }
+  }
+  return Status();
+}
+
+// ---------------------------------------------------------------- binding cycle
+
+Status Framework::RunReservePluginsReserve(CycleState* state, const Pod& pod, NodeId node) const {
+  for (ReservePlugin* pl : reserve_) {
+    Status s = pl->Reserve(state, pod, node);
+    if (!s.IsSuccess()) {
+      return Status::Error("running Reserve plugin " + Quote(pl->Name()) + ": " + s.Message());
+    }
+  }
+  return Status();
+}
+
+void Framework::RunReservePluginsUnreserve(CycleState* state, const Pod& pod, NodeId node) const {
+  for (size_t i = reserve_.size(); i-- > 0;) reserve_[i]->Unreserve(state, pod, node);
+}
+
+Status Framework::RunPermitPlugins(CycleState* state, const Pod& pod, NodeId node,
+                                   int64_t* timeout_ns) const {
+  bool wait = false;
+  int64_t longest = 0;
+  for (PermitPlugin* pl : permit_) {
+    int64_t timeout = 0;
+    Status s = pl->Permit(state, pod, node, &timeout);
+    if (s.IsSuccess()) continue;
+    if (s.IsUnschedulable()) return s.WithFailedPlugin(std::string(pl->Name()));
+    if (s.IsWait()) {
+      wait = true;
+      longest = std::max(longest, std::min(timeout, kMaxPermitTimeoutNs));
+      continue;
+    }
+    return Status::Error("running Permit plugin " + Quote(pl->Name()) + ": " + s.Message())
+        .WithFailedPlugin(std::string(pl->Name()));
+  }
+  if (timeout_ns != nullptr) *timeout_ns = longest;
+  if (wait) {
+    return Status(Code::kWait, "one or more plugins asked to wait and no plugin rejected pod " +
+                                   Quote(pod.meta.name));
+  }
+  return Status();
+}
+
+Status Framework::RunPreBindPlugins(CycleState* state, const Pod& pod, NodeId node) const {
+  for (PreBindPlugin* pl : pre_bind_) {
+    Status s = pl->PreBind(state, pod, node);
+    if (s.IsSuccess()) continue;
+    if (s.IsUnschedulable()) return s.WithFailedPlugin(std::string(pl->Name()));
+    return Status::Error("running PreBind plugin " + Quote(pl->Name()) + ": " + s.Message());
+  }
+  return Status();
+}
+
+Status Framework::RunBindPlugins(CycleState* state, const Pod& pod, NodeId node) const {
+  if (bind_.empty()) return Status(Code::kSkip);
+  Status last;
+  for (BindPlugin* pl : bind_) {
+    Status s = pl->Bind(state, pod, node);
+    if (s.IsSkip()) {
+      last = std::move(s);
+      continue;
+    }
+    if (s.IsSuccess()) return s;
+    if (s.IsUnschedulable()) return s.WithFailedPlugin(std::string(pl->Name()));
+    return Status::Error("running Bind plugin " + Quote(pl->Name()) + ": " + s.Message());
+  }
+  return last;
+}
+
+void Framework::RunPostBindPlugins(CycleState* state, const Pod& pod, NodeId node) const {
+  for (PostBindPlugin* pl : post_bind_) pl->PostBind(state, pod, node);
+}
+
+}  // namespace ksched::framework

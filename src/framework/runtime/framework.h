@@ -1,0 +1,163 @@
+// The scheduling framework of one profile (upstream's
+// pkg/scheduler/framework/runtime/framework.go): builds the profile's plugins
+// from the registry and runs them extension point by extension point.
+//
+// A Framework is also the profile's Handle: plugins read the cluster of the
+// current cycle, the nominated pods and the feature gates through it. The
+// engine sets the cluster between cycles (SetCluster), never during one.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "config/types.h"
+#include "framework/interface.h"
+#include "framework/registry.h"
+#include "util/result.h"
+
+namespace ksched::framework {
+
+// Upstream's extension point names, in getExtensionPoints' order.
+enum class ExtensionPoint : uint8_t {
+  kPreFilter,
+  kFilter,
+  kPostFilter,
+  kReserve,
+  kPreScore,
+  kScore,
+  kPreBind,
+  kBind,
+  kPostBind,
+  kPermit,
+  kPreEnqueue,
+  kQueueSort,
+};
+inline constexpr size_t kNumExtensionPoints = 12;
+
+struct FrameworkOptions {
+  config::FeatureGates feature_gates;
+  int parallelism = 16;
+  // nullptr: the in-tree registry (framework/registry.h).
+  const std::vector<RegistryEntry>* registry = nullptr;
+  const NominatedPods* nominated = nullptr;
+  Binder* binder = nullptr;
+  PreemptionActions* preemption = nullptr;
+};
+
+// Weighted scores of one RunScorePlugins call: for score plugin p (in the
+// profile's order) and the i-th node given, weighted[p * num_nodes + i] is
+// its normalized score times the plugin's weight; total[i] their sum.
+struct PluginScores {
+  size_t num_nodes = 0;
+  std::vector<int64_t> weighted;
+  std::vector<int64_t> total;
+  int64_t At(size_t plugin, size_t node) const { return weighted[plugin * num_nodes + node]; }
+};
+
+class Framework final : public Handle {
+ public:
+  // Upstream's NewFramework for a defaulted profile: one plugin instance per
+  // name (args from the profile's pluginConfig), the extension points filled
+  // from their own sets and then from MultiPoint, score weights checked.
+  // Errors are upstream's words (e.g. `FilterPlugin "X" does not exist`).
+  static Result<std::unique_ptr<Framework>> New(const config::Profile& profile,
+                                                FrameworkOptions options);
+
+  Framework(const Framework&) = delete;
+  Framework& operator=(const Framework&) = delete;
+
+  // ---- Handle
+  const ClusterState& cluster() const override { return *cluster_; }
+  const NominatedPods* nominated() const override { return options_.nominated; }
+  const config::FeatureGates& feature_gates() const override { return options_.feature_gates; }
+  int parallelism() const override { return options_.parallelism; }
+  Status RunFilterPluginsWithNominatedPods(const CycleState& state, const Pod& pod,
+                                           const NodeInfo& node) const override;
+  Status RunPreFilterExtensionAddPod(CycleState* state, const Pod& pod, const PodInfo& to_add,
+                                     const NodeInfo& node) const override;
+  Status RunPreFilterExtensionRemovePod(CycleState* state, const Pod& pod,
+                                        const PodInfo& to_remove,
+                                        const NodeInfo& node) const override;
+  Binder* binder() const override { return options_.binder; }
+  PreemptionActions* preemption() const override { return options_.preemption; }
+
+  // ---- engine side
+  void SetCluster(const ClusterState* cluster) { cluster_ = cluster; }
+  void SetNominated(const NominatedPods* nominated) { options_.nominated = nominated; }
+  const std::string& profile_name() const { return profile_name_; }
+  std::optional<int32_t> percentage_of_nodes_to_score() const { return percentage_; }
+
+  bool HasFilterPlugins() const { return !filter_.empty(); }
+  bool HasPostFilterPlugins() const { return !post_filter_.empty(); }
+  bool HasScorePlugins() const { return !score_.empty(); }
+  // Plugin names per extension point, in run order (upstream's ListPlugins).
+  std::vector<std::string> PluginNames(ExtensionPoint point) const;
+  // The score plugins' names and weights, in run order.
+  const std::vector<int64_t>& score_weights() const { return score_weights_; }
+  std::string_view ScorePluginName(size_t i) const { return score_[i]->Name(); }
+  size_t num_score_plugins() const { return score_.size(); }
+
+  // ---- extension points
+  // Upstream's QueueSortFunc (the one queue sort plugin's Less).
+  bool QueueSortLess(const QueuedPodInfo& a, const QueuedPodInfo& b) const;
+  // Every PreEnqueue plugin; the first rejection, with its plugin.
+  Status RunPreEnqueuePlugins(const Pod& pod) const;
+  // PreFilter plugins in order; an unschedulable status stops the cycle as
+  // it is (failed plugin set), any other failure becomes an Error. The
+  // merged PreFilterResult is written to *result.
+  Status RunPreFilterPlugins(CycleState* state, const Pod& pod, PreFilterResult* result) const;
+  // Filter plugins in order, stopping at the first one that fails (upstream
+  // from v1.26.1 on); the status names the plugin.
+  Status RunFilterPlugins(const CycleState& state, const Pod& pod, const NodeInfo& node) const;
+  // PostFilter plugins until one succeeds or errors.
+  Status RunPostFilterPlugins(CycleState* state, const Pod& pod,
+                              const NodeToStatusMap& filtered_node_status,
+                              PostFilterResult* result) const;
+  Status RunPreScorePlugins(CycleState* state, const Pod& pod,
+                            const std::vector<NodeId>& nodes) const;
+  // Score, NormalizeScore, range check, weights.
+  Status RunScorePlugins(const CycleState& state, const Pod& pod, const std::vector<NodeId>& nodes,
+                         PluginScores* out) const;
+  Status RunReservePluginsReserve(CycleState* state, const Pod& pod, NodeId node) const;
+  void RunReservePluginsUnreserve(CycleState* state, const Pod& pod, NodeId node) const;
+  // Success, a rejection, an Error, or Wait with *timeout_ns the longest
+  // wait asked for (capped at upstream's 15 minutes).
+  Status RunPermitPlugins(CycleState* state, const Pod& pod, NodeId node,
+                          int64_t* timeout_ns) const;
+  Status RunPreBindPlugins(CycleState* state, const Pod& pod, NodeId node) const;
+  Status RunBindPlugins(CycleState* state, const Pod& pod, NodeId node) const;
+  void RunPostBindPlugins(CycleState* state, const Pod& pod, NodeId node) const;
+
+ private:
+  explicit Framework(FrameworkOptions options) : options_(std::move(options)) {}
+  Status AddNominatedPods(const Pod& pod, const CycleState& state, const NodeInfo& node,
+                          bool* added, CycleState* state_out, NodeInfo* node_out) const;
+
+  FrameworkOptions options_;
+  const ClusterState* cluster_ = nullptr;
+  std::string profile_name_;
+  std::optional<int32_t> percentage_;
+  std::vector<std::unique_ptr<Plugin>> plugins_;  // owns every instance
+
+  std::vector<PreEnqueuePlugin*> pre_enqueue_;
+  std::vector<QueueSortPlugin*> queue_sort_;
+  std::vector<PreFilterPlugin*> pre_filter_;
+  std::vector<FilterPlugin*> filter_;
+  std::vector<PostFilterPlugin*> post_filter_;
+  std::vector<PreScorePlugin*> pre_score_;
+  std::vector<ScorePlugin*> score_;
+  std::vector<int64_t> score_weights_;  // parallel to score_
+  std::vector<ReservePlugin*> reserve_;
+  std::vector<PermitPlugin*> permit_;
+  std::vector<PreBindPlugin*> pre_bind_;
+  std::vector<BindPlugin*> bind_;
+  std::vector<PostBindPlugin*> post_bind_;
+
+  friend class FrameworkBuilder;
+};
+
+}  // namespace ksched::framework

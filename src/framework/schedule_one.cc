@@ -1,0 +1,442 @@
+#include "framework/schedule_one.h"
+
+#include <algorithm>
+#include <map>
+#include <unordered_map>
+
+#include "api/intern.h"
+#include "framework/runtime/parallelize.h"
+
+namespace ksched::framework {
+namespace {
+
+// Upstream's minFeasibleNodesToFind and minFeasibleNodesPercentageToFind.
+constexpr int32_t kMinFeasibleNodesToFind = 100;
+constexpr int32_t kMinFeasibleNodesPercentageToFind = 5;
+// framework.MaxNodeScore / extenderv1.MaxExtenderPriority.
+constexpr int64_t kExtenderScale = kMaxNodeScore / 10;
+
+// v1.26's utilnode.GetZoneKey: topology labels, else the beta ones.
+std::string ZoneKey126(const Labels& labels) {
+  static const StrId kZone = Intern("topology.kubernetes.io/zone");
+  static const StrId kBetaZone = Intern("failure-domain.beta.kubernetes.io/zone");
+  static const StrId kRegion = Intern("topology.kubernetes.io/region");
+  static const StrId kBetaRegion = Intern("failure-domain.beta.kubernetes.io/region");
+  auto get = [&](StrId key, StrId fallback) -> std::string_view {
+    if (auto v = labels.Get(key)) return Str(*v);
+    if (auto v = labels.Get(fallback)) return Str(*v);
+    return {};
+  };
+  std::string_view zone = get(kZone, kBetaZone);
+  std::string_view region = get(kRegion, kBetaRegion);
+  if (region.empty() && zone.empty()) return "";
+  std::string key(region);
+  key += ":";
+  key.push_back('\0');
+  key += ":";
+  key += zone;
+  return key;
+}
+
+// The snapshot's node list as upstream's nodeTree.list() builds it: zones in
+// the order their first node appeared, one node of each zone in turn.
+std::vector<NodeId> NodeTreeList(const ClusterState& cluster) {
+  std::vector<std::string> zone_names;
+  std::vector<std::vector<NodeId>> zones;
+  std::unordered_map<std::string, size_t> zone_index;
+  for (NodeId id = 0; id < cluster.num_nodes(); ++id) {
+    std::string key = ZoneKey126(cluster.node(id).meta.labels);
+    auto [it, added] = zone_index.emplace(key, zones.size());
+    if (added) zones.emplace_back();
+    zones[it->second].push_back(id);
+  }
+  std::vector<NodeId> out;
+  out.reserve(cluster.num_nodes());
+  for (size_t k = 0; out.size() < cluster.num_nodes(); ++k)
+    for (const auto& zone : zones)
+      if (k < zone.size()) out.push_back(zone[k]);
+  return out;
+}
+
+std::string Quote(std::string_view s) { return "\"" + std::string(s) + "\""; }
+
+}  // namespace
+
+std::string FitErrorMessage(size_t num_all_nodes, const std::string& pre_filter_msg,
+                            const NodeToStatusMap& failures,
+                            const std::vector<std::pair<std::string, Status>>& unknown_failures,
+                            const std::string& post_filter_msg) {
+  std::map<std::string_view, int> counts;
+  for (const NodeStatus& f : failures)
+    for (const std::string& reason : f.status.reasons()) ++counts[reason];
+  for (const auto& [name, status] : unknown_failures)
+    for (const std::string& reason : status.reasons()) ++counts[reason];
+  std::string msg = "0/" + std::to_string(num_all_nodes) + " nodes are available:";
+  if (!pre_filter_msg.empty()) msg += " " + pre_filter_msg + ".";
+  std::vector<std::string> histogram;
+  histogram.reserve(counts.size());
+  for (const auto& [reason, count] : counts)
+    histogram.push_back(std::to_string(count) + " " + std::string(reason));
+  std::sort(histogram.begin(), histogram.end());
+  if (!histogram.empty()) {
+    msg += " ";
+    for (size_t i = 0; i < histogram.size(); ++i) {
+      if (i) msg += ", ";
+      msg += histogram[i];
+    }
+    msg += ".";
+  }
+  if (!post_filter_msg.empty()) msg += " " + post_filter_msg + ".";
+  return msg;
+}
+
+Result<std::unique_ptr<Scheduler>> Scheduler::New(
+    const config::KubeSchedulerConfiguration& cfg, const FrameworkOptions& framework_options,
+    SchedulerOptions options, std::vector<std::unique_ptr<SchedulerExtender>> extenders) {
+  std::unique_ptr<Scheduler> s(new Scheduler());
+  s->options_ = options;
+  s->extenders_ = std::move(extenders);
+  s->rng_.seed(options.seed);
+  std::string queue_sort;
+  for (const config::Profile& profile : cfg.profiles) {
+    auto f = Framework::New(profile, framework_options);
+    if (!f.ok()) {
+      return MakeError("creating profile for scheduler name " + profile.scheduler_name + ": " +
+                       f.error().message);
+    }
+    // profile.NewMap's checks.
+    if (profile.scheduler_name.empty()) return MakeError("scheduler name is needed");
+    if (s->by_name_.count(profile.scheduler_name)) {
+      return MakeError("duplicate profile with scheduler name " + Quote(profile.scheduler_name));
+    }
+    std::string qs = (*f)->PluginNames(ExtensionPoint::kQueueSort).front();
+    if (queue_sort.empty()) {
+      queue_sort = qs;
+    } else if (qs != queue_sort) {
+      return MakeError("different queue sort plugins for profile " +
+                       Quote(profile.scheduler_name) + ": " + Quote(qs) + ", first: " +
+                       Quote(queue_sort));
+    }
+    s->by_name_[profile.scheduler_name] = f->get();
+    s->profiles_.push_back(std::move(f).value());
+  }
+  return s;
+}
+
+Framework* Scheduler::FrameworkForPod(const Pod& pod) const {
+  // An undefaulted pod is the API's default-scheduler pod.
+  const std::string& name =
+      pod.spec.scheduler_name.empty() ? std::string("default-scheduler") : pod.spec.scheduler_name;
+  auto it = by_name_.find(name);
+  return it == by_name_.end() ? nullptr : it->second;
+}
+
+void Scheduler::SetCluster(const ClusterState* cluster) {
+  cluster_ = cluster;
+  for (auto& f : profiles_) f->SetCluster(cluster);
+}
+
+void Scheduler::SetNominated(const NominatedPods* nominated) {
+  for (auto& f : profiles_) f->SetNominated(nominated);
+}
+
+const std::vector<NodeId>& Scheduler::NodeOrder() {
+  if (cluster_->id() != order_cluster_id_ || cluster_->num_nodes() != order_num_nodes_) {
+    node_order_ = NodeTreeList(*cluster_);
+    order_cluster_id_ = cluster_->id();
+    order_num_nodes_ = cluster_->num_nodes();
+  }
+  return node_order_;
+}
+
+int32_t Scheduler::NumFeasibleNodesToFind(std::optional<int32_t> profile_percentage,
+                                          int32_t num_all_nodes) const {
+  if (num_all_nodes < kMinFeasibleNodesToFind) return num_all_nodes;
+  int32_t percentage = profile_percentage ? *profile_percentage
+                                          : options_.percentage_of_nodes_to_score.value_or(0);
+  if (percentage == 0) {
+    percentage = 50 - num_all_nodes / 125;
+    if (percentage < kMinFeasibleNodesPercentageToFind)
+      percentage = kMinFeasibleNodesPercentageToFind;
+  }
+  int32_t num = static_cast<int32_t>(int64_t{num_all_nodes} * percentage / 100);
+  return num < kMinFeasibleNodesToFind ? kMinFeasibleNodesToFind : num;
+}
+
+void Scheduler::RecordFailure(CycleResult* r, NodeId node, Status status) {
+  if (!status.failed_plugin().empty()) r->unschedulable_plugins.push_back(status.failed_plugin());
+  int32_t& at = failure_index_[node];
+  if (at >= 0) {
+    r->failures[static_cast<size_t>(at)].status = std::move(status);
+    return;
+  }
+  at = static_cast<int32_t>(r->failures.size());
+  r->failures.push_back(NodeStatus{node, std::move(status)});
+}
+
+bool Scheduler::FindNodesThatPassFilters(Framework* fwk, const Pod& pod,
+                                         const std::vector<NodeId>& nodes, CycleResult* r,
+                                         std::vector<NodeId>* feasible, std::string* error) {
+  const size_t n = nodes.size();
+  const size_t to_find = static_cast<size_t>(
+      NumFeasibleNodesToFind(fwk->percentage_of_nodes_to_score(), static_cast<int32_t>(n)));
+  const size_t start = next_start_node_index_;
+  auto at = [&](size_t i) { return nodes[(start + i) % n]; };
+  if (!fwk->HasFilterPlugins()) {
+    for (size_t i = 0; i < to_find; ++i) feasible->push_back(at(i));
+    return true;
+  }
+  // Nodes are filtered in parallel a chunk at a time and the verdicts read
+  // in order, as one worker would: after the to_find-th feasible node the
+  // walk goes on (failures still count) until the next feasible one, which
+  // upstream's counter drops before it cancels the search.
+  std::vector<Status> statuses;
+  size_t i = 0;
+  while (i < n) {
+    const size_t remaining = to_find > feasible->size() ? to_find - feasible->size() : 1;
+    const size_t chunk = to_find >= n ? n - i : std::min(n - i, std::max<size_t>(remaining, 256));
+    statuses.assign(chunk, Status());
+    ParallelFor(chunk, [&](size_t b, size_t e) {
+      for (size_t k = b; k < e; ++k) {
+        const NodeInfo& info = cluster_->node_info(at(i + k));
+        statuses[k] = fwk->RunFilterPluginsWithNominatedPods(r->state, pod, info);
+      }
+    });
+    for (size_t k = 0; k < chunk; ++k) {
+      Status& s = statuses[k];
+      if (s.IsError()) {
+        *error = s.Message();
+        return false;
+      }
+      if (s.IsSuccess()) {
+        if (feasible->size() >= to_find) return true;
+        feasible->push_back(at(i + k));
+      } else {
+        RecordFailure(r, at(i + k), std::move(s));
+      }
+    }
+    i += chunk;
+  }
+  return true;
+}
+
+bool Scheduler::FindNodesThatPassExtenders(const Pod& pod, std::vector<NodeId>* feasible,
+                                           CycleResult* r, std::string* error) {
+  for (auto& ext : extenders_) {
+    if (feasible->empty()) break;
+    if (!ext->IsInterested(pod)) continue;
+    auto res = ext->Filter(pod, *feasible, *cluster_);
+    if (!res.ok()) {
+      if (ext->IsIgnorable()) continue;
+      *error = res.error().message;
+      return false;
+    }
+    for (const auto& [node, reason] : res->failed) {
+      if (failure_index_[node] >= 0) {
+        r->failures[static_cast<size_t>(failure_index_[node])].status.AppendReason(reason);
+      } else {
+        RecordFailure(r, node, Status::Unschedulable(reason));
+      }
+    }
+    for (const auto& [name, reason] : res->failed_unknown) {
+      auto it = std::find_if(r->unknown_failures.begin(), r->unknown_failures.end(),
+                             [&](const auto& u) { return u.first == name; });
+      if (it != r->unknown_failures.end()) {
+        it->second.AppendReason(reason);
+      } else {
+        r->unknown_failures.emplace_back(name, Status::Unschedulable(reason));
+      }
+    }
+    *feasible = std::move(res->nodes);
+  }
+  return true;
+}
+
+void Scheduler::FindNodesThatFitPod(Framework* fwk, const Pod& pod, CycleResult* r,
+                                    std::string* error) {
+  failure_index_.assign(cluster_->num_nodes(), -1);
+  PreFilterResult pre;
+  Status s = fwk->RunPreFilterPlugins(&r->state, pod, &pre);
+  if (!s.IsSuccess()) {
+    if (!s.IsUnschedulable()) {
+      *error = s.Message();
+      return;
+    }
+    r->pre_filter_msg = s.Message();
+    if (!s.failed_plugin().empty()) r->unschedulable_plugins.push_back(s.failed_plugin());
+    return;
+  }
+
+  // A node nominated by an earlier preemption is likely the only one that
+  // fits: it is tried first, alone.
+  if (!pod.nominated_node_name.empty()) {
+    NodeId nominated = cluster_->FindNode(pod.nominated_node_name);
+    if (nominated != kNoNode) {
+      std::vector<NodeId> feasible;
+      std::string ignored;  // upstream logs an evaluation error and goes on
+      size_t saved = next_start_node_index_;
+      next_start_node_index_ = 0;
+      bool ok = FindNodesThatPassFilters(fwk, pod, {nominated}, r, &feasible, &ignored);
+      next_start_node_index_ = saved;
+      if (ok && FindNodesThatPassExtenders(pod, &feasible, r, &ignored) && !feasible.empty()) {
+        r->feasible = std::move(feasible);
+        return;
+      }
+    }
+  }
+
+  std::vector<NodeId> nodes;
+  if (pre.AllNodes()) {
+    nodes = NodeOrder();
+  } else {
+    for (const std::string& name : *pre.node_names) {
+      NodeId id = cluster_->FindNode(name);
+      if (id == kNoNode) {
+        *error = "nodeinfo not found for node name " + Quote(name);
+        return;
+      }
+      nodes.push_back(id);
+    }
+  }
+  std::vector<NodeId> feasible;
+  bool ok = nodes.empty() || FindNodesThatPassFilters(fwk, pod, nodes, r, &feasible, error);
+  if (!nodes.empty()) {
+    size_t processed = feasible.size() + r->failures.size();
+    next_start_node_index_ = (next_start_node_index_ + processed) % nodes.size();
+  }
+  if (!ok) return;
+  if (!FindNodesThatPassExtenders(pod, &feasible, r, error)) return;
+  r->feasible = std::move(feasible);
+}
+
+bool Scheduler::PrioritizeNodes(Framework* fwk, const Pod& pod, CycleResult* r,
+                                std::string* error) {
+  const std::vector<NodeId>& nodes = r->feasible;
+  const size_t n = nodes.size();
+  r->scored = true;
+  if (extenders_.empty() && !fwk->HasScorePlugins()) {
+    r->totals.assign(n, 1);
+  } else {
+    Status s = fwk->RunPreScorePlugins(&r->state, pod, nodes);
+    if (!s.IsSuccess()) {
+      *error = s.Message();
+      return false;
+    }
+    s = fwk->RunScorePlugins(r->state, pod, nodes, &r->plugin_scores);
+    if (!s.IsSuccess()) {
+      *error = s.Message();
+      return false;
+    }
+    r->totals = r->plugin_scores.total;
+    if (!extenders_.empty()) {
+      std::unordered_map<NodeId, int64_t> combined;
+      for (auto& ext : extenders_) {
+        if (!ext->IsInterested(pod) || !ext->HasPrioritize()) continue;
+        auto scores = ext->Prioritize(pod, nodes, *cluster_);
+        if (!scores.ok()) continue;  // upstream ignores a failed Prioritize
+        for (const auto& [node, score] : *scores) combined[node] += score * ext->Weight();
+      }
+      r->extender_scores.assign(n, 0);
+      for (size_t i = 0; i < n; ++i) {
+        auto it = combined.find(nodes[i]);
+        int64_t add = it == combined.end() ? 0 : it->second * kExtenderScale;
+        r->extender_scores[i] = add;
+        r->totals[i] += add;
+      }
+    }
+  }
+  int64_t max = 0;
+  for (size_t i = 0; i < n; ++i)
+    if (i == 0 || r->totals[i] > max) max = r->totals[i];
+  for (size_t i = 0; i < n; ++i)
+    if (r->totals[i] == max) r->max_nodes.push_back(nodes[i]);
+  const auto& rank = cluster_->name_rank();
+  std::sort(r->max_nodes.begin(), r->max_nodes.end(),
+            [&](NodeId a, NodeId b) { return rank[a] < rank[b]; });
+  return true;
+}
+
+NodeId Scheduler::SelectHost(const CycleResult& r) {
+  if (options_.host_selection == HostSelection::kSmallestName) return r.max_nodes.front();
+  // Upstream's reservoir sampling over the list in evaluation order.
+  NodeId selected = r.feasible[0];
+  int64_t max = r.totals[0];
+  uint64_t count = 1;
+  for (size_t i = 1; i < r.feasible.size(); ++i) {
+    if (r.totals[i] > max) {
+      max = r.totals[i];
+      selected = r.feasible[i];
+      count = 1;
+    } else if (r.totals[i] == max) {
+      ++count;
+      if (std::uniform_int_distribution<uint64_t>(0, count - 1)(rng_) == 0)
+        selected = r.feasible[i];
+    }
+  }
+  return selected;
+}
+
+void Scheduler::SchedulePod(Framework* fwk, const Pod& pod, CycleResult* r) {
+  r->framework = fwk;
+  r->num_all_nodes = cluster_->num_nodes();
+  if (cluster_->num_nodes() == 0) {
+    r->error = "no nodes available to schedule pods";
+    return;
+  }
+  std::string error;
+  FindNodesThatFitPod(fwk, pod, r, &error);
+  std::sort(r->unschedulable_plugins.begin(), r->unschedulable_plugins.end());
+  r->unschedulable_plugins.erase(
+      std::unique(r->unschedulable_plugins.begin(), r->unschedulable_plugins.end()),
+      r->unschedulable_plugins.end());
+  if (!error.empty()) {
+    r->error = std::move(error);
+    r->feasible.clear();
+    return;
+  }
+  if (r->feasible.empty()) {
+    r->fit_error = true;
+    r->error = FitErrorMessage(r->num_all_nodes, r->pre_filter_msg, r->failures,
+                               r->unknown_failures);
+    return;
+  }
+  if (r->feasible.size() == 1) {
+    r->evaluated_nodes = 1 + static_cast<int>(r->failures.size());
+    r->chosen = r->feasible[0];
+    return;
+  }
+  if (!PrioritizeNodes(fwk, pod, r, &error)) {
+    r->error = std::move(error);
+    return;
+  }
+  r->evaluated_nodes = static_cast<int>(r->feasible.size() + r->failures.size());
+  r->chosen = SelectHost(*r);
+}
+
+CycleResult Scheduler::ScheduleOne(const Pod& pod, ClusterState* cluster) {
+  CycleResult r;
+  Framework* fwk = FrameworkForPod(pod);
+  if (fwk == nullptr) {
+    const std::string& name = pod.spec.scheduler_name;
+    r.error = "profile not found for scheduler name " + Quote(name);
+    return r;
+  }
+  SetCluster(cluster);
+  SchedulePod(fwk, pod, &r);
+  if (r.chosen == kNoNode) return r;
+  const NodeId host = r.chosen;
+  PodId id = cluster->Assume(pod, host);
+  const Pod& assumed = cluster->pod(id).pod;
+  Status s = fwk->RunReservePluginsReserve(&r.state, assumed, host);
+  if (!s.IsSuccess()) {
+    fwk->RunReservePluginsUnreserve(&r.state, assumed, host);
+    cluster->RemovePod(id);
+    r.chosen = kNoNode;
+    r.error = s.Message();
+    return r;
+  }
+  r.assumed = id;
+  return r;
+}
+
+}  // namespace ksched::framework

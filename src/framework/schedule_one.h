@@ -1,0 +1,139 @@
+// One scheduling cycle of kube-scheduler v1.26 (upstream's
+// pkg/scheduler/schedule_one.go): the profile's framework for the pod,
+// findNodesThatFitPod (PreFilter, the nominated node first, Filter with
+// nominated pods from a rotating start, extenders), prioritizeNodes (PreScore,
+// Score, extenders' Prioritize), selectHost; and, as the reference harness
+// runs it, assume and Reserve on the chosen node.
+//
+// Everything the cycle decided is kept in a CycleResult for reports: the
+// feasible nodes, every failing node's status (reasons and plugin), each
+// score plugin's weighted score per node, the extenders' contribution, the
+// totals and the nodes with the top total.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <random>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "algorithm/scheduler_extender.h"
+#include "config/types.h"
+#include "framework/runtime/framework.h"
+#include "util/result.h"
+
+namespace ksched::framework {
+
+// How selectHost picks among the nodes with the top total.
+enum class HostSelection : uint8_t {
+  kSmallestName,  // the vectors' tie-break (refsched126's default)
+  kReservoir,     // upstream's reservoir sampling (seeded here)
+};
+
+struct CycleResult {
+  NodeId chosen = kNoNode;
+  std::string error;       // "" when a node was chosen and reserved
+  bool fit_error = false;  // `error` is a FitError (PostFilter may run)
+  Framework* framework = nullptr;  // the pod's profile; nullptr when none
+  size_t num_all_nodes = 0;
+
+  // ---- findNodesThatFitPod
+  std::vector<NodeId> feasible;  // in evaluation order
+  // Upstream's Diagnosis: one status per failing node (reasons and the
+  // plugin that rejected it), the PreFilter message, the plugins that
+  // rejected nodes.
+  NodeToStatusMap failures;
+  // Extender failures for names the cluster does not have.
+  std::vector<std::pair<std::string, Status>> unknown_failures;
+  std::string pre_filter_msg;
+  std::vector<std::string> unschedulable_plugins;  // sorted, unique
+  int evaluated_nodes = 0;
+
+  // ---- prioritizeNodes (only when at least two nodes are feasible)
+  bool scored = false;
+  PluginScores plugin_scores;            // score plugin x feasible node, weighted
+  std::vector<int64_t> extender_scores;  // per feasible node; empty without extenders
+  std::vector<int64_t> totals;           // per feasible node
+  std::vector<NodeId> max_nodes;         // top total, in name order
+
+  // The cycle's state (PostFilter and the binding cycle continue from it).
+  CycleState state;
+  // The assumed pod when one was placed (ClusterState::Assume), else none.
+  std::optional<PodId> assumed;
+};
+
+// Upstream's FitError.Error(): "0/N nodes are available: " then the
+// PreFilter message, the reasons histogram ("<count> <reason>" sorted as
+// strings, joined by ", ") and the PostFilter message, each as " <msg>.".
+std::string FitErrorMessage(size_t num_all_nodes, const std::string& pre_filter_msg,
+                            const NodeToStatusMap& failures,
+                            const std::vector<std::pair<std::string, Status>>& unknown_failures,
+                            const std::string& post_filter_msg = "");
+
+struct SchedulerOptions {
+  // The configuration's percentageOfNodesToScore; nullopt or 0: adaptive.
+  std::optional<int32_t> percentage_of_nodes_to_score;
+  HostSelection host_selection = HostSelection::kSmallestName;
+  uint64_t seed = 1;  // kReservoir's generator
+};
+
+class Scheduler {
+ public:
+  // Upstream's profile.NewMap over a decoded, defaulted and validated
+  // configuration: one Framework per profile, errors in upstream's words.
+  static Result<std::unique_ptr<Scheduler>> New(
+      const config::KubeSchedulerConfiguration& cfg, const FrameworkOptions& framework_options,
+      SchedulerOptions options, std::vector<std::unique_ptr<SchedulerExtender>> extenders = {});
+
+  // frameworkForPod: the profile named by spec.schedulerName, or nullptr.
+  Framework* FrameworkForPod(const Pod& pod) const;
+  const std::vector<std::unique_ptr<Framework>>& profiles() const { return profiles_; }
+
+  // Sets the cluster every profile's Handle reads (the snapshot).
+  void SetCluster(const ClusterState* cluster);
+  void SetNominated(const NominatedPods* nominated);
+
+  // Upstream's schedulePod for `pod` with `fwk` against the cluster set
+  // last: fills everything but `assumed`; `chosen` is set on success.
+  void SchedulePod(Framework* fwk, const Pod& pod, CycleResult* result);
+
+  // One attempt as the reference harness makes it: frameworkForPod,
+  // SchedulePod, then assume `pod` on the chosen node in *cluster and run
+  // Reserve (on failure Unreserve, the pod forgotten, the error reported).
+  CycleResult ScheduleOne(const Pod& pod, ClusterState* cluster);
+
+  // Upstream's numFeasibleNodesToFind.
+  int32_t NumFeasibleNodesToFind(std::optional<int32_t> profile_percentage,
+                                 int32_t num_all_nodes) const;
+
+ private:
+  Scheduler() = default;
+  const std::vector<NodeId>& NodeOrder();
+  void FindNodesThatFitPod(Framework* fwk, const Pod& pod, CycleResult* r, std::string* error);
+  // Filters `nodes` from the rotating start; false on an Error status.
+  bool FindNodesThatPassFilters(Framework* fwk, const Pod& pod, const std::vector<NodeId>& nodes,
+                                CycleResult* r, std::vector<NodeId>* feasible,
+                                std::string* error);
+  bool FindNodesThatPassExtenders(const Pod& pod, std::vector<NodeId>* feasible, CycleResult* r,
+                                  std::string* error);
+  bool PrioritizeNodes(Framework* fwk, const Pod& pod, CycleResult* r, std::string* error);
+  NodeId SelectHost(const CycleResult& r);
+  void RecordFailure(CycleResult* r, NodeId node, Status status);
+
+  std::vector<std::unique_ptr<Framework>> profiles_;
+  std::unordered_map<std::string, Framework*> by_name_;
+  std::vector<std::unique_ptr<SchedulerExtender>> extenders_;
+  SchedulerOptions options_;
+  const ClusterState* cluster_ = nullptr;
+  uint64_t order_cluster_id_ = 0;
+  size_t order_num_nodes_ = SIZE_MAX;
+  std::vector<NodeId> node_order_;  // the snapshot's NodeInfos().List() order
+  std::vector<int32_t> failure_index_;  // node -> index in failures, -1 when none
+  size_t next_start_node_index_ = 0;
+  std::mt19937_64 rng_;
+};
+
+}  // namespace ksched::framework

@@ -1,0 +1,186 @@
+#include "framework/schedule_one.h"
+
+#include <gtest/gtest.h>
+
+#include "framework/runtime/fake_plugins_test.h"
+#include "tests/fixtures.h"
+
+namespace ksched::framework {
+namespace {
+
+using ksched::testing::TestCluster;
+using ksched::testing::TestPod;
+using testing::FakeKind;
+using testing::FakeRegistry;
+using testing::FakeSpec;
+using testing::FakeSpecs;
+
+constexpr const char* kNodes = R"({"kind":"List","items":[
+  {"kind":"Node","metadata":{"name":"n3"}},
+  {"kind":"Node","metadata":{"name":"n1"}},
+  {"kind":"Node","metadata":{"name":"n2"}},
+  {"kind":"Node","metadata":{"name":"n4"}}]})";
+
+class CycleTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    FakeSpecs().clear();
+    FakeSpecs().reserve(8);
+    Add("Sort", FakeKind::kQueueSort);
+    Add("Binder", FakeKind::kBinder);
+    filter_ = Add("F", FakeKind::kAll);
+    score_ = Add("S", FakeKind::kScore);
+  }
+  size_t Add(std::string name, FakeKind kind) {
+    FakeSpec spec;
+    spec.name = std::move(name);
+    spec.kind = kind;
+    FakeSpecs().push_back(std::move(spec));
+    return FakeSpecs().size() - 1;
+  }
+  FakeSpec& Spec(size_t i) { return FakeSpecs()[i]; }
+
+  std::unique_ptr<Scheduler> Build() {
+    config::KubeSchedulerConfiguration cfg;
+    config::Profile p;
+    p.plugins.queue_sort.enabled = {{"Sort", 0}};
+    p.plugins.bind.enabled = {{"Binder", 0}};
+    p.plugins.pre_filter.enabled = {{"F", 0}};
+    p.plugins.filter.enabled = {{"F", 0}};
+    p.plugins.reserve.enabled = {{"F", 0}};
+    p.plugins.score.enabled = {{"S", 2}};
+    cfg.profiles.push_back(p);
+    registry_ = FakeRegistry();
+    FrameworkOptions options;
+    options.registry = &registry_;
+    auto s = Scheduler::New(cfg, options, SchedulerOptions{});
+    EXPECT_TRUE(s.ok()) << s.error().message;
+    return s.ok() ? std::move(s).value() : nullptr;
+  }
+  std::string Name(NodeId id) const { return cluster_.node(id).meta.name; }
+
+  ClusterState cluster_ = TestCluster(kNodes);
+  std::vector<RegistryEntry> registry_;
+  size_t filter_ = 0, score_ = 0;
+  Pod pod_ = TestPod(R"({"kind":"Pod","metadata":{"name":"p","uid":"p"},"spec":{"containers":[{"name":"c"}]}})");
+};
+
+TEST_F(CycleTest, FitErrorCountsReasonsSortedAsStrings) {
+  Spec(filter_).filter_fn = [](const Pod&, const NodeInfo& n) {
+    if (n.name() == "n1") return Status(Code::kUnschedulable, std::vector<std::string>{"b reason", "a reason"});
+    return Status::Unschedulable("b reason");
+  };
+  auto s = Build();
+  ASSERT_TRUE(s);
+  CycleResult r = s->ScheduleOne(pod_, &cluster_);
+  EXPECT_EQ(r.chosen, kNoNode);
+  EXPECT_TRUE(r.fit_error);
+  EXPECT_EQ(r.error, "0/4 nodes are available: 1 a reason, 4 b reason.");
+  EXPECT_EQ(r.failures.size(), 4u);
+  for (const auto& f : r.failures) EXPECT_EQ(f.status.failed_plugin(), "F");
+  EXPECT_EQ(r.unschedulable_plugins, std::vector<std::string>{"F"});
+}
+
+TEST_F(CycleTest, PreFilterRejectionLeavesNoFailures) {
+  Spec(filter_).pre_filter_status = Status::Unresolvable("pod is odd");
+  auto s = Build();
+  ASSERT_TRUE(s);
+  CycleResult r = s->ScheduleOne(pod_, &cluster_);
+  EXPECT_EQ(r.error, "0/4 nodes are available: pod is odd.");
+  EXPECT_TRUE(r.failures.empty());
+  EXPECT_EQ(*Spec(filter_).filter_calls, 0);
+}
+
+TEST_F(CycleTest, PreFilterNodeSetLimitsTheNodesFiltered) {
+  Spec(filter_).pre_filter_nodes = std::vector<std::string>{"n2", "n4"};
+  auto s = Build();
+  ASSERT_TRUE(s);
+  CycleResult r = s->ScheduleOne(pod_, &cluster_);
+  EXPECT_EQ(*Spec(filter_).filter_calls, 2);
+  ASSERT_EQ(r.feasible.size(), 2u);
+
+  Spec(filter_).pre_filter_nodes = std::vector<std::string>{"n9"};
+  r = s->ScheduleOne(pod_, &cluster_);
+  EXPECT_EQ(r.error, "nodeinfo not found for node name \"n9\"");
+}
+
+TEST_F(CycleTest, HighestTotalWinsAndTiesGoToTheSmallestName) {
+  Spec(score_).score_fn = [](const NodeInfo& n) { return n.name() == "n1" ? 10 : 40; };
+  auto s = Build();
+  ASSERT_TRUE(s);
+  CycleResult r = s->ScheduleOne(pod_, &cluster_);
+  ASSERT_NE(r.chosen, kNoNode);
+  EXPECT_EQ(Name(r.chosen), "n2");
+  ASSERT_EQ(r.max_nodes.size(), 3u);
+  EXPECT_EQ(Name(r.max_nodes[0]), "n2");
+  EXPECT_EQ(Name(r.max_nodes[1]), "n3");
+  EXPECT_EQ(Name(r.max_nodes[2]), "n4");
+  // The weight (2) applies to every score.
+  for (size_t i = 0; i < r.feasible.size(); ++i)
+    EXPECT_EQ(r.totals[i], Name(r.feasible[i]) == "n1" ? 20 : 80);
+  ASSERT_TRUE(r.assumed.has_value());
+  EXPECT_EQ(cluster_.pod(*r.assumed).pod.spec.node_name, "n2");
+}
+
+TEST_F(CycleTest, ReserveFailureForgetsThePod) {
+  Spec(filter_).reserve_status = Status::Error("cannot");
+  auto s = Build();
+  ASSERT_TRUE(s);
+  size_t live = cluster_.num_live_pods();
+  CycleResult r = s->ScheduleOne(pod_, &cluster_);
+  EXPECT_EQ(r.chosen, kNoNode);
+  EXPECT_EQ(r.error, "running Reserve plugin \"F\": cannot");
+  EXPECT_EQ(*Spec(filter_).unreserve_calls, 1);
+  EXPECT_EQ(cluster_.num_live_pods(), live);
+}
+
+TEST_F(CycleTest, NominatedNodeIsTriedFirstAndAlone) {
+  auto s = Build();
+  ASSERT_TRUE(s);
+  Pod pod = pod_;
+  pod.nominated_node_name = "n4";
+  CycleResult r = s->ScheduleOne(pod, &cluster_);
+  ASSERT_EQ(r.feasible.size(), 1u);
+  EXPECT_EQ(Name(r.chosen), "n4");
+  EXPECT_EQ(*Spec(filter_).filter_calls, 1);
+
+  // When it fails, every node is filtered as usual.
+  Spec(filter_).filter_fn = [](const Pod&, const NodeInfo& n) {
+    return n.name() == "n4" ? Status::Unschedulable("no") : Status();
+  };
+  r = s->ScheduleOne(pod, &cluster_);
+  EXPECT_EQ(r.feasible.size(), 3u);
+  EXPECT_EQ(r.failures.size(), 1u);
+}
+
+TEST_F(CycleTest, UnknownProfile) {
+  auto s = Build();
+  ASSERT_TRUE(s);
+  Pod pod = pod_;
+  pod.spec.scheduler_name = "other";
+  CycleResult r = s->ScheduleOne(pod, &cluster_);
+  EXPECT_EQ(r.error, "profile not found for scheduler name \"other\"");
+}
+
+TEST_F(CycleTest, NumFeasibleNodesToFind) {
+  auto s = Build();
+  ASSERT_TRUE(s);
+  EXPECT_EQ(s->NumFeasibleNodesToFind(std::nullopt, 50), 50);
+  EXPECT_EQ(s->NumFeasibleNodesToFind(std::nullopt, 1000), 420);
+  EXPECT_EQ(s->NumFeasibleNodesToFind(std::nullopt, 5000), 500);
+  EXPECT_EQ(s->NumFeasibleNodesToFind(std::nullopt, 10000), 500);
+  EXPECT_EQ(s->NumFeasibleNodesToFind(1, 1000), 100);
+  EXPECT_EQ(s->NumFeasibleNodesToFind(100, 1000), 1000);
+}
+
+TEST(FitErrorMessage, PreFilterAndPostFilterParts) {
+  NodeToStatusMap failures;
+  EXPECT_EQ(FitErrorMessage(3, "x", failures, {}), "0/3 nodes are available: x.");
+  failures.push_back({0, Status::Unschedulable("r")});
+  EXPECT_EQ(FitErrorMessage(3, "", failures, {}, "preemption: y"),
+            "0/3 nodes are available: 1 r. preemption: y.");
+  EXPECT_EQ(FitErrorMessage(3, "", {}, {}), "0/3 nodes are available:");
+}
+
+}  // namespace
+}  // namespace ksched::framework
