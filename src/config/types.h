@@ -42,6 +42,9 @@ struct ScoringStrategy {
   std::string type = kLeastAllocated;
   std::vector<ResourceSpec> resources;  // default cpu:1, memory:1
   RequestedToCapacityRatioParam requested_to_capacity_ratio;
+  // Whether `requestedToCapacityRatio` was given (upstream's pointer is
+  // non-nil): only then is its shape validated.
+  bool has_requested_to_capacity_ratio = false;
 };
 
 struct NodeResourcesFitArgs {
@@ -158,12 +161,16 @@ struct LeaderElection {
 
 struct ClientConnection {
   std::string kubeconfig;
+  std::string accept_content_types;
   std::string content_type = "application/vnd.kubernetes.protobuf";
   float qps = 50;
   int32_t burst = 100;
 };
 
 struct KubeSchedulerConfiguration {
+  // The version the file was written in (upstream keeps it in TypeMeta for
+  // validation: plugins removed in that version are rejected).
+  std::string api_version = "kubescheduler.config.k8s.io/v1";
   int32_t parallelism = 16;
   // 0 = upstream's adaptive default (v1.26: the field is nil by default and
   // the scheduler then uses the adaptive rule).
@@ -174,6 +181,8 @@ struct KubeSchedulerConfiguration {
   std::vector<Extender> extenders;
   LeaderElection leader_election;
   ClientConnection client_connection;
+  bool enable_profiling = true;  // DebuggingConfiguration
+  bool enable_contention_profiling = true;
 };
 
 // ---------------------------------------------------------------- feature gates

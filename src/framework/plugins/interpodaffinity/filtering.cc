@@ -1,0 +1,228 @@
+// InterPodAffinity's PreFilter, its AddPod/RemovePod extensions and Filter
+// (upstream's filtering.go).
+#include <memory>
+
+#include "framework/plugins/interpodaffinity/plugin.h"
+
+namespace ksched::framework::interpodaffinity {
+namespace {
+
+const StateKey kPreFilterStateKey = StateKey::Register();
+
+// Upstream's preFilterState.
+struct PreFilterState final : StateData {
+  // Pairs where existing pods' required anti-affinity terms match the
+  // incoming pod (existingAntiAffinityCounts).
+  TopologyCounts existing_anti;
+  // Pairs holding pods that match all of the incoming pod's required
+  // affinity terms (affinityCounts) / one of its required anti-affinity
+  // terms, once per term (antiAffinityCounts).
+  TopologyCounts affinity;
+  TopologyCounts anti;
+  // The incoming pod's terms, namespace selectors merged.
+  std::shared_ptr<const PodTerms> terms;
+  // The slot in `affinity` / `anti` of each required term's topology key.
+  std::vector<uint32_t> affinity_slots;
+  std::vector<uint32_t> anti_slots;
+  // The incoming pod matches all its own required affinity terms.
+  bool matches_own_affinity = false;
+  Labels namespace_labels;  // of the incoming pod's namespace
+
+  std::unique_ptr<StateData> Clone() const override {
+    return std::make_unique<PreFilterState>(*this);
+  }
+};
+
+// The byte of each term of `terms` that matches `pod`.
+void MatchEach(const std::vector<AffinityTerm>& terms, const Pod& pod, const Labels& ns_labels,
+               uint8_t* out) {
+  for (size_t i = 0; i < terms.size(); ++i) out[i] = terms[i].Matches(pod, ns_labels);
+}
+
+const Labels& NoLabels() {
+  static const Labels kNone;
+  return kNone;
+}
+
+}  // namespace
+
+Status InterPodAffinity::PreFilter(CycleState* cycle, const Pod& pod, PreFilterResult*) {
+  const ClusterState& cluster = handle_->cluster();
+  PodTerms parsed = ParsePodTerms(pod);
+  if (!parsed.error.empty()) {
+    return Status(Code::kUnschedulableAndUnresolvable, "parsing pod: " + parsed.error);
+  }
+  MergeNamespaces(cluster, &parsed.required_affinity);
+  MergeNamespaces(cluster, &parsed.required_anti_affinity);
+
+  auto s = std::make_unique<PreFilterState>();
+  s->namespace_labels = NamespaceLabelsOf(cluster, pod.meta.ns);
+  s->terms = std::make_shared<const PodTerms>(std::move(parsed));
+  const PodTerms& own = *s->terms;
+  for (const AffinityTerm& t : own.required_affinity) {
+    s->affinity_slots.push_back(s->affinity.Slot(indexes_.Get(cluster, t.topology_key)));
+  }
+  for (const AffinityTerm& t : own.required_anti_affinity) {
+    s->anti_slots.push_back(s->anti.Slot(indexes_.Get(cluster, t.topology_key)));
+  }
+  s->matches_own_affinity = PodMatchesAllTerms(own.required_affinity, pod);
+
+  std::lock_guard<std::mutex> lock(mu_);
+  // existingAntiAffinityCounts: pods with required anti-affinity, on nodes.
+  {
+    MatchMemo memo(cache_.num_groups());
+    std::vector<uint32_t> slot_of_term;
+    for (PodId id : cluster.pods_with_affinity()) {
+      const PodInfo& info = cluster.pod(id);
+      if (!info.live || info.node == kNoNode || !info.has_required_anti_affinity) continue;
+      uint32_t g = cache_.Group(cluster, id);
+      const std::vector<AffinityTerm>& terms = cache_.terms(g).required_anti_affinity;
+      if (terms.empty()) continue;
+      const uint8_t* match = memo.Get(
+          g, terms.size(), [&](uint8_t* out) { MatchEach(terms, pod, s->namespace_labels, out); });
+      const NodeInfo& node = cluster.node_info(info.node);
+      for (size_t i = 0; i < terms.size(); ++i) {
+        if (!match[i]) continue;
+        uint32_t slot = s->existing_anti.FindSlot(terms[i].topology_key);
+        if (slot == kNoDomain) {
+          slot = s->existing_anti.Slot(indexes_.Get(cluster, terms[i].topology_key));
+        }
+        s->existing_anti.Add(slot, s->existing_anti.index(slot).DomainOf(node), 1);
+      }
+    }
+  }
+
+  // affinityCounts and antiAffinityCounts: every pod on a node, against the
+  // incoming pod's terms. Those match by namespace and labels alone, so one
+  // answer per label set serves all pods sharing it.
+  if (!own.required_affinity.empty() || !own.required_anti_affinity.empty()) {
+    const size_t n_anti = own.required_anti_affinity.size();
+    MatchMemo memo(cluster.num_label_sets());
+    for (const NodeInfo& node : cluster.node_infos()) {
+      if (node.pods.empty()) continue;
+      for (PodId id : node.pods) {
+        const Pod& existing = cluster.pod(id).pod;
+        const uint8_t* match = memo.Get(cluster.pod(id).label_set, 1 + n_anti, [&](uint8_t* out) {
+          out[0] = PodMatchesAllTerms(own.required_affinity, existing);
+          MatchEach(own.required_anti_affinity, existing, NoLabels(), out + 1);
+        });
+        if (match[0]) {
+          for (uint32_t slot : s->affinity_slots) {
+            s->affinity.Add(slot, s->affinity.index(slot).DomainOf(node), 1);
+          }
+        }
+        for (size_t i = 0; i < n_anti; ++i) {
+          if (!match[1 + i]) continue;
+          uint32_t slot = s->anti_slots[i];
+          s->anti.Add(slot, s->anti.index(slot).DomainOf(node), 1);
+        }
+      }
+    }
+  }
+  cycle->Write(kPreFilterStateKey, std::move(s));
+  return Status();
+}
+
+// preFilterState.updateWithPod.
+Status InterPodAffinity::UpdateWithPod(CycleState* cycle, const Pod& pod, const PodInfo& info,
+                                       const NodeInfo& node, int64_t multiplier) {
+  auto* s = cycle->ReadAs<PreFilterState>(kPreFilterStateKey);
+  if (s == nullptr) {
+    return Status::Error("error reading \"PreFilterInterPodAffinity\" from cycleState: not found");
+  }
+  if (node.node == nullptr) return Status();
+  const ClusterState& cluster = handle_->cluster();
+  // The pod's own required anti-affinity terms, against the incoming pod.
+  // Parsed here rather than through the cache: these calls may run
+  // concurrently (preemption's dry runs), and they are rare.
+  if (info.has_required_anti_affinity) {
+    PodTerms terms = ParsePodTerms(info.pod);
+    for (const AffinityTerm& t : terms.required_anti_affinity) {
+      if (!t.Matches(pod, s->namespace_labels)) continue;
+      uint32_t slot = s->existing_anti.FindSlot(t.topology_key);
+      if (slot == kNoDomain) slot = s->existing_anti.Slot(indexes_.Get(cluster, t.topology_key));
+      s->existing_anti.Add(slot, s->existing_anti.index(slot).DomainOf(node), multiplier);
+    }
+  }
+  const PodTerms& own = *s->terms;
+  if (PodMatchesAllTerms(own.required_affinity, info.pod)) {
+    for (uint32_t slot : s->affinity_slots) {
+      s->affinity.Add(slot, s->affinity.index(slot).DomainOf(node), multiplier);
+    }
+  }
+  for (size_t i = 0; i < own.required_anti_affinity.size(); ++i) {
+    if (!own.required_anti_affinity[i].Matches(info.pod, NoLabels())) continue;
+    uint32_t slot = s->anti_slots[i];
+    s->anti.Add(slot, s->anti.index(slot).DomainOf(node), multiplier);
+  }
+  return Status();
+}
+
+Status InterPodAffinity::AddPod(CycleState* state, const Pod& pod, const PodInfo& to_add,
+                                const NodeInfo& node) {
+  return UpdateWithPod(state, pod, to_add, node, 1);
+}
+
+Status InterPodAffinity::RemovePod(CycleState* state, const Pod& pod, const PodInfo& to_remove,
+                                   const NodeInfo& node) {
+  return UpdateWithPod(state, pod, to_remove, node, -1);
+}
+
+namespace {
+
+// satisfyPodAffinity: every term's key on the node, and pods matching all
+// terms in each of the node's domains -- or no such pod anywhere and the
+// incoming pod matching its own terms (the first of a group of pods with
+// affinity to each other).
+bool SatisfyPodAffinity(const PreFilterState& s, const NodeInfo& node) {
+  bool pods_exist = true;
+  for (uint32_t slot : s.affinity_slots) {
+    uint32_t d = s.affinity.index(slot).DomainOf(node);
+    if (d == kNoDomain) return false;
+    if (s.affinity.Get(slot, d) <= 0) pods_exist = false;
+  }
+  if (pods_exist) return true;
+  return s.affinity.num_nonzero() == 0 && s.matches_own_affinity;
+}
+
+// satisfyPodAntiAffinity.
+bool SatisfyPodAntiAffinity(const PreFilterState& s, const NodeInfo& node) {
+  if (s.anti.num_nonzero() == 0) return true;
+  for (uint32_t slot : s.anti_slots) {
+    if (s.anti.AtNode(slot, node) > 0) return false;
+  }
+  return true;
+}
+
+// satisfyExistingPodsAntiAffinity: no pair of the node's labels counted.
+// Upstream walks the node's labels; walking the counted keys instead finds
+// the same pairs.
+bool SatisfyExistingPodsAntiAffinity(const PreFilterState& s, const NodeInfo& node) {
+  if (s.existing_anti.num_nonzero() == 0) return true;
+  for (uint32_t slot = 0; slot < s.existing_anti.num_slots(); ++slot) {
+    if (s.existing_anti.AtNode(slot, node) > 0) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+Status InterPodAffinity::Filter(const CycleState& cycle, const Pod&, const NodeInfo& node) const {
+  if (node.node == nullptr) return Status::Error("node not found");
+  const auto* s = cycle.ReadAs<PreFilterState>(kPreFilterStateKey);
+  if (s == nullptr) {
+    return Status::Error("error reading \"PreFilterInterPodAffinity\" from cycleState: not found");
+  }
+  if (!SatisfyPodAffinity(*s, node)) {
+    return Status(Code::kUnschedulableAndUnresolvable, kErrReasonAffinityRulesNotMatch);
+  }
+  if (!SatisfyPodAntiAffinity(*s, node)) {
+    return Status(Code::kUnschedulable, kErrReasonAntiAffinityRulesNotMatch);
+  }
+  if (!SatisfyExistingPodsAntiAffinity(*s, node)) {
+    return Status(Code::kUnschedulable, kErrReasonExistingAntiAffinityRulesNotMatch);
+  }
+  return Status();
+}
+
+}  // namespace ksched::framework::interpodaffinity

@@ -1,0 +1,272 @@
+#include <gtest/gtest.h>
+
+#include "framework/plugins/interpodaffinity/plugin.h"
+#include "framework/plugins/interpodaffinity/test_util.h"
+
+namespace ksched::framework::interpodaffinity {
+namespace {
+
+using namespace test;  // NOLINT
+
+class InterPodAffinityFilterTest : public ::testing::Test {
+ protected:
+  void Build(const std::vector<std::string>& items) {
+    cluster_.emplace(ksched::testing::TestCluster(ListOf(items)));
+    handle_ = std::make_unique<FakeHandle>(&*cluster_);
+    plugin_ = std::make_unique<InterPodAffinity>(config::InterPodAffinityArgs{}, handle_.get());
+  }
+  // The Filter status of every node, after PreFilter.
+  std::vector<Status> FilterAll(const Pod& pod, CycleState* state) {
+    PreFilterResult r;
+    Status pre = plugin_->PreFilter(state, pod, &r);
+    EXPECT_TRUE(pre.IsSuccess()) << pre.Message();
+    std::vector<Status> out;
+    for (const NodeInfo& n : cluster_->node_infos()) out.push_back(plugin_->Filter(*state, pod, n));
+    return out;
+  }
+  std::vector<Status> FilterAll(const Pod& pod) {
+    CycleState state;
+    return FilterAll(pod, &state);
+  }
+
+  std::optional<ClusterState> cluster_;
+  std::unique_ptr<FakeHandle> handle_;
+  std::unique_ptr<InterPodAffinity> plugin_;
+};
+
+void ExpectStatus(const Status& s, Code code, const std::string& reason) {
+  EXPECT_EQ(s.code(), code) << s.Message();
+  if (code != Code::kSuccess) {
+    ASSERT_EQ(s.reasons().size(), 1u);
+    EXPECT_EQ(s.reasons()[0], reason);
+  }
+}
+
+TEST_F(InterPodAffinityFilterTest, RequiredAffinityNeedsAMatchingPodInTheDomain) {
+  Build({NodeJson("n1", R"("zone":"a")"), NodeJson("n2", R"("zone":"a")"),
+         NodeJson("n3", R"("zone":"b")"), NodeJson("n4", ""),
+         PodJson("db", R"("app":"db")", "n1")});
+  Pod pod = ksched::testing::TestPod(
+      PodJson("p", R"("app":"web")", "", Affinity(Term(R"("app":"db")", "zone"))));
+  auto st = FilterAll(pod);
+  ExpectStatus(st[0], Code::kSuccess, "");
+  ExpectStatus(st[1], Code::kSuccess, "");
+  ExpectStatus(st[2], Code::kUnschedulableAndUnresolvable, kErrReasonAffinityRulesNotMatch);
+  ExpectStatus(st[3], Code::kUnschedulableAndUnresolvable, kErrReasonAffinityRulesNotMatch);
+}
+
+TEST_F(InterPodAffinityFilterTest, OtherNamespaceDoesNotMatch) {
+  Build({NodeJson("n1", R"("zone":"a")"), PodJson("db", R"("app":"db")", "n1", "", "other")});
+  Pod pod = ksched::testing::TestPod(
+      PodJson("p", R"("app":"web")", "", Affinity(Term(R"("app":"db")", "zone"))));
+  ExpectStatus(FilterAll(pod)[0], Code::kUnschedulableAndUnresolvable,
+               kErrReasonAffinityRulesNotMatch);
+  // Listed namespaces replace the pod's own.
+  Pod listed = ksched::testing::TestPod(
+      PodJson("p", R"("app":"web")", "",
+              Affinity(Term(R"("app":"db")", "zone", R"("namespaces":["other"])"))));
+  ExpectStatus(FilterAll(listed)[0], Code::kSuccess, "");
+}
+
+TEST_F(InterPodAffinityFilterTest, FirstPodOfAGroupMatchingItsOwnTermsPasses) {
+  Build({NodeJson("n1", R"("zone":"a")"), NodeJson("n2", "")});
+  Pod pod = ksched::testing::TestPod(
+      PodJson("p", R"("app":"db")", "", Affinity(Term(R"("app":"db")", "zone"))));
+  auto st = FilterAll(pod);
+  ExpectStatus(st[0], Code::kSuccess, "");
+  // The topology key must still be on the node.
+  ExpectStatus(st[1], Code::kUnschedulableAndUnresolvable, kErrReasonAffinityRulesNotMatch);
+  // Not matching its own terms: no exception.
+  Pod other = ksched::testing::TestPod(
+      PodJson("p", R"("app":"web")", "", Affinity(Term(R"("app":"db")", "zone"))));
+  ExpectStatus(FilterAll(other)[0], Code::kUnschedulableAndUnresolvable,
+               kErrReasonAffinityRulesNotMatch);
+}
+
+TEST_F(InterPodAffinityFilterTest, SelfMatchDoesNotApplyOnceAnyPodMatchesSomewhere) {
+  Build({NodeJson("n1", R"("zone":"a")"), NodeJson("n2", R"("zone":"b")"),
+         PodJson("db", R"("app":"db")", "n1")});
+  Pod pod = ksched::testing::TestPod(
+      PodJson("p", R"("app":"db")", "", Affinity(Term(R"("app":"db")", "zone"))));
+  auto st = FilterAll(pod);
+  ExpectStatus(st[0], Code::kSuccess, "");
+  ExpectStatus(st[1], Code::kUnschedulableAndUnresolvable, kErrReasonAffinityRulesNotMatch);
+}
+
+TEST_F(InterPodAffinityFilterTest, AllTermsMustMatchTheSamePod) {
+  Build({NodeJson("n1", R"("zone":"a","host":"n1")"), NodeJson("n2", R"("zone":"a","host":"n2")"),
+         PodJson("a", R"("x":"1")", "n1"), PodJson("b", R"("y":"1")", "n1"),
+         PodJson("c", R"("x":"1","y":"1")", "n2")});
+  Pod pod = ksched::testing::TestPod(PodJson(
+      "p", "", "", Affinity(Term(R"("x":"1")", "host") + "," + Term(R"("y":"1")", "zone"))));
+  auto st = FilterAll(pod);
+  // Only c matches both terms: its host is n2, its zone a.
+  ExpectStatus(st[0], Code::kUnschedulableAndUnresolvable, kErrReasonAffinityRulesNotMatch);
+  ExpectStatus(st[1], Code::kSuccess, "");
+}
+
+TEST_F(InterPodAffinityFilterTest, IncomingAntiAffinity) {
+  Build({NodeJson("n1", R"("host":"n1")"), NodeJson("n2", R"("host":"n2")"), NodeJson("n3", ""),
+         PodJson("web", R"("app":"web")", "n1")});
+  Pod pod = ksched::testing::TestPod(
+      PodJson("p", R"("app":"web")", "", Affinity("", "", Term(R"("app":"web")", "host"))));
+  auto st = FilterAll(pod);
+  ExpectStatus(st[0], Code::kUnschedulable, kErrReasonAntiAffinityRulesNotMatch);
+  ExpectStatus(st[1], Code::kSuccess, "");
+  ExpectStatus(st[2], Code::kSuccess, "");
+}
+
+TEST_F(InterPodAffinityFilterTest, ExistingPodsAntiAffinity) {
+  Build(
+      {NodeJson("n1", R"("zone":"a")"), NodeJson("n2", R"("zone":"a")"),
+       NodeJson("n3", R"("zone":"b")"),
+       PodJson("guard", R"("app":"db")", "n1", Affinity("", "", Term(R"("app":"web")", "zone")))});
+  Pod web = ksched::testing::TestPod(PodJson("p", R"("app":"web")", ""));
+  auto st = FilterAll(web);
+  ExpectStatus(st[0], Code::kUnschedulable, kErrReasonExistingAntiAffinityRulesNotMatch);
+  ExpectStatus(st[1], Code::kUnschedulable, kErrReasonExistingAntiAffinityRulesNotMatch);
+  ExpectStatus(st[2], Code::kSuccess, "");
+  Pod other = ksched::testing::TestPod(PodJson("p", R"("app":"other")", ""));
+  ExpectStatus(FilterAll(other)[0], Code::kSuccess, "");
+}
+
+TEST_F(InterPodAffinityFilterTest, AffinityIsCheckedBeforeAntiAffinity) {
+  Build(
+      {NodeJson("n1", R"("zone":"a")"),
+       PodJson("guard", R"("app":"db")", "n1", Affinity("", "", Term(R"("app":"web")", "zone")))});
+  Pod pod = ksched::testing::TestPod(
+      PodJson("p", R"("app":"web")", "",
+              Affinity(Term(R"("app":"none")", "zone"), "", Term(R"("app":"db")", "zone"))));
+  ExpectStatus(FilterAll(pod)[0], Code::kUnschedulableAndUnresolvable,
+               kErrReasonAffinityRulesNotMatch);
+  Pod anti = ksched::testing::TestPod(
+      PodJson("p", R"("app":"web")", "", Affinity("", "", Term(R"("app":"db")", "zone"))));
+  ExpectStatus(FilterAll(anti)[0], Code::kUnschedulable, kErrReasonAntiAffinityRulesNotMatch);
+}
+
+TEST_F(InterPodAffinityFilterTest, ExistingTermsWithNamespaceSelector) {
+  // An existing pod in "default" whose term selects namespaces by label.
+  Build({NamespaceJson("team", R"("tier":"front")"), NamespaceJson("default", ""),
+         NodeJson("n1", R"("zone":"a")"),
+         PodJson("guard", R"("app":"db")", "n1",
+                 Affinity("", "",
+                          Term(R"("app":"web")", "zone",
+                               R"("namespaceSelector":{"matchLabels":{"tier":"front"}})")))});
+  Pod in_team = ksched::testing::TestPod(PodJson("p", R"("app":"web")", "", "", "team"));
+  ExpectStatus(FilterAll(in_team)[0], Code::kUnschedulable,
+               kErrReasonExistingAntiAffinityRulesNotMatch);
+  // The pod's own namespace is not implied once a selector is given.
+  Pod in_default = ksched::testing::TestPod(PodJson("p", R"("app":"web")", ""));
+  ExpectStatus(FilterAll(in_default)[0], Code::kSuccess, "");
+}
+
+TEST_F(InterPodAffinityFilterTest, IncomingNamespaceSelectorIsMergedIntoNamespaces) {
+  Build({NamespaceJson("team", R"("tier":"front")"), NamespaceJson("other", ""),
+         NodeJson("n1", R"("zone":"a")"), NodeJson("n2", R"("zone":"b")"),
+         PodJson("a", R"("app":"db")", "n1", "", "team"),
+         PodJson("b", R"("app":"db")", "n2", "", "other")});
+  Pod pod = ksched::testing::TestPod(
+      PodJson("p", "", "",
+              Affinity(Term(R"("app":"db")", "zone",
+                            R"("namespaceSelector":{"matchLabels":{"tier":"front"}})"))));
+  auto st = FilterAll(pod);
+  ExpectStatus(st[0], Code::kSuccess, "");
+  ExpectStatus(st[1], Code::kUnschedulableAndUnresolvable, kErrReasonAffinityRulesNotMatch);
+  // {} selects every namespace.
+  Pod all = ksched::testing::TestPod(
+      PodJson("p", "", "", Affinity(Term(R"("app":"db")", "zone", R"("namespaceSelector":{})"))));
+  auto st2 = FilterAll(all);
+  ExpectStatus(st2[0], Code::kSuccess, "");
+  ExpectStatus(st2[1], Code::kSuccess, "");
+}
+
+TEST_F(InterPodAffinityFilterTest, AddAndRemovePodUpdateTheCounts) {
+  Build({NodeJson("n1", R"("zone":"a")"), NodeJson("n2", R"("zone":"b")"),
+         PodJson("db", R"("app":"db")", "n1")});
+  Pod pod = ksched::testing::TestPod(
+      PodJson("p", R"("app":"web")", "",
+              Affinity(Term(R"("app":"db")", "zone"), "", Term(R"("app":"web")", "zone"))));
+  CycleState state;
+  auto st = FilterAll(pod, &state);
+  ExpectStatus(st[0], Code::kSuccess, "");
+  ExpectStatus(st[1], Code::kUnschedulableAndUnresolvable, kErrReasonAffinityRulesNotMatch);
+
+  // A db pod nominated to n2 makes zone b acceptable.
+  PodInfo db2 = MakePodInfo(ksched::testing::TestPod(PodJson("db2", R"("app":"db")", "")));
+  const NodeInfo& n2 = cluster_->node_info(1);
+  CycleState copy = state.Clone();
+  ASSERT_TRUE(plugin_->AddPod(&copy, pod, db2, n2).IsSuccess());
+  ExpectStatus(plugin_->Filter(copy, pod, n2), Code::kSuccess, "");
+  // The original state is untouched.
+  ExpectStatus(plugin_->Filter(state, pod, n2), Code::kUnschedulableAndUnresolvable,
+               kErrReasonAffinityRulesNotMatch);
+
+  // A web pod there violates the incoming pod's anti-affinity.
+  PodInfo web = MakePodInfo(ksched::testing::TestPod(PodJson("w", R"("app":"web")", "")));
+  ASSERT_TRUE(plugin_->AddPod(&copy, pod, web, n2).IsSuccess());
+  ExpectStatus(plugin_->Filter(copy, pod, n2), Code::kUnschedulable,
+               kErrReasonAntiAffinityRulesNotMatch);
+  ASSERT_TRUE(plugin_->RemovePod(&copy, pod, web, n2).IsSuccess());
+  ExpectStatus(plugin_->Filter(copy, pod, n2), Code::kSuccess, "");
+
+  // Removing the only db pod leaves no match anywhere.
+  const PodInfo& db = cluster_->pod(0);
+  ASSERT_TRUE(plugin_->RemovePod(&state, pod, db, cluster_->node_info(0)).IsSuccess());
+  ExpectStatus(plugin_->Filter(state, pod, cluster_->node_info(0)),
+               Code::kUnschedulableAndUnresolvable, kErrReasonAffinityRulesNotMatch);
+}
+
+TEST_F(InterPodAffinityFilterTest, AddedPodWithAntiAffinityBlocksTheIncomingPod) {
+  Build({NodeJson("n1", R"("zone":"a")"), NodeJson("n2", R"("zone":"a")")});
+  Pod pod = ksched::testing::TestPod(PodJson("p", R"("app":"web")", ""));
+  CycleState state;
+  auto st = FilterAll(pod, &state);
+  ExpectStatus(st[1], Code::kSuccess, "");
+  PodInfo guard = MakePodInfo(ksched::testing::TestPod(
+      PodJson("g", "", "", Affinity("", "", Term(R"("app":"web")", "zone")))));
+  ASSERT_TRUE(plugin_->AddPod(&state, pod, guard, cluster_->node_info(0)).IsSuccess());
+  ExpectStatus(plugin_->Filter(state, pod, cluster_->node_info(1)), Code::kUnschedulable,
+               kErrReasonExistingAntiAffinityRulesNotMatch);
+  ASSERT_TRUE(plugin_->RemovePod(&state, pod, guard, cluster_->node_info(0)).IsSuccess());
+  ExpectStatus(plugin_->Filter(state, pod, cluster_->node_info(1)), Code::kSuccess, "");
+}
+
+TEST_F(InterPodAffinityFilterTest, InvalidSelectorRejectsThePod) {
+  Build({NodeJson("n1", R"("zone":"a")")});
+  Pod pod = ksched::testing::TestPod(PodJson(
+      "p", "", "",
+      R"({"podAffinity":{"requiredDuringSchedulingIgnoredDuringExecution":[{"labelSelector":{"matchExpressions":[{"key":"a","operator":"Bogus"}]},"topologyKey":"zone"}]}})"));
+  CycleState state;
+  PreFilterResult r;
+  Status s = plugin_->PreFilter(&state, pod, &r);
+  EXPECT_EQ(s.code(), Code::kUnschedulableAndUnresolvable);
+  EXPECT_EQ(s.Message(),
+            "parsing pod: requiredAffinityTerms: \"Bogus\" is not a valid pod selector operator");
+}
+
+TEST_F(InterPodAffinityFilterTest, FilterWithoutPreFilterIsAnError) {
+  Build({NodeJson("n1", "")});
+  CycleState state;
+  Pod pod = ksched::testing::TestPod(PodJson("p", "", ""));
+  Status s = plugin_->Filter(state, pod, cluster_->node_info(0));
+  EXPECT_TRUE(s.IsError());
+  EXPECT_EQ(s.Message(), "error reading \"PreFilterInterPodAffinity\" from cycleState: not found");
+}
+
+TEST_F(InterPodAffinityFilterTest, ExistingPodOnAnotherClusterIsReparsed) {
+  // The same plugin object with a second ClusterState: PodIds are reused
+  // there, so cached terms must not leak across.
+  Build({NodeJson("n1", R"("zone":"a")"),
+         PodJson("guard", "", "n1", Affinity("", "", Term(R"("app":"web")", "zone")))});
+  Pod web = ksched::testing::TestPod(PodJson("p", R"("app":"web")", ""));
+  ExpectStatus(FilterAll(web)[0], Code::kUnschedulable,
+               kErrReasonExistingAntiAffinityRulesNotMatch);
+  ClusterState second = ksched::testing::TestCluster(
+      ListOf({NodeJson("n1", R"("zone":"a")"),
+              PodJson("guard", "", "n1", Affinity("", "", Term(R"("app":"db")", "zone")))}));
+  std::swap(*cluster_, second);
+  ExpectStatus(FilterAll(web)[0], Code::kSuccess, "");
+}
+
+}  // namespace
+}  // namespace ksched::framework::interpodaffinity

@@ -1,0 +1,108 @@
+// InterPodAffinity of kube-scheduler v1.26 (upstream's
+// pkg/scheduler/framework/plugins/interpodaffinity): required pod affinity
+// and anti-affinity as a filter (filtering.cc), preferred terms and existing
+// pods' terms as a score (scoring.cc).
+//
+// What upstream recomputes every cycle from strings is kept here in forms
+// that last: each existing pod's terms are parsed once (TermCache, by PodId
+// and ClusterState id), topology values are numbered once per ClusterState
+// (TopologyIndexes), and the per-cycle counts are flat arrays over those
+// numbers, so Filter and Score read a few integers per node.
+#pragma once
+
+#include <memory>
+#include <mutex>
+#include <string_view>
+#include <vector>
+
+#include "framework/interface.h"
+#include "framework/plugins/interpodaffinity/terms.h"
+#include "framework/plugins/interpodaffinity/topology.h"
+
+namespace ksched::framework::interpodaffinity {
+
+// Reasons, upstream's exact strings.
+inline constexpr const char* kErrReasonExistingAntiAffinityRulesNotMatch =
+    "node(s) didn't satisfy existing pods anti-affinity rules";
+inline constexpr const char* kErrReasonAffinityRulesNotMatch =
+    "node(s) didn't match pod affinity rules";
+inline constexpr const char* kErrReasonAntiAffinityRulesNotMatch =
+    "node(s) didn't match pod anti-affinity rules";
+
+// A per-cycle memo of which terms of a list match the incoming pod (or which
+// of the incoming pod's terms match a pod), keyed by a small integer: a
+// label set (ClusterState's PodInfo::label_set) or a TermCache group.
+class MatchMemo {
+ public:
+  explicit MatchMemo(size_t num_keys) : offset_(num_keys, -1) {}
+  // One byte per term, 1 where it matches; `compute(uint8_t* out)` fills the
+  // `n` bytes the first time a key is asked for.
+  template <typename F>
+  const uint8_t* Get(size_t key, size_t n, F&& compute) {
+    if (key >= offset_.size()) offset_.resize(key + 1, -1);
+    if (offset_[key] < 0) {
+      offset_[key] = static_cast<int64_t>(bytes_.size());
+      bytes_.resize(bytes_.size() + n);
+      compute(bytes_.data() + offset_[key]);
+    }
+    return bytes_.data() + offset_[key];
+  }
+
+ private:
+  std::vector<int64_t> offset_;
+  std::vector<uint8_t> bytes_;
+};
+
+class InterPodAffinity final : public PreFilterPlugin,
+                               public PreFilterExtensions,
+                               public FilterPlugin,
+                               public PreScorePlugin,
+                               public ScorePlugin,
+                               public ScoreExtensions,
+                               public EnqueueExtensions {
+ public:
+  InterPodAffinity(const config::InterPodAffinityArgs& args, Handle* handle)
+      : args_(args), handle_(handle) {}
+
+  std::string_view Name() const override;
+  std::vector<ClusterEvent> EventsToRegister() const override;
+
+  // filtering.cc
+  Status PreFilter(CycleState* state, const Pod& pod, PreFilterResult* result) override;
+  PreFilterExtensions* Extensions() override { return this; }
+  Status AddPod(CycleState* state, const Pod& pod, const PodInfo& to_add,
+                const NodeInfo& node) override;
+  Status RemovePod(CycleState* state, const Pod& pod, const PodInfo& to_remove,
+                   const NodeInfo& node) override;
+  Status Filter(const CycleState& state, const Pod& pod, const NodeInfo& node) const override;
+
+  // scoring.cc
+  Status PreScore(CycleState* state, const Pod& pod, const std::vector<NodeId>& nodes) override;
+  Status Score(const CycleState& state, const Pod& pod, const NodeInfo& node,
+               int64_t* score) const override;
+  const ScoreExtensions* ScoreExt() const override { return this; }
+  Status NormalizeScore(const CycleState& state, const Pod& pod,
+                        NodeScoreList* scores) const override;
+
+  // The incoming pod's terms, parsed, with the namespaces their non-empty
+  // namespaceSelectors select merged into their namespace lists (upstream's
+  // mergeAffinityTermNamespacesIfNotEmpty). Exposed for tests.
+  static void MergeNamespaces(const ClusterState& cluster, std::vector<AffinityTerm>* terms);
+
+ private:
+  Status UpdateWithPod(CycleState* state, const Pod& pod, const PodInfo& info, const NodeInfo& node,
+                       int64_t multiplier);
+
+  config::InterPodAffinityArgs args_;
+  Handle* handle_;
+  // Guards cache_: PreFilter and PreScore fill it; nothing else reads it.
+  std::mutex mu_;
+  TermCache cache_;
+  TopologyIndexes indexes_;
+};
+
+// GetNamespaceLabelsSnapshot: the labels of namespace `ns` (empty when no
+// such namespace exists).
+const Labels& NamespaceLabelsOf(const ClusterState& cluster, StrId ns);
+
+}  // namespace ksched::framework::interpodaffinity

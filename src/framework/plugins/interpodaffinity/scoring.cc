@@ -1,0 +1,184 @@
+// InterPodAffinity's PreScore, Score and NormalizeScore (upstream's
+// scoring.go).
+#include <cstdint>
+#include <limits>
+#include <memory>
+
+#include "framework/plugins/interpodaffinity/plugin.h"
+
+namespace ksched::framework::interpodaffinity {
+namespace {
+
+const StateKey kPreScoreStateKey = StateKey::Register();
+
+// Upstream's preScoreState: the score of each topology pair. Never changed
+// after PreScore, so clones share it (as upstream's Clone returns itself).
+struct PreScoreState final : StateData {
+  std::shared_ptr<const TopologyCounts> topology_score;
+
+  std::unique_ptr<StateData> Clone() const override {
+    return std::make_unique<PreScoreState>(*this);
+  }
+};
+
+const Labels& NoLabels() {
+  static const Labels kNone;
+  return kNone;
+}
+
+// Accumulates scoreMap.processTerm over the pods of one cycle. A term's slot
+// is looked up once per (term list, term) through `slots`, not per pod.
+class ScoreBuilder {
+ public:
+  ScoreBuilder(const ClusterState& cluster, TopologyIndexes* indexes)
+      : cluster_(cluster), indexes_(indexes) {}
+
+  void Add(const AffinityTerm& t, const NodeInfo& node, int64_t value) {
+    uint32_t slot = counts_.FindSlot(t.topology_key);
+    if (slot == kNoDomain) {
+      // Upstream creates a key's entry only when a node has the key; an
+      // empty slot is indistinguishable from no entry for Score, and
+      // NormalizeScore's early return gives the same scores either way.
+      slot = counts_.Slot(indexes_->Get(cluster_, t.topology_key));
+    }
+    counts_.Add(slot, counts_.index(slot).DomainOf(node), value);
+  }
+
+  std::shared_ptr<const TopologyCounts> Take() {
+    return std::make_shared<const TopologyCounts>(std::move(counts_));
+  }
+
+ private:
+  const ClusterState& cluster_;
+  TopologyIndexes* indexes_;
+  TopologyCounts counts_;
+};
+
+void MatchEach(const std::vector<AffinityTerm>& terms, const Pod& pod, const Labels& ns_labels,
+               uint8_t* out) {
+  for (size_t i = 0; i < terms.size(); ++i) out[i] = terms[i].Matches(pod, ns_labels);
+}
+
+}  // namespace
+
+Status InterPodAffinity::PreScore(CycleState* cycle, const Pod& pod,
+                                  const std::vector<NodeId>& nodes) {
+  if (nodes.empty()) return Status();
+  const ClusterState& cluster = handle_->cluster();
+  PodTerms own = ParsePodTerms(pod);
+  if (!own.error.empty()) return Status::Error("failed to parse pod: " + own.error);
+  MergeNamespaces(cluster, &own.preferred_affinity);
+  MergeNamespaces(cluster, &own.preferred_anti_affinity);
+  const Labels& ns_labels = NamespaceLabelsOf(cluster, pod.meta.ns);
+  const int32_t hard_weight = args_.hard_pod_affinity_weight;
+
+  ScoreBuilder builder(cluster, &indexes_);
+  const size_t n_pref = own.preferred_affinity.size();
+  const size_t n_pref_anti = own.preferred_anti_affinity.size();
+  MatchMemo own_memo(cluster.num_label_sets());  // the incoming pod's terms, by label set
+
+  std::lock_guard<std::mutex> lock(mu_);
+  MatchMemo group_memo(cache_.num_groups());  // existing pods' terms, by group
+
+  // processExistingPod.
+  auto process = [&](PodId id, const PodInfo& info, const NodeInfo& node) {
+    if (node.labels().empty()) return;
+    if (n_pref + n_pref_anti > 0) {
+      const uint8_t* m = own_memo.Get(info.label_set, n_pref + n_pref_anti, [&](uint8_t* out) {
+        MatchEach(own.preferred_affinity, info.pod, NoLabels(), out);
+        MatchEach(own.preferred_anti_affinity, info.pod, NoLabels(), out + n_pref);
+      });
+      for (size_t i = 0; i < n_pref; ++i) {
+        if (m[i]) builder.Add(own.preferred_affinity[i], node, own.preferred_affinity[i].weight);
+      }
+      for (size_t i = 0; i < n_pref_anti; ++i) {
+        const AffinityTerm& t = own.preferred_anti_affinity[i];
+        if (m[n_pref + i]) builder.Add(t, node, -int64_t{t.weight});
+      }
+    }
+    if (!info.has_affinity) return;  // no terms of its own
+    uint32_t g = cache_.Group(cluster, id);
+    const PodTerms& theirs = cache_.terms(g);
+    const size_t n_req = hard_weight > 0 ? theirs.required_affinity.size() : 0;
+    const size_t n_p = theirs.preferred_affinity.size();
+    const size_t n_pa = theirs.preferred_anti_affinity.size();
+    if (n_req + n_p + n_pa == 0) return;
+    const uint8_t* m = group_memo.Get(g, n_req + n_p + n_pa, [&](uint8_t* out) {
+      if (n_req > 0) MatchEach(theirs.required_affinity, pod, ns_labels, out);
+      MatchEach(theirs.preferred_affinity, pod, ns_labels, out + n_req);
+      MatchEach(theirs.preferred_anti_affinity, pod, ns_labels, out + n_req + n_p);
+    });
+    for (size_t i = 0; i < n_req; ++i) {
+      if (m[i]) builder.Add(theirs.required_affinity[i], node, hard_weight);
+    }
+    for (size_t i = 0; i < n_p; ++i) {
+      const AffinityTerm& t = theirs.preferred_affinity[i];
+      if (m[n_req + i]) builder.Add(t, node, t.weight);
+    }
+    for (size_t i = 0; i < n_pa; ++i) {
+      const AffinityTerm& t = theirs.preferred_anti_affinity[i];
+      if (m[n_req + n_p + i]) builder.Add(t, node, -int64_t{t.weight});
+    }
+  };
+
+  // Unless the incoming pod has preferred terms (by its spec), only pods
+  // with affinity can contribute.
+  if (HasPreferredTerms(pod)) {
+    for (PodId id = 0; id < cluster.num_pods(); ++id) {
+      const PodInfo& info = cluster.pod(id);
+      if (!info.live || info.node == kNoNode) continue;
+      process(id, info, cluster.node_info(info.node));
+    }
+  } else {
+    for (PodId id : cluster.pods_with_affinity()) {
+      const PodInfo& info = cluster.pod(id);
+      if (!info.live || info.node == kNoNode) continue;
+      process(id, info, cluster.node_info(info.node));
+    }
+  }
+
+  auto s = std::make_unique<PreScoreState>();
+  s->topology_score = builder.Take();
+  cycle->Write(kPreScoreStateKey, std::move(s));
+  return Status();
+}
+
+Status InterPodAffinity::Score(const CycleState& cycle, const Pod&, const NodeInfo& node,
+                               int64_t* score) const {
+  const auto* s = cycle.ReadAs<PreScoreState>(kPreScoreStateKey);
+  if (s == nullptr) {
+    return Status::Error("failed to read \"PreScoreInterPodAffinity\" from cycleState: not found");
+  }
+  const TopologyCounts& counts = *s->topology_score;
+  int64_t sum = 0;
+  for (uint32_t slot = 0; slot < counts.num_slots(); ++slot) sum += counts.AtNode(slot, node);
+  *score = sum;
+  return Status();
+}
+
+Status InterPodAffinity::NormalizeScore(const CycleState& cycle, const Pod&,
+                                        NodeScoreList* scores) const {
+  const auto* s = cycle.ReadAs<PreScoreState>(kPreScoreStateKey);
+  if (s == nullptr) {
+    return Status::Error("failed to read \"PreScoreInterPodAffinity\" from cycleState: not found");
+  }
+  if (s->topology_score->num_slots() == 0) return Status();
+  int64_t min_count = std::numeric_limits<int64_t>::max();
+  int64_t max_count = std::numeric_limits<int64_t>::min();
+  for (const NodeScore& ns : *scores) {
+    max_count = std::max(max_count, ns.score);
+    min_count = std::min(min_count, ns.score);
+  }
+  const int64_t diff = max_count - min_count;
+  for (NodeScore& ns : *scores) {
+    double f = 0;
+    if (diff > 0) {
+      f = static_cast<double>(kMaxNodeScore) *
+          (static_cast<double>(ns.score - min_count) / static_cast<double>(diff));
+    }
+    ns.score = static_cast<int64_t>(f);
+  }
+  return Status();
+}
+
+}  // namespace ksched::framework::interpodaffinity

@@ -1,0 +1,135 @@
+#include <gtest/gtest.h>
+
+#include "framework/plugins/interpodaffinity/plugin.h"
+#include "framework/plugins/interpodaffinity/test_util.h"
+
+namespace ksched::framework::interpodaffinity {
+namespace {
+
+using namespace test;  // NOLINT
+
+class InterPodAffinityScoreTest : public ::testing::Test {
+ protected:
+  void Build(const std::vector<std::string>& items, int32_t hard_weight = 1) {
+    cluster_.emplace(ksched::testing::TestCluster(ListOf(items)));
+    handle_ = std::make_unique<FakeHandle>(&*cluster_);
+    config::InterPodAffinityArgs args;
+    args.hard_pod_affinity_weight = hard_weight;
+    plugin_ = std::make_unique<InterPodAffinity>(args, handle_.get());
+  }
+  // Raw scores of every node (before NormalizeScore), and normalized ones.
+  std::vector<int64_t> Raw(const Pod& pod) { return Run(pod, false); }
+  std::vector<int64_t> Normalized(const Pod& pod) { return Run(pod, true); }
+
+  std::vector<int64_t> Run(const Pod& pod, bool normalize) {
+    CycleState state;
+    std::vector<NodeId> nodes;
+    for (NodeId n = 0; n < cluster_->num_nodes(); ++n) nodes.push_back(n);
+    Status pre = plugin_->PreScore(&state, pod, nodes);
+    EXPECT_TRUE(pre.IsSuccess()) << pre.Message();
+    NodeScoreList scores;
+    for (NodeId n : nodes) {
+      int64_t s = 0;
+      Status st = plugin_->Score(state, pod, cluster_->node_info(n), &s);
+      EXPECT_TRUE(st.IsSuccess()) << st.Message();
+      scores.push_back(NodeScore{n, s});
+    }
+    if (normalize) {
+      EXPECT_TRUE(plugin_->ScoreExt()->NormalizeScore(state, pod, &scores).IsSuccess());
+    }
+    std::vector<int64_t> out;
+    for (const NodeScore& s : scores) out.push_back(s.score);
+    return out;
+  }
+
+  std::optional<ClusterState> cluster_;
+  std::unique_ptr<FakeHandle> handle_;
+  std::unique_ptr<InterPodAffinity> plugin_;
+};
+
+TEST_F(InterPodAffinityScoreTest, PreferredAffinityAndAntiAffinityOfTheIncomingPod) {
+  Build({NodeJson("n1", R"("zone":"a")"), NodeJson("n2", R"("zone":"a")"),
+         NodeJson("n3", R"("zone":"b")"), NodeJson("n4", ""), PodJson("db", R"("app":"db")", "n1"),
+         PodJson("db2", R"("app":"db")", "n3"), PodJson("web", R"("app":"web")", "n3")});
+  Pod pod =
+      ksched::testing::TestPod(PodJson("p", "", "",
+                                       Affinity("", Weighted(5, Term(R"("app":"db")", "zone")), "",
+                                                Weighted(3, Term(R"("app":"web")", "zone")))));
+  EXPECT_EQ(Raw(pod), (std::vector<int64_t>{5, 5, 2, 0}));
+  EXPECT_EQ(Normalized(pod), (std::vector<int64_t>{100, 100, 40, 0}));
+}
+
+TEST_F(InterPodAffinityScoreTest, ExistingPodsRequiredAffinityCountsWithHardWeight) {
+  std::vector<std::string> items = {
+      NodeJson("n1", R"("zone":"a")"), NodeJson("n2", R"("zone":"b")"),
+      PodJson("x", "", "n1", Affinity(Term(R"("app":"web")", "zone")))};
+  Build(items, 7);
+  Pod web = ksched::testing::TestPod(PodJson("p", R"("app":"web")", ""));
+  EXPECT_EQ(Raw(web), (std::vector<int64_t>{7, 0}));
+  EXPECT_EQ(Normalized(web), (std::vector<int64_t>{100, 0}));
+  Build(items, 0);
+  EXPECT_EQ(Raw(web), (std::vector<int64_t>{0, 0}));
+}
+
+TEST_F(InterPodAffinityScoreTest, ExistingPodsPreferredTerms) {
+  Build(
+      {NodeJson("n1", R"("zone":"a")"), NodeJson("n2", R"("zone":"b")"),
+       NodeJson("n3", R"("zone":"c")"),
+       PodJson("x", "", "n1", Affinity("", Weighted(4, Term(R"("app":"web")", "zone")))),
+       PodJson("y", "", "n2", Affinity("", "", "", Weighted(6, Term(R"("app":"web")", "zone"))))});
+  Pod web = ksched::testing::TestPod(PodJson("p", R"("app":"web")", ""));
+  EXPECT_EQ(Raw(web), (std::vector<int64_t>{4, -6, 0}));
+  // (s - min) * 100 / (max - min): 100, 0, 60.
+  EXPECT_EQ(Normalized(web), (std::vector<int64_t>{100, 0, 60}));
+}
+
+TEST_F(InterPodAffinityScoreTest, ExistingTermsMatchTheIncomingPodsNamespaceLabels) {
+  Build(
+      {NamespaceJson("team", R"("tier":"front")"), NamespaceJson("default", ""),
+       NodeJson("n1", R"("zone":"a")"), NodeJson("n2", R"("zone":"b")"),
+       PodJson(
+           "x", "", "n1",
+           Affinity(
+               "", Weighted(4, Term(R"("app":"web")", "zone",
+                                    R"("namespaceSelector":{"matchLabels":{"tier":"front"}})"))))});
+  EXPECT_EQ(Raw(ksched::testing::TestPod(PodJson("p", R"("app":"web")", "", "", "team"))),
+            (std::vector<int64_t>{4, 0}));
+  EXPECT_EQ(Raw(ksched::testing::TestPod(PodJson("p", R"("app":"web")", ""))),
+            (std::vector<int64_t>{0, 0}));
+}
+
+TEST_F(InterPodAffinityScoreTest, NodesWithoutLabelsContributeNothing) {
+  Build({NodeJson("n1", ""), NodeJson("n2", R"("zone":"a")"),
+         PodJson("x", "", "n1", Affinity("", Weighted(4, Term(R"("app":"web")", "zone"))))});
+  Pod web = ksched::testing::TestPod(PodJson("p", R"("app":"web")", ""));
+  EXPECT_EQ(Normalized(web), (std::vector<int64_t>{0, 0}));
+}
+
+TEST_F(InterPodAffinityScoreTest, NormalizeTruncatesLikeUpstream) {
+  Build({NodeJson("n1", R"("h":"1")"), NodeJson("n2", R"("h":"2")"), NodeJson("n3", R"("h":"3")"),
+         PodJson("a", R"("g":"x")", "n1"), PodJson("b", R"("g":"x")", "n2"),
+         PodJson("c", R"("g":"x")", "n2")});
+  Pod pod = ksched::testing::TestPod(
+      PodJson("p", "", "", Affinity("", Weighted(1, Term(R"("g":"x")", "h")))));
+  EXPECT_EQ(Raw(pod), (std::vector<int64_t>{1, 2, 0}));
+  EXPECT_EQ(Normalized(pod), (std::vector<int64_t>{50, 100, 0}));
+  Build({NodeJson("n1", R"("h":"1")"), NodeJson("n2", R"("h":"2")"), NodeJson("n3", R"("h":"3")"),
+         PodJson("a", R"("g":"x")", "n1"), PodJson("b", R"("g":"x")", "n2"),
+         PodJson("c", R"("g":"x")", "n2"), PodJson("d", R"("g":"x")", "n2")});
+  // 1/3 of 100 truncates to 33.
+  EXPECT_EQ(Normalized(pod), (std::vector<int64_t>{33, 100, 0}));
+}
+
+TEST_F(InterPodAffinityScoreTest, NoNodesWritesNothing) {
+  Build({NodeJson("n1", R"("zone":"a")")});
+  CycleState state;
+  Pod pod = ksched::testing::TestPod(PodJson("p", "", ""));
+  EXPECT_TRUE(plugin_->PreScore(&state, pod, {}).IsSuccess());
+  int64_t s = 0;
+  Status st = plugin_->Score(state, pod, cluster_->node_info(0), &s);
+  EXPECT_TRUE(st.IsError());
+  EXPECT_EQ(st.Message(), "failed to read \"PreScoreInterPodAffinity\" from cycleState: not found");
+}
+
+}  // namespace
+}  // namespace ksched::framework::interpodaffinity

@@ -1,0 +1,54 @@
+#include "framework/plugins/interpodaffinity/topology.h"
+
+namespace ksched::framework::interpodaffinity {
+
+TopologyIndex::TopologyIndex(const ClusterState& cluster, StrId key)
+    : key_(key), nodes_base_(cluster.num_nodes() ? &cluster.node(0) : nullptr) {
+  domain_of_node_.assign(cluster.num_nodes(), kNoDomain);
+  for (NodeId n = 0; n < cluster.num_nodes(); ++n) {
+    std::optional<StrId> v = cluster.node(n).meta.labels.Get(key);
+    if (!v) continue;
+    auto [it, added] = domain_of_value_.emplace(*v, static_cast<uint32_t>(values_.size()));
+    if (added) values_.push_back(*v);
+    domain_of_node_[n] = it->second;
+  }
+}
+
+uint32_t TopologyIndex::DomainOfLabels(const Labels& labels) const {
+  std::optional<StrId> v = labels.Get(key_);
+  if (!v) return kNoDomain;
+  auto it = domain_of_value_.find(*v);
+  // A value no node of the cluster has: no count can be there, but the node
+  // still has the key. Callers treat it as a domain of their own.
+  return it == domain_of_value_.end() ? kUnknownDomain : it->second;
+}
+
+std::shared_ptr<const TopologyIndex> TopologyIndexes::Get(const ClusterState& cluster, StrId key) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (cluster_id_ != cluster.id()) {
+    by_key_.clear();
+    cluster_id_ = cluster.id();
+  }
+  std::shared_ptr<const TopologyIndex>& slot = by_key_[key];
+  if (!slot) slot = std::make_shared<const TopologyIndex>(cluster, key);
+  return slot;
+}
+
+uint32_t TopologyCounts::Slot(std::shared_ptr<const TopologyIndex> index) {
+  uint32_t found = FindSlot(index->key());
+  if (found != kNoDomain) return found;
+  Entry e;
+  e.counts.assign(index->num_domains(), 0);
+  e.index = std::move(index);
+  slots_.push_back(std::move(e));
+  return static_cast<uint32_t>(slots_.size() - 1);
+}
+
+uint32_t TopologyCounts::FindSlot(StrId key) const {
+  for (uint32_t i = 0; i < slots_.size(); ++i) {
+    if (slots_[i].index->key() == key) return i;
+  }
+  return kNoDomain;
+}
+
+}  // namespace ksched::framework::interpodaffinity
