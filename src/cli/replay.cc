@@ -7,6 +7,8 @@
 #include "cache/node_tree.h"
 #include "cache/nominated_pods.h"
 #include "config/default_plugins.h"
+#include "config/feature_gates.h"
+#include "config/load.h"
 #include "extender/http_extender.h"
 #include "loop/snapshot_loop.h"
 
@@ -65,66 +67,6 @@ Status RunReplay(Scenario scenario, const ReplayOptions& options, const StepCall
 
 namespace {
 
-// Until config/decode.h and config/defaults.h land: the names of the gates
-// FeatureGates holds, and upstream's plugin args defaults.
-bool* GateField(config::FeatureGates* g, std::string_view name) {
-  if (name == "MinDomainsInPodTopologySpread") return &g->min_domains_in_pod_topology_spread;
-  if (name == "MatchLabelKeysInPodTopologySpread")
-    return &g->match_label_keys_in_pod_topology_spread;
-  if (name == "NodeInclusionPolicyInPodTopologySpread")
-    return &g->node_inclusion_policy_in_pod_topology_spread;
-  if (name == "ReadWriteOncePod") return &g->read_write_once_pod;
-  if (name == "PodSchedulingReadiness") return &g->pod_scheduling_readiness;
-  if (name == "VolumeCapacityPriority") return &g->volume_capacity_priority;
-  if (name == "CSIStorageCapacity") return &g->csi_storage_capacity;
-  if (name == "PodDisruptionConditions") return &g->pod_disruption_conditions;
-  if (name == "DynamicResourceAllocation") return &g->dynamic_resource_allocation;
-  return nullptr;
-}
-
-std::vector<config::ResourceSpec> CpuAndMemory() { return {{"cpu", 1}, {"memory", 1}}; }
-
-// Upstream's setDefaults_KubeSchedulerProfile for the plugins' args: every
-// plugin the profile names that takes args gets its defaulted args.
-void DefaultPluginArgs(config::Profile* profile) {
-  std::vector<std::string> names;
-  auto add = [&](const config::PluginSet& set) {
-    for (const auto& p : set.enabled)
-      if (std::find(names.begin(), names.end(), p.name) == names.end()) names.push_back(p.name);
-  };
-  const config::Plugins& pl = profile->plugins;
-  for (const config::PluginSet* set :
-       {&pl.multi_point, &pl.pre_enqueue, &pl.queue_sort, &pl.pre_filter, &pl.filter,
-        &pl.post_filter, &pl.pre_score, &pl.score, &pl.reserve, &pl.permit, &pl.pre_bind,
-        &pl.bind, &pl.post_bind})
-    add(*set);
-  for (const std::string& name : names) {
-    if (profile->ArgsFor(name) != nullptr) continue;
-    config::PluginArgs args;
-    if (name == "NodeResourcesFit") {
-      config::NodeResourcesFitArgs a;
-      a.scoring_strategy.resources = CpuAndMemory();
-      args = a;
-    } else if (name == "NodeResourcesBalancedAllocation") {
-      config::NodeResourcesBalancedAllocationArgs a;
-      a.resources = CpuAndMemory();
-      args = a;
-    } else if (name == "PodTopologySpread") {
-      args = config::PodTopologySpreadArgs{};
-    } else if (name == "InterPodAffinity") {
-      args = config::InterPodAffinityArgs{};
-    } else if (name == "NodeAffinity") {
-      args = config::NodeAffinityArgs{};
-    } else if (name == "DefaultPreemption") {
-      args = config::DefaultPreemptionArgs{};
-    } else if (name == "VolumeBinding") {
-      args = config::VolumeBindingArgs{};
-    } else {
-      continue;
-    }
-    profile->plugin_config.push_back({name, std::move(args)});
-  }
-}
 
 std::vector<ExtenderConfig> ToExtenderConfigs(const std::vector<config::Extender>& extenders) {
   std::vector<ExtenderConfig> out;
@@ -246,26 +188,15 @@ void RunFrameworkLoop(framework::Scheduler* scheduler, ClusterState* cluster,
 
 Result<config::FeatureGates> ScenarioFeatureGates(const Scenario& scenario) {
   config::FeatureGates gates;
-  for (const auto& [name, on] : scenario.feature_gates) {
-    bool* field = GateField(&gates, name);
-    if (field == nullptr) return MakeError("featureGates: unrecognized feature gate: " + name);
-    *field = on;
-  }
+  if (Status st = config::SetFeatureGatesFromMap(scenario.feature_gates, &gates); !st.ok())
+    return MakeError("featureGates: " + st.error().message);
   return gates;
 }
 
 Result<config::KubeSchedulerConfiguration> ScenarioSchedulerConfiguration(
     const Scenario& scenario, const config::FeatureGates& gates) {
-  if (scenario.config_json) {
-    return MakeError("config: decoding a KubeSchedulerConfiguration is not built yet");
-  }
-  config::KubeSchedulerConfiguration cfg;
-  cfg.profiles.emplace_back();
-  for (config::Profile& profile : cfg.profiles) {
-    config::SetDefaultPlugins(gates, &profile);
-    DefaultPluginArgs(&profile);
-  }
-  return cfg;
+  if (!scenario.config_json) return config::DefaultConfiguration(gates);
+  return config::LoadConfiguration(*scenario.config_json, scenario.name + " (config)", gates);
 }
 
 Status RunFrameworkReplay(Scenario scenario, const FrameworkReplayOptions& options,

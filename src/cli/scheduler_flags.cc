@@ -187,9 +187,11 @@ Result<std::unique_ptr<Engine>> SchedulerFlags::BuildEngine() const {
   fw_options.feature_gates = *gates;
   fw_options.parallelism = cfg.parallelism;
   framework::SchedulerOptions options;
-  // The configuration's value, else this flag's (ksched's default 100).
+  // A --config file's value, as kube-scheduler reads it; without one, this
+  // flag's (ksched's default 100: every node gets a verdict).
   options.percentage_of_nodes_to_score =
-      cfg.percentage_of_nodes_to_score.value_or(percentage_of_nodes_to_score);
+      config_file.empty() ? std::optional<int32_t>(percentage_of_nodes_to_score)
+                          : cfg.percentage_of_nodes_to_score;
   options.host_selection = tie() == TieBreak::kRoundRobin ? framework::HostSelection::kReservoir
                                                            : framework::HostSelection::kSmallestName;
   auto scheduler = framework::Scheduler::New(cfg, fw_options, options);
