@@ -79,9 +79,9 @@ TEST(BinderTest, AssumedBindingsHideThePvFromOtherClaims) {
   Binder binder(&handle);
   binder.set_resource_version_for_testing(&SevenRv);
   binder.Sync();
-  Pod a = ksched::testing::TestPod(R"({"metadata":{"name":"pa","namespace":"default"},"spec":{
+  Pod a = ksched::testing::TestPod(R"({"kind":"Pod","metadata":{"name":"pa","namespace":"default"},"spec":{
       "volumes":[{"name":"v","persistentVolumeClaim":{"claimName":"a"}}]}})");
-  Pod b = ksched::testing::TestPod(R"({"metadata":{"name":"pb","namespace":"default"},"spec":{
+  Pod b = ksched::testing::TestPod(R"({"kind":"Pod","metadata":{"name":"pb","namespace":"default"},"spec":{
       "volumes":[{"name":"v","persistentVolumeClaim":{"claimName":"b"}}]}})");
   const NodeInfo& n1 = cluster.node_info(0);
 
