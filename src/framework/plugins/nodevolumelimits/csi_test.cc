@@ -39,7 +39,7 @@ struct Fixture {
 
 Pod WithClaim(const std::string& claim) {
   return TestPod(
-      R"({"metadata":{"name":"p"},"spec":{"volumes":[{"name":"v","persistentVolumeClaim":{"claimName":")" +
+      R"({"kind":"Pod","metadata":{"name":"p"},"spec":{"volumes":[{"name":"v","persistentVolumeClaim":{"claimName":")" +
       claim + R"("}}]}})");
 }
 
@@ -76,9 +76,9 @@ TEST(CSILimitsTest, MigratedInlineVolumesCountAgainstCSINodeLimit) {
   Status error;
   std::unique_ptr<Plugin> csi = NewNodeVolumeLimits({}, &handle, &error);
   std::unique_ptr<Plugin> ebs = NewEBSLimits({}, &handle, &error);
-  Pod same = TestPod(R"({"metadata":{"name":"p"},"spec":{"volumes":[
+  Pod same = TestPod(R"({"kind":"Pod","metadata":{"name":"p"},"spec":{"volumes":[
       {"name":"a","awsElasticBlockStore":{"volumeID":"vol-1"}}]}})");
-  Pod other = TestPod(R"({"metadata":{"name":"p"},"spec":{"volumes":[
+  Pod other = TestPod(R"({"kind":"Pod","metadata":{"name":"p"},"spec":{"volumes":[
       {"name":"a","awsElasticBlockStore":{"volumeID":"vol-2"}}]}})");
   CycleState state;
   const NodeInfo& n1 = cluster.node_info(0);

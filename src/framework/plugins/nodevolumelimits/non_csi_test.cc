@@ -46,11 +46,11 @@ TEST(NonCSILimitsTest, CountsUniqueVolumesAgainstAllocatable) {
   Fixture f;
   EXPECT_EQ(f.plugin->Name(), "EBSLimits");
   // Both of the pod's volumes are on n1 already: nothing new.
-  Pod same = TestPod(R"({"metadata":{"name":"p"},"spec":{"volumes":[
+  Pod same = TestPod(R"({"kind":"Pod","metadata":{"name":"p"},"spec":{"volumes":[
       {"name":"a","awsElasticBlockStore":{"volumeID":"vol-2"}},
       {"name":"b","persistentVolumeClaim":{"claimName":"bound"}}]}})");
   EXPECT_TRUE(f.Filter(same, "n1").IsSuccess());
-  Pod more = TestPod(R"({"metadata":{"name":"p"},"spec":{"volumes":[
+  Pod more = TestPod(R"({"kind":"Pod","metadata":{"name":"p"},"spec":{"volumes":[
       {"name":"a","awsElasticBlockStore":{"volumeID":"vol-3"}}]}})");
   Status s = f.Filter(more, "n1");
   EXPECT_EQ(s.code(), Code::kUnschedulable);
@@ -60,10 +60,10 @@ TEST(NonCSILimitsTest, CountsUniqueVolumesAgainstAllocatable) {
 
 TEST(NonCSILimitsTest, UnboundClaimCountsWhenItsClassIsTheType) {
   Fixture f;
-  Pod pod = TestPod(R"({"metadata":{"name":"p"},"spec":{"volumes":[
+  Pod pod = TestPod(R"({"kind":"Pod","metadata":{"name":"p"},"spec":{"volumes":[
       {"name":"a","persistentVolumeClaim":{"claimName":"unbound"}}]}})");
   EXPECT_FALSE(f.Filter(pod, "n1").IsSuccess());
-  Pod missing = TestPod(R"({"metadata":{"name":"p"},"spec":{"volumes":[
+  Pod missing = TestPod(R"({"kind":"Pod","metadata":{"name":"p"},"spec":{"volumes":[
       {"name":"a","persistentVolumeClaim":{"claimName":"nope"}}]}})");
   Status s = f.Filter(missing, "n1");
   EXPECT_TRUE(s.IsError());

@@ -58,18 +58,18 @@ const char* kCluster = R"({"kind":"List","items":[
 std::string_view SevenRv(const ObjectMeta&) { return "7"; }
 
 struct Decision {
+  std::vector<PersistentVolumeClaim> bound, delayed, immediate;  // volumes point here
   Status status;
   std::vector<std::string> reasons;
   PodVolumes volumes;
 };
 
-Decision Find(const Binder& binder, const Pod& pod, const NodeInfo& node) {
-  std::vector<PersistentVolumeClaim> bound, delayed, immediate;
-  Decision d;
-  d.status = binder.GetPodVolumes(pod, &bound, &delayed, &immediate);
-  EXPECT_TRUE(immediate.empty());
-  if (d.status.IsSuccess())
-    d.status = binder.FindPodVolumes(pod, bound, delayed, node, &d.volumes, &d.reasons);
+std::unique_ptr<Decision> Find(const Binder& binder, const Pod& pod, const NodeInfo& node) {
+  std::unique_ptr<Decision> d = std::make_unique<Decision>();
+  d->status = binder.GetPodVolumes(pod, &d->bound, &d->delayed, &d->immediate);
+  EXPECT_TRUE(d->immediate.empty());
+  if (d->status.IsSuccess())
+    d->status = binder.FindPodVolumes(pod, d->bound, d->delayed, node, &d->volumes, &d->reasons);
   return d;
 }
 
@@ -79,13 +79,14 @@ TEST(BinderTest, AssumedBindingsHideThePvFromOtherClaims) {
   Binder binder(&handle);
   binder.set_resource_version_for_testing(&SevenRv);
   binder.Sync();
-  Pod a = ksched::testing::TestPod(R"({"metadata":{"name":"pa","namespace":"default"},"spec":{
+  Pod a = ksched::testing::TestPod(R"({"kind":"Pod","metadata":{"name":"pa","namespace":"default"},"spec":{
       "volumes":[{"name":"v","persistentVolumeClaim":{"claimName":"a"}}]}})");
-  Pod b = ksched::testing::TestPod(R"({"metadata":{"name":"pb","namespace":"default"},"spec":{
+  Pod b = ksched::testing::TestPod(R"({"kind":"Pod","metadata":{"name":"pb","namespace":"default"},"spec":{
       "volumes":[{"name":"v","persistentVolumeClaim":{"claimName":"b"}}]}})");
   const NodeInfo& n1 = cluster.node_info(0);
 
-  Decision da = Find(binder, a, n1);
+  std::unique_ptr<Decision> da_ptr = Find(binder, a, n1);
+  Decision& da = *da_ptr;
   ASSERT_TRUE(da.status.IsSuccess());
   ASSERT_TRUE(da.reasons.empty());
   ASSERT_EQ(da.volumes.static_bindings.size(), 1u);
@@ -95,13 +96,12 @@ TEST(BinderTest, AssumedBindingsHideThePvFromOtherClaims) {
   EXPECT_EQ(binder.num_assumed(), 1u);
 
   // pv-1 is now a's: b finds nothing, a still finds it.
-  Decision db = Find(binder, b, n1);
-  EXPECT_EQ(db.reasons, std::vector<std::string>{kErrReasonBindConflict});
-  EXPECT_TRUE(Find(binder, a, n1).reasons.empty());
+  EXPECT_EQ(Find(binder, b, n1)->reasons, std::vector<std::string>{kErrReasonBindConflict});
+  EXPECT_TRUE(Find(binder, a, n1)->reasons.empty());
 
   binder.RevertAssumedPodVolumes(da.volumes);
   EXPECT_EQ(binder.num_assumed(), 0u);
-  EXPECT_TRUE(Find(binder, b, n1).reasons.empty());
+  EXPECT_TRUE(Find(binder, b, n1)->reasons.empty());
 }
 
 }  // namespace

@@ -54,7 +54,7 @@ Pod WithClaims(std::initializer_list<const char*> claims) {
     vols += R"({"name":"v)" + std::to_string(i++) + R"(","persistentVolumeClaim":{"claimName":")" +
             c + R"("}})";
   }
-  return TestPod(R"({"metadata":{"name":"p","namespace":"default"},"spec":{"volumes":[)" + vols +
+  return TestPod(R"({"kind":"Pod","metadata":{"name":"p","namespace":"default"},"spec":{"volumes":[)" + vols +
                  "]}}");
 }
 

@@ -48,19 +48,19 @@ struct Fixture {
 
 TEST(VolumeRestrictionsTest, SameGcePdConflictsUnlessBothReadOnly) {
   Fixture f;
-  Pod rw = TestPod(R"({"metadata":{"name":"p"},"spec":{"volumes":[
+  Pod rw = TestPod(R"({"kind":"Pod","metadata":{"name":"p"},"spec":{"volumes":[
       {"name":"x","gcePersistentDisk":{"pdName":"pd-a","readOnly":true}}]}})");
   Status s = f.Filter(rw, "n1");
   EXPECT_EQ(s.code(), Code::kUnschedulable);
   EXPECT_EQ(s.reasons(), std::vector<std::string>{"node(s) had no available disk"});
   EXPECT_TRUE(f.Filter(rw, "n2").IsSuccess());
-  Pod other = TestPod(R"({"metadata":{"name":"p"},"spec":{"volumes":[
+  Pod other = TestPod(R"({"kind":"Pod","metadata":{"name":"p"},"spec":{"volumes":[
       {"name":"x","gcePersistentDisk":{"pdName":"pd-b"}}]}})");
   EXPECT_TRUE(f.Filter(other, "n1").IsSuccess());
 }
 
 TEST(VolumeRestrictionsTest, ReadWriteOncePodOnlyBehindTheGate) {
-  Pod pod = TestPod(R"({"metadata":{"name":"p"},"spec":{"volumes":[
+  Pod pod = TestPod(R"({"kind":"Pod","metadata":{"name":"p"},"spec":{"volumes":[
       {"name":"x","persistentVolumeClaim":{"claimName":"rwop"}}]}})");
   EXPECT_TRUE(Fixture(false).PreFilter(pod).IsSuccess());
   Status s = Fixture(true).PreFilter(pod);
@@ -68,10 +68,10 @@ TEST(VolumeRestrictionsTest, ReadWriteOncePodOnlyBehindTheGate) {
   EXPECT_EQ(s.Message(),
             "node has pod using PersistentVolumeClaim with the same name and ReadWriteOncePod "
             "access mode");
-  Pod rwo = TestPod(R"({"metadata":{"name":"p"},"spec":{"volumes":[
+  Pod rwo = TestPod(R"({"kind":"Pod","metadata":{"name":"p"},"spec":{"volumes":[
       {"name":"x","persistentVolumeClaim":{"claimName":"rwo"}}]}})");
   EXPECT_TRUE(Fixture(true).PreFilter(rwo).IsSuccess());
-  Pod missing = TestPod(R"({"metadata":{"name":"p"},"spec":{"volumes":[
+  Pod missing = TestPod(R"({"kind":"Pod","metadata":{"name":"p"},"spec":{"volumes":[
       {"name":"x","persistentVolumeClaim":{"claimName":"nope"}}]}})");
   EXPECT_EQ(Fixture(true).PreFilter(missing).Message(), "persistentvolumeclaim \"nope\" not found");
 }

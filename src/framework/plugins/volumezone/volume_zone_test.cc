@@ -28,7 +28,7 @@ const char* kCluster = R"({"kind":"List","items":[
 
 Pod WithClaim(const std::string& claim) {
   return TestPod(
-      R"({"metadata":{"name":"p"},"spec":{"volumes":[{"name":"v","persistentVolumeClaim":{"claimName":")" +
+      R"({"kind":"Pod","metadata":{"name":"p"},"spec":{"volumes":[{"name":"v","persistentVolumeClaim":{"claimName":")" +
       claim + R"("}}]}})");
 }
 
