@@ -544,6 +544,19 @@ Status Framework::RunPreScorePlugins(CycleState* state, const Pod& pod,
 Status Framework::RunScorePlugins(const CycleState& state, const Pod& pod,
                                   const std::vector<NodeId>& nodes, PluginScores* out) const {
   const size_t n = nodes.size(), np = score_.size();
+  // Upstream keeps one score list per plugin name: a plugin listed twice
+  // (MultiPoint re-ordering can do that) scores into the same list, whose
+  // NormalizeScore then runs once per listing, and each listing adds the
+  // list's final scores to the total.
+  std::vector<size_t> slot(np);
+  for (size_t p = 0; p < np; ++p) {
+    slot[p] = p;
+    for (size_t q = 0; q < p; ++q)
+      if (score_[q]->Name() == score_[p]->Name()) {
+        slot[p] = q;
+        break;
+      }
+  }
   std::vector<NodeScoreList> raw(np, NodeScoreList(n));
   std::vector<Status> errors(n);
   // Each node's scores, plugin by plugin; a failure stops that node.
@@ -558,7 +571,7 @@ Status Framework::RunScorePlugins(const CycleState& state, const Pod& pod,
                                     " failed with: " + s.Message());
           break;
         }
-        raw[p][i] = NodeScore{nodes[i], score};
+        raw[slot[p]][i] = NodeScore{nodes[i], score};
       }
     }
   });
@@ -568,7 +581,7 @@ Status Framework::RunScorePlugins(const CycleState& state, const Pod& pod,
   for (size_t p = 0; p < np; ++p) {
     const ScoreExtensions* ext = score_[p]->ScoreExt();
     if (ext == nullptr) continue;
-    Status s = ext->NormalizeScore(state, pod, &raw[p]);
+    Status s = ext->NormalizeScore(state, pod, &raw[slot[p]]);
     if (!s.IsSuccess()) {
       return Status::Error("running Normalize on Score plugins: plugin " +
                            Quote(score_[p]->Name()) + " failed with: " + s.Message());
@@ -580,7 +593,7 @@ Status Framework::RunScorePlugins(const CycleState& state, const Pod& pod,
   out->total.assign(n, 0);
   for (size_t i = 0; i < n; ++i) {
     for (size_t p = 0; p < np; ++p) {
-      int64_t score = raw[p][i].score;
+      int64_t score = raw[slot[p]][i].score;
       if (score > kMaxNodeScore || score < kMinNodeScore) {
         return Status::Error("applying score defaultWeights on Score plugins: plugin " +
                              Quote(score_[p]->Name()) + " returns an invalid score " +
