@@ -100,7 +100,7 @@ std::vector<std::string> Replay(ObjectSet objects, std::vector<Pod> pending, Sch
   for (Pod& pod : pending) {
     ScheduleResult result = scheduler.Schedule(pod, *cluster, &tree, mode.record_details);
     if (mode.record_details) {
-      steps.push_back(StepToJson(pod, result, *cluster, scheduler.config()));
+      steps.push_back(StepToJson(pod, result, *cluster, ScoreColumnsOf(scheduler.config())));
       FUZZ_CHECK(!steps.back().empty(), pod.Key());
     } else {
       steps.push_back(result.chosen == kNoNode ? "error: " + result.error

@@ -27,8 +27,8 @@ TEST(FrameworkCli, SchedulerVersionChoosesTheFramework) {
 }
 
 TEST(FrameworkCli, JsonNamesPluginsAndTheirWeightedScores) {
-  CommandRun r = Ksched("schedule -f " + Example("cluster.yaml") +
-                        " --scheduler-version v1.26 -o json");
+  CommandRun r =
+      Ksched("schedule -f " + Example("cluster.yaml") + " --scheduler-version v1.26 -o json");
   EXPECT_EQ(r.status, 1) << r.err;
   EXPECT_NE(r.out.find("\"plugins\""), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("\"TaintToleration\""), std::string::npos) << r.out;

@@ -189,10 +189,10 @@ std::string ExplainTable(const Decision& d, const std::vector<std::vector<explai
       size_t k = std::find(r.feasible.begin(), r.feasible.end(), r.chosen) - r.feasible.begin();
       int64_t term = k < r.feasible.size() ? AvoidTerm(r, config, avoid, k) : 0;
       if (avoid >= 0) {
-        head += fmt::format(
-            " (score {}, plus NodePreferAvoidPods {} x {})", d.score - term,
-            config.columns[avoid].weight == 0 ? 0 : term / config.columns[avoid].weight,
-            config.columns[avoid].weight);
+        head +=
+            fmt::format(" (score {}, plus NodePreferAvoidPods {} x {})", d.score - term,
+                        config.columns[avoid].weight == 0 ? 0 : term / config.columns[avoid].weight,
+                        config.columns[avoid].weight);
       } else {
         head += fmt::format(" (score {})", d.score);
       }

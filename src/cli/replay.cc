@@ -67,7 +67,6 @@ Status RunReplay(Scenario scenario, const ReplayOptions& options, const StepCall
 
 namespace {
 
-
 std::vector<ExtenderConfig> ToExtenderConfigs(const std::vector<config::Extender>& extenders) {
   std::vector<ExtenderConfig> out;
   for (const config::Extender& e : extenders) {
@@ -222,8 +221,8 @@ Status RunFrameworkReplay(Scenario scenario, const FrameworkReplayOptions& optio
   if (options.percentage_of_nodes_to_score)
     sched_options.percentage_of_nodes_to_score = *options.percentage_of_nodes_to_score;
   sched_options.host_selection = options.host_selection;
-  auto scheduler = framework::Scheduler::New(*cfg, fw_options, sched_options,
-                                             std::move(extenders).value());
+  auto scheduler =
+      framework::Scheduler::New(*cfg, fw_options, sched_options, std::move(extenders).value());
   if (!scheduler.ok()) return scheduler.error();
   (*scheduler)->SetCluster(&*cluster);
   if (on_ready) on_ready();

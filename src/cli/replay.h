@@ -10,12 +10,12 @@
 #include <string>
 
 #include "algorithm/generic_scheduler.h"
-#include "engine/engine.h"
 #include "algorithm/provider.h"
 #include "api/scenario.h"
 #include "cache/cluster_state.h"
 #include "cli/framework_step_writer.h"
 #include "config/types.h"
+#include "engine/engine.h"
 #include "framework/schedule_one.h"
 #include "preemption/preempt.h"
 #include "util/result.h"
@@ -72,7 +72,6 @@ struct FrameworkReplayOptions {
 using FrameworkStepCallback =
     std::function<void(const Pod& pod, const framework::CycleResult& result,
                        const ClusterState& cluster, const FrameworkPreemption* preemption)>;
-
 
 // The scenario's featureGates over v1.26's defaults, and its configuration
 // (decoded, defaulted and validated; kube-scheduler's defaults when absent).

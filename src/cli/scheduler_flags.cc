@@ -2,9 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <fstream>
 #include <limits>
 #include <optional>
-#include <fstream>
 #include <sstream>
 
 #include "config/feature_gates.h"
@@ -189,11 +189,11 @@ Result<std::unique_ptr<Engine>> SchedulerFlags::BuildEngine() const {
   framework::SchedulerOptions options;
   // A --config file's value, as kube-scheduler reads it; without one, this
   // flag's (ksched's default 100: every node gets a verdict).
-  options.percentage_of_nodes_to_score =
-      config_file.empty() ? std::optional<int32_t>(percentage_of_nodes_to_score)
-                          : cfg.percentage_of_nodes_to_score;
+  options.percentage_of_nodes_to_score = config_file.empty()
+                                             ? std::optional<int32_t>(percentage_of_nodes_to_score)
+                                             : cfg.percentage_of_nodes_to_score;
   options.host_selection = tie() == TieBreak::kRoundRobin ? framework::HostSelection::kReservoir
-                                                           : framework::HostSelection::kSmallestName;
+                                                          : framework::HostSelection::kSmallestName;
   auto scheduler = framework::Scheduler::New(cfg, fw_options, options);
   if (!scheduler.ok()) return scheduler.error();
   return MakeV126Engine(std::move(scheduler).value());

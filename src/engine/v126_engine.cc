@@ -9,8 +9,7 @@ namespace {
 // The framework's cycle as ScheduleResult, the shape every report reads:
 // the failing plugin stands where v1.15 names its predicate, and each score
 // plugin's column holds its normalized score (the weight is the column's).
-ScheduleResult ToScheduleResult(const framework::CycleResult& r,
-                                const framework::Framework* fwk) {
+ScheduleResult ToScheduleResult(const framework::CycleResult& r, const framework::Framework* fwk) {
   ScheduleResult out;
   out.chosen = r.chosen;
   out.error = r.error;

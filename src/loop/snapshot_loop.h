@@ -23,10 +23,10 @@
 #include <vector>
 
 #include "algorithm/generic_scheduler.h"
-#include "engine/engine.h"
 #include "cache/cluster_state.h"
 #include "cache/node_tree.h"
 #include "cache/nominated_pods.h"
+#include "engine/engine.h"
 #include "preemption/preempt.h"
 
 namespace ksched {

@@ -70,8 +70,8 @@ void NodesWherePreemptionMightHelp(const std::vector<NodeId>& order,
   for (NodeId n : order) {
     const Status* s = StatusOf(filtered, n);
     if (s && s->code() == Code::kUnschedulableAndUnresolvable) {
-      unhelpful->push_back(
-          {n, Status(Code::kUnschedulableAndUnresolvable, "Preemption is not helpful for scheduling")});
+      unhelpful->push_back({n, Status(Code::kUnschedulableAndUnresolvable,
+                                      "Preemption is not helpful for scheduling")});
       continue;
     }
     potential->push_back(n);
@@ -95,7 +95,8 @@ NodeId PickOneNodeForPreemption(const ClusterState& cluster,
   KeepMinimal(&nodes, [&](const Candidate& c) {
     int64_t sum = 0;
     for (PodId id : c.victims)
-      sum += int64_t{PodPriority(cluster.pod(id).pod)} + int64_t{1} + std::numeric_limits<int32_t>::max();
+      sum += int64_t{PodPriority(cluster.pod(id).pod)} + int64_t{1} +
+             std::numeric_limits<int32_t>::max();
     return sum;
   });
   if (nodes.size() == 1) return nodes[0]->node;

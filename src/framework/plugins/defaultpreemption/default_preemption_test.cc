@@ -35,9 +35,9 @@ PodId PodNamed(const ClusterState& c, std::string_view name) {
 
 TEST(DefaultPreemption, NumCandidates) {
   DefaultPreemption pl(config::DefaultPreemptionArgs{}, nullptr);
-  EXPECT_EQ(pl.CalculateNumCandidates(50), 50);      // absolute 100 capped by the node count
-  EXPECT_EQ(pl.CalculateNumCandidates(5000), 500);   // 10 %
-  EXPECT_EQ(pl.CalculateNumCandidates(1000), 100);   // the absolute floor
+  EXPECT_EQ(pl.CalculateNumCandidates(50), 50);     // absolute 100 capped by the node count
+  EXPECT_EQ(pl.CalculateNumCandidates(5000), 500);  // 10 %
+  EXPECT_EQ(pl.CalculateNumCandidates(1000), 100);  // the absolute floor
   EXPECT_EQ(pl.GetOffsetAndNumCandidates(7).first, 0);
 }
 
