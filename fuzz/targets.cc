@@ -19,6 +19,8 @@
 #include "cache/node_tree.h"
 #include "cli/replay.h"
 #include "cli/step_writer.h"
+#include "config/load.h"
+#include "config/validation.h"
 #include "extender/extender_wire.h"
 #include "labels/label_selector.h"
 #include "labels/node_selector.h"
@@ -98,7 +100,7 @@ std::vector<std::string> Replay(ObjectSet objects, std::vector<Pod> pending, Sch
   for (Pod& pod : pending) {
     ScheduleResult result = scheduler.Schedule(pod, *cluster, &tree, mode.record_details);
     if (mode.record_details) {
-      steps.push_back(StepToJson(pod, result, *cluster, scheduler.config()));
+      steps.push_back(StepToJson(pod, result, *cluster, ScoreColumnsOf(scheduler.config())));
       FUZZ_CHECK(!steps.back().empty(), pod.Key());
     } else {
       steps.push_back(result.chosen == kNoNode ? "error: " + result.error
@@ -304,11 +306,20 @@ void ExtenderReply(std::string_view data) {
   (void)GoSprintfNoArgs(data);
 }
 
+void Config(std::string_view data) {
+  config::FeatureGates gates;
+  gates.volume_capacity_priority = !data.empty() && (data[0] & 1) != 0;
+  auto cfg = config::LoadConfiguration(data, "fuzz-config", gates);
+  if (!cfg.ok()) return;
+  auto errs = config::ValidateKubeSchedulerConfiguration(*cfg, gates);
+  FUZZ_CHECK(errs.empty(), config::AggregateError(errs));
+}
+
 const std::vector<Target>& AllTargets() {
   static const std::vector<Target> kTargets = {
       {"json_decode", JsonDecode},       {"yaml_decode", YamlDecode}, {"quantity", QuantityParse},
       {"label_selector", LabelSelector}, {"policy", Policy},          {"scenario", Scenario},
-      {"extender_reply", ExtenderReply},
+      {"extender_reply", ExtenderReply}, {"config", Config},
   };
   return kTargets;
 }

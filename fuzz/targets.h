@@ -40,6 +40,10 @@ void Scenario(std::string_view data);
 // The replies an HTTP extender sends: filter, prioritize and bind results,
 // Go's JSON framing and the printf-verb rewriting of its error text.
 void ExtenderReply(std::string_view data);
+// config::LoadConfiguration (KubeSchedulerConfiguration, JSON or YAML); the
+// first byte's low bit turns VolumeCapacityPriority on. A loaded
+// configuration must pass its own validation again.
+void Config(std::string_view data);
 
 struct Target {
   const char* name;  // as in fuzz/<name>_fuzz.cc and tests/fuzz/*/<name>/

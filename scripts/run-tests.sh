@@ -20,7 +20,7 @@ if [ "${KSCHED_SKIP_SANITIZERS:-0}" != "1" ]; then
   # run below reuses it without rebuilding.
   CC=clang CXX=clang++ cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DKSCHED_FUZZ=ON >/dev/null
-  cmake --build build-asan -j"$JOBS" --target ksched_tests ksched ksched_fuzzers
+  cmake --build build-asan -j"$JOBS" --target ksched_tests framework_tests ksched ksched_fuzzers
   ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
     ctest --test-dir build-asan --output-on-failure -j"$JOBS"
 

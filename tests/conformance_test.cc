@@ -62,7 +62,7 @@ std::string CheckScenario(const fs::path& scenario_path, TieBreak tie_break) {
   std::vector<std::string> actual_lines;
   Status s = RunReplay(std::move(scenario).value(), options,
                        [&](const Pod& pod, const ScheduleResult& r, const ClusterState& c,
-                           const SchedulerConfig& cfg, const PreemptionResult* p) {
+                           const ScoreColumns& cfg, const PreemptionResult* p) {
                          actual_lines.push_back(StepToJson(pod, r, c, cfg, p));
                          actual.push_back(json::parse(actual_lines.back()));
                        });
@@ -124,8 +124,8 @@ std::string CheckScenario(const fs::path& scenario_path, TieBreak tie_break) {
   options.record_details = false;
   std::vector<std::pair<std::string, std::string>> decisions;  // (node, error)
   s = RunReplay(std::move(again).value(), options,
-                [&](const Pod&, const ScheduleResult& r, const ClusterState& c,
-                    const SchedulerConfig&, const PreemptionResult*) {
+                [&](const Pod&, const ScheduleResult& r, const ClusterState& c, const ScoreColumns&,
+                    const PreemptionResult*) {
                   decisions.emplace_back(r.chosen == kNoNode ? "" : c.node(r.chosen).meta.name,
                                          r.chosen == kNoNode ? r.error : "");
                 });

@@ -300,7 +300,7 @@ TEST_P(PrintedSteps, NameTheNodesTheDecisionPathChooses) {
   Status s =
       RunReplay(std::move(scenario).value(), ReplayOptions{},
                 [&](const Pod& pod, const ScheduleResult& r, const ClusterState& c,
-                    const SchedulerConfig& cfg, const PreemptionResult*) {
+                    const ScoreColumns& cfg, const PreemptionResult*) {
                   WriteStep(writer.get(), pod, r, c, cfg);
                   writer->EndDocument();
                   buffer.Flush();

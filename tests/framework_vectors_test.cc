@@ -88,8 +88,9 @@ std::string CheckScenario(const fs::path& scenario_path) {
   std::vector<json> actual;
   Status s = RunFrameworkReplay(
       std::move(scenario).value(), FrameworkReplayOptions{},
-      [&](const Pod& pod, const framework::CycleResult& r, const ClusterState& c) {
-        actual.push_back(json::parse(FrameworkStepToJson(pod, r, c)));
+      [&](const Pod& pod, const framework::CycleResult& r, const ClusterState& c,
+          const FrameworkPreemption* p) {
+        actual.push_back(json::parse(FrameworkStepToJson(pod, r, c, p)));
       });
   if (!s.ok()) return "replay failed: " + s.error().message;
   for (size_t i = 0; i < expected.size(); ++i) {
@@ -103,10 +104,6 @@ std::string CheckScenario(const fs::path& scenario_path) {
   return "";
 }
 
-bool IsLoopScenario(const fs::path& path) {
-  return path.filename().string().rfind("mpre-", 0) == 0;
-}
-
 std::string VectorName(const ::testing::TestParamInfo<fs::path>& info) {
   return ::ksched::testing::ReadableTestName(info.param.filename().string());
 }
@@ -114,10 +111,6 @@ std::string VectorName(const ::testing::TestParamInfo<fs::path>& info) {
 class FrameworkVector : public ::testing::TestWithParam<fs::path> {};
 
 TEST_P(FrameworkVector, MatchesUpstream) {
-  if (IsLoopScenario(GetParam())) {
-    GTEST_SKIP() << "scheduler-loop scenario (\"preemption\": true): the v1.26 loop and "
-                    "DefaultPreemption are not built yet";
-  }
   EXPECT_EQ(CheckScenario(GetParam()), "") << GetParam();
 }
 

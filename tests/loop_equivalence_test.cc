@@ -114,12 +114,12 @@ std::vector<std::string> RunAttempts(const std::string& text, bool cache, bool p
   auto cluster = ClusterState::Build(std::move(scenario->cluster));
   EXPECT_TRUE(cluster.ok());
   NodeTree tree(*cluster);
-  GenericScheduler scheduler(std::move(config).value(), TieBreak::kName);
-  scheduler.set_equivalence_cache(cache);
-  scheduler.set_parallel(parallel);
+  std::unique_ptr<Engine> engine = MakeV115Engine(std::move(config).value(), TieBreak::kName);
+  V115Scheduler(engine.get())->set_equivalence_cache(cache);
+  V115Scheduler(engine.get())->set_parallel(parallel);
   LoopOptions options;
   options.record_details = details;
-  SnapshotLoop loop(&scheduler, &*cluster, &tree, options);
+  SnapshotLoop loop(engine.get(), &*cluster, &tree, options);
   std::vector<std::string> out;
   loop.Run(std::move(scenario->pending), [&](const Attempt& a) {
     std::string line = a.pod->Key() + " #" + std::to_string(a.number) + " ";

@@ -96,6 +96,14 @@ int RunBench(const BenchArgs& args) {
       std::cerr << "ksched: " << scenario.error().message << "\n";
       return kExitBadInput;
     }
+    if (!scenario->scheduler_version.empty()) {
+      // Measuring the v1.15 engine on a framework scenario would report
+      // numbers for decisions upstream v1.26 does not make.
+      std::cerr << "ksched: " << file << ": schedulerVersion " << scenario->scheduler_version
+                << ": bench measures the v1.15 engine only so far; run `ksched replay` for the "
+                   "framework's decisions\n";
+      return kExitBadInput;
+    }
     std::string name = scenario->name.empty() ? file : scenario->name;
     size_t pods = scenario->pending.size();
     ReplayOptions options;
@@ -117,8 +125,8 @@ int RunBench(const BenchArgs& args) {
     double cpu_start = 0;
     Status s = RunReplay(
         std::move(scenario).value(), options,
-        [&](const Pod& pod, const ScheduleResult& r, const ClusterState& c,
-            const SchedulerConfig& cfg, const PreemptionResult* p) {
+        [&](const Pod& pod, const ScheduleResult& r, const ClusterState& c, const ScoreColumns& cfg,
+            const PreemptionResult* p) {
           if (writer) {
             WriteStep(writer.get(), pod, r, c, cfg, [&](DocumentWriter* w) {
               if (p != nullptr) WritePreemptionField(w, *p, c);

@@ -34,15 +34,15 @@ std::string Initials(const std::string& name) {
 // The index of NodePreferAvoidPods among the priorities, or -1. Its weight
 // (10000 in the providers) dwarfs the others: totals read naturally only
 // with its term shown apart.
-int AvoidPodsIndex(const SchedulerConfig& config) {
-  for (size_t p = 0; p < config.priorities.size(); ++p)
-    if (config.priorities[p].name == kAvoidPods) return static_cast<int>(p);
+int AvoidPodsIndex(const ScoreColumns& config) {
+  for (size_t p = 0; p < config.columns.size(); ++p)
+    if (config.columns[p].name == kAvoidPods) return static_cast<int>(p);
   return -1;
 }
 
-int64_t AvoidTerm(const ScheduleResult& r, const SchedulerConfig& config, int avoid, size_t i) {
+int64_t AvoidTerm(const ScheduleResult& r, const ScoreColumns& config, int avoid, size_t i) {
   if (avoid < 0 || static_cast<size_t>(avoid) >= r.priority_scores.size()) return 0;
-  return config.priorities[avoid].weight * r.priority_scores[avoid][i];
+  return config.columns[avoid].weight * r.priority_scores[avoid][i];
 }
 
 std::string FailureText(const NodeFailure& f) {
@@ -179,7 +179,7 @@ std::string PodNames(const ClusterState& cluster, const std::vector<PodId>& pods
 }
 
 std::string ExplainTable(const Decision& d, const std::vector<std::vector<explain::Cause>>& causes,
-                         const ClusterState& cluster, const SchedulerConfig& config, size_t width) {
+                         const ClusterState& cluster, const ScoreColumns& config, size_t width) {
   const ScheduleResult& r = d.result;
   const int avoid = r.scored ? AvoidPodsIndex(config) : -1;
   std::string out;
@@ -189,10 +189,10 @@ std::string ExplainTable(const Decision& d, const std::vector<std::vector<explai
       size_t k = std::find(r.feasible.begin(), r.feasible.end(), r.chosen) - r.feasible.begin();
       int64_t term = k < r.feasible.size() ? AvoidTerm(r, config, avoid, k) : 0;
       if (avoid >= 0) {
-        head += fmt::format(
-            " (score {}, plus NodePreferAvoidPods {} x {})", d.score - term,
-            config.priorities[avoid].weight == 0 ? 0 : term / config.priorities[avoid].weight,
-            config.priorities[avoid].weight);
+        head +=
+            fmt::format(" (score {}, plus NodePreferAvoidPods {} x {})", d.score - term,
+                        config.columns[avoid].weight == 0 ? 0 : term / config.columns[avoid].weight,
+                        config.columns[avoid].weight);
       } else {
         head += fmt::format(" (score {})", d.score);
       }
@@ -208,8 +208,8 @@ std::string ExplainTable(const Decision& d, const std::vector<std::vector<explai
     std::vector<std::string> long_names, legend;
     if (r.scored) {
       header.push_back("TOTAL");
-      for (size_t p = 0; p < config.priorities.size(); ++p) {
-        const PriorityConfig& pc = config.priorities[p];
+      for (size_t p = 0; p < config.columns.size(); ++p) {
+        const ScoreColumn& pc = config.columns[p];
         std::string h = ShortName(pc.name);
         if (pc.weight != 1) h += fmt::format("(x{})", pc.weight);
         long_names.push_back(h);
@@ -222,7 +222,7 @@ std::string ExplainTable(const Decision& d, const std::vector<std::vector<explai
                                       n == r.chosen ? "fits (chosen)" : "fits"};
       if (r.scored) {
         row.push_back(std::to_string(r.totals[i] - AvoidTerm(r, config, avoid, i)));
-        for (size_t p = 0; p < config.priorities.size(); ++p)
+        for (size_t p = 0; p < config.columns.size(); ++p)
           row.push_back(std::to_string(r.priority_scores[p][i]));
       }
       rows.push_back(std::move(row));
@@ -243,8 +243,8 @@ std::string ExplainTable(const Decision& d, const std::vector<std::vector<explai
     if (widest > width && !long_names.empty()) {
       // Too wide: initials in the header, the names in a legend.
       std::vector<std::string> short_names;
-      for (size_t p = 0; p < config.priorities.size(); ++p) {
-        std::string a = Initials(ShortName(config.priorities[p].name));
+      for (size_t p = 0; p < config.columns.size(); ++p) {
+        std::string a = Initials(ShortName(config.columns[p].name));
         std::string candidate = a;
         for (int k = 2;
              std::find(short_names.begin(), short_names.end(), candidate) != short_names.end(); ++k)
@@ -261,7 +261,7 @@ std::string ExplainTable(const Decision& d, const std::vector<std::vector<explai
       out += WrapText(fmt::format("TOTAL leaves out NodePreferAvoidPods (weight {}); nodes rank "
                                   "by TOTAL + {} x its score, so a node the "
                                   "preferAvoidPods annotation names (score 0) ranks last.",
-                                  config.priorities[avoid].weight, config.priorities[avoid].weight),
+                                  config.columns[avoid].weight, config.columns[avoid].weight),
                       width, 0) +
              "\n";
     }
@@ -327,7 +327,7 @@ void WriteCausesField(DocumentWriter* w, const ScheduleResult& result,
 
 void WriteExplain(DocumentWriter* w, const Decision& d,
                   const std::vector<std::vector<explain::Cause>>& causes,
-                  const ClusterState& cluster, const SchedulerConfig& config,
+                  const ClusterState& cluster, const ScoreColumns& config,
                   const std::function<void(DocumentWriter*)>& extra_fields) {
   const ScheduleResult& r = d.result;
   auto name = [&](NodeId n) { return std::string(cluster.node(n).meta.name); };
@@ -359,15 +359,15 @@ void WriteExplain(DocumentWriter* w, const Decision& d,
     if (r.scored) {
       w->Key("total");
       w->Int(r.totals[i]);
-      w->Key("priorities");
+      w->Key(config.field);
       w->BeginObject();
-      for (size_t p = 0; p < config.priorities.size() && p < r.priority_scores.size(); ++p) {
-        w->Key(config.priorities[p].name);
+      for (size_t p = 0; p < config.columns.size() && p < r.priority_scores.size(); ++p) {
+        w->Key(config.columns[p].name);
         w->BeginObject();
         w->Key("score");
         w->Int(r.priority_scores[p][i]);
         w->Key("weight");
-        w->Int(config.priorities[p].weight);
+        w->Int(config.columns[p].weight);
         w->EndObject();
       }
       w->EndObject();

@@ -13,6 +13,7 @@
 #include "cache/cluster_state.h"
 #include "cache/nominated_pods.h"
 #include "cli/document_writer.h"
+#include "engine/engine.h"
 #include "explain/cause.h"
 #include "preemption/preempt.h"
 
@@ -38,13 +39,13 @@ std::string PodNames(const ClusterState& cluster, const std::vector<PodId>& pods
 
 // The --explain table, lines cut to `width` columns (long reasons wrapped).
 std::string ExplainTable(const Decision& d, const std::vector<std::vector<explain::Cause>>& causes,
-                         const ClusterState& cluster, const SchedulerConfig& config, size_t width);
+                         const ClusterState& cluster, const ScoreColumns& config, size_t width);
 
 // The --explain document (-o json|yaml): one object; `extra_fields`, if
 // set, writes fields after the standard ones.
 void WriteExplain(DocumentWriter* w, const Decision& d,
                   const std::vector<std::vector<explain::Cause>>& causes,
-                  const ClusterState& cluster, const SchedulerConfig& config,
+                  const ClusterState& cluster, const ScoreColumns& config,
                   const std::function<void(DocumentWriter*)>& extra_fields = nullptr);
 
 // `"causes": {node: [cause, ...]}` for the failing nodes, by node name; the

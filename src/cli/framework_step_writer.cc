@@ -138,13 +138,36 @@ void WriteFrameworkStep(DocumentWriter* w, const Pod& pod, const CycleResult& r,
   w->EndObject();
 }
 
+void WriteFrameworkPreemptionField(DocumentWriter* w, const FrameworkPreemption& preemption) {
+  w->Key("preemption");
+  if (!preemption.nominated) {
+    w->Null();
+    return;
+  }
+  w->BeginObject();
+  w->Key("node");
+  w->String(preemption.node);
+  w->Key("victims");
+  w->BeginArray();
+  for (const std::string& v : preemption.victims) w->String(v);
+  w->EndArray();
+  w->Key("nominatedPodsToClear");
+  w->BeginArray();
+  for (const std::string& p : preemption.nominated_pods_to_clear) w->String(p);
+  w->EndArray();
+  w->EndObject();
+}
+
 std::string FrameworkStepToJson(const Pod& pod, const CycleResult& result,
-                                const ClusterState& cluster) {
+                                const ClusterState& cluster,
+                                const FrameworkPreemption* preemption) {
   std::string out;
   {
     OutputBuffer buffer(&out);
     auto w = MakeJsonWriter(&buffer, JsonStyle::kCompact);
-    WriteFrameworkStep(w.get(), pod, result, cluster);
+    WriteFrameworkStep(w.get(), pod, result, cluster, [&](DocumentWriter* dw) {
+      if (preemption != nullptr) WriteFrameworkPreemptionField(dw, *preemption);
+    });
   }
   return out;
 }

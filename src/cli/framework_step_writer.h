@@ -7,6 +7,7 @@
 
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "cache/cluster_state.h"
 #include "cli/document_writer.h"
@@ -20,8 +21,24 @@ void WriteFrameworkStep(DocumentWriter* w, const Pod& pod, const framework::Cycl
                         const ClusterState& cluster,
                         const std::function<void(DocumentWriter*)>& extra_fields = nullptr);
 
+// What the PostFilter plugins (DefaultPreemption) decided after a FitError,
+// in the scheduler-loop mode: `nominated` with the node, the victims and the
+// lower-priority pods whose nomination is cleared ("namespace/name", sorted);
+// not `nominated` when no node was chosen.
+struct FrameworkPreemption {
+  bool nominated = false;
+  std::string node;
+  std::vector<std::string> victims;
+  std::vector<std::string> nominated_pods_to_clear;
+};
+
+// The `preemption` field of a loop step: the object, or null when no node
+// was nominated.
+void WriteFrameworkPreemptionField(DocumentWriter* w, const FrameworkPreemption& preemption);
+
 // The step as one line of compact JSON, without the newline.
 std::string FrameworkStepToJson(const Pod& pod, const framework::CycleResult& result,
-                                const ClusterState& cluster);
+                                const ClusterState& cluster,
+                                const FrameworkPreemption* preemption = nullptr);
 
 }  // namespace ksched

@@ -28,8 +28,11 @@ int RunFrameworkReplayCommand(const std::string& file, ksched::Scenario scenario
   auto writer = MakeJsonWriter(&out, JsonStyle::kCompact);
   Status s = RunFrameworkReplay(
       std::move(scenario), options,
-      [&](const Pod& pod, const framework::CycleResult& r, const ClusterState& c) {
-        WriteFrameworkStep(writer.get(), pod, r, c);
+      [&](const Pod& pod, const framework::CycleResult& r, const ClusterState& c,
+          const FrameworkPreemption* p) {
+        WriteFrameworkStep(writer.get(), pod, r, c, [&](DocumentWriter* w) {
+          if (p != nullptr) WriteFrameworkPreemptionField(w, *p);
+        });
         writer->EndDocument();
       });
   out.Flush();
@@ -63,7 +66,7 @@ int RunReplayCommand(const std::string& file, const std::string& tie_break, int 
   auto writer = MakeJsonWriter(&out, JsonStyle::kCompact);
   Status s = RunReplay(std::move(scenario).value(), options,
                        [&](const Pod& pod, const ScheduleResult& r, const ClusterState& c,
-                           const SchedulerConfig& cfg, const PreemptionResult* p) {
+                           const ScoreColumns& cfg, const PreemptionResult* p) {
                          WriteStep(writer.get(), pod, r, c, cfg, [&](DocumentWriter* w) {
                            if (p != nullptr) WritePreemptionField(w, *p, c);
                          });

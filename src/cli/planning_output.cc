@@ -14,11 +14,7 @@
 namespace ksched {
 
 planning::SchedulerFactory MakeSchedulerFactory(const SchedulerFlags& flags) {
-  return [flags]() -> Result<std::unique_ptr<GenericScheduler>> {
-    auto config = flags.Build();
-    if (!config.ok()) return config.error();
-    return std::make_unique<GenericScheduler>(std::move(config).value(), flags.tie());
-  };
+  return [flags]() -> Result<std::unique_ptr<Engine>> { return flags.BuildEngine(); };
 }
 
 Result<planning::Snapshot> LoadPlanningSnapshot(const std::vector<std::string>& files,

@@ -1,7 +1,14 @@
 #include "cli/replay.h"
 
+#include <algorithm>
+#include <unordered_map>
+
+#include "api/priority_admission.h"
 #include "cache/node_tree.h"
+#include "cache/nominated_pods.h"
 #include "config/default_plugins.h"
+#include "config/feature_gates.h"
+#include "config/load.h"
 #include "extender/http_extender.h"
 #include "loop/snapshot_loop.h"
 
@@ -32,16 +39,17 @@ Status RunReplay(Scenario scenario, const ReplayOptions& options, const StepCall
   auto cluster = ClusterState::Build(std::move(scenario.cluster));
   if (!cluster.ok()) return cluster.error();
   NodeTree tree(*cluster);
-  GenericScheduler scheduler(std::move(config).value(), options.tie_break);
+  std::unique_ptr<Engine> engine = MakeV115Engine(std::move(config).value(), options.tie_break);
+  GenericScheduler& scheduler = *V115Scheduler(engine.get());
+  const ScoreColumns& columns = engine->score_columns();
   if (on_ready) on_ready();
   if (scenario.preemption) {
     LoopOptions loop_options;
     loop_options.record_details = options.record_details;
-    SnapshotLoop loop(&scheduler, &*cluster, &tree, loop_options);
+    SnapshotLoop loop(engine.get(), &*cluster, &tree, loop_options);
     loop.Run(std::move(scenario.pending), [&](const Attempt& a) {
       if (on_step) {
-        on_step(*a.pod, a.result, *cluster, scheduler.config(),
-                a.preemption ? &*a.preemption : nullptr);
+        on_step(*a.pod, a.result, *cluster, columns, a.preemption ? &*a.preemption : nullptr);
       }
     });
     return Status::Ok();
@@ -49,7 +57,7 @@ Status RunReplay(Scenario scenario, const ReplayOptions& options, const StepCall
   // Conformance scenarios: pods in file order, no queue, no preemption.
   for (Pod& pod : scenario.pending) {
     ScheduleResult result = scheduler.Schedule(pod, *cluster, &tree, options.record_details);
-    if (on_step) on_step(pod, result, *cluster, scheduler.config(), nullptr);
+    if (on_step) on_step(pod, result, *cluster, columns, nullptr);
     if (result.chosen != kNoNode) cluster->Assume(std::move(pod), result.chosen);
   }
   return Status::Ok();
@@ -58,67 +66,6 @@ Status RunReplay(Scenario scenario, const ReplayOptions& options, const StepCall
 // ---------------------------------------------------------------- v1.26
 
 namespace {
-
-// Until config/decode.h and config/defaults.h land: the names of the gates
-// FeatureGates holds, and upstream's plugin args defaults.
-bool* GateField(config::FeatureGates* g, std::string_view name) {
-  if (name == "MinDomainsInPodTopologySpread") return &g->min_domains_in_pod_topology_spread;
-  if (name == "MatchLabelKeysInPodTopologySpread")
-    return &g->match_label_keys_in_pod_topology_spread;
-  if (name == "NodeInclusionPolicyInPodTopologySpread")
-    return &g->node_inclusion_policy_in_pod_topology_spread;
-  if (name == "ReadWriteOncePod") return &g->read_write_once_pod;
-  if (name == "PodSchedulingReadiness") return &g->pod_scheduling_readiness;
-  if (name == "VolumeCapacityPriority") return &g->volume_capacity_priority;
-  if (name == "CSIStorageCapacity") return &g->csi_storage_capacity;
-  if (name == "PodDisruptionConditions") return &g->pod_disruption_conditions;
-  if (name == "DynamicResourceAllocation") return &g->dynamic_resource_allocation;
-  return nullptr;
-}
-
-std::vector<config::ResourceSpec> CpuAndMemory() { return {{"cpu", 1}, {"memory", 1}}; }
-
-// Upstream's setDefaults_KubeSchedulerProfile for the plugins' args: every
-// plugin the profile names that takes args gets its defaulted args.
-void DefaultPluginArgs(config::Profile* profile) {
-  std::vector<std::string> names;
-  auto add = [&](const config::PluginSet& set) {
-    for (const auto& p : set.enabled)
-      if (std::find(names.begin(), names.end(), p.name) == names.end()) names.push_back(p.name);
-  };
-  const config::Plugins& pl = profile->plugins;
-  for (const config::PluginSet* set :
-       {&pl.multi_point, &pl.pre_enqueue, &pl.queue_sort, &pl.pre_filter, &pl.filter,
-        &pl.post_filter, &pl.pre_score, &pl.score, &pl.reserve, &pl.permit, &pl.pre_bind,
-        &pl.bind, &pl.post_bind})
-    add(*set);
-  for (const std::string& name : names) {
-    if (profile->ArgsFor(name) != nullptr) continue;
-    config::PluginArgs args;
-    if (name == "NodeResourcesFit") {
-      config::NodeResourcesFitArgs a;
-      a.scoring_strategy.resources = CpuAndMemory();
-      args = a;
-    } else if (name == "NodeResourcesBalancedAllocation") {
-      config::NodeResourcesBalancedAllocationArgs a;
-      a.resources = CpuAndMemory();
-      args = a;
-    } else if (name == "PodTopologySpread") {
-      args = config::PodTopologySpreadArgs{};
-    } else if (name == "InterPodAffinity") {
-      args = config::InterPodAffinityArgs{};
-    } else if (name == "NodeAffinity") {
-      args = config::NodeAffinityArgs{};
-    } else if (name == "DefaultPreemption") {
-      args = config::DefaultPreemptionArgs{};
-    } else if (name == "VolumeBinding") {
-      args = config::VolumeBindingArgs{};
-    } else {
-      continue;
-    }
-    profile->plugin_config.push_back({name, std::move(args)});
-  }
-}
 
 std::vector<ExtenderConfig> ToExtenderConfigs(const std::vector<config::Extender>& extenders) {
   std::vector<ExtenderConfig> out;
@@ -153,38 +100,107 @@ std::vector<ExtenderConfig> ToExtenderConfigs(const std::vector<config::Extender
   return out;
 }
 
+// "namespace/name" of each pod, sorted.
+std::vector<std::string> SortedKeys(const ClusterState& cluster, const std::vector<PodId>& pods) {
+  std::vector<std::string> keys;
+  for (PodId id : pods) keys.push_back(cluster.pod(id).pod.Key());
+  std::sort(keys.begin(), keys.end());
+  return keys;
+}
+
+// The scheduler loop of ../shared/framework/README.md (mpre-*): pods in queue
+// order (priority, then arrival), each attempted as it now stands; a
+// FitError runs the profile's PostFilter plugins, whose nomination, victims
+// and cleared nominations are applied before the next attempt; a pod that
+// got a node nominated is attempted once more, at once.
+void RunFrameworkLoop(framework::Scheduler* scheduler, ClusterState* cluster,
+                      std::vector<Pod> pending, const FrameworkStepCallback& on_step) {
+  NominatedPods nominated;
+  std::unordered_map<std::string, size_t> by_uid;
+  for (size_t i = 0; i < pending.size(); ++i) {
+    by_uid.emplace(pending[i].meta.uid, i);
+    if (!pending[i].nominated_node_name.empty())
+      nominated.Add(cluster, pending[i], pending[i].nominated_node_name);
+  }
+  scheduler->SetNominated(&nominated);
+  std::vector<size_t> order(pending.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    return PodPriority(pending[a]) > PodPriority(pending[b]);
+  });
+  for (size_t i : order) {
+    for (int attempt = 1; attempt <= 2; ++attempt) {
+      Pod& pod = pending[i];
+      framework::CycleResult r = scheduler->ScheduleOne(pod, cluster);
+      if (r.chosen != kNoNode) {
+        nominated.Remove(cluster, pod.meta.uid);
+        if (on_step) on_step(pod, r, *cluster, nullptr);
+        break;
+      }
+      if (!r.fit_error || r.framework == nullptr || !r.framework->HasPostFilterPlugins()) {
+        if (on_step) on_step(pod, r, *cluster, nullptr);
+        break;
+      }
+      framework::NodeToStatusMap statuses = r.failures;
+      if (!r.pre_filter_msg.empty() && statuses.empty()) {
+        // A PreFilter rejection gives every node the same status.
+        for (NodeId n = 0; n < cluster->num_nodes(); ++n)
+          statuses.push_back({n, framework::Status(framework::Code::kUnschedulableAndUnresolvable,
+                                                   r.pre_filter_msg)});
+      }
+      framework::PostFilterResult pf;
+      framework::Status s = r.framework->RunPostFilterPlugins(&r.state, pod, statuses, &pf);
+      if (!s.Message().empty()) r.error += " " + s.Message() + ".";
+      FrameworkPreemption p;
+      const bool chose = pf.nominating && !pf.nominated_node_name.empty();
+      if (chose) {
+        p.nominated = true;
+        p.node = pf.nominated_node_name;
+        p.victims = SortedKeys(*cluster, pf.victims);
+        p.nominated_pods_to_clear = SortedKeys(*cluster, pf.nominated_pods_to_clear);
+      }
+      if (on_step) on_step(pod, r, *cluster, &p);
+      // handleSchedulingFailure: the nomination the PostFilter asked for
+      // ("" clears the pod's own).
+      if (pf.nominating) {
+        pod.nominated_node_name = pf.nominated_node_name;
+        if (chose) {
+          nominated.Add(cluster, pod, pod.nominated_node_name);
+        } else {
+          nominated.Remove(cluster, pod.meta.uid);
+        }
+      }
+      for (PodId victim : pf.victims) cluster->RemovePod(victim);
+      for (PodId cleared : pf.nominated_pods_to_clear) {
+        const std::string uid = cluster->pod(cleared).pod.meta.uid;
+        auto it = by_uid.find(uid);
+        if (it != by_uid.end()) pending[it->second].nominated_node_name.clear();
+        nominated.Remove(cluster, uid);
+      }
+      if (!chose) break;
+    }
+  }
+  scheduler->SetNominated(nullptr);
+}
+
 }  // namespace
 
 Result<config::FeatureGates> ScenarioFeatureGates(const Scenario& scenario) {
   config::FeatureGates gates;
-  for (const auto& [name, on] : scenario.feature_gates) {
-    bool* field = GateField(&gates, name);
-    if (field == nullptr) return MakeError("featureGates: unrecognized feature gate: " + name);
-    *field = on;
-  }
+  if (Status st = config::SetFeatureGatesFromMap(scenario.feature_gates, &gates); !st.ok())
+    return MakeError("featureGates: " + st.error().message);
   return gates;
 }
 
 Result<config::KubeSchedulerConfiguration> ScenarioSchedulerConfiguration(
     const Scenario& scenario, const config::FeatureGates& gates) {
-  if (scenario.config_json) {
-    return MakeError("config: decoding a KubeSchedulerConfiguration is not built yet");
-  }
-  config::KubeSchedulerConfiguration cfg;
-  cfg.profiles.emplace_back();
-  for (config::Profile& profile : cfg.profiles) {
-    config::SetDefaultPlugins(gates, &profile);
-    DefaultPluginArgs(&profile);
-  }
-  return cfg;
+  if (!scenario.config_json) return config::DefaultConfiguration(gates);
+  return config::LoadConfiguration(*scenario.config_json, scenario.name + " (config)", gates);
 }
 
 Status RunFrameworkReplay(Scenario scenario, const FrameworkReplayOptions& options,
                           const FrameworkStepCallback& on_step,
                           const std::function<void()>& on_ready) {
-  if (scenario.preemption) {
-    return MakeError("scheduler-loop scenarios (\"preemption\": true) of v1.26 are not supported yet");
-  }
   auto gates = ScenarioFeatureGates(scenario);
   if (!gates.ok()) return gates.error();
   auto cfg = ScenarioSchedulerConfiguration(scenario, *gates);
@@ -205,14 +221,18 @@ Status RunFrameworkReplay(Scenario scenario, const FrameworkReplayOptions& optio
   if (options.percentage_of_nodes_to_score)
     sched_options.percentage_of_nodes_to_score = *options.percentage_of_nodes_to_score;
   sched_options.host_selection = options.host_selection;
-  auto scheduler = framework::Scheduler::New(*cfg, fw_options, sched_options,
-                                             std::move(extenders).value());
+  auto scheduler =
+      framework::Scheduler::New(*cfg, fw_options, sched_options, std::move(extenders).value());
   if (!scheduler.ok()) return scheduler.error();
   (*scheduler)->SetCluster(&*cluster);
   if (on_ready) on_ready();
+  if (scenario.preemption) {
+    RunFrameworkLoop(scheduler->get(), &*cluster, std::move(scenario.pending), on_step);
+    return Status::Ok();
+  }
   for (Pod& pod : scenario.pending) {
     framework::CycleResult result = (*scheduler)->ScheduleOne(pod, &*cluster);
-    if (on_step) on_step(pod, result, *cluster);
+    if (on_step) on_step(pod, result, *cluster, nullptr);
   }
   return Status::Ok();
 }

@@ -13,7 +13,9 @@
 #include "algorithm/provider.h"
 #include "api/scenario.h"
 #include "cache/cluster_state.h"
+#include "cli/framework_step_writer.h"
 #include "config/types.h"
+#include "engine/engine.h"
 #include "framework/schedule_one.h"
 #include "preemption/preempt.h"
 #include "util/result.h"
@@ -36,7 +38,7 @@ struct ReplayOptions {
 // failed attempt in that mode, and nullptr otherwise.
 using StepCallback =
     std::function<void(const Pod& pod, const ScheduleResult& result, const ClusterState& cluster,
-                       const SchedulerConfig& config, const PreemptionResult* preemption)>;
+                       const ScoreColumns& columns, const PreemptionResult* preemption)>;
 
 // Builds the scheduler configuration a scenario asks for (Policy, provider,
 // hardPodAffinitySymmetricWeight, percentageOfNodesToScore, extenders).
@@ -64,9 +66,12 @@ struct FrameworkReplayOptions {
 };
 
 // Called once per attempt, after the pod was assumed (when a node was
-// chosen) and before the next pod.
-using FrameworkStepCallback = std::function<void(
-    const Pod& pod, const framework::CycleResult& result, const ClusterState& cluster)>;
+// chosen) and before the next pod. `preemption` is set for the failed
+// attempts of the scheduler-loop mode, where result.error ends with
+// preemption's message.
+using FrameworkStepCallback =
+    std::function<void(const Pod& pod, const framework::CycleResult& result,
+                       const ClusterState& cluster, const FrameworkPreemption* preemption)>;
 
 // The scenario's featureGates over v1.26's defaults, and its configuration
 // (decoded, defaulted and validated; kube-scheduler's defaults when absent).

@@ -79,8 +79,13 @@ int RunSchedule(const ScheduleArgs& args) {
     std::cerr << "ksched: " << s.error().message << "\n";
     return kExitBadInput;
   }
+  auto engine = args.flags.BuildEngine();
+  if (!engine.ok()) {
+    std::cerr << "ksched: " << engine.error().message << "\n";
+    return kExitBadInput;
+  }
   std::vector<Pod> pending;
-  auto cluster = ClusterState::Build(std::move(objects), &pending);
+  auto cluster = ClusterState::Build(std::move(objects), &pending, (*engine)->cache_options());
   if (!cluster.ok()) {
     std::cerr << "ksched: " << cluster.error().message << "\n";
     return kExitBadInput;
@@ -151,16 +156,9 @@ int RunSchedule(const ScheduleArgs& args) {
       return kExitBadInput;
     }
   }
-  auto config = args.flags.Build();
-  if (!config.ok()) {
-    std::cerr << "ksched: " << config.error().message << "\n";
-    return kExitBadInput;
-  }
-
   if (args.warnings) diag.Print();
   NodeTree tree(*cluster);
-  GenericScheduler scheduler(std::move(config).value(), args.flags.tie());
-  const SchedulerConfig& cfg = scheduler.config();
+  const ScoreColumns& cfg = (*engine)->score_columns();
   ProgressBar progress(pending.size(), "pods");
   // The explained pod's attempts (two when the first preempted).
   struct ExplainedAttempt {
@@ -184,7 +182,7 @@ int RunSchedule(const ScheduleArgs& args) {
   LoopOptions loop_options;
   loop_options.preemption = !args.disable_preemption;
   loop_options.record_preemption_details = !explain_key.empty();
-  SnapshotLoop loop(&scheduler, &*cluster, &tree, loop_options);
+  SnapshotLoop loop(engine->get(), &*cluster, &tree, loop_options);
   loop.Run(std::move(pending), [&](const Attempt& a) {
     Decision d;
     d.pod = *a.pod;

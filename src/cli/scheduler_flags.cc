@@ -2,11 +2,15 @@
 
 #include <fmt/format.h>
 
+#include <fstream>
 #include <limits>
 #include <optional>
 #include <sstream>
 
+#include "config/feature_gates.h"
+#include "config/load.h"
 #include "extender/http_extender.h"
+#include "framework/schedule_one.h"
 #include "labels/validation.h"
 
 namespace ksched {
@@ -49,8 +53,18 @@ void SchedulerFlags::AddTo(CLI::App* app) {
       ->check(CLI::IsMember({"name", "round-robin"}))
       ->capture_default_str();
   app->add_option("--feature-gates", feature_gates,
-                  "v1.15 feature gates that change the algorithm, e.g. "
-                  "TaintNodesByCondition=false,ResourceLimitsPriorityFunction=true");
+                  "Feature gates that change the algorithm: v1.15's (e.g. "
+                  "TaintNodesByCondition=false,ResourceLimitsPriorityFunction=true) or, with "
+                  "--scheduler-version v1.26, v1.26's (e.g. MinDomainsInPodTopologySpread=true)");
+  app->add_option("--scheduler-version", scheduler_version,
+                  "Which kube-scheduler decides: v1.15 (predicates and priorities; --policy, "
+                  "--provider) or v1.26 (the scheduling framework's plugins; --config)")
+      ->check(CLI::IsMember({"v1.15", "v1.26"}))
+      ->capture_default_str();
+  app->add_option("--config", config_file,
+                  "KubeSchedulerConfiguration file (kubescheduler.config.k8s.io/v1 or v1beta3, "
+                  "JSON or YAML) as kube-scheduler --config reads it: profiles, plugins, "
+                  "pluginConfig; implies --scheduler-version v1.26");
 }
 
 Result<FeatureGates> ParseFeatureGates(const std::string& spec) {
@@ -139,6 +153,50 @@ Result<SchedulerConfig> SchedulerFlags::Build() const {
   if (!extenders.ok()) return extenders.error().Prepend(policy_file + ": ");
   config->extenders = std::move(extenders).value();
   return config;
+}
+
+Result<std::unique_ptr<Engine>> SchedulerFlags::BuildEngine() const {
+  if (!framework()) {
+    auto config = Build();
+    if (!config.ok()) return config.error();
+    return MakeV115Engine(std::move(config).value(), tie());
+  }
+  if (!policy_file.empty()) {
+    return MakeError(
+        "--policy is a v1.15 Policy file; the v1.26 scheduler reads a "
+        "KubeSchedulerConfiguration: --config FILE");
+  }
+  auto gates = config::ParseFeatureGates(feature_gates);
+  if (!gates.ok()) return MakeError("--feature-gates: " + gates.error().message);
+  config::KubeSchedulerConfiguration cfg = config::DefaultConfiguration(*gates);
+  if (!config_file.empty()) {
+    std::ifstream in(config_file, std::ios::binary);
+    if (!in) return MakeError(config_file + ": cannot read the file");
+    std::stringstream text;
+    text << in.rdbuf();
+    auto loaded = config::LoadConfiguration(text.str(), config_file, *gates);
+    if (!loaded.ok()) return loaded.error();
+    cfg = std::move(loaded).value();
+  }
+  if (!cfg.extenders.empty()) {
+    return MakeError(config_file +
+                     ": extenders: the v1.26 engine of schedule, capacity and drain does not call "
+                     "extenders yet (ksched replay does)");
+  }
+  framework::FrameworkOptions fw_options;
+  fw_options.feature_gates = *gates;
+  fw_options.parallelism = cfg.parallelism;
+  framework::SchedulerOptions options;
+  // A --config file's value, as kube-scheduler reads it; without one, this
+  // flag's (ksched's default 100: every node gets a verdict).
+  options.percentage_of_nodes_to_score = config_file.empty()
+                                             ? std::optional<int32_t>(percentage_of_nodes_to_score)
+                                             : cfg.percentage_of_nodes_to_score;
+  options.host_selection = tie() == TieBreak::kRoundRobin ? framework::HostSelection::kReservoir
+                                                          : framework::HostSelection::kSmallestName;
+  auto scheduler = framework::Scheduler::New(cfg, fw_options, options);
+  if (!scheduler.ok()) return scheduler.error();
+  return MakeV126Engine(std::move(scheduler).value());
 }
 
 }  // namespace ksched

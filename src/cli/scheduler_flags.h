@@ -8,6 +8,7 @@
 
 #include "algorithm/generic_scheduler.h"
 #include "algorithm/provider.h"
+#include "engine/engine.h"
 #include "util/result.h"
 
 namespace ksched {
@@ -19,13 +20,21 @@ struct SchedulerFlags {
   int hard_pod_affinity_symmetric_weight = 1;
   std::string tie_break = "name";
   std::string feature_gates;  // "TaintNodesByCondition=false,ResourceLimitsPriorityFunction=true"
+  // Which kube-scheduler decides: "v1.15" (predicates, priorities, Policy)
+  // or "v1.26" (the scheduling framework, KubeSchedulerConfiguration).
+  std::string scheduler_version = "v1.15";
+  std::string config_file;  // --config: a KubeSchedulerConfiguration; implies v1.26
 
   void AddTo(CLI::App* app);
   TieBreak tie() const {
     return tie_break == "round-robin" ? TieBreak::kRoundRobin : TieBreak::kName;
   }
-  // Builds the configuration, with HTTP extenders when the Policy names them.
+  // Builds the v1.15 configuration, with HTTP extenders when the Policy
+  // names them.
   Result<SchedulerConfig> Build() const;
+  // The engine these flags choose.
+  Result<std::unique_ptr<Engine>> BuildEngine() const;
+  bool framework() const { return !config_file.empty() || scheduler_version == "v1.26"; }
 };
 
 // A CLI11 check for an integer flag: the whole text must be a base-10

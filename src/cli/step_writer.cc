@@ -43,7 +43,7 @@ std::vector<size_t> FailuresByNodeName(const ScheduleResult& result, const Clust
 }
 
 void WriteStepFields(DocumentWriter* w, const Pod& pod, const ScheduleResult& result,
-                     const ClusterState& cluster, const SchedulerConfig& config) {
+                     const ClusterState& cluster, const ScoreColumns& config) {
   auto name = [&](NodeId id) -> std::string_view { return cluster.node(id).meta.name; };
   const std::vector<NodeId>& feasible = result.feasible;
 
@@ -110,22 +110,23 @@ void WriteStepFields(DocumentWriter* w, const Pod& pod, const ScheduleResult& re
 
   // Priorities by name; a name configured twice shows the last one's scores.
   std::vector<std::pair<std::string_view, size_t>> priorities;
-  for (size_t p = 0; p < result.priority_scores.size() && p < config.priorities.size(); ++p)
-    priorities.emplace_back(config.priorities[p].name, p);
+  for (size_t p = 0; p < result.priority_scores.size() && p < config.columns.size(); ++p)
+    priorities.emplace_back(config.columns[p].name, p);
   std::stable_sort(priorities.begin(), priorities.end(),
                    [](const auto& a, const auto& b) { return a.first < b.first; });
   auto same_priority = [](const auto& a, const auto& b) { return a.first == b.first; };
-  w->Key("priorities");
+  w->Key(config.field);
   w->BeginObject();
   for (size_t k = 0; k < priorities.size(); ++k) {
     if (!LastOfRun(priorities, k, same_priority)) continue;
     w->Key(priorities[k].first);
     const std::vector<int64_t>& scores = result.priority_scores[priorities[k].second];
+    const int64_t weight = config.weighted ? config.columns[priorities[k].second].weight : 1;
     w->BeginObject();
     for (size_t j = 0; j < by_name.size(); ++j) {
       if (!LastOfRun(by_name, j, same_node)) continue;
       w->Key(feasible_name(by_name[j]));
-      w->Int(scores[by_name[j]]);
+      w->Int(scores[by_name[j]] * weight);
     }
     w->EndObject();
   }
@@ -140,7 +141,7 @@ void WriteStepFields(DocumentWriter* w, const Pod& pod, const ScheduleResult& re
 }
 
 void WriteStep(DocumentWriter* w, const Pod& pod, const ScheduleResult& result,
-               const ClusterState& cluster, const SchedulerConfig& config,
+               const ClusterState& cluster, const ScoreColumns& config,
                const std::function<void(DocumentWriter*)>& extra_fields) {
   w->BeginObject();
   WriteStepFields(w, pod, result, cluster, config);
@@ -170,7 +171,7 @@ void WritePreemptionField(DocumentWriter* w, const PreemptionResult& preemption,
 }
 
 std::string StepToJson(const Pod& pod, const ScheduleResult& result, const ClusterState& cluster,
-                       const SchedulerConfig& config, const PreemptionResult* preemption) {
+                       const ScoreColumns& config, const PreemptionResult* preemption) {
   std::string out;
   {
     OutputBuffer buffer(&out);

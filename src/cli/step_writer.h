@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "algorithm/generic_scheduler.h"
+#include "engine/engine.h"
 #include "cache/cluster_state.h"
 #include "cli/document_writer.h"
 #include "preemption/preempt.h"
@@ -22,12 +23,12 @@ namespace ksched {
 // these (a loop scenario's preemption, `schedule`'s score) before ending the
 // object.
 void WriteStepFields(DocumentWriter* w, const Pod& pod, const ScheduleResult& result,
-                     const ClusterState& cluster, const SchedulerConfig& config);
+                     const ClusterState& cluster, const ScoreColumns& config);
 
 // The whole step object; `extra_fields`, if set, writes fields after the
 // standard ones.
 void WriteStep(DocumentWriter* w, const Pod& pod, const ScheduleResult& result,
-               const ClusterState& cluster, const SchedulerConfig& config,
+               const ClusterState& cluster, const ScoreColumns& config,
                const std::function<void(DocumentWriter*)>& extra_fields = nullptr);
 
 // A loop scenario's `preemption` field (../shared/preemption/README.md): the
@@ -39,7 +40,7 @@ void WritePreemptionField(DocumentWriter* w, const PreemptionResult& preemption,
 // The step as one line of compact JSON, without the newline; with the
 // `preemption` field when `preemption` is given.
 std::string StepToJson(const Pod& pod, const ScheduleResult& result, const ClusterState& cluster,
-                       const SchedulerConfig& config, const PreemptionResult* preemption = nullptr);
+                       const ScoreColumns& config, const PreemptionResult* preemption = nullptr);
 
 // Indices into result.failures in node-name order (how reports list them).
 std::vector<size_t> FailuresByNodeName(const ScheduleResult& result, const ClusterState& cluster);

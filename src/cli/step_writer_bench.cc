@@ -54,6 +54,7 @@ void BM_WriteStep(benchmark::State& state, bool fits, Format format) {
   GenericScheduler scheduler(DefaultConfig(), TieBreak::kName);
   const Pod pod = TestPod(fits);
   const ScheduleResult result = scheduler.Schedule(pod, cluster, &tree, /*record_details=*/true);
+  const ScoreColumns columns = ScoreColumnsOf(scheduler.config());
   std::string sink;
   OutputBuffer out(&sink);
   std::unique_ptr<DocumentWriter> w =
@@ -63,7 +64,7 @@ void BM_WriteStep(benchmark::State& state, bool fits, Format format) {
                 &out, format == Format::kJsonLine ? JsonStyle::kCompact : JsonStyle::kIndented);
   size_t bytes = 0;
   for (auto _ : state) {
-    WriteStep(w.get(), pod, result, cluster, scheduler.config());
+    WriteStep(w.get(), pod, result, cluster, columns);
     w->EndDocument();
     out.Flush();
     bytes += sink.size();

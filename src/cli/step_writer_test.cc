@@ -22,7 +22,7 @@ namespace {
 std::string Quote(const std::string& s) { return nlohmann::json(s).dump(); }
 
 std::string ReferenceStep(const Pod& pod, const ScheduleResult& r, const ClusterState& cluster,
-                          const SchedulerConfig& config) {
+                          const ScoreColumns& config) {
   auto name = [&](NodeId id) { return cluster.node(id).meta.name; };
   std::string out = "{\"pod\":" + Quote(pod.Key()) + ",\"node\":";
   if (r.chosen == kNoNode) {
@@ -50,8 +50,8 @@ std::string ReferenceStep(const Pod& pod, const ScheduleResult& r, const Cluster
     for (size_t i = 0; i < r.feasible.size(); ++i) totals[name(r.feasible[i])] = r.totals[i];
     out += ",\"scores\":" + nlohmann::json(totals).dump();
     std::map<std::string, std::map<std::string, int64_t>> priorities;
-    for (size_t p = 0; p < config.priorities.size(); ++p) {
-      auto& m = priorities[config.priorities[p].name];
+    for (size_t p = 0; p < config.columns.size(); ++p) {
+      auto& m = priorities[config.columns[p].name];
       for (size_t i = 0; i < r.feasible.size(); ++i)
         m[name(r.feasible[i])] = r.priority_scores[p][i];
     }
@@ -75,7 +75,7 @@ TEST_P(StepWriterPerf, SameBytesAsTheReference) {
   size_t steps = 0;
   Status s = RunReplay(std::move(scenario).value(), ReplayOptions{},
                        [&](const Pod& pod, const ScheduleResult& r, const ClusterState& c,
-                           const SchedulerConfig& cfg, const PreemptionResult*) {
+                           const ScoreColumns& cfg, const PreemptionResult*) {
                          ++steps;
                          EXPECT_EQ(StepToJson(pod, r, c, cfg), ReferenceStep(pod, r, c, cfg));
                        });
@@ -128,16 +128,16 @@ TEST(StepWriter, RareShapesAsTheReference) {
   r.totals = {5, 7, 7, 1, 7};
   for (size_t p = 0; p < sc.config.priorities.size(); ++p)
     r.priority_scores.push_back({int64_t(p), 1, 2, 3, -4});
-  EXPECT_EQ(StepToJson(pod, r, sc.cluster, sc.config),
-            ReferenceStep(pod, r, sc.cluster, sc.config));
+  EXPECT_EQ(StepToJson(pod, r, sc.cluster, ScoreColumnsOf(sc.config)),
+            ReferenceStep(pod, r, sc.cluster, ScoreColumnsOf(sc.config)));
 
   ScheduleResult failed;
   failed.error = "0/5 nodes are available: \x1f \xe2\x80\xa8.";
   failed.failures = {NodeFailure{3, {"a"}, "P"}, NodeFailure{0, {"b"}, "P"},
                      NodeFailure{2, {}, "P"}};
   failed.unknown_node_failures = {{"node-b", {"from an extender"}}};
-  EXPECT_EQ(StepToJson(pod, failed, sc.cluster, sc.config),
-            ReferenceStep(pod, failed, sc.cluster, sc.config));
+  EXPECT_EQ(StepToJson(pod, failed, sc.cluster, ScoreColumnsOf(sc.config)),
+            ReferenceStep(pod, failed, sc.cluster, ScoreColumnsOf(sc.config)));
 }
 
 TEST(StepWriter, ExtraFieldsComeLast) {
@@ -150,7 +150,7 @@ TEST(StepWriter, ExtraFieldsComeLast) {
   {
     OutputBuffer buffer(&out);
     auto w = MakeJsonWriter(&buffer, JsonStyle::kCompact);
-    WriteStep(w.get(), pod, r, sc.cluster, sc.config, [](DocumentWriter* w) {
+    WriteStep(w.get(), pod, r, sc.cluster, ScoreColumnsOf(sc.config), [](DocumentWriter* w) {
       w->Key("preemption");
       w->Null();
     });

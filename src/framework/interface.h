@@ -59,7 +59,11 @@ struct NodeStatus {
 using NodeToStatusMap = std::vector<NodeStatus>;
 
 struct PostFilterResult {
-  std::string nominated_node_name;  // "" when none
+  // Upstream's NominatingInfo: with `nominating` set (ModeOverride) the pod's
+  // nomination becomes nominated_node_name, and "" clears it; unset (ModeNoop)
+  // leaves it as it is.
+  bool nominating = false;
+  std::string nominated_node_name;
   // ksched: what preemption decided, for the loop and reports.
   std::vector<PodId> victims;
   std::vector<PodId> nominated_pods_to_clear;

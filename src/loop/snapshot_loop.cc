@@ -12,13 +12,12 @@ bool QueueLess(int32_t priority_a, size_t arrival_a, int32_t priority_b, size_t 
   return arrival_a < arrival_b;
 }
 
-SnapshotLoop::SnapshotLoop(GenericScheduler* scheduler, ClusterState* cluster, NodeTree* tree,
+SnapshotLoop::SnapshotLoop(Engine* engine, ClusterState* cluster, NodeTree* tree,
                            LoopOptions options)
-    : scheduler_(scheduler), cluster_(cluster), tree_(tree), options_(options) {}
+    : engine_(engine), cluster_(cluster), tree_(tree), options_(options) {}
 
 void SnapshotLoop::Run(std::vector<Pod> pending,
                        const std::function<void(const Attempt&)>& on_attempt) {
-  const std::vector<PodDisruptionBudget>& pdbs = cluster_->pod_disruption_budgets();
   std::unordered_map<std::string, size_t> by_uid;
   for (size_t i = 0; i < pending.size(); ++i) {
     by_uid.emplace(pending[i].meta.uid, i);
@@ -40,12 +39,12 @@ void SnapshotLoop::Run(std::vector<Pod> pending,
       a.pod = &pod;
       a.index = i;
       a.number = number;
-      a.result = scheduler_->Schedule(pod, *cluster_, tree_, options_.record_details,
-                                      options_.preemption ? &nominated_ : nullptr);
+      a.result = engine_->Schedule(pod, *cluster_, tree_, options_.record_details,
+                                   options_.preemption ? &nominated_ : nullptr);
       if (a.result.chosen != kNoNode) {
         on_attempt(a);
         nominated_.Remove(cluster_, pod.meta.uid);
-        cluster_->Assume(pod, a.result.chosen);
+        engine_->Assume(pod, a.result.chosen, cluster_);
         break;
       }
       if (!options_.preemption || !a.result.fit_error) {
@@ -54,8 +53,10 @@ void SnapshotLoop::Run(std::vector<Pod> pending,
       }
       PreemptOptions popts;
       popts.record_details = options_.record_preemption_details;
+      std::string post_filter_message;
       a.preemption =
-          Preempt(pod, a.result, *cluster_, scheduler_->config(), &nominated_, pdbs, popts);
+          engine_->Preempt(pod, a.result, *cluster_, &nominated_, popts, &post_filter_message);
+      if (!post_filter_message.empty()) a.result.error += " " + post_filter_message + ".";
       on_attempt(a);
       const PreemptionResult& p = *a.preemption;
       const bool chose = p.error.empty() && p.node != kNoNode;

@@ -26,6 +26,7 @@
 #include "cache/cluster_state.h"
 #include "cache/node_tree.h"
 #include "cache/nominated_pods.h"
+#include "engine/engine.h"
 #include "preemption/preempt.h"
 
 namespace ksched {
@@ -45,7 +46,8 @@ struct Attempt {
   // Set when the attempt failed with a FitError and preemption is on: what
   // Preempt decided (node kNoNode when it chose none). Victims are PodIds of
   // the cluster as it was before they were deleted: read them in the
-  // callback.
+  // callback. With the v1.26 engine result.error already ends with
+  // preemption's message, as kube-scheduler's FailedScheduling event does.
   std::optional<PreemptionResult> preemption;
 };
 
@@ -56,8 +58,7 @@ class SnapshotLoop {
  public:
   // All pointers must outlive the loop. Preemption reads the cluster's
   // PodDisruptionBudgets.
-  SnapshotLoop(GenericScheduler* scheduler, ClusterState* cluster, NodeTree* tree,
-               LoopOptions options);
+  SnapshotLoop(Engine* engine, ClusterState* cluster, NodeTree* tree, LoopOptions options);
 
   // Schedules `pending` (in arrival order) until the queue is empty, calling
   // `on_attempt` after each attempt, before its effects (binding, deleting
@@ -68,7 +69,7 @@ class SnapshotLoop {
   const NominatedPods& nominated() const { return nominated_; }
 
  private:
-  GenericScheduler* scheduler_;
+  Engine* engine_;
   ClusterState* cluster_;
   NodeTree* tree_;
   LoopOptions options_;

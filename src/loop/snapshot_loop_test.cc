@@ -25,10 +25,10 @@ std::vector<Seen> RunLoop(const std::string& cluster_json, std::vector<std::stri
   NodeTree tree(cluster);
   auto config = BuildFromProvider("DefaultProvider", BuildOptions{});
   EXPECT_TRUE(config.ok());
-  GenericScheduler scheduler(std::move(config).value(), TieBreak::kName);
+  std::unique_ptr<Engine> engine = MakeV115Engine(std::move(config).value(), TieBreak::kName);
   std::vector<Pod> pods;
   for (const std::string& p : pending) pods.push_back(TestPod(p));
-  SnapshotLoop loop(&scheduler, &cluster, &tree, options);
+  SnapshotLoop loop(engine.get(), &cluster, &tree, options);
   std::vector<Seen> seen;
   loop.Run(std::move(pods), [&](const Attempt& a) {
     Seen s{a.pod->meta.name,

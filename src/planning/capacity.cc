@@ -30,7 +30,9 @@ Result<CapacityResult> PlanCapacity(ObjectSet objects, std::vector<Pod> pending,
   std::unordered_set<std::string> taken;
   for (const Pod& p : objects.pods) taken.insert(p.Key());
   for (const Pod& p : pending) taken.insert(p.Key());
-  auto cluster = ClusterState::Build(std::move(objects));
+  auto scheduler = make_scheduler();
+  if (!scheduler.ok()) return scheduler.error();
+  auto cluster = ClusterState::Build(std::move(objects), nullptr, (*scheduler)->cache_options());
   if (!cluster.ok()) return cluster.error();
   for (Workload& w : workloads) {
     std::vector<Pod> one{w.pod};
@@ -38,12 +40,10 @@ Result<CapacityResult> PlanCapacity(ObjectSet objects, std::vector<Pod> pending,
       return s.error();
     w.pod = std::move(one[0]);
   }
-  auto scheduler = make_scheduler();
-  if (!scheduler.ok()) return scheduler.error();
   NodeTree tree(*cluster);
 
   CapacityResult result;
-  result.priorities = PriorityNames((*scheduler)->config());
+  result.priorities = PriorityNames(**scheduler);
   result.before = TakeUsage(*cluster);
   LoopOptions loop_options;
   loop_options.preemption = options.preemption;

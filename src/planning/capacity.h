@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "algorithm/generic_scheduler.h"
+#include "engine/engine.h"
 #include "api/decode.h"
 #include "planning/report.h"
 #include "planning/workloads.h"
@@ -28,7 +29,7 @@ namespace ksched::planning {
 
 // Builds a fresh scheduler for one run (every run needs its own: the engine's
 // caches belong to one cluster).
-using SchedulerFactory = std::function<Result<std::unique_ptr<GenericScheduler>>()>;
+using SchedulerFactory = std::function<Result<std::unique_ptr<Engine>>()>;
 
 struct CapacityOptions {
   bool schedule_pending = true;  // false: --ignore-pending

@@ -134,16 +134,17 @@ Result<DrainReport> PlanDrain(ObjectSet objects, const std::vector<std::string>&
     }
   }
 
+  auto scheduler = make_scheduler();
+  if (!scheduler.ok()) return scheduler.error();
+  const CacheOptions cache_options = (*scheduler)->cache_options();
   if (before) {
-    auto c = ClusterState::Build(std::move(*before));
+    auto c = ClusterState::Build(std::move(*before), nullptr, cache_options);
     if (!c.ok()) return c.error();
     rep.before = TakeUsage(*c);
   }
-  auto cluster = ClusterState::Build(std::move(objects));
+  auto cluster = ClusterState::Build(std::move(objects), nullptr, cache_options);
   if (!cluster.ok()) return cluster.error();
-  auto scheduler = make_scheduler();
-  if (!scheduler.ok()) return scheduler.error();
-  rep.priorities = PriorityNames((*scheduler)->config());
+  rep.priorities = PriorityNames(**scheduler);
   NodeTree tree(*cluster);
   LoopOptions lo;
   lo.preemption = options.preemption;

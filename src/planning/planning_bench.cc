@@ -57,10 +57,10 @@ ObjectSet Cluster(size_t nodes, size_t pending) {
 }
 
 SchedulerFactory Factory() {
-  return []() -> Result<std::unique_ptr<GenericScheduler>> {
+  return []() -> Result<std::unique_ptr<Engine>> {
     auto config = BuildFromProvider("DefaultProvider", BuildOptions{});
     if (!config.ok()) return config.error();
-    return std::make_unique<GenericScheduler>(std::move(config).value(), TieBreak::kName);
+    return MakeV115Engine(std::move(config).value(), TieBreak::kName);
   };
 }
 

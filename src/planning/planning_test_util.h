@@ -64,10 +64,10 @@ inline Snapshot SnapshotOf(const std::string& items) {
 }
 
 inline SchedulerFactory DefaultScheduler() {
-  return []() -> Result<std::unique_ptr<GenericScheduler>> {
+  return []() -> Result<std::unique_ptr<Engine>> {
     auto config = BuildFromProvider("DefaultProvider", BuildOptions{});
     if (!config.ok()) return config.error();
-    return std::make_unique<GenericScheduler>(std::move(config).value(), TieBreak::kName);
+    return MakeV115Engine(std::move(config).value(), TieBreak::kName);
   };
 }
 

@@ -61,9 +61,9 @@ PodRecord RecordAttempt(const Attempt& a, const ClusterState& cluster, size_t to
   return rec;
 }
 
-std::vector<std::string> PriorityNames(const SchedulerConfig& config) {
+std::vector<std::string> PriorityNames(const Engine& engine) {
   std::vector<std::string> out;
-  for (const PriorityConfig& p : config.priorities) out.push_back(p.name);
+  for (const ScoreColumn& c : engine.score_columns().columns) out.push_back(c.name);
   return out;
 }
 

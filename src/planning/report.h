@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "algorithm/generic_scheduler.h"
+#include "engine/engine.h"
 #include "cache/cluster_state.h"
 #include "loop/snapshot_loop.h"
 
@@ -49,6 +50,6 @@ struct PodRecord {
 PodRecord RecordAttempt(const Attempt& a, const ClusterState& cluster, size_t top_n);
 
 // The priority names of a configuration, in order (report column heads).
-std::vector<std::string> PriorityNames(const SchedulerConfig& config);
+std::vector<std::string> PriorityNames(const Engine& engine);
 
 }  // namespace ksched::planning

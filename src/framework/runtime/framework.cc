@@ -27,63 +27,99 @@ namespace {
 constexpr int64_t kMaxPermitTimeoutNs = int64_t{15} * 60 * 1'000'000'000;
 
 constexpr ExtensionPoint kPoints[kNumExtensionPoints] = {
-    ExtensionPoint::kPreFilter, ExtensionPoint::kFilter,   ExtensionPoint::kPostFilter,
-    ExtensionPoint::kReserve,   ExtensionPoint::kPreScore, ExtensionPoint::kScore,
-    ExtensionPoint::kPreBind,   ExtensionPoint::kBind,     ExtensionPoint::kPostBind,
+    ExtensionPoint::kPreFilter, ExtensionPoint::kFilter,     ExtensionPoint::kPostFilter,
+    ExtensionPoint::kReserve,   ExtensionPoint::kPreScore,   ExtensionPoint::kScore,
+    ExtensionPoint::kPreBind,   ExtensionPoint::kBind,       ExtensionPoint::kPostBind,
     ExtensionPoint::kPermit,    ExtensionPoint::kPreEnqueue, ExtensionPoint::kQueueSort,
 };
 
 // The Go interface name upstream's messages print for each point.
 const char* TypeName(ExtensionPoint p) {
   switch (p) {
-    case ExtensionPoint::kPreFilter: return "PreFilterPlugin";
-    case ExtensionPoint::kFilter: return "FilterPlugin";
-    case ExtensionPoint::kPostFilter: return "PostFilterPlugin";
-    case ExtensionPoint::kReserve: return "ReservePlugin";
-    case ExtensionPoint::kPreScore: return "PreScorePlugin";
-    case ExtensionPoint::kScore: return "ScorePlugin";
-    case ExtensionPoint::kPreBind: return "PreBindPlugin";
-    case ExtensionPoint::kBind: return "BindPlugin";
-    case ExtensionPoint::kPostBind: return "PostBindPlugin";
-    case ExtensionPoint::kPermit: return "PermitPlugin";
-    case ExtensionPoint::kPreEnqueue: return "PreEnqueuePlugin";
-    case ExtensionPoint::kQueueSort: return "QueueSortPlugin";
+    case ExtensionPoint::kPreFilter:
+      return "PreFilterPlugin";
+    case ExtensionPoint::kFilter:
+      return "FilterPlugin";
+    case ExtensionPoint::kPostFilter:
+      return "PostFilterPlugin";
+    case ExtensionPoint::kReserve:
+      return "ReservePlugin";
+    case ExtensionPoint::kPreScore:
+      return "PreScorePlugin";
+    case ExtensionPoint::kScore:
+      return "ScorePlugin";
+    case ExtensionPoint::kPreBind:
+      return "PreBindPlugin";
+    case ExtensionPoint::kBind:
+      return "BindPlugin";
+    case ExtensionPoint::kPostBind:
+      return "PostBindPlugin";
+    case ExtensionPoint::kPermit:
+      return "PermitPlugin";
+    case ExtensionPoint::kPreEnqueue:
+      return "PreEnqueuePlugin";
+    case ExtensionPoint::kQueueSort:
+      return "QueueSortPlugin";
   }
   return "";
 }
 
 const config::PluginSet& SetOf(const config::Plugins& p, ExtensionPoint point) {
   switch (point) {
-    case ExtensionPoint::kPreFilter: return p.pre_filter;
-    case ExtensionPoint::kFilter: return p.filter;
-    case ExtensionPoint::kPostFilter: return p.post_filter;
-    case ExtensionPoint::kReserve: return p.reserve;
-    case ExtensionPoint::kPreScore: return p.pre_score;
-    case ExtensionPoint::kScore: return p.score;
-    case ExtensionPoint::kPreBind: return p.pre_bind;
-    case ExtensionPoint::kBind: return p.bind;
-    case ExtensionPoint::kPostBind: return p.post_bind;
-    case ExtensionPoint::kPermit: return p.permit;
-    case ExtensionPoint::kPreEnqueue: return p.pre_enqueue;
-    case ExtensionPoint::kQueueSort: return p.queue_sort;
+    case ExtensionPoint::kPreFilter:
+      return p.pre_filter;
+    case ExtensionPoint::kFilter:
+      return p.filter;
+    case ExtensionPoint::kPostFilter:
+      return p.post_filter;
+    case ExtensionPoint::kReserve:
+      return p.reserve;
+    case ExtensionPoint::kPreScore:
+      return p.pre_score;
+    case ExtensionPoint::kScore:
+      return p.score;
+    case ExtensionPoint::kPreBind:
+      return p.pre_bind;
+    case ExtensionPoint::kBind:
+      return p.bind;
+    case ExtensionPoint::kPostBind:
+      return p.post_bind;
+    case ExtensionPoint::kPermit:
+      return p.permit;
+    case ExtensionPoint::kPreEnqueue:
+      return p.pre_enqueue;
+    case ExtensionPoint::kQueueSort:
+      return p.queue_sort;
   }
   return p.filter;
 }
 
 bool Implements(Plugin* pl, ExtensionPoint point) {
   switch (point) {
-    case ExtensionPoint::kPreFilter: return dynamic_cast<PreFilterPlugin*>(pl) != nullptr;
-    case ExtensionPoint::kFilter: return dynamic_cast<FilterPlugin*>(pl) != nullptr;
-    case ExtensionPoint::kPostFilter: return dynamic_cast<PostFilterPlugin*>(pl) != nullptr;
-    case ExtensionPoint::kReserve: return dynamic_cast<ReservePlugin*>(pl) != nullptr;
-    case ExtensionPoint::kPreScore: return dynamic_cast<PreScorePlugin*>(pl) != nullptr;
-    case ExtensionPoint::kScore: return dynamic_cast<ScorePlugin*>(pl) != nullptr;
-    case ExtensionPoint::kPreBind: return dynamic_cast<PreBindPlugin*>(pl) != nullptr;
-    case ExtensionPoint::kBind: return dynamic_cast<BindPlugin*>(pl) != nullptr;
-    case ExtensionPoint::kPostBind: return dynamic_cast<PostBindPlugin*>(pl) != nullptr;
-    case ExtensionPoint::kPermit: return dynamic_cast<PermitPlugin*>(pl) != nullptr;
-    case ExtensionPoint::kPreEnqueue: return dynamic_cast<PreEnqueuePlugin*>(pl) != nullptr;
-    case ExtensionPoint::kQueueSort: return dynamic_cast<QueueSortPlugin*>(pl) != nullptr;
+    case ExtensionPoint::kPreFilter:
+      return dynamic_cast<PreFilterPlugin*>(pl) != nullptr;
+    case ExtensionPoint::kFilter:
+      return dynamic_cast<FilterPlugin*>(pl) != nullptr;
+    case ExtensionPoint::kPostFilter:
+      return dynamic_cast<PostFilterPlugin*>(pl) != nullptr;
+    case ExtensionPoint::kReserve:
+      return dynamic_cast<ReservePlugin*>(pl) != nullptr;
+    case ExtensionPoint::kPreScore:
+      return dynamic_cast<PreScorePlugin*>(pl) != nullptr;
+    case ExtensionPoint::kScore:
+      return dynamic_cast<ScorePlugin*>(pl) != nullptr;
+    case ExtensionPoint::kPreBind:
+      return dynamic_cast<PreBindPlugin*>(pl) != nullptr;
+    case ExtensionPoint::kBind:
+      return dynamic_cast<BindPlugin*>(pl) != nullptr;
+    case ExtensionPoint::kPostBind:
+      return dynamic_cast<PostBindPlugin*>(pl) != nullptr;
+    case ExtensionPoint::kPermit:
+      return dynamic_cast<PermitPlugin*>(pl) != nullptr;
+    case ExtensionPoint::kPreEnqueue:
+      return dynamic_cast<PreEnqueuePlugin*>(pl) != nullptr;
+    case ExtensionPoint::kQueueSort:
+      return dynamic_cast<QueueSortPlugin*>(pl) != nullptr;
   }
   return false;
 }
@@ -192,8 +228,7 @@ class FrameworkBuilder {
       if (!needed.count(name)) continue;
       auto a = args.find(name);
       Status error;
-      std::unique_ptr<Plugin> p =
-          entry.factory(a == args.end() ? kNoArgs : *a->second, f_, &error);
+      std::unique_ptr<Plugin> p = entry.factory(a == args.end() ? kNoArgs : *a->second, f_, &error);
       if (p == nullptr || !error.IsSuccess()) {
         std::string msg = error.IsSuccess() ? "no plugin" : error.Message();
         return MakeError("initializing plugin " + Quote(name) + ": " + msg);
@@ -247,8 +282,7 @@ class FrameworkBuilder {
       for (const auto& ep : profile_.plugins.multi_point.enabled) {
         Plugin* pl = Find(ep.name);
         if (pl == nullptr)
-          return MakeError(std::string(TypeName(point)) + " " + Quote(ep.name) +
-                           " does not exist");
+          return MakeError(std::string(TypeName(point)) + " " + Quote(ep.name) + " does not exist");
         if (!Implements(pl, point)) continue;
         if (disabled.count(ep.name)) continue;
         if (enabled.Has(ep.name)) {
@@ -341,18 +375,42 @@ std::vector<std::string> Framework::PluginNames(ExtensionPoint point) const {
     for (const auto* p : list) out.emplace_back(p->Name());
   };
   switch (point) {
-    case ExtensionPoint::kPreFilter: add(pre_filter_); break;
-    case ExtensionPoint::kFilter: add(filter_); break;
-    case ExtensionPoint::kPostFilter: add(post_filter_); break;
-    case ExtensionPoint::kReserve: add(reserve_); break;
-    case ExtensionPoint::kPreScore: add(pre_score_); break;
-    case ExtensionPoint::kScore: add(score_); break;
-    case ExtensionPoint::kPreBind: add(pre_bind_); break;
-    case ExtensionPoint::kBind: add(bind_); break;
-    case ExtensionPoint::kPostBind: add(post_bind_); break;
-    case ExtensionPoint::kPermit: add(permit_); break;
-    case ExtensionPoint::kPreEnqueue: add(pre_enqueue_); break;
-    case ExtensionPoint::kQueueSort: add(queue_sort_); break;
+    case ExtensionPoint::kPreFilter:
+      add(pre_filter_);
+      break;
+    case ExtensionPoint::kFilter:
+      add(filter_);
+      break;
+    case ExtensionPoint::kPostFilter:
+      add(post_filter_);
+      break;
+    case ExtensionPoint::kReserve:
+      add(reserve_);
+      break;
+    case ExtensionPoint::kPreScore:
+      add(pre_score_);
+      break;
+    case ExtensionPoint::kScore:
+      add(score_);
+      break;
+    case ExtensionPoint::kPreBind:
+      add(pre_bind_);
+      break;
+    case ExtensionPoint::kBind:
+      add(bind_);
+      break;
+    case ExtensionPoint::kPostBind:
+      add(post_bind_);
+      break;
+    case ExtensionPoint::kPermit:
+      add(permit_);
+      break;
+    case ExtensionPoint::kPreEnqueue:
+      add(pre_enqueue_);
+      break;
+    case ExtensionPoint::kQueueSort:
+      add(queue_sort_);
+      break;
   }
   return out;
 }
@@ -455,8 +513,7 @@ Status Framework::RunFilterPlugins(const CycleState& state, const Pod& pod,
 }
 
 Status Framework::AddNominatedPods(const Pod& pod, const CycleState& state, const NodeInfo& node,
-                                   bool* added, CycleState* state_out,
-                                   NodeInfo* node_out) const {
+                                   bool* added, CycleState* state_out, NodeInfo* node_out) const {
   *added = false;
   const NominatedPods* nominated = options_.nominated;
   if (nominated == nullptr || nominated->empty() || node.node == nullptr) return Status();
@@ -492,8 +549,8 @@ Status Framework::RunFilterPluginsWithNominatedPods(const CycleState& state, con
   NodeInfo with_node;
   Status s = AddNominatedPods(pod, state, node, &added, &with_state, &with_node);
   if (!s.IsSuccess()) return s;
-  Status status = added ? RunFilterPlugins(with_state, pod, with_node)
-                        : RunFilterPlugins(state, pod, node);
+  Status status =
+      added ? RunFilterPlugins(with_state, pod, with_node) : RunFilterPlugins(state, pod, node);
   if (!added || !status.IsSuccess()) return status;
   return RunFilterPlugins(state, pod, node);
 }
@@ -514,7 +571,7 @@ Status Framework::RunPostFilterPlugins(CycleState* state, const Pod& pod,
       return s;
     }
     if (!s.IsUnschedulable()) return Status::Error(s.Message());
-    if (!r.nominated_node_name.empty()) last = std::move(r);
+    if (r.nominating) last = std::move(r);  // ModeOverride, "" included
     if (!any || (merged.code() == Code::kUnschedulable &&
                  s.code() == Code::kUnschedulableAndUnresolvable)) {
       Status next(s.code(), merged.reasons());
@@ -544,6 +601,19 @@ Status Framework::RunPreScorePlugins(CycleState* state, const Pod& pod,
 Status Framework::RunScorePlugins(const CycleState& state, const Pod& pod,
                                   const std::vector<NodeId>& nodes, PluginScores* out) const {
   const size_t n = nodes.size(), np = score_.size();
+  // Upstream keeps one score list per plugin name: a plugin listed twice
+  // (MultiPoint re-ordering can do that) scores into the same list, whose
+  // NormalizeScore then runs once per listing, and each listing adds the
+  // list's final scores to the total.
+  std::vector<size_t> slot(np);
+  for (size_t p = 0; p < np; ++p) {
+    slot[p] = p;
+    for (size_t q = 0; q < p; ++q)
+      if (score_[q]->Name() == score_[p]->Name()) {
+        slot[p] = q;
+        break;
+      }
+  }
   std::vector<NodeScoreList> raw(np, NodeScoreList(n));
   std::vector<Status> errors(n);
   // Each node's scores, plugin by plugin; a failure stops that node.
@@ -554,11 +624,11 @@ Status Framework::RunScorePlugins(const CycleState& state, const Pod& pod,
         int64_t score = 0;
         Status s = score_[p]->Score(state, pod, info, &score);
         if (!s.IsSuccess()) {
-          errors[i] = Status::Error("plugin " + Quote(score_[p]->Name()) +
-                                    " failed with: " + s.Message());
+          errors[i] =
+              Status::Error("plugin " + Quote(score_[p]->Name()) + " failed with: " + s.Message());
           break;
         }
-        raw[p][i] = NodeScore{nodes[i], score};
+        raw[slot[p]][i] = NodeScore{nodes[i], score};
       }
     }
   });
@@ -568,7 +638,7 @@ Status Framework::RunScorePlugins(const CycleState& state, const Pod& pod,
   for (size_t p = 0; p < np; ++p) {
     const ScoreExtensions* ext = score_[p]->ScoreExt();
     if (ext == nullptr) continue;
-    Status s = ext->NormalizeScore(state, pod, &raw[p]);
+    Status s = ext->NormalizeScore(state, pod, &raw[slot[p]]);
     if (!s.IsSuccess()) {
       return Status::Error("running Normalize on Score plugins: plugin " +
                            Quote(score_[p]->Name()) + " failed with: " + s.Message());
@@ -580,7 +650,7 @@ Status Framework::RunScorePlugins(const CycleState& state, const Pod& pod,
   out->total.assign(n, 0);
   for (size_t i = 0; i < n; ++i) {
     for (size_t p = 0; p < np; ++p) {
-      int64_t score = raw[p][i].score;
+      int64_t score = raw[slot[p]][i].score;
       if (score > kMaxNodeScore || score < kMinNodeScore) {
         return Status::Error("applying score defaultWeights on Score plugins: plugin " +
                              Quote(score_[p]->Name()) + " returns an invalid score " +

@@ -1,0 +1,132 @@
+#include <utility>
+
+#include "engine/engine.h"
+#include "framework/schedule_one.h"
+
+namespace ksched {
+namespace {
+
+// The framework's cycle as ScheduleResult, the shape every report reads:
+// the failing plugin stands where v1.15 names its predicate, and each score
+// plugin's column holds its normalized score (the weight is the column's).
+ScheduleResult ToScheduleResult(const framework::CycleResult& r, const framework::Framework* fwk) {
+  ScheduleResult out;
+  out.chosen = r.chosen;
+  out.error = r.error;
+  out.fit_error = r.fit_error;
+  out.feasible = r.feasible;
+  out.failures.reserve(r.failures.size());
+  for (const framework::NodeStatus& ns : r.failures)
+    out.failures.push_back({ns.node, ns.status.reasons(), ns.status.failed_plugin()});
+  for (const auto& [name, status] : r.unknown_failures)
+    out.unknown_node_failures.emplace_back(name, status.reasons());
+  if (!r.scored || fwk == nullptr) return out;
+  out.scored = true;
+  out.totals = r.totals;
+  const size_t n = r.feasible.size();
+  out.priority_scores.assign(fwk->num_score_plugins(), std::vector<int64_t>(n, 0));
+  for (size_t p = 0; p < fwk->num_score_plugins(); ++p) {
+    const int64_t weight = fwk->score_weights()[p];
+    for (size_t i = 0; i < n; ++i)
+      out.priority_scores[p][i] = weight == 0 ? 0 : r.plugin_scores.At(p, i) / weight;
+  }
+  return out;
+}
+
+class V126Engine final : public Engine {
+ public:
+  explicit V126Engine(std::unique_ptr<framework::Scheduler> scheduler)
+      : scheduler_(std::move(scheduler)) {
+    columns_.field = "plugins";
+    columns_.weighted = true;
+    // Reports name the columns of the first profile (the default one unless
+    // the configuration says otherwise).
+    if (!scheduler_->profiles().empty()) {
+      const framework::Framework& fwk = *scheduler_->profiles().front();
+      for (size_t p = 0; p < fwk.num_score_plugins(); ++p)
+        columns_.columns.push_back({std::string(fwk.ScorePluginName(p)), fwk.score_weights()[p]});
+    }
+  }
+
+  std::string_view version() const override { return "v1.26"; }
+  CacheOptions cache_options() const override {
+    CacheOptions options;
+    options.v126 = true;
+    return options;
+  }
+  const ScoreColumns& score_columns() const override { return columns_; }
+
+  ScheduleResult Schedule(const Pod& pod, const ClusterState& cluster, NodeTree* /*tree*/,
+                          bool /*record_details*/, const NominatedPods* nominated) override {
+    last_ = framework::CycleResult();
+    last_pod_uid_ = pod.meta.uid;
+    fwk_ = scheduler_->FrameworkForPod(pod);
+    if (fwk_ == nullptr) {
+      ScheduleResult out;
+      out.error = "profile not found for scheduler name \"" + pod.spec.scheduler_name + "\"";
+      return out;
+    }
+    scheduler_->SetCluster(&cluster);
+    scheduler_->SetNominated(nominated);
+    scheduler_->SchedulePod(fwk_, pod, &last_);
+    return ToScheduleResult(last_, fwk_);
+  }
+
+  PreemptionResult Preempt(const Pod& pod, const ScheduleResult& /*fit_error*/,
+                           const ClusterState& cluster, const NominatedPods* nominated,
+                           const PreemptOptions& /*options*/,
+                           std::string* post_filter_message) override {
+    PreemptionResult out;
+    post_filter_message->clear();
+    if (fwk_ == nullptr || pod.meta.uid != last_pod_uid_ || !fwk_->HasPostFilterPlugins())
+      return out;
+    scheduler_->SetCluster(&cluster);
+    scheduler_->SetNominated(nominated);
+    framework::PostFilterResult pf;
+    framework::Status s = fwk_->RunPostFilterPlugins(&last_.state, pod, last_.failures, &pf);
+    *post_filter_message = s.Message();
+    if (s.IsError()) {
+      out.error = s.Message();
+      return out;
+    }
+    if (!pf.nominating) return out;
+    if (pf.nominated_node_name.empty()) {
+      // ModeOverride with no node: the pod's own nomination is cleared.
+      if (!pod.nominated_node_name.empty())
+        out.nominated_pods_to_clear.push_back({pod.meta.uid, pod.Key()});
+      return out;
+    }
+    out.node = cluster.FindNode(pf.nominated_node_name);
+    out.victims = pf.victims;
+    for (PodId id : pf.nominated_pods_to_clear) {
+      const Pod& p = cluster.pod(id).pod;
+      out.nominated_pods_to_clear.push_back({p.meta.uid, p.Key()});
+    }
+    return out;
+  }
+
+  PodId Assume(Pod pod, NodeId node, ClusterState* cluster) override {
+    PodId id = cluster->Assume(std::move(pod), node);
+    if (fwk_ != nullptr) {
+      const Pod& assumed = cluster->pod(id).pod;
+      if (!fwk_->RunReservePluginsReserve(&last_.state, assumed, node).IsSuccess())
+        fwk_->RunReservePluginsUnreserve(&last_.state, assumed, node);
+    }
+    return id;
+  }
+
+ private:
+  std::unique_ptr<framework::Scheduler> scheduler_;
+  ScoreColumns columns_;
+  framework::Framework* fwk_ = nullptr;
+  framework::CycleResult last_;
+  std::string last_pod_uid_;
+};
+
+}  // namespace
+
+std::unique_ptr<Engine> MakeV126Engine(std::unique_ptr<framework::Scheduler> scheduler) {
+  return std::make_unique<V126Engine>(std::move(scheduler));
+}
+
+}  // namespace ksched
