@@ -238,7 +238,9 @@ bool Scheduler::FindNodesThatPassExtenders(const Pod& pod, std::vector<NodeId>* 
         RecordFailure(r, node, Status::Unschedulable(reason));
       }
     }
-    for (const auto& [name, reason] : res->failed_unknown) {
+    for (const auto& [unknown_name, reason] : res->failed_unknown) {
+      // clang 14 cannot capture a structured binding in a lambda.
+      const std::string& name = unknown_name;
       auto it = std::find_if(r->unknown_failures.begin(), r->unknown_failures.end(),
                              [&](const auto& u) { return u.first == name; });
       if (it != r->unknown_failures.end()) {
