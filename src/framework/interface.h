@@ -18,6 +18,7 @@
 #include <string_view>
 #include <vector>
 
+#include "algorithm/scheduler_extender.h"
 #include "api/types.h"
 #include "cache/cluster_state.h"
 #include "cache/node_info.h"
@@ -249,8 +250,11 @@ class Handle {
   virtual Status RunPreFilterExtensionRemovePod(CycleState* state, const Pod& pod,
                                                 const PodInfo& to_remove,
                                                 const NodeInfo& node) const = 0;
-  virtual Binder* binder() const = 0;                // nullptr: nothing binds
+  virtual Binder* binder() const = 0;                 // nullptr: nothing binds
   virtual PreemptionActions* preemption() const = 0;  // nullptr: victims not deleted
+  // Upstream's Handle.Extenders: the scheduler's HTTP extenders, which
+  // preemption asks to narrow its candidates. None unless overridden.
+  virtual const std::vector<std::unique_ptr<SchedulerExtender>>& extenders() const;
 };
 
 // A plugin factory (upstream's PluginFactory): args are the profile's

@@ -98,8 +98,10 @@ Result<std::unique_ptr<Scheduler>> Scheduler::New(
   s->extenders_ = std::move(extenders);
   s->rng_.seed(options.seed);
   std::string queue_sort;
+  FrameworkOptions with_extenders = framework_options;
+  with_extenders.extenders = &s->extenders_;
   for (const config::Profile& profile : cfg.profiles) {
-    auto f = Framework::New(profile, framework_options);
+    auto f = Framework::New(profile, with_extenders);
     if (!f.ok()) {
       return MakeError("creating profile for scheduler name " + profile.scheduler_name + ": " +
                        f.error().message);
@@ -113,9 +115,8 @@ Result<std::unique_ptr<Scheduler>> Scheduler::New(
     if (queue_sort.empty()) {
       queue_sort = qs;
     } else if (qs != queue_sort) {
-      return MakeError("different queue sort plugins for profile " +
-                       Quote(profile.scheduler_name) + ": " + Quote(qs) + ", first: " +
-                       Quote(queue_sort));
+      return MakeError("different queue sort plugins for profile " + Quote(profile.scheduler_name) +
+                       ": " + Quote(qs) + ", first: " + Quote(queue_sort));
     }
     s->by_name_[profile.scheduler_name] = f->get();
     s->profiles_.push_back(std::move(f).value());
@@ -152,8 +153,8 @@ const std::vector<NodeId>& Scheduler::NodeOrder() {
 int32_t Scheduler::NumFeasibleNodesToFind(std::optional<int32_t> profile_percentage,
                                           int32_t num_all_nodes) const {
   if (num_all_nodes < kMinFeasibleNodesToFind) return num_all_nodes;
-  int32_t percentage = profile_percentage ? *profile_percentage
-                                          : options_.percentage_of_nodes_to_score.value_or(0);
+  int32_t percentage =
+      profile_percentage ? *profile_percentage : options_.percentage_of_nodes_to_score.value_or(0);
   if (percentage == 0) {
     percentage = 50 - num_all_nodes / 125;
     if (percentage < kMinFeasibleNodesPercentageToFind)
@@ -398,8 +399,8 @@ void Scheduler::SchedulePod(Framework* fwk, const Pod& pod, CycleResult* r) {
   }
   if (r->feasible.empty()) {
     r->fit_error = true;
-    r->error = FitErrorMessage(r->num_all_nodes, r->pre_filter_msg, r->failures,
-                               r->unknown_failures);
+    r->error =
+        FitErrorMessage(r->num_all_nodes, r->pre_filter_msg, r->failures, r->unknown_failures);
     return;
   }
   if (r->feasible.size() == 1) {

@@ -8,6 +8,7 @@
 #include "cache/node_tree.h"
 #include "cache/nominated_pods.h"
 #include "framework/schedule_one.h"
+#include "util/go_quote.h"
 
 namespace ksched::framework::preemption {
 namespace {
@@ -116,6 +117,43 @@ NodeId PickOneNodeForPreemption(const ClusterState& cluster,
   return chosen->node;
 }
 
+Status Evaluator::CallExtenders(const Pod& pod, std::vector<Candidate>* candidates) const {
+  const auto& extenders = handle_->extenders();
+  if (extenders.empty() || candidates->empty()) return Status::Success();
+  const ClusterState& cluster = handle_->cluster();
+  std::vector<ExtenderNodeVictims> victims;
+  victims.reserve(candidates->size());
+  for (const Candidate& c : *candidates)
+    victims.push_back({c.node, c.victims, static_cast<int>(c.num_pdb_violations)});
+  for (const auto& extender : extenders) {
+    if (!extender->SupportsPreemption() || !extender->IsInterested(pod)) continue;
+    auto answer = extender->ProcessPreemption(pod, victims, cluster);
+    if (!answer.ok()) {
+      if (extender->IsIgnorable()) continue;
+      return Status::Error(answer.error().message);
+    }
+    std::vector<ExtenderNodeVictims> kept;
+    for (ExtenderNodeVictims& v : *answer) {
+      if (!v.pods.empty()) {
+        kept.push_back(std::move(v));
+        continue;
+      }
+      if (extender->IsIgnorable()) continue;
+      return Status::Error("expected at least one victim pod on node " +
+                           GoQuote(cluster.node_info(v.node).name()));
+    }
+    victims = std::move(kept);
+    if (victims.empty()) break;
+  }
+  // Upstream rebuilds the list from a map (in Go's random order); the
+  // extenders' order is kept here, which SelectCandidate's tie-breaks make
+  // deterministic.
+  candidates->clear();
+  for (ExtenderNodeVictims& v : victims)
+    candidates->push_back({v.node, std::move(v.pods), v.num_pdb_violations});
+  return Status::Success();
+}
+
 Status Evaluator::Preempt(const Pod& pod, const NodeToStatusMap& filtered,
                           PostFilterResult* result) {
   const ClusterState& cluster = handle_->cluster();
@@ -139,7 +177,7 @@ Status Evaluator::Preempt(const Pod& pod, const NodeToStatusMap& filtered,
     result->nominated_node_name.clear();
     return Status(Code::kUnschedulable, FitErrorMessage(statuses.size(), "", statuses, {}));
   }
-  // Extenders' preempt verbs are not part of the framework engine yet.
+  if (Status s = CallExtenders(pod, &candidates); !s.IsSuccess()) return s;
   const Candidate* best = SelectCandidate(candidates);
   if (best == nullptr || best->node == kNoNode)
     return Status(Code::kUnschedulable, "no candidate node for preemption");

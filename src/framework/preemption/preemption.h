@@ -69,6 +69,11 @@ class Evaluator {
                           NodeToStatusMap* statuses);
   // SelectCandidate (upstream's pickOneNodeForPreemption among several).
   const Candidate* SelectCandidate(const std::vector<Candidate>& candidates) const;
+  // callExtenders: each extender with a preempt verb that is interested in
+  // the pod narrows the candidates (nodes and victims) in turn. An error of
+  // an ignorable extender, or a node it answers without victims, is
+  // skipped; otherwise it is an Error status.
+  Status CallExtenders(const Pod& pod, std::vector<Candidate>* candidates) const;
 
  private:
   std::string plugin_name_;

@@ -46,6 +46,8 @@ struct FrameworkOptions {
   const NominatedPods* nominated = nullptr;
   Binder* binder = nullptr;
   PreemptionActions* preemption = nullptr;
+  // The scheduler's extenders (owned by it; may be null).
+  const std::vector<std::unique_ptr<SchedulerExtender>>* extenders = nullptr;
 };
 
 // Weighted scores of one RunScorePlugins call: for score plugin p (in the
@@ -79,11 +81,13 @@ class Framework final : public Handle {
                                            const NodeInfo& node) const override;
   Status RunPreFilterExtensionAddPod(CycleState* state, const Pod& pod, const PodInfo& to_add,
                                      const NodeInfo& node) const override;
-  Status RunPreFilterExtensionRemovePod(CycleState* state, const Pod& pod,
-                                        const PodInfo& to_remove,
+  Status RunPreFilterExtensionRemovePod(CycleState* state, const Pod& pod, const PodInfo& to_remove,
                                         const NodeInfo& node) const override;
   Binder* binder() const override { return options_.binder; }
   PreemptionActions* preemption() const override { return options_.preemption; }
+  const std::vector<std::unique_ptr<SchedulerExtender>>& extenders() const override {
+    return options_.extenders != nullptr ? *options_.extenders : Handle::extenders();
+  }
 
   // ---- engine side
   void SetCluster(const ClusterState* cluster) { cluster_ = cluster; }

@@ -55,7 +55,11 @@ class FakeHandle : public Handle {
   }
   Binder* binder() const override { return binder_; }
   PreemptionActions* preemption() const override { return nullptr; }
+  const std::vector<std::unique_ptr<SchedulerExtender>>& extenders() const override {
+    return extenders_ != nullptr ? *extenders_ : Handle::extenders();
+  }
 
+  void set_extenders(const std::vector<std::unique_ptr<SchedulerExtender>>* e) { extenders_ = e; }
   void set_cluster(const ClusterState* cluster) { cluster_ = cluster; }
   void set_binder(Binder* binder) { binder_ = binder; }
   config::FeatureGates& mutable_feature_gates() { return gates_; }
@@ -64,6 +68,7 @@ class FakeHandle : public Handle {
   const ClusterState* cluster_;
   config::FeatureGates gates_;
   Binder* binder_ = nullptr;
+  const std::vector<std::unique_ptr<SchedulerExtender>>* extenders_ = nullptr;
 };
 
 // The node of `cluster` named `name` (the test fails when there is none).

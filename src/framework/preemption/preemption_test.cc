@@ -1,0 +1,155 @@
+#include "framework/preemption/preemption.h"
+
+#include <gtest/gtest.h>
+
+#include <functional>
+
+#include "framework/plugins/testing/fake_handle.h"
+#include "tests/fixtures.h"
+
+namespace ksched::framework::preemption {
+namespace {
+
+using framework::testing::FakeHandle;
+using ksched::testing::TestCluster;
+using ksched::testing::TestPod;
+
+// An extender whose preempt verb answers with a function of what it is
+// asked.
+class PreemptingExtender : public SchedulerExtender {
+ public:
+  using Answer = std::function<Result<std::vector<ExtenderNodeVictims>>(
+      const std::vector<ExtenderNodeVictims>&)>;
+  PreemptingExtender(Answer answer, bool ignorable)
+      : answer_(std::move(answer)), ignorable_(ignorable) {}
+  std::string Name() const override { return "fake"; }
+  bool IsInterested(const Pod&) const override { return true; }
+  bool IsIgnorable() const override { return ignorable_; }
+  bool HasFilter() const override { return false; }
+  bool HasPrioritize() const override { return false; }
+  int64_t Weight() const override { return 1; }
+  Result<ExtenderFilterResult> Filter(const Pod&, const std::vector<NodeId>& nodes,
+                                      const ClusterState&) override {
+    return ExtenderFilterResult{nodes, {}, {}};
+  }
+  Result<std::vector<std::pair<NodeId, int64_t>>> Prioritize(const Pod&, const std::vector<NodeId>&,
+                                                             const ClusterState&) override {
+    return std::vector<std::pair<NodeId, int64_t>>{};
+  }
+  bool SupportsPreemption() const override { return true; }
+  Result<std::vector<ExtenderNodeVictims>> ProcessPreemption(
+      const Pod&, const std::vector<ExtenderNodeVictims>& asked, const ClusterState&) override {
+    ++calls;
+    return answer_(asked);
+  }
+  int calls = 0;
+
+ private:
+  Answer answer_;
+  bool ignorable_;
+};
+
+class CallExtendersTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    n1_ = cluster_.FindNode("n1");
+    n2_ = cluster_.FindNode("n2");
+    candidates_ = {{n1_, cluster_.node_info(n1_).pods, 0}, {n2_, cluster_.node_info(n2_).pods, 1}};
+    handle_.set_cluster(&cluster_);
+    handle_.set_extenders(&extenders_);
+  }
+  Status Call() {
+    Evaluator ev("DefaultPreemption", &handle_, &state_, nullptr);
+    return ev.CallExtenders(pod_, &candidates_);
+  }
+  PreemptingExtender* Add(PreemptingExtender::Answer answer, bool ignorable = false) {
+    extenders_.push_back(std::make_unique<PreemptingExtender>(std::move(answer), ignorable));
+    return static_cast<PreemptingExtender*>(extenders_.back().get());
+  }
+
+  ClusterState cluster_ = TestCluster(R"({"kind":"List","items":[
+      {"kind":"Node","metadata":{"name":"n1"}}, {"kind":"Node","metadata":{"name":"n2"}},
+      {"kind":"Pod","metadata":{"name":"v1","uid":"v1"},"spec":{"nodeName":"n1","containers":[{"name":"c"}]}},
+      {"kind":"Pod","metadata":{"name":"v2","uid":"v2"},"spec":{"nodeName":"n2","containers":[{"name":"c"}]}}]})");
+  NodeId n1_ = kNoNode, n2_ = kNoNode;
+  std::vector<Candidate> candidates_;
+  std::vector<std::unique_ptr<SchedulerExtender>> extenders_;
+  FakeHandle handle_{nullptr};
+  CycleState state_;
+  Pod pod_ =
+      TestPod(R"({"kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c"}]}})");
+};
+
+TEST_F(CallExtendersTest, WithoutExtendersTheCandidatesStay) {
+  EXPECT_TRUE(Call().IsSuccess());
+  ASSERT_EQ(candidates_.size(), 2u);
+}
+
+TEST_F(CallExtendersTest, AnExtenderNarrowsNodesAndVictims) {
+  PreemptingExtender* first = Add([&](const std::vector<ExtenderNodeVictims>& asked) {
+    EXPECT_EQ(asked.size(), 2u);
+    EXPECT_EQ(asked[1].num_pdb_violations, 1);
+    return Result<std::vector<ExtenderNodeVictims>>(std::vector<ExtenderNodeVictims>{asked[1]});
+  });
+  PreemptingExtender* second = Add([&](const std::vector<ExtenderNodeVictims>& asked) {
+    EXPECT_EQ(asked.size(), 1u);  // the first one's answer
+    return Result<std::vector<ExtenderNodeVictims>>(asked);
+  });
+  EXPECT_TRUE(Call().IsSuccess());
+  ASSERT_EQ(candidates_.size(), 1u);
+  EXPECT_EQ(candidates_[0].node, n2_);
+  EXPECT_EQ(candidates_[0].num_pdb_violations, 1);
+  EXPECT_EQ(first->calls, 1);
+  EXPECT_EQ(second->calls, 1);
+}
+
+TEST_F(CallExtendersTest, NoNodeLeftStopsAskingTheOthers) {
+  Add([](const std::vector<ExtenderNodeVictims>&) {
+    return Result<std::vector<ExtenderNodeVictims>>(std::vector<ExtenderNodeVictims>{});
+  });
+  PreemptingExtender* second =
+      Add([](const std::vector<ExtenderNodeVictims>& a) { return Result(a); });
+  EXPECT_TRUE(Call().IsSuccess());
+  EXPECT_TRUE(candidates_.empty());
+  EXPECT_EQ(second->calls, 0);
+}
+
+TEST_F(CallExtendersTest, ErrorsStopPreemptionUnlessIgnorable) {
+  Add([](const std::vector<ExtenderNodeVictims>&) -> Result<std::vector<ExtenderNodeVictims>> {
+    return MakeError("Post http://x/preempt: refused");
+  });
+  Status s = Call();
+  EXPECT_TRUE(s.IsError());
+  EXPECT_EQ(s.Message(), "Post http://x/preempt: refused");
+
+  extenders_.clear();
+  Add(
+      [](const std::vector<ExtenderNodeVictims>&) -> Result<std::vector<ExtenderNodeVictims>> {
+        return MakeError("refused");
+      },
+      /*ignorable=*/true);
+  EXPECT_TRUE(Call().IsSuccess());
+  EXPECT_EQ(candidates_.size(), 2u);
+}
+
+TEST_F(CallExtendersTest, ANodeWithoutVictimsIsAnErrorUnlessIgnorable) {
+  auto empty_n1 = [this](const std::vector<ExtenderNodeVictims>& asked) {
+    std::vector<ExtenderNodeVictims> out = asked;
+    out[0].pods.clear();
+    (void)this;
+    return Result<std::vector<ExtenderNodeVictims>>(out);
+  };
+  Add(empty_n1);
+  Status s = Call();
+  EXPECT_TRUE(s.IsError());
+  EXPECT_EQ(s.Message(), "expected at least one victim pod on node \"n1\"");
+
+  extenders_.clear();
+  Add(empty_n1, /*ignorable=*/true);
+  EXPECT_TRUE(Call().IsSuccess());
+  ASSERT_EQ(candidates_.size(), 1u);
+  EXPECT_EQ(candidates_[0].node, n2_);
+}
+
+}  // namespace
+}  // namespace ksched::framework::preemption
