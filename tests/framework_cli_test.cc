@@ -1,8 +1,11 @@
-// The v1.26 engine through the command line: --scheduler-version and
-// --config choose it; bad configurations exit 2 with upstream's words.
+// The v1.26 engine through the command line: the default engine (or
+// --scheduler-version v1.26, --config); --policy, --provider and
+// --scheduler-version v1.15 choose v1.15; bad configurations exit 2 with
+// upstream's words; snapshots are read as a v1.26 API server stores them.
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <nlohmann/json.hpp>
 
 #include "tests/cli_run.h"
 
@@ -22,8 +25,55 @@ TEST(FrameworkCli, SchedulerVersionChoosesTheFramework) {
   EXPECT_NE(r.out.find("node(s) had untolerated taint {nvidia.com/gpu: present}"),
             std::string::npos)
       << r.out;
-  CommandRun v115 = Ksched("schedule -f " + Example("cluster.yaml"));
+  CommandRun v115 = Ksched("schedule -f " + Example("cluster.yaml") + " --scheduler-version v1.15");
   EXPECT_EQ(v115.out.find("untolerated taint"), std::string::npos) << v115.out;
+}
+
+TEST(FrameworkCli, TheFrameworkIsTheDefaultEngine) {
+  CommandRun r = Ksched("schedule -f " + Example("cluster.yaml"));
+  EXPECT_EQ(r.status, 1) << r.err;
+  EXPECT_NE(r.out.find("node(s) had untolerated taint {nvidia.com/gpu: present}"),
+            std::string::npos)
+      << r.out;
+  // The FitError carries DefaultPreemption's verdict, as v1.26's events do.
+  EXPECT_NE(r.out.find("4 Insufficient cpu. preemption: 0/5 nodes are available: 1 Preemption "
+                       "is not helpful for scheduling, 4 No preemption victims found for incoming "
+                       "pod.."),
+            std::string::npos)
+      << r.out;
+  // A Policy or a provider is v1.15's configuration, and chooses it.
+  std::string policy = WriteTemp("default-policy.json", R"({"kind":"Policy","apiVersion":"v1"})");
+  for (const std::string& flag :
+       {" --policy " + policy, std::string(" --provider DefaultProvider")}) {
+    CommandRun v115 = Ksched("schedule -f " + Example("cluster.yaml") + flag);
+    EXPECT_EQ(v115.status, 1) << flag << ": " << v115.err;
+    EXPECT_NE(v115.out.find("1 node(s) had taints that the pod didn't tolerate"), std::string::npos)
+        << flag << ": " << v115.out;
+  }
+}
+
+TEST(FrameworkCli, FlagsOfTheOtherEngineAreRefused) {
+  CommandRun provider = Ksched("schedule -f " + Example("cluster.yaml") +
+                               " --scheduler-version v1.26 --provider DefaultProvider");
+  EXPECT_EQ(provider.status, 2);
+  EXPECT_NE(provider.err.find("--provider selects a v1.15 algorithm provider"), std::string::npos)
+      << provider.err;
+  std::string cfg = WriteTemp("plain.yaml",
+                              "apiVersion: kubescheduler.config.k8s.io/v1\n"
+                              "kind: KubeSchedulerConfiguration\n");
+  CommandRun config = Ksched("schedule -f " + Example("cluster.yaml") +
+                             " --scheduler-version v1.15 --config " + cfg);
+  EXPECT_EQ(config.status, 2);
+  EXPECT_NE(config.err.find("--config is a v1.26 KubeSchedulerConfiguration"), std::string::npos)
+      << config.err;
+  for (const char* cmd : {"capacity", "drain"}) {
+    std::string args = std::string(cmd) == "capacity" ? " --pod " + Example("web-pod.yaml")
+                                                      : std::string(" node-a1");
+    CommandRun r = Ksched(std::string(cmd) + " -f " + Example("cluster.yaml") + args +
+                          " --scheduler-version v1.26 --provider DefaultProvider");
+    EXPECT_EQ(r.status, 2) << cmd;
+    EXPECT_NE(r.err.find("--provider selects a v1.15"), std::string::npos) << cmd << r.err;
+  }
 }
 
 TEST(FrameworkCli, JsonNamesPluginsAndTheirWeightedScores) {
@@ -92,6 +142,96 @@ TEST(FrameworkCli, CapacityRunsOnTheFramework) {
                         Example("web-deployment.yaml") + " --scheduler-version v1.26");
   EXPECT_TRUE(r.status == 0 || r.status == 1) << r.err;
   EXPECT_FALSE(r.out.empty());
+}
+
+// Extenders of a --config file are called, as kube-scheduler calls them.
+TEST(FrameworkCli, ConfigExtendersAreCalled) {
+  std::string cfg = WriteTemp("extender.yaml",
+                              "apiVersion: kubescheduler.config.k8s.io/v1\n"
+                              "kind: KubeSchedulerConfiguration\n"
+                              "extenders:\n"
+                              "- urlPrefix: http://127.0.0.1:1/scheduler\n"
+                              "  filterVerb: filter\n"
+                              "  weight: 1\n");
+  CommandRun r = Ksched("schedule -f " + Example("cluster.yaml") + " --config " + cfg);
+  EXPECT_EQ(r.status, 1) << r.err;
+  EXPECT_NE(r.out.find("Post http://127.0.0.1:1/scheduler/filter: dial tcp 127.0.0.1:1: connect: "
+                       "connection refused"),
+            std::string::npos)
+      << r.out;
+  // An ignorable extender that cannot be reached is skipped.
+  std::string ignorable = WriteTemp("ignorable.yaml",
+                                    "apiVersion: kubescheduler.config.k8s.io/v1\n"
+                                    "kind: KubeSchedulerConfiguration\n"
+                                    "extenders:\n"
+                                    "- urlPrefix: http://127.0.0.1:1/scheduler\n"
+                                    "  filterVerb: filter\n"
+                                    "  ignorable: true\n");
+  CommandRun skipped = Ksched("schedule -f " + Example("cluster.yaml") + " --config " + ignorable);
+  EXPECT_EQ(skipped.status, 1) << skipped.err;
+  EXPECT_NE(skipped.out.find("shop/web-7d9f-klmno  node-a2"), std::string::npos) << skipped.out;
+}
+
+// A v1.26 API server labels every namespace with its name (v1.21+), so a
+// namespaceSelector on kubernetes.io/metadata.name finds pods in a
+// namespace the snapshot does not list as an object.
+TEST(FrameworkCli, NamespacesGetTheirNameLabel) {
+  std::string snap = WriteTemp("ns.yaml", R"(kind: List
+items:
+- kind: Node
+  metadata: {name: n1, labels: {kubernetes.io/hostname: n1}}
+  status: {allocatable: {cpu: 4, memory: 8Gi, pods: 10}}
+- kind: Node
+  metadata: {name: n2, labels: {kubernetes.io/hostname: n2}}
+  status: {allocatable: {cpu: 4, memory: 8Gi, pods: 10}}
+- kind: Pod
+  metadata: {name: db-0, namespace: shop, labels: {app: db}}
+  spec: {nodeName: n1, containers: [{name: c}]}
+- kind: Pod
+  metadata: {name: report, namespace: default}
+  spec:
+    containers: [{name: c}]
+    affinity:
+      podAntiAffinity:
+        requiredDuringSchedulingIgnoredDuringExecution:
+        - labelSelector: {matchLabels: {app: db}}
+          namespaceSelector: {matchLabels: {kubernetes.io/metadata.name: shop}}
+          topologyKey: kubernetes.io/hostname
+)");
+  CommandRun r = Ksched("schedule -f " + snap + " -o json");
+  EXPECT_EQ(r.status, 0) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j[0]["node"], "n2") << r.out;
+  EXPECT_EQ(j[0]["failures"]["n1"][0], "node(s) didn't match pod anti-affinity rules") << r.out;
+}
+
+// The Priority admission plugin gives a pod its class's preemptionPolicy
+// (v1.19+), which DefaultPreemption reads.
+TEST(FrameworkCli, PreemptionPolicyComesFromThePriorityClass) {
+  std::string snap = WriteTemp("never.yaml", R"(kind: List
+items:
+- kind: PriorityClass
+  apiVersion: scheduling.k8s.io/v1
+  metadata: {name: polite}
+  value: 1000
+  preemptionPolicy: Never
+- kind: Node
+  metadata: {name: n1, labels: {kubernetes.io/hostname: n1}}
+  status: {allocatable: {cpu: 2, memory: 8Gi, pods: 10}}
+- kind: Pod
+  metadata: {name: low, namespace: default}
+  spec: {nodeName: n1, priority: 0, containers: [{name: c, resources: {requests: {cpu: 2}}}]}
+- kind: Pod
+  metadata: {name: high, namespace: default}
+  spec:
+    priorityClassName: polite
+    containers: [{name: c, resources: {requests: {cpu: 1}}}]
+)");
+  CommandRun r = Ksched("schedule -f " + snap);
+  EXPECT_EQ(r.status, 1) << r.err;
+  EXPECT_NE(r.out.find("preemption: not eligible due to preemptionPolicy=Never."),
+            std::string::npos)
+      << r.out;
 }
 
 }  // namespace

@@ -232,7 +232,7 @@ TEST_F(ValidateCli, NewerFieldsAreOneSummarisedWarningAndInJson) {
                            "kind: List\nitems:\n- kind: Node\n  metadata: {name: n1}\n"
                            "  status: {allocatable: {cpu: 2, pods: 10}}\n" +
                                items);
-  CommandRun r = Ksched("schedule -f " + snap + " -o json");
+  CommandRun r = Ksched("schedule --scheduler-version v1.15 -f " + snap + " -o json");
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.err,
             "ksched: warning: 5 pods use topologySpreadConstraints (Kubernetes 1.16+), which the "
@@ -241,9 +241,19 @@ TEST_F(ValidateCli, NewerFieldsAreOneSummarisedWarningAndInJson) {
   ASSERT_EQ(j.size(), 5u);
   EXPECT_EQ(j[0]["warnings"][0],
             "uses topologySpreadConstraints (Kubernetes 1.16+), which the v1.15 algorithm ignores");
-  CommandRun quiet = Ksched("schedule -f " + snap + " -o json --warnings=false");
+  CommandRun quiet =
+      Ksched("schedule --scheduler-version v1.15 -f " + snap + " -o json --warnings=false");
   EXPECT_TRUE(quiet.err.empty()) << quiet.err;
   EXPECT_FALSE(nlohmann::json::parse(quiet.out)[0].contains("warnings"));
+  // The default engine, v1.26, honours the constraints: nothing to warn
+  // about, and a node without the topology key is no place for the pods.
+  CommandRun v126 = Ksched("schedule -f " + snap + " -o json");
+  EXPECT_EQ(v126.status, 1) << v126.err;
+  EXPECT_TRUE(v126.err.empty()) << v126.err;
+  auto k = nlohmann::json::parse(v126.out);
+  EXPECT_FALSE(k[0].contains("warnings"));
+  EXPECT_EQ(k[0]["failures"]["n1"][0],
+            "node(s) didn't match pod topology spread constraints (missing required label)");
 }
 
 TEST_F(ValidateCli, PodWhoseReplicaSetIsMissingGetsAWarning) {
@@ -262,7 +272,7 @@ items:
     ownerReferences: [{apiVersion: apps/v1, kind: ReplicaSet, name: web-abc, controller: true}]
   spec: {containers: [{name: c}]}
 )");
-  CommandRun r = Ksched("schedule -f " + snap);
+  CommandRun r = Ksched("schedule --scheduler-version v1.15 -f " + snap);
   EXPECT_EQ(r.status, 0);
   EXPECT_EQ(r.err,
             "ksched: warning: ReplicaSet default/web-abc is not in the snapshot: "
@@ -270,10 +280,21 @@ items:
             "siblings as the cluster would\n"
             "ksched: warning: add replicasets to the kubectl get command that makes the "
             "snapshot\n");
-  CommandRun json = Ksched("schedule -f " + snap + " -o json");
+  CommandRun json = Ksched("schedule --scheduler-version v1.15 -f " + snap + " -o json");
   EXPECT_EQ(nlohmann::json::parse(json.out)[0]["warnings"][0],
             "its ReplicaSet default/web-abc is not in the snapshot, so SelectorSpreadPriority "
             "does not spread it against its siblings as the cluster would");
+  // v1.26 spreads siblings with PodTopologySpread's system default
+  // constraints, which find them through the same controller.
+  CommandRun v126 = Ksched("schedule -f " + snap + " -o json");
+  EXPECT_EQ(v126.status, 0);
+  EXPECT_NE(v126.err.find("ReplicaSet default/web-abc is not in the snapshot: PodTopologySpread's "
+                          "default constraints do not spread its pending pod default/web-1"),
+            std::string::npos)
+      << v126.err;
+  EXPECT_EQ(nlohmann::json::parse(v126.out)[0]["warnings"][0],
+            "its ReplicaSet default/web-abc is not in the snapshot, so PodTopologySpread's default "
+            "constraints do not spread it against its siblings as the cluster would");
 }
 
 TEST_F(ValidateCli, ObjectsWithoutKindSayWhatIsExpected) {

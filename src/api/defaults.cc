@@ -154,6 +154,12 @@ void ApplyV126Defaults(ObjectSet* objects, std::vector<Pod>* pending) {
   for (Node& n : objects->nodes) SetNodeDefaults(&n);
   for (ReplicationController& rc : objects->replication_controllers)
     SetReplicationControllerDefaults(&rc);
+  ApplyV126ServerDefaults(objects);
+}
+
+void ApplyV126ServerDefaults(ObjectSet* objects) {
+  static const std::vector<Pod> kNoPods;
+  AddPodNamespaces(objects, kNoPods);
   for (Namespace& ns : objects->namespaces) SetNamespaceDefaults(&ns);
   for (PersistentVolume& pv : objects->persistent_volumes)
     if (pv.phase.empty()) pv.phase = "Pending";

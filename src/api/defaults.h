@@ -106,4 +106,9 @@ void AddPodNamespaces(ObjectSet* objects, const std::vector<Pod>& pending);
 // `pending` (may be null). Idempotent.
 void ApplyV126Defaults(ObjectSet* objects, std::vector<Pod>* pending);
 
+// What a v1.26 API server stores beyond ApplyApiServerDefaults (which holds
+// for both versions, admission included): a labelled Namespace for every
+// namespace the pods use, and volumes' status.phase "Pending" when absent.
+void ApplyV126ServerDefaults(ObjectSet* objects);
+
 }  // namespace ksched

@@ -1,6 +1,7 @@
-// What the Priority admission plugin of a v1.15 API server does to a pod
-// before any scheduler sees it: spec.priority comes from the pod's
-// PriorityClass (or the cluster's globalDefault class, else 0).
+// What the Priority admission plugin of an API server does to a pod before
+// any scheduler sees it: spec.priority comes from the pod's PriorityClass
+// (or the cluster's globalDefault class, else 0), and since v1.19 the
+// class's preemptionPolicy too.
 //
 // Snapshot pods were admitted already and carry spec.priority; hand-written
 // pods (--pending, capacity templates) usually carry only a class name. Both

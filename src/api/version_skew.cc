@@ -9,25 +9,30 @@ namespace ksched {
 const std::vector<SkewField>& SkewFields() {
   static const std::vector<SkewField> fields = {
       {"PodSpec", "topologySpreadConstraints", "topologySpreadConstraints", "1.16+",
-       "which the v1.15 algorithm ignores"},
+       "which the v1.15 algorithm ignores", ""},
       {"PodSpec", "overhead", "pod overhead (spec.overhead)", "1.16+",
-       "which v1.15 does not add to the pod's requests"},
+       "which v1.15 does not add to the pod's requests", ""},
       {"Container", "restartPolicy", "native sidecars (init containers with restartPolicy: Always)",
        "1.28+",
        "which v1.15 counts as ordinary init containers (their requests are not added to the "
+       "containers')",
+       "which v1.26 counts as ordinary init containers (their requests are not added to the "
        "containers')"},
       {"PodSpec", "schedulingGates", "schedulingGates", "1.26+",
-       "which v1.15 ignores: the pods are scheduled as if ungated"},
+       "which v1.15 ignores: the pods are scheduled as if ungated", ""},
       {"PodSpec", "resources", "pod-level resources (spec.resources)", "1.32+",
-       "which v1.15 ignores: only containers' requests count"},
+       "which v1.15 ignores: only containers' requests count",
+       "which v1.26 ignores: only containers' requests count"},
       {"PodSpec", "resourceClaims", "resourceClaims (dynamic resource allocation)", "1.26+",
-       "which the v1.15 algorithm ignores"},
+       "which the v1.15 algorithm ignores",
+       "which v1.26 reads only with the alpha DynamicResources gate, a plugin ksched does not "
+       "run: the claims are ignored"},
       {"PodAffinityTerm", "namespaceSelector", "pod affinity namespaceSelector", "1.21+",
-       "which v1.15 ignores (it reads only namespaces)"},
+       "which v1.15 ignores (it reads only namespaces)", ""},
       {"PodAffinityTerm", "matchLabelKeys", "pod affinity matchLabelKeys", "1.29+",
-       "which the v1.15 algorithm ignores"},
+       "which the v1.15 algorithm ignores", "which v1.26 ignores"},
       {"PodAffinityTerm", "mismatchLabelKeys", "pod affinity mismatchLabelKeys", "1.29+",
-       "which the v1.15 algorithm ignores"},
+       "which the v1.15 algorithm ignores", "which v1.26 ignores"},
   };
   return fields;
 }
@@ -74,7 +79,8 @@ std::vector<std::string> SkewReport::Lines() const {
   std::vector<std::string> out;
   for (const auto& [index, users] : users_) {
     const SkewField& f = SkewFields()[index];
-    std::string what = fmt::format("{} (Kubernetes {}), {}", f.name, f.since, f.v115);
+    if (Consequence(f).empty()) continue;
+    std::string what = fmt::format("{} (Kubernetes {}), {}", f.name, f.since, Consequence(f));
     if (users.size() == 1) {
       out.push_back(fmt::format("pod {} uses {}", users[0], what));
       continue;
@@ -100,7 +106,8 @@ std::vector<std::string> SkewReport::LinesFor(const std::string& object) const {
   std::sort(used.begin(), used.end());
   for (int index : used) {
     const SkewField& f = SkewFields()[index];
-    out.push_back(fmt::format("uses {} (Kubernetes {}), {}", f.name, f.since, f.v115));
+    if (Consequence(f).empty()) continue;
+    out.push_back(fmt::format("uses {} (Kubernetes {}), {}", f.name, f.since, Consequence(f)));
   }
   return out;
 }

@@ -1,9 +1,9 @@
 // Fields newer than v1.15 that change where a later scheduler puts a pod.
 //
-// ksched keeps v1.15's semantics: a snapshot of a current cluster may carry
-// topologySpreadConstraints, pod overhead, native sidecars and the like,
-// which the v1.15 algorithm never reads, so its answer can differ from what
-// the cluster's own scheduler does. These are not errors; they are said
+// A snapshot of a current cluster may carry topologySpreadConstraints, pod
+// overhead, native sidecars and the like. The v1.15 engine never reads them,
+// and the v1.26 engine reads those that v1.26 has, so an answer can differ
+// from what the cluster's own (newer) scheduler does. These are not errors; they are said
 // once per field, naming the pods:
 //   37 pods use topologySpreadConstraints (Kubernetes 1.16+), which the v1.15
 //   algorithm ignores; e.g. shop/web-1, shop/web-2, shop/web-3
@@ -27,6 +27,9 @@ struct SkewField {
   std::string_view name;   // how a message names it
   std::string_view since;  // "1.16+"
   std::string_view v115;   // what the v1.15 algorithm does instead
+  // What the v1.26 framework does instead; "" when v1.26 honours the field
+  // (then nothing is said with the v1.26 engine).
+  std::string_view v126;
 };
 
 // The table, in the order warnings are printed.
@@ -40,9 +43,11 @@ bool IsSkewField(std::string_view type, std::string_view field);
 // restartPolicy counts only when it is "Always" (a native sidecar).
 int SkewIndex(const FieldFinding& f);
 
-// Collects who uses what and prints it summarised.
+// Collects who uses what and prints it summarised, for the engine that
+// decides ("v1.15", the default, or "v1.26").
 class SkewReport {
  public:
+  void set_engine(std::string_view engine) { v126_ = engine == "v1.26"; }
   // `object` names the pod ("shop/web-1").
   void Add(int skew_index, const std::string& object);
   bool empty() const { return users_.empty(); }
@@ -52,6 +57,10 @@ class SkewReport {
   std::vector<std::string> LinesFor(const std::string& object) const;
 
  private:
+  // The text for the engine, "" when the engine honours the field.
+  std::string_view Consequence(const SkewField& f) const { return v126_ ? f.v126 : f.v115; }
+
+  bool v126_ = false;
   std::map<int, std::vector<std::string>> users_;  // skew index -> pods, in input order
   std::unordered_map<std::string, std::vector<int>> by_object_;
 };

@@ -85,5 +85,20 @@ TEST(VersionSkew, ValuesThatAskForNothingAreQuiet) {
   EXPECT_TRUE(r.empty()) << ::testing::PrintToString(r.Lines());
 }
 
+TEST(VersionSkew, TheV126EngineNamesOnlyWhatItIgnores) {
+  SkewReport r = Report("[" +
+                        PodWith("web-1", R"(,"topologySpreadConstraints":[{"maxSkew":1}],)"
+                                         R"("resourceClaims":[{"name":"gpu"}])") +
+                        "]");
+  r.set_engine("v1.26");
+  EXPECT_THAT(r.LinesFor("shop/web-1"),
+              ElementsAre("uses resourceClaims (dynamic resource allocation) (Kubernetes 1.26+), "
+                          "which v1.26 reads only with the alpha DynamicResources gate, a plugin "
+                          "ksched does not run: the claims are ignored"));
+  EXPECT_EQ(r.Lines().size(), 1u);
+  r.set_engine("v1.15");
+  EXPECT_EQ(r.LinesFor("shop/web-1").size(), 2u);
+}
+
 }  // namespace
 }  // namespace ksched

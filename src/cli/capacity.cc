@@ -82,7 +82,8 @@ CLI::App* AddCapacityCommand(CLI::App* app, CapacityArgs* args) {
 }
 
 int RunCapacity(const CapacityArgs& args) {
-  auto snap = LoadPlanningSnapshot(args.files, "", args.scheduler_name, args.warnings);
+  auto snap = LoadPlanningSnapshot(args.files, "", args.scheduler_name, args.flags.EngineVersion(),
+                                   args.warnings);
   if (!snap.ok()) {
     std::cerr << "ksched: " << snap.error().message << "\n";
     return kExitBadInput;
@@ -111,7 +112,7 @@ int RunCapacity(const CapacityArgs& args) {
       workloads.push_back(std::move(w));
     }
   }
-  if (auto config = args.flags.Build(); !config.ok()) {
+  if (auto config = args.flags.BuildEngine(); !config.ok()) {
     std::cerr << "ksched: " << config.error().message << "\n";
     return kExitBadInput;
   }

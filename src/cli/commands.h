@@ -52,6 +52,7 @@ struct DrainArgs {
   std::vector<std::string> nodes;
   std::string output = "table";
   bool disable_preemption = false;
+  bool warnings = true;
   SchedulerFlags flags;
 };
 CLI::App* AddDrainCommand(CLI::App* app, DrainArgs* args);
@@ -79,6 +80,7 @@ struct RunArgs {
     SchedulerFlags f;
     f.percentage_of_nodes_to_score = 50;  // kube-scheduler v1.15's default
     f.tie_break = "round-robin";          // upstream's selectHost
+    f.scheduler_version = "v1.15";        // `run` speaks v1.15's APIs so far
     return f;
   }();
   bool disable_preemption = false;

@@ -7,6 +7,7 @@
 #include <iostream>
 
 #include "cli/commands.h"
+#include "cli/input.h"
 #include "cli/output.h"
 #include "cli/planning_output.h"
 
@@ -35,22 +36,25 @@ CLI::App* AddDrainCommand(CLI::App* app, DrainArgs* args) {
       ->capture_default_str();
   cmd->add_flag("--disable-preemption", args->disable_preemption,
                 "Replacements do not preempt lower-priority pods (as kube-scheduler's flag)");
+  AddWarningsFlag(cmd, &args->warnings);
   args->flags.AddTo(cmd);
   return cmd;
 }
 
 int RunDrain(const DrainArgs& args) {
-  ObjectSet objects;
-  for (const std::string& f : args.files) {
-    if (Status s = DecodeFile(f, &objects); !s.ok()) {
-      std::cerr << "ksched: " << s.error().message << "\n";
-      return kExitBadInput;
-    }
-  }
-  if (auto config = args.flags.Build(); !config.ok()) {
+  if (auto config = args.flags.BuildEngine(); !config.ok()) {
     std::cerr << "ksched: " << config.error().message << "\n";
     return kExitBadInput;
   }
+  // Decoded, defaulted and validated as the API server would store them.
+  Diagnostics diag(args.flags.EngineVersion());
+  auto loaded = LoadSnapshot(args.files, &diag);
+  if (!loaded.ok()) {
+    std::cerr << "ksched: " << loaded.error().message << "\n";
+    return kExitBadInput;
+  }
+  if (args.warnings) diag.Print();
+  ObjectSet objects = std::move(loaded).value();
   planning::DrainOptions options;
   options.preemption = !args.disable_preemption;
   options.record_details = args.output == "html";

@@ -35,6 +35,9 @@ void AppendObjects(ObjectSet&& from, ObjectSet* to) {
   MoveAppend(&from.storage_classes, &to->storage_classes);
   MoveAppend(&from.pod_disruption_budgets, &to->pod_disruption_budgets);
   MoveAppend(&from.priority_classes, &to->priority_classes);
+  MoveAppend(&from.namespaces, &to->namespaces);
+  MoveAppend(&from.csi_nodes, &to->csi_nodes);
+  MoveAppend(&from.csi_drivers, &to->csi_drivers);
   MoveAppend(&from.field_notes, &to->field_notes);
   to->skipped += from.skipped;
 }
@@ -102,8 +105,8 @@ void WarnSnapshotNotes(const std::vector<FieldNote>& notes, Diagnostics* diag) {
 void AddWarningsFlag(CLI::App* cmd, bool* warnings) {
   cmd->add_flag("--warnings", *warnings,
                 "Print warnings about the input (unknown fields in the snapshot, fields newer "
-                "than v1.15 that the algorithm ignores, missing controllers) on stderr and in "
-                "-o json|yaml; --warnings=false silences them")
+                "than the engine's version that it ignores, missing controllers) on stderr and "
+                "in -o json|yaml; --warnings=false silences them")
       ->capture_default_str();
 }
 
@@ -141,6 +144,9 @@ Result<ObjectSet> LoadSnapshot(const std::vector<std::string>& files, Diagnostic
     one.field_notes.clear();
     AppendObjects(std::move(one), &all);
   }
+  // Once for all files: a Namespace may be listed in another file than its
+  // pods.
+  if (diag->engine() == "v1.26") ApplyV126ServerDefaults(&all);
   return all;
 }
 
@@ -184,6 +190,11 @@ void CheckOwners(const std::vector<Pod>& pods, const ClusterState& cluster, Diag
   std::vector<std::string> order;
   std::set<std::string> resources;  // for the kubectl hint
   bool has_controller = false;
+  // What spreads a pod against its siblings: v1.15's SelectorSpreadPriority,
+  // v1.26's PodTopologySpread with its system default constraints.
+  const bool v126 = diag->engine() == "v1.26";
+  const std::string_view spreader =
+      v126 ? "PodTopologySpread's default constraints do" : "SelectorSpreadPriority does";
   for (const Pod& p : pods) {
     for (const OwnerReference& o : p.meta.owner_references) {
       if (!o.controller) continue;
@@ -196,9 +207,9 @@ void CheckOwners(const std::vector<Pod>& pods, const ClusterState& cluster, Diag
       has_controller = true;
       if (known->count({p.meta.ns, o.name}) != 0) continue;
       std::string owner = fmt::format("{} {}/{}", o.kind, Str(p.meta.ns), o.name);
-      diag->NotePod(p.Key(), "its " + owner +
-                                 " is not in the snapshot, so SelectorSpreadPriority does not "
-                                 "spread it against its siblings as the cluster would");
+      diag->NotePod(p.Key(), fmt::format("its {} is not in the snapshot, so {} not spread it "
+                                         "against its siblings as the cluster would",
+                                         owner, spreader));
       std::vector<std::string>& users = missing[owner];
       if (users.empty()) order.push_back(owner);
       users.push_back(p.Key());
@@ -212,9 +223,9 @@ void CheckOwners(const std::vector<Pod>& pods, const ClusterState& cluster, Diag
                           ? "pending pod " + users[0]
                           : fmt::format("{} pending pods (e.g. {})", users.size(), users[0]);
     diag->Warn(
-        fmt::format("{} is not in the snapshot: SelectorSpreadPriority does not spread its "
-                    "{} against their siblings as the cluster would",
-                    order[i], who));
+        fmt::format("{} is not in the snapshot: {} not spread its {} against their siblings "
+                    "as the cluster would",
+                    order[i], spreader, who));
   }
   if (order.size() > kShown) {
     diag->Warn(fmt::format("... and {} more controllers of pending pods are not in the snapshot",
@@ -226,9 +237,11 @@ void CheckOwners(const std::vector<Pod>& pods, const ClusterState& cluster, Diag
     diag->Warn("add " + list + " to the kubectl get command that makes the snapshot");
   }
   if (has_controller && cluster.services().empty()) {
-    diag->Warn(
-        "the snapshot holds no Service: SelectorSpreadPriority and ServiceSpreadingPriority "
-        "see none (add services to the kubectl get command if the cluster has any)");
+    diag->Warn(fmt::format(
+        "the snapshot holds no Service: {} see none (add services to the kubectl get command "
+        "if the cluster has any)",
+        v126 ? "PodTopologySpread's default constraints"
+             : "SelectorSpreadPriority and ServiceSpreadingPriority"));
   }
 }
 

@@ -19,9 +19,10 @@ planning::SchedulerFactory MakeSchedulerFactory(const SchedulerFlags& flags) {
 
 Result<planning::Snapshot> LoadPlanningSnapshot(const std::vector<std::string>& files,
                                                 const std::string& pending_file,
-                                                const std::string& scheduler_name, bool warnings) {
+                                                const std::string& scheduler_name,
+                                                std::string_view engine, bool warnings) {
   // Decoded, defaulted and validated as the API server would store them.
-  Diagnostics diag;
+  Diagnostics diag(engine);
   auto objects = LoadSnapshot(files, &diag);
   if (!objects.ok()) return objects.error();
   auto snap = planning::SplitSnapshot(std::move(objects).value(), scheduler_name);

@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "cli/scheduler_flags.h"
@@ -18,13 +19,14 @@ namespace ksched {
 
 planning::SchedulerFactory MakeSchedulerFactory(const SchedulerFlags& flags);
 
-// The snapshot as cli/input.h's LoadSnapshot reads it (defaulted,
-// validated; warnings printed unless `warnings` is false), with the pending
+// The snapshot as cli/input.h's LoadSnapshot reads it for `engine` ("v1.15"
+// or "v1.26": defaulted, validated; warnings printed unless `warnings` is
+// false), with the pending
 // pods replaced by `pending_file`'s when it is set (priority classes applied).
 Result<planning::Snapshot> LoadPlanningSnapshot(const std::vector<std::string>& files,
                                                 const std::string& pending_file,
                                                 const std::string& scheduler_name,
-                                                bool warnings = true);
+                                                std::string_view engine, bool warnings = true);
 
 // Answers --add-node for each template and prints the answers; returns the
 // exit status (0 every template has an answer, 1 some has none, 2 bad input).

@@ -24,9 +24,10 @@ namespace ksched {
 CLI::App* AddScheduleCommand(CLI::App* app, ScheduleArgs* args) {
   CLI::App* cmd = app->add_subcommand(
       "schedule",
-      "Schedule the pending pods of a cluster snapshot and explain the decisions.\n"
+      "Schedule the pending pods of a cluster snapshot and explain the decisions (as\n"
+      "  kube-scheduler v1.26 does; --scheduler-version v1.15 for v1.15).\n"
       "  example: kubectl get nodes,pods,services,rc,rs,statefulsets,pv,pvc,storageclasses,pdb,"
-      "priorityclasses -A -o yaml > snap.yaml\n"
+      "priorityclasses,namespaces,csinodes,csidrivers -A -o yaml > snap.yaml\n"
       "           ksched schedule -f snap.yaml --explain default/web-3\n"
       "           ksched schedule -f snap.yaml -o html > report.html\n"
       "           ksched schedule -f snap.yaml --add-node node-template.yaml=200");
@@ -66,8 +67,13 @@ CLI::App* AddScheduleCommand(CLI::App* app, ScheduleArgs* args) {
 int RunSchedule(const ScheduleArgs& args) {
   if (!args.add_node.empty()) return RunScheduleAddNode(args);
   if (args.output == "html" && args.explain.empty()) return RunScheduleHtml(args);
+  auto engine = args.flags.BuildEngine();
+  if (!engine.ok()) {
+    std::cerr << "ksched: " << engine.error().message << "\n";
+    return kExitBadInput;
+  }
   // Decoded, defaulted and validated as the API server would store them.
-  Diagnostics diag;
+  Diagnostics diag(args.flags.EngineVersion());
   auto loaded = LoadSnapshot(args.files, &diag);
   if (!loaded.ok()) {
     std::cerr << "ksched: " << loaded.error().message << "\n";
@@ -77,11 +83,6 @@ int RunSchedule(const ScheduleArgs& args) {
   // As the Priority admission plugin: pods with a class but no priority.
   if (Status s = ApplyPriorityClasses(objects.priority_classes, &objects.pods, ""); !s.ok()) {
     std::cerr << "ksched: " << s.error().message << "\n";
-    return kExitBadInput;
-  }
-  auto engine = args.flags.BuildEngine();
-  if (!engine.ok()) {
-    std::cerr << "ksched: " << engine.error().message << "\n";
     return kExitBadInput;
   }
   std::vector<Pod> pending;

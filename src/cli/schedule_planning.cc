@@ -10,13 +10,13 @@
 namespace ksched {
 
 int RunScheduleAddNode(const ScheduleArgs& args) {
-  auto snap =
-      LoadPlanningSnapshot(args.files, args.pending_file, args.scheduler_name, args.warnings);
+  auto snap = LoadPlanningSnapshot(args.files, args.pending_file, args.scheduler_name,
+                                   args.flags.EngineVersion(), args.warnings);
   if (!snap.ok()) {
     std::cerr << "ksched: " << snap.error().message << "\n";
     return kExitBadInput;
   }
-  if (auto config = args.flags.Build(); !config.ok()) {
+  if (auto config = args.flags.BuildEngine(); !config.ok()) {
     std::cerr << "ksched: " << config.error().message << "\n";
     return kExitBadInput;
   }
@@ -30,13 +30,13 @@ int RunScheduleAddNode(const ScheduleArgs& args) {
 }
 
 int RunScheduleHtml(const ScheduleArgs& args) {
-  auto snap =
-      LoadPlanningSnapshot(args.files, args.pending_file, args.scheduler_name, args.warnings);
+  auto snap = LoadPlanningSnapshot(args.files, args.pending_file, args.scheduler_name,
+                                   args.flags.EngineVersion(), args.warnings);
   if (!snap.ok()) {
     std::cerr << "ksched: " << snap.error().message << "\n";
     return kExitBadInput;
   }
-  if (auto config = args.flags.Build(); !config.ok()) {
+  if (auto config = args.flags.BuildEngine(); !config.ok()) {
     std::cerr << "ksched: " << config.error().message << "\n";
     return kExitBadInput;
   }

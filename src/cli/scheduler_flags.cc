@@ -9,6 +9,7 @@
 
 #include "config/feature_gates.h"
 #include "config/load.h"
+#include "extender/config_extenders.h"
 #include "extender/http_extender.h"
 #include "framework/schedule_one.h"
 #include "labels/validation.h"
@@ -31,40 +32,82 @@ CLI::Validator IntegerIn(int64_t min, int64_t max) {
 }
 
 void SchedulerFlags::AddTo(CLI::App* app) {
+  app->add_option("--scheduler-version", scheduler_version,
+                  "Which kube-scheduler decides: v1.26 (the default: the scheduling "
+                  "framework's plugins, configured by --config) or v1.15 (predicates and "
+                  "priorities, configured by --policy or --provider, which select it)")
+      ->check(CLI::IsMember({"v1.15", "v1.26"}));
+  app->add_option("--config", config_file,
+                  "v1.26: KubeSchedulerConfiguration file (kubescheduler.config.k8s.io/v1 or "
+                  "v1beta3, JSON or YAML) as kube-scheduler --config reads it: profiles, "
+                  "plugins, pluginConfig, percentageOfNodesToScore");
   app->add_option("--policy", policy_file,
-                  "kube-scheduler v1 Policy file (JSON or YAML); replaces --provider");
+                  "v1.15: kube-scheduler v1 Policy file (JSON or YAML); replaces --provider; "
+                  "selects the v1.15 engine");
   app->add_option("--provider", provider,
-                  "Algorithm provider: DefaultProvider or ClusterAutoscalerProvider")
+                  "v1.15: algorithm provider, DefaultProvider or ClusterAutoscalerProvider; "
+                  "selects the v1.15 engine")
+      ->each([this](const std::string&) { provider_given = true; })
       ->capture_default_str();
   app->add_option("--percentage-of-nodes-to-score", percentage_of_nodes_to_score,
                   "Stop filtering after this share of nodes is feasible. Default 100: every "
                   "node is checked; kube-scheduler's default is 0 (adaptive, only matters "
-                  "from 100 nodes up)")
+                  "from 100 nodes up). A --config file's percentageOfNodesToScore replaces it")
       ->check(IntegerIn(0, 100))
       ->capture_default_str();
   app->add_option("--hard-pod-affinity-symmetric-weight", hard_pod_affinity_symmetric_weight,
-                  "Weight of existing pods' required affinity in InterPodAffinityPriority "
-                  "(0-100; 0 turns it off; a Policy's non-zero value replaces it)")
+                  "v1.15: weight of existing pods' required affinity in "
+                  "InterPodAffinityPriority (0-100; 0 turns it off; a Policy's non-zero value "
+                  "replaces it). v1.26 reads InterPodAffinity's hardPodAffinityWeight from "
+                  "--config")
       ->check(IntegerIn(0, 100))
+      ->each([this](const std::string&) { hard_weight_given = true; })
       ->capture_default_str();
   app->add_option("--tie-break", tie_break,
                   "Among the best-scoring nodes pick the smallest name (name, the default, "
-                  "repeatable) or rotate as kube-scheduler's selectHost does (round-robin)")
+                  "repeatable) or pick as kube-scheduler's selectHost does (round-robin: "
+                  "v1.15's rotation, v1.26's random choice among the best)")
       ->check(CLI::IsMember({"name", "round-robin"}))
       ->capture_default_str();
   app->add_option("--feature-gates", feature_gates,
-                  "Feature gates that change the algorithm: v1.15's (e.g. "
-                  "TaintNodesByCondition=false,ResourceLimitsPriorityFunction=true) or, with "
-                  "--scheduler-version v1.26, v1.26's (e.g. MinDomainsInPodTopologySpread=true)");
-  app->add_option("--scheduler-version", scheduler_version,
-                  "Which kube-scheduler decides: v1.15 (predicates and priorities; --policy, "
-                  "--provider) or v1.26 (the scheduling framework's plugins; --config)")
-      ->check(CLI::IsMember({"v1.15", "v1.26"}))
-      ->capture_default_str();
-  app->add_option("--config", config_file,
-                  "KubeSchedulerConfiguration file (kubescheduler.config.k8s.io/v1 or v1beta3, "
-                  "JSON or YAML) as kube-scheduler --config reads it: profiles, plugins, "
-                  "pluginConfig; implies --scheduler-version v1.26");
+                  "Feature gates of the chosen engine: v1.26's (e.g. "
+                  "MinDomainsInPodTopologySpread=true) or v1.15's (e.g. "
+                  "TaintNodesByCondition=false,ResourceLimitsPriorityFunction=true)");
+}
+
+std::string_view SchedulerFlags::EngineVersion() const {
+  if (!scheduler_version.empty()) return scheduler_version;
+  if (!config_file.empty()) return "v1.26";
+  if (!policy_file.empty() || provider_given) return "v1.15";
+  return "v1.26";
+}
+
+Status SchedulerFlags::CheckConsistent() const {
+  if (framework()) {
+    if (!policy_file.empty()) {
+      return MakeError(
+          "--policy is a v1.15 Policy file; the v1.26 scheduler reads a "
+          "KubeSchedulerConfiguration: --config FILE (or choose v1.15: --scheduler-version "
+          "v1.15)");
+    }
+    if (provider_given) {
+      return MakeError(
+          "--provider selects a v1.15 algorithm provider; the v1.26 scheduler's plugins come "
+          "from --config FILE (or choose v1.15: --scheduler-version v1.15)");
+    }
+    if (hard_weight_given) {
+      return MakeError(
+          "--hard-pod-affinity-symmetric-weight is a v1.15 flag; with v1.26 set "
+          "hardPodAffinityWeight in InterPodAffinity's pluginConfig args of --config FILE");
+    }
+    return Status::Ok();
+  }
+  if (!config_file.empty()) {
+    return MakeError(
+        "--config is a v1.26 KubeSchedulerConfiguration; the v1.15 scheduler reads --policy "
+        "FILE (or drop --scheduler-version v1.15)");
+  }
+  return Status::Ok();
 }
 
 Result<FeatureGates> ParseFeatureGates(const std::string& spec) {
@@ -156,15 +199,11 @@ Result<SchedulerConfig> SchedulerFlags::Build() const {
 }
 
 Result<std::unique_ptr<Engine>> SchedulerFlags::BuildEngine() const {
+  if (Status s = CheckConsistent(); !s.ok()) return s.error();
   if (!framework()) {
     auto config = Build();
     if (!config.ok()) return config.error();
     return MakeV115Engine(std::move(config).value(), tie());
-  }
-  if (!policy_file.empty()) {
-    return MakeError(
-        "--policy is a v1.15 Policy file; the v1.26 scheduler reads a "
-        "KubeSchedulerConfiguration: --config FILE");
   }
   auto gates = config::ParseFeatureGates(feature_gates);
   if (!gates.ok()) return MakeError("--feature-gates: " + gates.error().message);
@@ -178,11 +217,8 @@ Result<std::unique_ptr<Engine>> SchedulerFlags::BuildEngine() const {
     if (!loaded.ok()) return loaded.error();
     cfg = std::move(loaded).value();
   }
-  if (!cfg.extenders.empty()) {
-    return MakeError(config_file +
-                     ": extenders: the v1.26 engine of schedule, capacity and drain does not call "
-                     "extenders yet (ksched replay does)");
-  }
+  auto extenders = MakeConfigExtenders(cfg.extenders);
+  if (!extenders.ok()) return extenders.error().Prepend(config_file + ": ");
   framework::FrameworkOptions fw_options;
   fw_options.feature_gates = *gates;
   fw_options.parallelism = cfg.parallelism;
@@ -194,7 +230,8 @@ Result<std::unique_ptr<Engine>> SchedulerFlags::BuildEngine() const {
                                              : cfg.percentage_of_nodes_to_score;
   options.host_selection = tie() == TieBreak::kRoundRobin ? framework::HostSelection::kReservoir
                                                           : framework::HostSelection::kSmallestName;
-  auto scheduler = framework::Scheduler::New(cfg, fw_options, options);
+  auto scheduler =
+      framework::Scheduler::New(cfg, fw_options, options, std::move(extenders).value());
   if (!scheduler.ok()) return scheduler.error();
   return MakeV126Engine(std::move(scheduler).value());
 }

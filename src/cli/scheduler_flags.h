@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 #include "algorithm/generic_scheduler.h"
 #include "algorithm/provider.h"
@@ -21,9 +22,14 @@ struct SchedulerFlags {
   std::string tie_break = "name";
   std::string feature_gates;  // "TaintNodesByCondition=false,ResourceLimitsPriorityFunction=true"
   // Which kube-scheduler decides: "v1.15" (predicates, priorities, Policy)
-  // or "v1.26" (the scheduling framework, KubeSchedulerConfiguration).
-  std::string scheduler_version = "v1.15";
+  // or "v1.26" (the scheduling framework, KubeSchedulerConfiguration); ""
+  // when not given: EngineVersion() decides from the other flags.
+  std::string scheduler_version;
   std::string config_file;  // --config: a KubeSchedulerConfiguration; implies v1.26
+  // Set while parsing when the flag was given (v1.15-only flags: with the
+  // v1.26 engine they are an error rather than silently ignored).
+  bool provider_given = false;
+  bool hard_weight_given = false;
 
   void AddTo(CLI::App* app);
   TieBreak tie() const {
@@ -34,7 +40,13 @@ struct SchedulerFlags {
   Result<SchedulerConfig> Build() const;
   // The engine these flags choose.
   Result<std::unique_ptr<Engine>> BuildEngine() const;
-  bool framework() const { return !config_file.empty() || scheduler_version == "v1.26"; }
+  // The engine these flags choose: --scheduler-version when given, else
+  // v1.15 for --policy or --provider, else v1.26 (the default).
+  std::string_view EngineVersion() const;
+  bool framework() const { return EngineVersion() == "v1.26"; }
+  // Flags that belong to the other engine than EngineVersion()'s, as an
+  // error naming them; ok when they agree.
+  Status CheckConsistent() const;
 };
 
 // A CLI11 check for an integer flag: the whole text must be a base-10
