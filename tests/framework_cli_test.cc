@@ -144,6 +144,69 @@ TEST(FrameworkCli, CapacityRunsOnTheFramework) {
   EXPECT_FALSE(r.out.empty());
 }
 
+// One kube-scheduler serves every profile of its configuration: pods of
+// either schedulerName are scheduled, each by its own profile's plugins.
+TEST(FrameworkCli, EveryProfileIsServed) {
+  std::string cfg = WriteTemp("profiles.yaml", R"(apiVersion: kubescheduler.config.k8s.io/v1
+kind: KubeSchedulerConfiguration
+profiles:
+- schedulerName: default-scheduler
+- schedulerName: bin-packer
+  plugins:
+    score:
+      disabled: [{name: "*"}]
+      enabled: [{name: NodeResourcesFit, weight: 5}]
+  pluginConfig:
+  - name: NodeResourcesFit
+    args:
+      scoringStrategy:
+        type: MostAllocated
+        resources: [{name: cpu, weight: 1}]
+)");
+  std::string snap = WriteTemp("profiles-snap.yaml", R"(kind: List
+items:
+- kind: Node
+  metadata: {name: busy, labels: {kubernetes.io/hostname: busy}}
+  status: {allocatable: {cpu: 4, memory: 8Gi, pods: 10}}
+- kind: Node
+  metadata: {name: idle, labels: {kubernetes.io/hostname: idle}}
+  status: {allocatable: {cpu: 4, memory: 8Gi, pods: 10}}
+- kind: Pod
+  metadata: {name: running, namespace: default}
+  spec: {nodeName: busy, containers: [{name: c, resources: {requests: {cpu: 2}}}]}
+- kind: Pod
+  metadata: {name: spread-me, namespace: default, creationTimestamp: "2026-01-01T00:00:00Z"}
+  spec: {containers: [{name: c, resources: {requests: {cpu: 1}}}]}
+- kind: Pod
+  metadata: {name: pack-me, namespace: default, creationTimestamp: "2026-01-01T00:00:01Z"}
+  spec:
+    schedulerName: bin-packer
+    containers: [{name: c, resources: {requests: {cpu: 1}}}]
+- kind: Pod
+  metadata: {name: someone-elses, namespace: default}
+  spec: {schedulerName: other, containers: [{name: c}]}
+)");
+  CommandRun r = Ksched("schedule -f " + snap + " --config " + cfg + " -o json");
+  EXPECT_EQ(r.status, 0) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j.size(), 3u) << r.out;
+  EXPECT_EQ(j[0]["pod"], "default/spread-me");
+  EXPECT_EQ(j[0]["node"], "idle");  // LeastAllocated
+  EXPECT_EQ(j[1]["pod"], "default/pack-me");
+  EXPECT_EQ(j[1]["node"], "busy");  // MostAllocated
+  EXPECT_EQ(j[1]["plugins"]["NodeResourcesFit@bin-packer"]["busy"], 5 * 75) << r.out;
+  EXPECT_EQ(j[2]["skipped"],
+            "left to scheduler \"other\" (spec.schedulerName; this run serves the profiles "
+            "default-scheduler, bin-packer)")
+      << r.out;
+  // --scheduler-name narrows the run to one profile, as kube-scheduler's
+  // flag would.
+  CommandRun one =
+      Ksched("schedule -f " + snap + " --config " + cfg + " --scheduler-name bin-packer -o json");
+  EXPECT_EQ(one.status, 0) << one.err;
+  EXPECT_EQ(nlohmann::json::parse(one.out)[0]["pod"], "default/pack-me") << one.out;
+}
+
 // Extenders of a --config file are called, as kube-scheduler calls them.
 TEST(FrameworkCli, ConfigExtendersAreCalled) {
   std::string cfg = WriteTemp("extender.yaml",

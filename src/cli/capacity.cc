@@ -65,8 +65,8 @@ CLI::App* AddCapacityCommand(CLI::App* app, CapacityArgs* args) {
                 "Let copies preempt lower-priority pods, as the scheduler would (default: off, "
                 "as cluster-capacity counts)");
   cmd->add_option("--scheduler-name", args->scheduler_name,
-                  "Whose pending pods go first: spec.schedulerName of this scheduler")
-      ->capture_default_str();
+                  "Whose pending pods go first: spec.schedulerName of this scheduler. Default: "
+                  "every profile's schedulerName of --config (default-scheduler without one)");
   cmd->add_option("--add-node", args->add_node,
                   "Node template FILE[=MAX]: the fewest copies (0..MAX, default 1000) to add so "
                   "that every pending pod and every requested copy fits; repeat for several "
@@ -82,8 +82,13 @@ CLI::App* AddCapacityCommand(CLI::App* app, CapacityArgs* args) {
 }
 
 int RunCapacity(const CapacityArgs& args) {
-  auto snap = LoadPlanningSnapshot(args.files, "", args.scheduler_name, args.flags.EngineVersion(),
-                                   args.warnings);
+  auto served = CheckFlagsAndServedNames(args.flags, args.scheduler_name);
+  if (!served.ok()) {
+    std::cerr << "ksched: " << served.error().message << "\n";
+    return kExitBadInput;
+  }
+  auto snap =
+      LoadPlanningSnapshot(args.files, "", *served, args.flags.EngineVersion(), args.warnings);
   if (!snap.ok()) {
     std::cerr << "ksched: " << snap.error().message << "\n";
     return kExitBadInput;
@@ -111,10 +116,6 @@ int RunCapacity(const CapacityArgs& args) {
       }
       workloads.push_back(std::move(w));
     }
-  }
-  if (auto config = args.flags.BuildEngine(); !config.ok()) {
-    std::cerr << "ksched: " << config.error().message << "\n";
-    return kExitBadInput;
   }
   planning::CapacityOptions options;
   options.schedule_pending = !args.ignore_pending;

@@ -20,7 +20,7 @@ struct ScheduleArgs {
   std::string pending_file;
   std::string output = "table";
   std::string explain;
-  std::string scheduler_name = "default-scheduler";
+  std::string scheduler_name;  // "": ServedSchedulerNames' default
   bool disable_preemption = false;
   std::vector<std::string> add_node;  // --add-node TEMPLATE[=MAX]
   std::string add_node_search = "bisect";
@@ -37,7 +37,7 @@ struct CapacityArgs {
   std::string output = "table";
   bool ignore_pending = false;
   bool preemption = false;
-  std::string scheduler_name = "default-scheduler";
+  std::string scheduler_name;  // "": ServedSchedulerNames' default
   std::vector<std::string> add_node;
   std::string add_node_search = "bisect";
   bool warnings = true;

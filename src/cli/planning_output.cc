@@ -17,15 +17,22 @@ planning::SchedulerFactory MakeSchedulerFactory(const SchedulerFlags& flags) {
   return [flags]() -> Result<std::unique_ptr<Engine>> { return flags.BuildEngine(); };
 }
 
+Result<std::vector<std::string>> CheckFlagsAndServedNames(const SchedulerFlags& flags,
+                                                          const std::string& scheduler_name) {
+  auto engine = flags.BuildEngine();
+  if (!engine.ok()) return engine.error();
+  return ServedSchedulerNames(scheduler_name, **engine);
+}
+
 Result<planning::Snapshot> LoadPlanningSnapshot(const std::vector<std::string>& files,
                                                 const std::string& pending_file,
-                                                const std::string& scheduler_name,
+                                                const std::vector<std::string>& scheduler_names,
                                                 std::string_view engine, bool warnings) {
   // Decoded, defaulted and validated as the API server would store them.
   Diagnostics diag(engine);
   auto objects = LoadSnapshot(files, &diag);
   if (!objects.ok()) return objects.error();
-  auto snap = planning::SplitSnapshot(std::move(objects).value(), scheduler_name);
+  auto snap = planning::SplitSnapshot(std::move(objects).value(), scheduler_names);
   if (!snap.ok()) return snap;
   if (pending_file.empty()) {
     if (warnings) diag.Print();

@@ -21,12 +21,17 @@ planning::SchedulerFactory MakeSchedulerFactory(const SchedulerFlags& flags);
 
 // The snapshot as cli/input.h's LoadSnapshot reads it for `engine` ("v1.15"
 // or "v1.26": defaulted, validated; warnings printed unless `warnings` is
-// false), with the pending
+// false), split for the scheduler names served, with the pending
 // pods replaced by `pending_file`'s when it is set (priority classes applied).
 Result<planning::Snapshot> LoadPlanningSnapshot(const std::vector<std::string>& files,
                                                 const std::string& pending_file,
-                                                const std::string& scheduler_name,
+                                                const std::vector<std::string>& scheduler_names,
                                                 std::string_view engine, bool warnings = true);
+
+// The engine the flags choose, built once to check them (exit 2 on an
+// error), and the scheduler names the run serves (ServedSchedulerNames).
+Result<std::vector<std::string>> CheckFlagsAndServedNames(const SchedulerFlags& flags,
+                                                          const std::string& scheduler_name);
 
 // Answers --add-node for each template and prints the answers; returns the
 // exit status (0 every template has an answer, 1 some has none, 2 bad input).

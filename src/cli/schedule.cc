@@ -18,6 +18,7 @@
 #include "cli/replay.h"
 #include "cli/step_writer.h"
 #include "loop/snapshot_loop.h"
+#include "planning/snapshot.h"
 
 namespace ksched {
 
@@ -54,8 +55,8 @@ CLI::App* AddScheduleCommand(CLI::App* app, ScheduleArgs* args) {
                   "the cause of each failure and the scores; honours -o json|yaml");
   cmd->add_option("--scheduler-name", args->scheduler_name,
                   "Schedule only pods whose spec.schedulerName is this (as kube-scheduler's "
-                  "flag); others are listed as left to their scheduler")
-      ->capture_default_str();
+                  "flag); others are listed as left to their scheduler. Default: every "
+                  "profile's schedulerName of --config (default-scheduler without one)");
   cmd->add_flag("--disable-preemption", args->disable_preemption,
                 "Do not preempt lower-priority pods for a pod that fits nowhere (as "
                 "kube-scheduler's flag)");
@@ -114,6 +115,7 @@ int RunSchedule(const ScheduleArgs& args) {
   // Which pending pods are this scheduler's, as upstream decides: its
   // schedulerName, and not being deleted.
   std::vector<std::pair<Pod, std::string>> skipped;
+  const std::vector<std::string> served = ServedSchedulerNames(args.scheduler_name, **engine);
   {
     std::vector<Pod> mine;
     for (Pod& p : pending) {
@@ -121,12 +123,8 @@ int RunSchedule(const ScheduleArgs& args) {
           p.spec.scheduler_name.empty() ? std::string("default-scheduler") : p.spec.scheduler_name;
       if (p.meta.has_deletion_timestamp) {
         skipped.emplace_back(std::move(p), "being deleted (metadata.deletionTimestamp is set)");
-      } else if (name != args.scheduler_name) {
-        std::string why = fmt::format(
-            "left to scheduler \"{}\" (spec.schedulerName; this run is "
-            "--scheduler-name {})",
-            name, args.scheduler_name);
-        skipped.emplace_back(std::move(p), std::move(why));
+      } else if (std::find(served.begin(), served.end(), name) == served.end()) {
+        skipped.emplace_back(std::move(p), planning::LeftToOtherScheduler(name, served));
       } else {
         mine.push_back(std::move(p));
       }

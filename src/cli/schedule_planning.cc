@@ -10,14 +10,15 @@
 namespace ksched {
 
 int RunScheduleAddNode(const ScheduleArgs& args) {
-  auto snap = LoadPlanningSnapshot(args.files, args.pending_file, args.scheduler_name,
+  auto served = CheckFlagsAndServedNames(args.flags, args.scheduler_name);
+  if (!served.ok()) {
+    std::cerr << "ksched: " << served.error().message << "\n";
+    return kExitBadInput;
+  }
+  auto snap = LoadPlanningSnapshot(args.files, args.pending_file, *served,
                                    args.flags.EngineVersion(), args.warnings);
   if (!snap.ok()) {
     std::cerr << "ksched: " << snap.error().message << "\n";
-    return kExitBadInput;
-  }
-  if (auto config = args.flags.BuildEngine(); !config.ok()) {
-    std::cerr << "ksched: " << config.error().message << "\n";
     return kExitBadInput;
   }
   if (args.output == "html") {
@@ -30,14 +31,15 @@ int RunScheduleAddNode(const ScheduleArgs& args) {
 }
 
 int RunScheduleHtml(const ScheduleArgs& args) {
-  auto snap = LoadPlanningSnapshot(args.files, args.pending_file, args.scheduler_name,
+  auto served = CheckFlagsAndServedNames(args.flags, args.scheduler_name);
+  if (!served.ok()) {
+    std::cerr << "ksched: " << served.error().message << "\n";
+    return kExitBadInput;
+  }
+  auto snap = LoadPlanningSnapshot(args.files, args.pending_file, *served,
                                    args.flags.EngineVersion(), args.warnings);
   if (!snap.ok()) {
     std::cerr << "ksched: " << snap.error().message << "\n";
-    return kExitBadInput;
-  }
-  if (auto config = args.flags.BuildEngine(); !config.ok()) {
-    std::cerr << "ksched: " << config.error().message << "\n";
     return kExitBadInput;
   }
   planning::CapacityOptions options;

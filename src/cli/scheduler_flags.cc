@@ -75,6 +75,13 @@ void SchedulerFlags::AddTo(CLI::App* app) {
                   "TaintNodesByCondition=false,ResourceLimitsPriorityFunction=true)");
 }
 
+std::vector<std::string> ServedSchedulerNames(const std::string& flag, const Engine& engine) {
+  if (!flag.empty()) return {flag};
+  std::vector<std::string> names = engine.profile_names();
+  if (names.empty()) names.push_back("default-scheduler");
+  return names;
+}
+
 std::string_view SchedulerFlags::EngineVersion() const {
   if (!scheduler_version.empty()) return scheduler_version;
   if (!config_file.empty()) return "v1.26";

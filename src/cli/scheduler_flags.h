@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "algorithm/generic_scheduler.h"
 #include "algorithm/provider.h"
@@ -54,6 +55,12 @@ struct SchedulerFlags {
 // and let values past int64 through; this one names the flag's range and
 // rejects fractions and overflow before the value is converted.
 CLI::Validator IntegerIn(int64_t min, int64_t max);
+
+// The spec.schedulerName values a run serves: --scheduler-name when given
+// (`flag` not empty), else every profile of the engine (a v1.26
+// configuration's profiles, as one kube-scheduler serves them all), else
+// default-scheduler.
+std::vector<std::string> ServedSchedulerNames(const std::string& flag, const Engine& engine);
 
 // Parses --feature-gates.
 Result<FeatureGates> ParseFeatureGates(const std::string& spec);

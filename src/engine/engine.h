@@ -58,6 +58,9 @@ class Engine {
   virtual CacheOptions cache_options() const = 0;
   // The score columns of every scored result, in order.
   virtual const ScoreColumns& score_columns() const = 0;
+  // The spec.schedulerName of each profile (v1.26: one process serves every
+  // profile of its configuration); empty for v1.15, which has no profiles.
+  virtual std::vector<std::string> profile_names() const { return {}; }
 
   // One scheduling cycle for `pod`. With `record_details` false only
   // chosen, error and fit_error are certain. `nominated` (may be null) holds

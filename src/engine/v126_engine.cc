@@ -1,3 +1,4 @@
+#include <unordered_map>
 #include <utility>
 
 #include "engine/engine.h"
@@ -9,7 +10,8 @@ namespace {
 // The framework's cycle as ScheduleResult, the shape every report reads:
 // the failing plugin stands where v1.15 names its predicate, and each score
 // plugin's column holds its normalized score (the weight is the column's).
-ScheduleResult ToScheduleResult(const framework::CycleResult& r, const framework::Framework* fwk) {
+ScheduleResult ToScheduleResult(const framework::CycleResult& r, const framework::Framework* fwk,
+                                const std::vector<size_t>& column_of, size_t num_columns) {
   ScheduleResult out;
   out.chosen = r.chosen;
   out.error = r.error;
@@ -24,11 +26,11 @@ ScheduleResult ToScheduleResult(const framework::CycleResult& r, const framework
   out.scored = true;
   out.totals = r.totals;
   const size_t n = r.feasible.size();
-  out.priority_scores.assign(fwk->num_score_plugins(), std::vector<int64_t>(n, 0));
+  out.priority_scores.assign(num_columns, std::vector<int64_t>(n, 0));
   for (size_t p = 0; p < fwk->num_score_plugins(); ++p) {
     const int64_t weight = fwk->score_weights()[p];
-    for (size_t i = 0; i < n; ++i)
-      out.priority_scores[p][i] = weight == 0 ? 0 : r.plugin_scores.At(p, i) / weight;
+    std::vector<int64_t>& column = out.priority_scores[column_of[p]];
+    for (size_t i = 0; i < n; ++i) column[i] = weight == 0 ? 0 : r.plugin_scores.At(p, i) / weight;
   }
   return out;
 }
@@ -39,12 +41,17 @@ class V126Engine final : public Engine {
       : scheduler_(std::move(scheduler)) {
     columns_.field = "plugins";
     columns_.weighted = true;
-    // Reports name the columns of the first profile (the default one unless
-    // the configuration says otherwise).
-    if (!scheduler_->profiles().empty()) {
-      const framework::Framework& fwk = *scheduler_->profiles().front();
-      for (size_t p = 0; p < fwk.num_score_plugins(); ++p)
-        columns_.columns.push_back({std::string(fwk.ScorePluginName(p)), fwk.score_weights()[p]});
+    // One column per score plugin of any profile, in the first profile's
+    // order and then each later profile's new ones; a pod's result has 0 in
+    // the columns its profile does not run. A plugin weighted differently
+    // in a later profile gets its own column, "Name@profile".
+    for (const auto& fwk : scheduler_->profiles()) {
+      std::vector<size_t>& column_of = column_of_[fwk.get()];
+      for (size_t p = 0; p < fwk->num_score_plugins(); ++p) {
+        const std::string name(fwk->ScorePluginName(p));
+        const int64_t weight = fwk->score_weights()[p];
+        column_of.push_back(ColumnFor(name, weight, fwk->profile_name()));
+      }
     }
   }
 
@@ -55,6 +62,11 @@ class V126Engine final : public Engine {
     return options;
   }
   const ScoreColumns& score_columns() const override { return columns_; }
+  std::vector<std::string> profile_names() const override {
+    std::vector<std::string> names;
+    for (const auto& fwk : scheduler_->profiles()) names.push_back(fwk->profile_name());
+    return names;
+  }
 
   ScheduleResult Schedule(const Pod& pod, const ClusterState& cluster, NodeTree* /*tree*/,
                           bool /*record_details*/, const NominatedPods* nominated) override {
@@ -69,7 +81,7 @@ class V126Engine final : public Engine {
     scheduler_->SetCluster(&cluster);
     scheduler_->SetNominated(nominated);
     scheduler_->SchedulePod(fwk_, pod, &last_);
-    return ToScheduleResult(last_, fwk_);
+    return ToScheduleResult(last_, fwk_, column_of_[fwk_], columns_.columns.size());
   }
 
   PreemptionResult Preempt(const Pod& pod, const ScheduleResult& /*fit_error*/,
@@ -116,8 +128,20 @@ class V126Engine final : public Engine {
   }
 
  private:
+  size_t ColumnFor(const std::string& name, int64_t weight, const std::string& profile) {
+    for (size_t c = 0; c < columns_.columns.size(); ++c) {
+      const ScoreColumn& col = columns_.columns[c];
+      if ((col.name == name || col.name == name + "@" + profile) && col.weight == weight) return c;
+    }
+    bool taken = false;
+    for (const ScoreColumn& col : columns_.columns) taken |= col.name == name;
+    columns_.columns.push_back({taken ? name + "@" + profile : name, weight});
+    return columns_.columns.size() - 1;
+  }
+
   std::unique_ptr<framework::Scheduler> scheduler_;
   ScoreColumns columns_;
+  std::unordered_map<const framework::Framework*, std::vector<size_t>> column_of_;
   framework::Framework* fwk_ = nullptr;
   framework::CycleResult last_;
   std::string last_pod_uid_;

@@ -1,6 +1,7 @@
 #include "planning/snapshot.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 
@@ -9,7 +10,19 @@
 
 namespace ksched::planning {
 
-Result<Snapshot> SplitSnapshot(ObjectSet objects, const std::string& scheduler_name) {
+std::string LeftToOtherScheduler(std::string_view pod_scheduler,
+                                 const std::vector<std::string>& scheduler_names) {
+  if (scheduler_names.size() == 1) {
+    return fmt::format(
+        "left to scheduler \"{}\" (spec.schedulerName; this run is --scheduler-name {})",
+        pod_scheduler, scheduler_names[0]);
+  }
+  return fmt::format(
+      "left to scheduler \"{}\" (spec.schedulerName; this run serves the profiles {})",
+      pod_scheduler, fmt::join(scheduler_names, ", "));
+}
+
+Result<Snapshot> SplitSnapshot(ObjectSet objects, const std::vector<std::string>& scheduler_names) {
   if (Status s = ApplyPriorityClasses(objects.priority_classes, &objects.pods, ""); !s.ok()) {
     return s.error();
   }
@@ -25,11 +38,9 @@ Result<Snapshot> SplitSnapshot(ObjectSet objects, const std::string& scheduler_n
         p.spec.scheduler_name.empty() ? std::string("default-scheduler") : p.spec.scheduler_name;
     if (p.meta.has_deletion_timestamp) {
       snap.skipped.emplace_back(std::move(p), "being deleted (metadata.deletionTimestamp is set)");
-    } else if (name != scheduler_name) {
-      std::string why = fmt::format(
-          "left to scheduler \"{}\" (spec.schedulerName; this run is --scheduler-name {})", name,
-          scheduler_name);
-      snap.skipped.emplace_back(std::move(p), std::move(why));
+    } else if (std::find(scheduler_names.begin(), scheduler_names.end(), name) ==
+               scheduler_names.end()) {
+      snap.skipped.emplace_back(std::move(p), LeftToOtherScheduler(name, scheduler_names));
     } else {
       snap.pending.push_back(std::move(p));
     }

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -26,8 +27,19 @@ struct Snapshot {
   std::vector<std::pair<Pod, std::string>> skipped;
 };
 
-// Splits decoded objects. Errors: an unknown priority class (naming the pod).
-Result<Snapshot> SplitSnapshot(ObjectSet objects, const std::string& scheduler_name);
+// Splits decoded objects: pending pods whose spec.schedulerName is one of
+// `scheduler_names` (every profile a v1.26 configuration serves) are this
+// run's. Errors: an unknown priority class (naming the pod).
+Result<Snapshot> SplitSnapshot(ObjectSet objects, const std::vector<std::string>& scheduler_names);
+inline Result<Snapshot> SplitSnapshot(ObjectSet objects, const std::string& scheduler_name) {
+  return SplitSnapshot(std::move(objects), std::vector<std::string>{scheduler_name});
+}
+
+// How a pending pod left to another scheduler is listed: `left to scheduler
+// "x" (spec.schedulerName; this run is --scheduler-name y)`, or with several
+// names "this run serves the profiles a, b".
+std::string LeftToOtherScheduler(std::string_view pod_scheduler,
+                                 const std::vector<std::string>& scheduler_names);
 
 // Decodes `files` and splits them.
 Result<Snapshot> LoadSnapshot(const std::vector<std::string>& files,
