@@ -228,5 +228,28 @@ TEST(FrameworkExplainCli, ExplainListsTheNodesPreFilterLeftOut) {
   EXPECT_EQ((*n3)["causes"][0]["requirement"], "metadata.name In (n1)");
 }
 
+TEST(FrameworkExplainCli, ExplainSaysANominatedNodeWasFilteredAlone) {
+  std::string snap = WriteTemp("nominated.yaml", R"(apiVersion: v1
+kind: List
+items:
+- {apiVersion: v1, kind: Node, metadata: {name: n1}, status: {allocatable: {cpu: '4', pods: '110'}}}
+- {apiVersion: v1, kind: Node, metadata: {name: n2}, status: {allocatable: {cpu: '4', pods: '110'}}}
+- apiVersion: v1
+  kind: Pod
+  metadata: {name: p, namespace: default}
+  spec: {containers: [{name: c, image: nginx}]}
+  status: {nominatedNodeName: n2}
+)");
+  CommandRun r = Ksched("schedule -f " + snap + " --scheduler-version v1.26 --explain p");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("1 of 2 nodes were not evaluated: the pod's nominated node"),
+            std::string::npos)
+      << r.out;
+  CommandRun j = Ksched("schedule -f " + snap + " --scheduler-version v1.26 --explain p -o json");
+  auto doc = nlohmann::json::parse(j.out);
+  EXPECT_EQ(doc["nodesNotEvaluated"], 1);
+  EXPECT_EQ(doc["nodesNotEvaluatedBecause"], "nominatedNodeFits");
+}
+
 }  // namespace
 }  // namespace ksched::cli_testing

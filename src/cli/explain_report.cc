@@ -153,6 +153,15 @@ std::vector<size_t> FeasibleOrder(const ScheduleResult& r, const ClusterState& c
   return order;
 }
 
+// v1.26 filters a pod's nominated node (status.nominatedNodeName) first and
+// stops there when it fits: the other nodes get no verdict.
+bool NominatedNodeFitFirst(const Decision& d, const ClusterState& cluster) {
+  const ScheduleResult& r = d.result;
+  return d.framework && !d.pod.nominated_node_name.empty() && r.failures.empty() &&
+         r.feasible.size() == 1 &&
+         cluster.node(r.feasible[0]).meta.name == d.pod.nominated_node_name;
+}
+
 // The cycle failed before any node was checked (a missing claim, an invalid
 // affinity term): no node has a verdict.
 bool FailedBeforeNodes(const ScheduleResult& r) {
@@ -415,9 +424,7 @@ std::string ExplainTable(const Decision& d, const std::vector<std::vector<explai
   }
 
   const size_t seen = r.feasible.size() + r.failures.size() + left_out;
-  const bool nominated_first = d.framework && !d.pod.nominated_node_name.empty() &&
-                               r.failures.empty() && r.feasible.size() == 1 &&
-                               cluster.node(r.feasible[0]).meta.name == d.pod.nominated_node_name;
+  const bool nominated_first = NominatedNodeFitFirst(d, cluster);
   if (pre_rejected) {
     out += WrapText(fmt::format("\nNo node was checked: PreFilter rejected the pod (above), so "
                                 "every one of the {} nodes would give the same answer.",
@@ -584,6 +591,10 @@ void WriteExplain(DocumentWriter* w, const Decision& d,
   w->Key("nodesNotEvaluated");
   w->Int(before || seen >= cluster.num_nodes() ? 0
                                                : static_cast<int64_t>(cluster.num_nodes() - seen));
+  if (d.framework && !before && seen < cluster.num_nodes()) {
+    w->Key("nodesNotEvaluatedBecause");
+    w->String(NominatedNodeFitFirst(d, cluster) ? "nominatedNodeFits" : "percentageOfNodesToScore");
+  }
   if (d.framework) {
     WriteFailedByField(w, r, cluster, true);
     if (pre != nullptr) WritePreFilterField(w, *pre, cluster);
