@@ -28,6 +28,20 @@ std::string_view InTreeLimitType(std::string_view plugin) {
   return "";
 }
 
+// Whether any of the pod's required (anti-)affinity terms selects namespaces
+// by label: v1.15's explainer reads only `namespaces` and would name the
+// wrong pods (or none), so such terms get no cause.
+bool UsesNamespaceSelector(const Pod& pod, bool anti) {
+  const auto& a = pod.spec.affinity;
+  if (!a) return false;
+  const auto* terms = anti ? (a->pod_anti_affinity ? &a->pod_anti_affinity->required : nullptr)
+                           : (a->pod_affinity ? &a->pod_affinity->required : nullptr);
+  if (terms == nullptr) return false;
+  for (const PodAffinityTerm& t : *terms)
+    if (t.namespace_selector) return true;
+  return false;
+}
+
 }  // namespace
 
 bool ExplainPluginReason(const NodeContext& c, std::string_view reason, std::vector<Cause>* out) {
@@ -89,6 +103,13 @@ bool ExplainPluginReason(const NodeContext& c, std::string_view reason, std::vec
   if (plugin == names::kVolumeZone && reason == "node(s) had no available volume zone") {
     ExplainVolumeZoneV126(c, reason, out);
     return true;
+  }
+  if (plugin == names::kInterPodAffinity &&
+      ((reason == "node(s) didn't match pod affinity rules" &&
+        UsesNamespaceSelector(c.pod, false)) ||
+       (reason == "node(s) didn't match pod anti-affinity rules" &&
+        UsesNamespaceSelector(c.pod, true)))) {
+    return true;  // no cause rather than a wrong one
   }
   // NodeUnschedulable, NodePorts, VolumeRestrictions' disk conflict, the
   // rest of VolumeBinding and InterPodAffinity: v1.15's words, v1.15's

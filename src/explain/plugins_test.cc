@@ -67,5 +67,25 @@ TEST(ExplainPlugins, VolumeZoneReadsTheTopologyLabels) {
                                             "topology.kubernetes.io/zone=us-1b"));
 }
 
+TEST(ExplainPlugins, NoPodAffinityCauseWhenATermSelectsNamespacesByLabel) {
+  const char* cluster = R"({"kind":"List","items":[
+    {"kind":"Node","metadata":{"name":"n1","labels":{"kubernetes.io/hostname":"n1"}},
+     "status":{"allocatable":{"pods":"10"}}},
+    {"kind":"Node","metadata":{"name":"n2","labels":{"kubernetes.io/hostname":"n2"}},
+     "status":{"allocatable":{"pods":"10"}}},
+    {"kind":"Pod","metadata":{"name":"db","namespace":"other","labels":{"app":"db"}},
+     "spec":{"nodeName":"n1","containers":[{"name":"c"}]}}]})";
+  auto e = ScheduleAndExplainV126(cluster,
+                                  R"({"kind":"Pod","metadata":{"name":"p","namespace":"default"},
+    "spec":{"containers":[{"name":"c"}],"affinity":{"podAffinity":{"requiredDuringSchedulingIgnoredDuringExecution":[
+      {"labelSelector":{"matchLabels":{"app":"db"}},"namespaceSelector":{},
+       "topologyKey":"kubernetes.io/hostname"}]}}}})");
+  EXPECT_EQ(e.chosen, "n1");
+  EXPECT_THAT(e.reasons["n2"], ElementsAre("node(s) didn't match pod affinity rules"));
+  // v1.15's explainer would look in namespace default only and say no
+  // matching pod runs anywhere.
+  EXPECT_TRUE(e.causes["n2"].empty()) << e.Messages("n2")[0];
+}
+
 }  // namespace
 }  // namespace ksched::explain
