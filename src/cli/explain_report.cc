@@ -7,6 +7,7 @@
 #include "cli/output.h"
 #include "cli/step_writer.h"
 #include "explain/explain.h"
+#include "framework/schedule_one.h"
 #include "preemption/nodes_where_preemption_might_help.h"
 
 namespace ksched {
@@ -152,6 +153,15 @@ std::vector<size_t> FeasibleOrder(const ScheduleResult& r, const ClusterState& c
   return order;
 }
 
+// v1.26 filters a pod's nominated node (status.nominatedNodeName) first and
+// stops there when it fits: the other nodes get no verdict.
+bool NominatedNodeFitFirst(const Decision& d, const ClusterState& cluster) {
+  const ScheduleResult& r = d.result;
+  return d.framework && !d.pod.nominated_node_name.empty() && r.failures.empty() &&
+         r.feasible.size() == 1 &&
+         cluster.node(r.feasible[0]).meta.name == d.pod.nominated_node_name;
+}
+
 // The cycle failed before any node was checked (a missing claim, an invalid
 // affinity term): no node has a verdict.
 bool FailedBeforeNodes(const ScheduleResult& r) {
@@ -164,12 +174,94 @@ bool FailedBeforeNodes(const ScheduleResult& r) {
 std::vector<std::vector<explain::Cause>> ExplainFailures(const Pod& pod,
                                                          const ScheduleResult& result,
                                                          const ClusterState& cluster,
-                                                         const NominatedPods* nominated) {
+                                                         const NominatedPods* nominated,
+                                                         const framework::CycleResult* cycle) {
   std::vector<std::vector<explain::Cause>> out;
   out.reserve(result.failures.size());
-  explain::PodExplainer explainer(pod, cluster, nominated);
+  explain::PodExplainer explainer(pod, cluster, nominated, cycle);
   for (const NodeFailure& f : result.failures) out.push_back(explainer.Explain(f));
   return out;
+}
+
+std::optional<PreFilterVerdict> ExplainPreFilter(const Pod& pod,
+                                                 const framework::CycleResult& cycle,
+                                                 const ScheduleResult& result,
+                                                 const ClusterState& cluster, bool left_out) {
+  if (cycle.pre_filter_msg.empty() && !cycle.pre_filter_node_names) return std::nullopt;
+  PreFilterVerdict v;
+  if (!cycle.pre_filter_msg.empty()) {
+    // PreFilter stops at the first plugin that rejects the pod.
+    v.plugin = cycle.unschedulable_plugins.empty() ? "" : cycle.unschedulable_plugins.front();
+    v.message = cycle.pre_filter_msg;
+    v.causes = explain::ExplainPreFilterRejection(pod, cluster, v.plugin, v.message);
+    return v;
+  }
+  v.nodes = *cycle.pre_filter_node_names;
+  // In-tree, only NodeAffinity's PreFilter names nodes (the pod's required
+  // terms that all list metadata.name values).
+  v.narrowed_by = "PreFilter";
+  if (cycle.framework != nullptr) {
+    for (const std::string& p : cycle.framework->PluginNames(framework::ExtensionPoint::kPreFilter))
+      if (p == "NodeAffinity") v.narrowed_by = p;
+  }
+  if (!left_out) return v;
+  std::vector<uint8_t> seen(cluster.num_nodes(), 0);
+  for (NodeId n : result.feasible) seen[n] = 1;
+  for (const NodeFailure& f : result.failures)
+    if (f.node < seen.size()) seen[f.node] = 1;
+  for (const std::string& name : *v.nodes)
+    if (NodeId n = cluster.FindNode(name); n != kNoNode) seen[n] = 1;
+  std::vector<NodeId> order;
+  for (NodeId n = 0; n < cluster.num_nodes(); ++n)
+    if (!seen[n]) order.push_back(n);
+  std::sort(order.begin(), order.end(), [&](NodeId a, NodeId b) {
+    return cluster.node(a).meta.name < cluster.node(b).meta.name;
+  });
+  for (NodeId n : order)
+    v.left_out.emplace_back(n, explain::ExplainPreFilterNarrowing(pod, cluster, n));
+  return v;
+}
+
+void WriteFailedByField(DocumentWriter* w, const ScheduleResult& r, const ClusterState& cluster,
+                        bool framework) {
+  w->Key(framework ? "failedPlugins" : "failedPredicates");
+  w->BeginObject();
+  std::vector<size_t> order = FailuresByNodeName(r, cluster);
+  for (size_t k = 0; k < order.size(); ++k) {
+    const NodeFailure& f = r.failures[order[k]];
+    // A node listed twice keeps its last entry, as a JSON object would.
+    if (k + 1 < order.size() && r.failures[order[k + 1]].node == f.node) continue;
+    w->Key(cluster.node(f.node).meta.name);
+    w->String(f.predicate);
+  }
+  w->EndObject();
+}
+
+void WritePreFilterField(DocumentWriter* w, const PreFilterVerdict& v,
+                         const ClusterState& cluster) {
+  w->Key("preFilter");
+  w->BeginObject();
+  if (!v.message.empty()) {
+    w->Key("rejectedBy");
+    w->String(v.plugin);
+    w->Key("message");
+    w->String(v.message);
+    w->Key("causes");
+    WriteCauseList(w, v.causes);
+  }
+  if (v.nodes) {
+    w->Key("narrowedBy");
+    w->String(v.narrowed_by);
+    w->Key("nodes");
+    w->BeginArray();
+    for (const std::string& n : *v.nodes) w->String(n);
+    w->EndArray();
+    w->Key("nodesLeftOut");
+    int64_t kept = 0;
+    for (const std::string& n : *v.nodes) kept += cluster.FindNode(n) != kNoNode ? 1 : 0;
+    w->Int(static_cast<int64_t>(cluster.num_nodes()) - kept);
+  }
+  w->EndObject();
 }
 
 std::string PodNames(const ClusterState& cluster, const std::vector<PodId>& pods) {
@@ -202,10 +294,23 @@ std::string ExplainTable(const Decision& d, const std::vector<std::vector<explai
     out += WrapText(fmt::format("Pod {} cannot be scheduled: {}", d.pod.Key(), r.error), width, 4) +
            "\n";
   }
+  const PreFilterVerdict* pre = d.framework && d.pre_filter ? &*d.pre_filter : nullptr;
+  const bool pre_rejected = pre != nullptr && !pre->message.empty();
+  if (pre_rejected) {
+    out += "\n" +
+           WrapText(fmt::format("PreFilter: {} rejected the pod before any node was filtered: {}",
+                                pre->plugin.empty() ? "a plugin" : pre->plugin, pre->message),
+                    width, 4) +
+           "\n";
+    for (const explain::Cause& c : pre->causes) out += WrapText("  " + c.message, width, 4) + "\n";
+  }
 
   if (!r.feasible.empty()) {
     std::vector<std::string> header = {"NODE", "RESULT"};
     std::vector<std::string> long_names, legend;
+    // v1.26 columns hold weighted scores (what each plugin adds to TOTAL);
+    // v1.15 columns its priorities' raw scores.
+    const bool weighted = config.weighted;
     if (r.scored) {
       header.push_back("TOTAL");
       for (size_t p = 0; p < config.columns.size(); ++p) {
@@ -223,7 +328,8 @@ std::string ExplainTable(const Decision& d, const std::vector<std::vector<explai
       if (r.scored) {
         row.push_back(std::to_string(r.totals[i] - AvoidTerm(r, config, avoid, i)));
         for (size_t p = 0; p < config.columns.size(); ++p)
-          row.push_back(std::to_string(r.priority_scores[p][i]));
+          row.push_back(
+              std::to_string(r.priority_scores[p][i] * (weighted ? config.columns[p].weight : 1)));
       }
       rows.push_back(std::move(row));
     }
@@ -257,6 +363,14 @@ std::string ExplainTable(const Decision& d, const std::vector<std::vector<explai
     out += "\n" + table;
     if (!legend.empty())
       out += WrapText(fmt::format("{}", fmt::join(legend, "  ")), width, 0) + "\n";
+    if (r.scored && weighted && !config.columns.empty()) {
+      out += WrapText(
+                 "Plugin scores are weighted: the normalized score (0-100) times the "
+                 "plugin's weight (xN, x1 when not shown), as in -o json's \"plugins\"; "
+                 "TOTAL is their sum.",
+                 width, 0) +
+             "\n";
+    }
     if (r.scored && avoid >= 0) {
       out += WrapText(fmt::format("TOTAL leaves out NodePreferAvoidPods (weight {}); nodes rank "
                                   "by TOTAL + {} x its score, so a node the "
@@ -267,14 +381,35 @@ std::string ExplainTable(const Decision& d, const std::vector<std::vector<explai
     }
   }
 
-  if (!r.failures.empty()) {
+  const size_t left_out = pre != nullptr ? pre->left_out.size() : 0;
+  if (!r.failures.empty() || left_out > 0) {
     std::vector<size_t> order = FailuresByNodeName(r, cluster);
     TextTable table({"NODE", "RESULT"});
-    for (size_t k : order) {
+    auto add_failure = [&](size_t k) {
       const NodeFailure& f = r.failures[k];
       table.AddRow({std::string(cluster.node(f.node).meta.name), FailureText(f)});
       if (k < causes.size())
         for (const explain::Cause& c : causes[k]) table.AddRow({"", "  " + c.message});
+    };
+    if (left_out == 0) {
+      for (size_t k : order) add_failure(k);
+    } else {
+      // Nodes PreFilter left out, among the failing ones by name.
+      size_t j = 0;
+      for (size_t k = 0; k <= order.size(); ++k) {
+        for (; j < left_out; ++j) {
+          const auto& [node, node_causes] = pre->left_out[j];
+          if (k < order.size() &&
+              cluster.node(r.failures[order[k]].node).meta.name < cluster.node(node).meta.name)
+            break;
+          table.AddRow({std::string(cluster.node(node).meta.name),
+                        fmt::format("{} (PreFilter): left out; only the {} node(s) the pod's "
+                                    "required node affinity names by metadata.name are filtered",
+                                    pre->narrowed_by, pre->nodes ? pre->nodes->size() : 0)});
+          for (const explain::Cause& c : node_causes) table.AddRow({"", "  " + c.message});
+        }
+        if (k < order.size()) add_failure(order[k]);
+      }
     }
     out += "\n" + table.Render(width);
   }
@@ -288,8 +423,24 @@ std::string ExplainTable(const Decision& d, const std::vector<std::vector<explai
     out += "\n" + table.Render(width);
   }
 
-  const size_t seen = r.feasible.size() + r.failures.size();
-  if (FailedBeforeNodes(r)) {
+  const size_t seen = r.feasible.size() + r.failures.size() + left_out;
+  const bool nominated_first = NominatedNodeFitFirst(d, cluster);
+  if (pre_rejected) {
+    out += WrapText(fmt::format("\nNo node was checked: PreFilter rejected the pod (above), so "
+                                "every one of the {} nodes would give the same answer.",
+                                cluster.num_nodes()),
+                    width, 0) +
+           "\n";
+  } else if (nominated_first && seen < cluster.num_nodes()) {
+    out += "\n" +
+           WrapText(fmt::format("{} of {} nodes were not evaluated: the pod's nominated node "
+                                "(status.nominatedNodeName {}) is filtered first, and when it "
+                                "fits no other node is checked.",
+                                cluster.num_nodes() - seen, cluster.num_nodes(),
+                                d.pod.nominated_node_name),
+                    width, 0) +
+           "\n";
+  } else if (FailedBeforeNodes(r)) {
     out += WrapText(
                "\nNo node was checked: the pod failed before filtering (the error above), "
                "so every node would give the same answer.",
@@ -368,6 +519,11 @@ void WriteExplain(DocumentWriter* w, const Decision& d,
         w->Int(r.priority_scores[p][i]);
         w->Key("weight");
         w->Int(config.columns[p].weight);
+        if (config.weighted) {
+          // What the plugin adds to the total (v1.26's "plugins" of -o json).
+          w->Key("weightedScore");
+          w->Int(r.priority_scores[p][i] * config.columns[p].weight);
+        }
         w->EndObject();
       }
       w->EndObject();
@@ -381,7 +537,7 @@ void WriteExplain(DocumentWriter* w, const Decision& d,
     w->String(name(f.node));
     w->Key("fits");
     w->Literal("false");
-    w->Key("predicate");
+    w->Key(d.framework ? "failedPlugin" : "predicate");
     w->String(f.predicate);
     w->Key("reasons");
     w->BeginArray();
@@ -390,6 +546,26 @@ void WriteExplain(DocumentWriter* w, const Decision& d,
     w->Key("causes");
     WriteCauseList(w, k < causes.size() ? causes[k] : std::vector<explain::Cause>());
     w->EndObject();
+  }
+  const PreFilterVerdict* pre = d.framework && d.pre_filter ? &*d.pre_filter : nullptr;
+  if (pre != nullptr) {
+    for (const auto& [node, node_causes] : pre->left_out) {
+      w->BeginObject();
+      w->Key("node");
+      w->String(name(node));
+      w->Key("fits");
+      w->Literal("false");
+      w->Key("failedPlugin");
+      w->String(pre->narrowed_by);
+      w->Key("leftOutByPreFilter");
+      w->Literal("true");
+      w->Key("reasons");
+      w->BeginArray();
+      w->EndArray();
+      w->Key("causes");
+      WriteCauseList(w, node_causes);
+      w->EndObject();
+    }
   }
   for (const auto& [n, reasons] : r.unknown_node_failures) {
     w->BeginObject();
@@ -406,13 +582,23 @@ void WriteExplain(DocumentWriter* w, const Decision& d,
     w->EndObject();
   }
   w->EndArray();
-  const size_t seen = r.feasible.size() + r.failures.size();
+  const bool pre_rejected = pre != nullptr && !pre->message.empty();
+  const bool before = FailedBeforeNodes(r) || pre_rejected;
+  const size_t seen =
+      r.feasible.size() + r.failures.size() + (pre != nullptr ? pre->left_out.size() : 0);
   w->Key("failedBeforeFiltering");
-  w->Literal(FailedBeforeNodes(r) ? "true" : "false");
+  w->Literal(before ? "true" : "false");
   w->Key("nodesNotEvaluated");
-  w->Int(FailedBeforeNodes(r) || seen >= cluster.num_nodes()
-             ? 0
-             : static_cast<int64_t>(cluster.num_nodes() - seen));
+  w->Int(before || seen >= cluster.num_nodes() ? 0
+                                               : static_cast<int64_t>(cluster.num_nodes() - seen));
+  if (d.framework && !before && seen < cluster.num_nodes()) {
+    w->Key("nodesNotEvaluatedBecause");
+    w->String(NominatedNodeFitFirst(d, cluster) ? "nominatedNodeFits" : "percentageOfNodesToScore");
+  }
+  if (d.framework) {
+    WriteFailedByField(w, r, cluster, true);
+    if (pre != nullptr) WritePreFilterField(w, *pre, cluster);
+  }
   if (d.preemption) {
     const PreemptionResult& p = *d.preemption;
     WritePreemptionField(w, p, cluster);

@@ -187,6 +187,13 @@ int RunSchedule(const ScheduleArgs& args) {
     d.pod = *a.pod;
     d.result = a.result;
     d.preemption = a.preemption;
+    // The v1.26 framework's own record of this cycle (its CycleState, the
+    // PreFilter outcome): plugin causes read it.
+    const framework::CycleResult* cycle = (*engine)->LastCycle();
+    d.framework = (*engine)->version() == "v1.26";
+    const bool explaining = explain && d.pod.Key() == explain_key;
+    if (cycle != nullptr && (writer || explaining))
+      d.pre_filter = ExplainPreFilter(d.pod, *cycle, d.result, *cluster, explaining);
     const ScheduleResult& r = d.result;
     if (r.scored) {
       for (size_t k = 0; k < r.feasible.size(); ++k)
@@ -227,24 +234,17 @@ int RunSchedule(const ScheduleArgs& args) {
           for (const std::string& l : lines) w->String(l);
           w->EndArray();
         }
-        w->Key("failedPredicates");
-        w->BeginObject();
-        std::vector<size_t> order = FailuresByNodeName(r, *cluster);
-        for (size_t k = 0; k < order.size(); ++k) {
-          const NodeFailure& f = r.failures[order[k]];
-          // A node listed twice keeps its last entry, as a JSON object would.
-          if (k + 1 < order.size() && r.failures[order[k + 1]].node == f.node) continue;
-          w->Key(cluster->node(f.node).meta.name);
-          w->String(f.predicate);
-        }
-        w->EndObject();
+        // v1.15 names the failing predicate, v1.26 the failing plugin.
+        WriteFailedByField(w, r, *cluster, d.framework);
         // Beside upstream's reasons, what caused them (detailed path only).
-        WriteCausesField(w, r, ExplainFailures(d.pod, r, *cluster, &loop.nominated()), *cluster);
+        WriteCausesField(w, r, ExplainFailures(d.pod, r, *cluster, &loop.nominated(), cycle),
+                         *cluster);
+        if (d.pre_filter) WritePreFilterField(w, *d.pre_filter, *cluster);
       });
     }
-    if (explain && d.pod.Key() == explain_key) {
+    if (explaining) {
       // The cluster changes after this call (binding, victims): explain now.
-      explained.push_back({d, ExplainFailures(d.pod, r, *cluster, &loop.nominated())});
+      explained.push_back({d, ExplainFailures(d.pod, r, *cluster, &loop.nominated(), cycle)});
     }
     if (r.chosen == kNoNode) {
       unscheduled.insert(d.pod.Key());

@@ -26,6 +26,7 @@ namespace ksched {
 
 namespace framework {
 class Scheduler;
+struct CycleResult;
 }
 
 // One score column of a report: a v1.15 priority or a v1.26 score plugin.
@@ -80,6 +81,12 @@ class Engine {
   // Binds `pod` to `node`: ClusterState::Assume, and for the framework its
   // Reserve plugins (VolumeBinding's assumed bindings).
   virtual PodId Assume(Pod pod, NodeId node, ClusterState* cluster) = 0;
+
+  // The v1.26 framework's whole record of the last Schedule() (its
+  // CycleState after PreFilter, the PreFilter outcome, the profile), valid
+  // until the next Schedule() or Assume(); reports read it to explain
+  // plugin verdicts. nullptr for v1.15, or when no profile took the pod.
+  virtual const framework::CycleResult* LastCycle() const { return nullptr; }
 };
 
 // The v1.15 engine over a built SchedulerConfig (provider or Policy).

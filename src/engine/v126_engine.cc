@@ -117,6 +117,10 @@ class V126Engine final : public Engine {
     return out;
   }
 
+  const framework::CycleResult* LastCycle() const override {
+    return fwk_ != nullptr ? &last_ : nullptr;
+  }
+
   PodId Assume(Pod pod, NodeId node, ClusterState* cluster) override {
     PodId id = cluster->Assume(std::move(pod), node);
     if (fwk_ != nullptr) {

@@ -19,11 +19,13 @@ std::vector<Cause> ExplainNodeFailure(const Pod& pod, const NodeFailure& failure
 std::vector<Cause> PodExplainer::Explain(const NodeFailure& failure) const {
   std::vector<Cause> out;
   if (failure.node == kNoNode || failure.node >= cluster_.num_nodes()) return out;
-  NodeContext c{pod_, cluster_, failure.node, nominated_, failure.predicate, this};
+  NodeContext c{pod_, cluster_, failure.node, nominated_, failure.predicate, this, cycle_};
   constexpr std::string_view kInsufficient = "Insufficient ";
   for (const std::string& r : failure.reasons) {
     std::string_view reason = r;
-    if (reason.substr(0, kInsufficient.size()) == kInsufficient) {
+    if (cycle_ != nullptr && ExplainPluginReason(c, reason, &out)) {
+      continue;
+    } else if (reason.substr(0, kInsufficient.size()) == kInsufficient) {
       ExplainInsufficient(c, reason, reason.substr(kInsufficient.size()), &out);
     } else if (reason == "node(s) had taints that the pod didn't tolerate") {
       ExplainTaints(c, reason, &out);

@@ -93,8 +93,8 @@ struct AffinityIndex {
 
 // Defined here, where AffinityIndex is complete.
 PodExplainer::PodExplainer(const Pod& pod, const ClusterState& cluster,
-                           const NominatedPods* nominated)
-    : pod_(pod), cluster_(cluster), nominated_(nominated) {}
+                           const NominatedPods* nominated, const framework::CycleResult* cycle)
+    : pod_(pod), cluster_(cluster), nominated_(nominated), cycle_(cycle) {}
 
 PodExplainer::~PodExplainer() = default;
 

@@ -50,14 +50,22 @@ void ExplainNodeSelector(const NodeContext& c, std::string_view reason, std::vec
   }
   if (!spec.affinity || !spec.affinity->node_affinity || !spec.affinity->node_affinity->required)
     return;
-  const std::vector<NodeSelectorTerm>& terms = spec.affinity->node_affinity->required->terms;
+  ExplainNodeSelectorTerms(c, reason, spec.affinity->node_affinity->required->terms,
+                           "required node affinity", "", out);
+}
+
+void ExplainNodeSelectorTerms(const NodeContext& c, std::string_view reason,
+                              const std::vector<NodeSelectorTerm>& terms, std::string_view what,
+                              std::string_view source, std::vector<Cause>* out) {
+  const Node& node = c.node_object();
   labels::CompiledNodeSelectorTerms compiled = labels::CompiledNodeSelectorTerms::Compile(terms);
   if (compiled.Matches(node.meta.labels, node.meta.name)) return;
   if (terms.empty()) {
     Cause cause;
     cause.reason = reason;
     cause.kind = "nodeAffinity";
-    cause.message = "required node affinity has no nodeSelectorTerms, which matches no node";
+    if (!source.empty()) cause.details["source"] = source;
+    cause.message = fmt::format("{} has no nodeSelectorTerms, which matches no node", what);
     out->push_back(std::move(cause));
     return;
   }
@@ -82,7 +90,8 @@ void ExplainNodeSelector(const NodeContext& c, std::string_view reason, std::vec
     Cause cause;
     cause.reason = reason;
     cause.kind = "nodeAffinity";
-    cause.message = fmt::format("required node affinity term {}{}: {}", i + 1,
+    if (!source.empty()) cause.details["source"] = source;
+    cause.message = fmt::format("{} term {}{}: {}", what, i + 1,
                                 requirement.empty() ? "" : " " + requirement, why);
     cause.details["term"] = i + 1;
     if (!requirement.empty()) cause.details["requirement"] = requirement;

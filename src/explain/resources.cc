@@ -9,8 +9,44 @@
 
 namespace ksched::explain {
 
+int64_t ResourceAmount(const Resource& r, std::string_view resource) {
+  const ResourceNames& rn = ResourceNames::Get();
+  const StrId name = FindInterned(resource);
+  if (name == rn.cpu) return r.milli_cpu;
+  if (name == rn.memory) return r.memory;
+  if (name == rn.ephemeral_storage) return r.ephemeral_storage;
+  return name == kNoStr ? 0 : r.Scalar(name);
+}
+
 void ExplainInsufficient(const NodeContext& c, std::string_view reason, std::string_view resource,
                          std::vector<Cause>* out) {
+  const ResourceNames& rn = ResourceNames::Get();
+  if (FindInterned(resource) != rn.pods) {
+    // The pod's request as PodFitsResources sees it (init containers count).
+    ExplainInsufficientRequest(c, reason, resource, PodRequestToSchedule(c.pod), out);
+    return;
+  }
+  const NodeInfo& info = c.info();
+  const std::vector<PodId> nominated = c.NominatedHere();
+  Cause cause;
+  cause.reason = reason;
+  cause.kind = "resource";
+  cause.details["resource"] = resource;
+  const int64_t running = static_cast<int64_t>(info.pods.size());
+  const int64_t counted = running + static_cast<int64_t>(nominated.size());
+  cause.message = fmt::format("pods: the node allows {} pods and already counts {}",
+                              info.allocatable.allowed_pod_number, counted);
+  if (!nominated.empty())
+    cause.message += fmt::format(" ({} running, {} nominated)", running, nominated.size());
+  cause.details["allocatable"] = info.allocatable.allowed_pod_number;
+  cause.details["podsOnNode"] = running;
+  if (!nominated.empty()) cause.details["nominatedPods"] = nominated.size();
+  out->push_back(std::move(cause));
+}
+
+void ExplainInsufficientRequest(const NodeContext& c, std::string_view reason,
+                                std::string_view resource, const Resource& want,
+                                std::vector<Cause>* out) {
   const ResourceNames& rn = ResourceNames::Get();
   const NodeInfo& info = c.info();
   const std::vector<PodId> nominated = c.NominatedHere();
@@ -19,27 +55,7 @@ void ExplainInsufficient(const NodeContext& c, std::string_view reason, std::str
   cause.reason = reason;
   cause.kind = "resource";
   cause.details["resource"] = resource;
-  if (name == rn.pods) {
-    const int64_t running = static_cast<int64_t>(info.pods.size());
-    const int64_t counted = running + static_cast<int64_t>(nominated.size());
-    cause.message = fmt::format("pods: the node allows {} pods and already counts {}",
-                                info.allocatable.allowed_pod_number, counted);
-    if (!nominated.empty())
-      cause.message += fmt::format(" ({} running, {} nominated)", running, nominated.size());
-    cause.details["allocatable"] = info.allocatable.allowed_pod_number;
-    cause.details["podsOnNode"] = running;
-    if (!nominated.empty()) cause.details["nominatedPods"] = nominated.size();
-    out->push_back(std::move(cause));
-    return;
-  }
-  // The pod's request as PodFitsResources sees it (init containers count).
-  const Resource want = PodRequestToSchedule(c.pod);
-  auto amount = [&](const Resource& r) -> int64_t {
-    if (name == rn.cpu) return r.milli_cpu;
-    if (name == rn.memory) return r.memory;
-    if (name == rn.ephemeral_storage) return r.ephemeral_storage;
-    return name == kNoStr ? 0 : r.Scalar(name);
-  };
+  auto amount = [&](const Resource& r) { return ResourceAmount(r, resource); };
   const int64_t allocatable = amount(info.allocatable);
   int64_t used = amount(info.requested);
   int64_t used_by_nominated = 0;

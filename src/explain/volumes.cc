@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <initializer_list>
 #include <map>
 #include <set>
 
@@ -208,10 +209,15 @@ void ExplainVolumeCount(const NodeContext& c, std::string_view reason, std::vect
   ExplainCsiVolumeCount(c, reason, out);
 }
 
-void ExplainVolumeZone(const NodeContext& c, std::string_view reason, std::vector<Cause>* out) {
+namespace {
+
+// The zone labels `keys` of each bound PV against the node's.
+void ExplainVolumeZoneLabels(const NodeContext& c, std::string_view reason,
+                             std::initializer_list<std::string_view> keys,
+                             std::vector<Cause>* out) {
   const Labels& here = c.node_object().meta.labels;
   for (const auto& [v, pv] : BoundVolumes(c)) {
-    for (std::string_view key : {volume::kZoneLabel, volume::kRegionLabel}) {
+    for (std::string_view key : keys) {
       std::optional<StrId> pv_value = pv->meta.labels.Get(FindInterned(key));
       if (!pv_value) continue;
       std::vector<std::string_view> zones;
@@ -232,6 +238,20 @@ void ExplainVolumeZone(const NodeContext& c, std::string_view reason, std::vecto
       out->push_back(std::move(cause));
     }
   }
+}
+
+}  // namespace
+
+void ExplainVolumeZone(const NodeContext& c, std::string_view reason, std::vector<Cause>* out) {
+  ExplainVolumeZoneLabels(c, reason, {volume::kZoneLabel, volume::kRegionLabel}, out);
+}
+
+void ExplainVolumeZoneV126(const NodeContext& c, std::string_view reason, std::vector<Cause>* out) {
+  // v1.26's VolumeZone reads both generations of the labels.
+  ExplainVolumeZoneLabels(c, reason,
+                          {volume::kZoneLabel, volume::kRegionLabel, "topology.kubernetes.io/zone",
+                           "topology.kubernetes.io/region"},
+                          out);
 }
 
 void ExplainVolumeBinding(const NodeContext& c, std::string_view reason, std::vector<Cause>* out) {

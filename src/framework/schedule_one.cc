@@ -269,6 +269,7 @@ void Scheduler::FindNodesThatFitPod(Framework* fwk, const Pod& pod, CycleResult*
     if (!s.failed_plugin().empty()) r->unschedulable_plugins.push_back(s.failed_plugin());
     return;
   }
+  r->pre_filter_node_names = pre.node_names;
 
   // A node nominated by an earlier preemption is likely the only one that
   // fits: it is tried first, alone.

@@ -49,6 +49,9 @@ struct CycleResult {
   // Extender failures for names the cluster does not have.
   std::vector<std::pair<std::string, Status>> unknown_failures;
   std::string pre_filter_msg;
+  // The merged PreFilterResult when a PreFilter plugin (NodeAffinity) named
+  // the only nodes worth filtering; nullopt: every node.
+  std::optional<std::vector<std::string>> pre_filter_node_names;
   std::vector<std::string> unschedulable_plugins;  // sorted, unique
   int evaluated_nodes = 0;
 

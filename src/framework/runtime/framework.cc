@@ -177,6 +177,7 @@ class FrameworkBuilder {
   ksched::Status Build() {
     f_->profile_name_ = profile_.scheduler_name;
     f_->percentage_ = profile_.percentage_of_nodes_to_score;
+    f_->plugin_config_ = profile_.plugin_config;
     if (auto s = Instantiate(); !s.ok()) return s;
     for (ExtensionPoint point : kPoints) {
       if (auto s = UpdatePluginList(point); !s.ok()) return s;

@@ -94,6 +94,13 @@ class Framework final : public Handle {
   void SetNominated(const NominatedPods* nominated) { options_.nominated = nominated; }
   const std::string& profile_name() const { return profile_name_; }
   std::optional<int32_t> percentage_of_nodes_to_score() const { return percentage_; }
+  // The args the profile's pluginConfig gives `plugin` (defaulted), or
+  // nullptr; for reports that explain a plugin's verdict.
+  const config::PluginArgs* PluginArgsFor(std::string_view plugin) const {
+    for (const auto& pc : plugin_config_)
+      if (pc.name == plugin) return &pc.args;
+    return nullptr;
+  }
 
   bool HasFilterPlugins() const { return !filter_.empty(); }
   bool HasPostFilterPlugins() const { return !post_filter_.empty(); }
@@ -145,6 +152,7 @@ class Framework final : public Handle {
   const ClusterState* cluster_ = nullptr;
   std::string profile_name_;
   std::optional<int32_t> percentage_;
+  std::vector<config::PluginConfig> plugin_config_;
   std::vector<std::unique_ptr<Plugin>> plugins_;  // owns every instance
 
   std::vector<PreEnqueuePlugin*> pre_enqueue_;

@@ -1,0 +1,60 @@
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "explain/framework_test_util.h"
+
+namespace ksched::explain {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+using testing::ScheduleAndExplainV126;
+
+const char* kNode = R"({"kind":"List","items":[
+  {"kind":"Node","metadata":{"name":"n1"},"status":{"allocatable":{"cpu":"2","memory":"4Gi","pods":"2"}}},
+  {"kind":"Pod","metadata":{"name":"old","namespace":"default"},
+   "spec":{"nodeName":"n1","containers":[{"name":"c","resources":{"requests":{"cpu":"1"}}}]}}]})";
+
+TEST(ExplainPodRequest, InitContainerAndOverheadAreCounted) {
+  auto e =
+      ScheduleAndExplainV126(kNode, R"({"kind":"Pod","metadata":{"name":"p","namespace":"default"},
+    "spec":{"overhead":{"cpu":"250m"},
+      "initContainers":[{"name":"migrate","resources":{"requests":{"cpu":"1500m"}}}],
+      "containers":[{"name":"c","resources":{"requests":{"cpu":"500m"}}}]}})");
+  EXPECT_EQ(e.plugins["n1"], "NodeResourcesFit");
+  EXPECT_THAT(e.reasons["n1"], ElementsAre("Insufficient cpu"));
+  EXPECT_THAT(e.Messages("n1"),
+              ElementsAre("cpu: the pod requests 1750m, the node has 1 free (allocatable 2, "
+                          "requested by its pods 1); the pod's request is init container "
+                          "migrate's 1500m (its containers ask 500m) + spec.overhead 250m"));
+  const Cause& c = e.causes["n1"][0];
+  EXPECT_EQ(c.details["requested"], 1750);
+  EXPECT_EQ(c.details["containersRequest"], 500);
+  EXPECT_EQ(c.details["initContainer"], "migrate");
+  EXPECT_EQ(c.details["overhead"], 250);
+}
+
+TEST(ExplainPodRequest, PlainRequestHasNoBreakdown) {
+  auto e =
+      ScheduleAndExplainV126(kNode, R"({"kind":"Pod","metadata":{"name":"p","namespace":"default"},
+    "spec":{"containers":[{"name":"c","resources":{"requests":{"memory":"5Gi"}}}]}})");
+  EXPECT_THAT(e.reasons["n1"], ElementsAre("Insufficient memory"));
+  EXPECT_THAT(e.Messages("n1"),
+              ElementsAre("memory: the pod requests 5Gi, the node has 4Gi free (allocatable 4Gi, "
+                          "requested by its pods 0)"));
+}
+
+TEST(ExplainPodRequest, TooManyPods) {
+  const char* full = R"({"kind":"List","items":[
+    {"kind":"Node","metadata":{"name":"n1"},"status":{"allocatable":{"cpu":"2","pods":"1"}}},
+    {"kind":"Pod","metadata":{"name":"old","namespace":"default"},
+     "spec":{"nodeName":"n1","containers":[{"name":"c"}]}}]})";
+  auto e = ScheduleAndExplainV126(
+      full,
+      R"({"kind":"Pod","metadata":{"name":"p","namespace":"default"},"spec":{"containers":[{"name":"c"}]}})");
+  EXPECT_THAT(e.reasons["n1"], ElementsAre("Too many pods"));
+  EXPECT_THAT(e.Messages("n1"), ElementsAre("pods: the node allows 1 pods and already counts 1"));
+}
+
+}  // namespace
+}  // namespace ksched::explain
