@@ -209,6 +209,34 @@ items:
   EXPECT_EQ(nlohmann::json::parse(one.out)[0]["pod"], "default/pack-me") << one.out;
 }
 
+// With PodSchedulingReadiness on, a pod with scheduling gates waits (the
+// queue's PreEnqueue) and is never attempted; without the alpha gate v1.26
+// schedules it as if ungated, and says so.
+TEST(FrameworkCli, GatedPodsWaitWithTheGateOn) {
+  std::string snap = WriteTemp("gated.yaml", R"(kind: List
+items:
+- kind: Node
+  metadata: {name: n1, labels: {kubernetes.io/hostname: n1}}
+  status: {allocatable: {cpu: 4, memory: 8Gi, pods: 10}}
+- kind: Pod
+  metadata: {name: gated, namespace: default}
+  spec:
+    schedulingGates: [{name: example.com/quota}, {name: example.com/review}]
+    containers: [{name: c}]
+)");
+  CommandRun on =
+      Ksched("schedule -f " + snap + " --feature-gates PodSchedulingReadiness=true -o json");
+  EXPECT_EQ(on.status, 1) << on.err;
+  auto j = nlohmann::json::parse(on.out);
+  EXPECT_TRUE(j[0]["node"].is_null()) << on.out;
+  EXPECT_EQ(j[0]["error"], "waiting for scheduling gates: [example.com/quota example.com/review]")
+      << on.out;
+  CommandRun off = Ksched("schedule -f " + snap);
+  EXPECT_EQ(off.status, 0) << off.err;
+  EXPECT_NE(off.out.find("default/gated  n1"), std::string::npos) << off.out;
+  EXPECT_NE(off.err.find("PodSchedulingReadiness=true"), std::string::npos) << off.err;
+}
+
 // Extenders of a --config file are called, as kube-scheduler calls them.
 TEST(FrameworkCli, ConfigExtendersAreCalled) {
   std::string cfg = WriteTemp("extender.yaml",

@@ -125,7 +125,7 @@ TEST(FrameworkExplainCli, ScheduleJsonNamesFailedPluginsAndSpreadCauses) {
 }
 
 TEST(FrameworkExplainCli, V115KeepsFailedPredicates) {
-  CommandRun r = Ksched("schedule -f " + Snapshot() + " -o json");
+  CommandRun r = Ksched("schedule --scheduler-version v1.15 -f " + Snapshot() + " -o json");
   auto steps = nlohmann::json::parse(r.out);
   ASSERT_FALSE(steps.empty());
   for (const auto& s : steps) {

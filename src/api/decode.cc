@@ -429,6 +429,7 @@ class Decoder {
         return true;
       }
       if (k == "creationTimestamp") return String(v, &m->creation_timestamp);
+      if (k == "resourceVersion") return String(v, &m->resource_version);
       return true;
     });
     if (ok && m->name.empty()) {
@@ -659,6 +660,12 @@ class Decoder {
           break;
         case VolumeKind::kAzureDisk:
           if (k == "diskName") return String(v, &vol->id);
+          if (k == "diskURI") return String(v, &vol->azure_disk_uri);
+          if (k == "kind" && !v.is_null()) {
+            std::string kind;
+            if (!String(v, &kind)) return false;
+            vol->azure_kind = std::move(kind);
+          }
           break;
         case VolumeKind::kPersistentVolumeClaim:
           if (k == "claimName") return String(v, &vol->id);
@@ -964,6 +971,13 @@ class Decoder {
       return Fields(v, [&](std::string_view k, dom::element v2) {
         if (k == id_key) return String(v2, &pv->volume_id);
         if (kind == VolumeKind::kCSI && k == "driver") return String(v2, &pv->csi_driver);
+        if (kind == VolumeKind::kAzureDisk && k == "diskURI")
+          return String(v2, &pv->azure_disk_uri);
+        if (kind == VolumeKind::kAzureDisk && k == "kind" && !v2.is_null()) {
+          std::string azure_kind;
+          if (!String(v2, &azure_kind)) return false;
+          pv->azure_kind = std::move(azure_kind);
+        }
         return true;
       });
     };
@@ -976,6 +990,7 @@ class Decoder {
       }
       if (k == "accessModes") return Strings(v, &pv->access_modes);
       if (k == "storageClassName") return String(v, &pv->storage_class_name);
+      if (k == "volumeMode") return String(v, &pv->volume_mode);
       if (k == "nodeAffinity") {
         return Fields(v, [&](std::string_view k2, dom::element v2) {
           if (k2 == "required") return OptNodeSelector(v2, &pv->node_affinity);
@@ -1029,6 +1044,7 @@ class Decoder {
           return true;
         }
         if (k2 == "accessModes") return Strings(v2, &pvc->access_modes);
+        if (k2 == "volumeMode") return String(v2, &pvc->volume_mode);
         if (k2 == "selector") return OptLabelSelector(v2, &pvc->selector);
         if (k2 == "resources") {
           return Fields(v2, [&](std::string_view k3, dom::element v3) {
@@ -1087,6 +1103,22 @@ class Decoder {
     bool ok = Fields(e, [&](std::string_view k, dom::element v) {
       if (k == "provisioner") return String(v, &sc->provisioner);
       if (k == "volumeBindingMode") return String(v, &sc->volume_binding_mode);
+      if (k == "allowedTopologies") {
+        return List(v, &sc->allowed_topologies,
+                    [this](dom::element term, std::vector<TopologySelectorRequirement>* reqs) {
+                      return Fields(term, [&](std::string_view k2, dom::element v2) {
+                        if (k2 != "matchLabelExpressions") return true;
+                        return List(v2, reqs,
+                                    [this](dom::element x, TopologySelectorRequirement* r) {
+                                      return Fields(x, [&](std::string_view k3, dom::element v3) {
+                                        if (k3 == "key") return String(v3, &r->key);
+                                        if (k3 == "values") return Strings(v3, &r->values);
+                                        return true;
+                                      });
+                                    });
+                      });
+                    });
+      }
       return true;
     });
     if (sc->volume_binding_mode.empty()) sc->volume_binding_mode = "Immediate";

@@ -370,5 +370,30 @@ TEST(ScenarioV126Test, Mconf0001Values) {
   EXPECT_FALSE(sc->cluster.namespaces.empty());
 }
 
+// What v1.26's VolumeBinding reads beyond v1.15: volume modes, a class's
+// allowedTopologies, resourceVersion (the assume cache), azureDisk's URI
+// and kind (CSI migration).
+TEST(DecodeV126Test, VolumeBindingFields) {
+  ObjectSet set = MustDecode(R"({"kind":"List","items":[
+    {"kind":"PersistentVolume","metadata":{"name":"pv","resourceVersion":"42"},
+     "spec":{"volumeMode":"Block","azureDisk":{"diskName":"d","diskURI":"u","kind":"Managed"}}},
+    {"kind":"PersistentVolumeClaim","metadata":{"name":"c"},"spec":{"volumeMode":"Block"}},
+    {"apiVersion":"storage.k8s.io/v1","kind":"StorageClass","metadata":{"name":"zonal"},
+     "provisioner":"p","allowedTopologies":[{"matchLabelExpressions":[
+       {"key":"topology.kubernetes.io/zone","values":["a","b"]}]}]}]})");
+  ASSERT_EQ(set.persistent_volumes.size(), 1u);
+  EXPECT_EQ(set.persistent_volumes[0].meta.resource_version, "42");
+  EXPECT_EQ(set.persistent_volumes[0].volume_mode, "Block");
+  EXPECT_EQ(set.persistent_volumes[0].azure_disk_uri, "u");
+  EXPECT_EQ(set.persistent_volumes[0].azure_kind, "Managed");
+  ASSERT_EQ(set.persistent_volume_claims.size(), 1u);
+  EXPECT_EQ(set.persistent_volume_claims[0].volume_mode, "Block");
+  ASSERT_EQ(set.storage_classes.size(), 1u);
+  ASSERT_EQ(set.storage_classes[0].allowed_topologies.size(), 1u);
+  ASSERT_EQ(set.storage_classes[0].allowed_topologies[0].size(), 1u);
+  EXPECT_EQ(set.storage_classes[0].allowed_topologies[0][0].key, "topology.kubernetes.io/zone");
+  EXPECT_THAT(set.storage_classes[0].allowed_topologies[0][0].values, ElementsAre("a", "b"));
+}
+
 }  // namespace
 }  // namespace ksched

@@ -82,6 +82,9 @@ struct ObjectMeta {
   std::vector<OwnerReference> owner_references;
   bool has_deletion_timestamp = false;
   std::string creation_timestamp;  // RFC 3339 as given, "" when absent
+  // metadata.resourceVersion as given ("" when absent); v1.26's volume
+  // binder parses it when it assumes a PV or PVC.
+  std::string resource_version;
 
   const std::string* Annotation(std::string_view key) const {
     for (const auto& [k, v] : annotations)
@@ -242,6 +245,8 @@ struct Volume {
   std::string iscsi_iqn;                  // iscsi
   std::string iscsi_target_portal;        // iscsi
   int32_t iscsi_lun = 0;                  // iscsi
+  std::string azure_disk_uri;             // azureDisk diskURI (CSI migration)
+  std::optional<std::string> azure_kind;  // azureDisk kind; nullopt: the API default
 
   bool operator==(const Volume&) const = default;
 };
@@ -408,9 +413,12 @@ struct CSIDriver {
 struct PersistentVolume {
   ObjectMeta meta;
   VolumeKind kind = VolumeKind::kOther;
-  std::string volume_id;             // pdName / volumeID / diskName / csi volumeHandle
-  std::string csi_driver;            // for kCSI
-  std::optional<Quantity> capacity;  // spec.capacity.storage
+  std::string volume_id;                  // pdName / volumeID / diskName / csi volumeHandle
+  std::string csi_driver;                 // for kCSI
+  std::string azure_disk_uri;             // azureDisk diskURI (CSI migration)
+  std::optional<std::string> azure_kind;  // azureDisk kind; nullopt: the API default
+  std::string volume_mode;                // spec.volumeMode; "" means Filesystem
+  std::optional<Quantity> capacity;       // spec.capacity.storage
   std::vector<std::string> access_modes;
   std::string storage_class_name;
   std::optional<NodeSelector> node_affinity;                     // spec.nodeAffinity.required
@@ -427,12 +435,21 @@ struct PersistentVolumeClaim {
   std::optional<Quantity> request;  // spec.resources.requests.storage
   std::optional<LabelSelector> selector;
   std::string phase;
+  std::string volume_mode;  // spec.volumeMode; "" means Filesystem
+};
+
+// v1.TopologySelectorLabelRequirement (StorageClass.allowedTopologies).
+struct TopologySelectorRequirement {
+  std::string key;
+  std::vector<std::string> values;
 };
 
 struct StorageClass {
   ObjectMeta meta;
   std::string provisioner;
   std::string volume_binding_mode;  // "Immediate" when absent
+  // allowedTopologies: terms ORed, each a list of requirements ANDed.
+  std::vector<std::vector<TopologySelectorRequirement>> allowed_topologies;
 };
 
 }  // namespace ksched

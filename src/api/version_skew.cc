@@ -19,7 +19,9 @@ const std::vector<SkewField>& SkewFields() {
        "which v1.26 counts as ordinary init containers (their requests are not added to the "
        "containers')"},
       {"PodSpec", "schedulingGates", "schedulingGates", "1.26+",
-       "which v1.15 ignores: the pods are scheduled as if ungated", ""},
+       "which v1.15 ignores: the pods are scheduled as if ungated",
+       "which v1.26 honours only with its alpha gate (--feature-gates "
+       "PodSchedulingReadiness=true); without it the pods are scheduled as if ungated"},
       {"PodSpec", "resources", "pod-level resources (spec.resources)", "1.32+",
        "which v1.15 ignores: only containers' requests count",
        "which v1.26 ignores: only containers' requests count"},

@@ -78,6 +78,13 @@ class V126Engine final : public Engine {
       out.error = "profile not found for scheduler name \"" + pod.spec.scheduler_name + "\"";
       return out;
     }
+    // The queue's PreEnqueue (SchedulingGates): a gated pod is never
+    // attempted, so it neither fails nor preempts.
+    if (framework::Status gate = fwk_->RunPreEnqueuePlugins(pod); !gate.IsSuccess()) {
+      ScheduleResult out;
+      out.error = gate.Message();
+      return out;
+    }
     scheduler_->SetCluster(&cluster);
     scheduler_->SetNominated(nominated);
     scheduler_->SchedulePod(fwk_, pod, &last_);

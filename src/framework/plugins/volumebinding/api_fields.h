@@ -1,13 +1,12 @@
-// API fields the volume plugins of v1.26 read but ksched's decoder does not
-// keep yet; each accessor returns what the field's absence means, so the
-// plugins behave as upstream does for objects that leave them unset.
+// The API fields the volume plugins of v1.26 read beyond what v1.15's
+// predicates need, in one place, each with what its absence means:
 //
-//  - metadata.resourceVersion: absent, so assuming a PV or PVC in Reserve
-//    fails as upstream's assume cache fails for "" (the reference vectors'
-//    objects have none either);
+//  - metadata.resourceVersion: "" when absent, and then assuming a PV or
+//    PVC in Reserve fails as upstream's assume cache fails to parse "" (the
+//    reference vectors' objects carry none; a kubectl snapshot's do);
 //  - spec.volumeMode of PVs and PVCs: absent means Filesystem;
-//  - azureDisk diskURI and kind: absent (kind defaults to Shared, which CSI
-//    migration rejects);
+//  - azureDisk diskURI and kind: absent kind is the API default (Shared,
+//    which CSI migration rejects);
 //  - StorageClass allowedTopologies: absent, every node.
 #pragma once
 
@@ -20,20 +19,22 @@
 
 namespace ksched::framework::volumefields {
 
-inline std::string_view ResourceVersion(const ObjectMeta&) { return {}; }
-inline std::string_view VolumeMode(const PersistentVolume&) { return {}; }
-inline std::string_view VolumeMode(const PersistentVolumeClaim&) { return {}; }
-inline std::string_view AzureDiskURI(const PersistentVolume&) { return {}; }
-inline std::string_view AzureDiskURI(const Volume&) { return {}; }
-inline std::optional<std::string> AzureKind(const PersistentVolume&) { return std::nullopt; }
-inline std::optional<std::string> AzureKind(const Volume&) { return std::nullopt; }
+inline std::string_view ResourceVersion(const ObjectMeta& m) { return m.resource_version; }
+inline std::string_view VolumeMode(const PersistentVolume& pv) { return pv.volume_mode; }
+inline std::string_view VolumeMode(const PersistentVolumeClaim& pvc) { return pvc.volume_mode; }
+inline std::string_view AzureDiskURI(const PersistentVolume& pv) { return pv.azure_disk_uri; }
+inline std::string_view AzureDiskURI(const Volume& v) { return v.azure_disk_uri; }
+inline const std::optional<std::string>& AzureKind(const PersistentVolume& pv) {
+  return pv.azure_kind;
+}
+inline const std::optional<std::string>& AzureKind(const Volume& v) { return v.azure_kind; }
 
-// One requirement of a TopologySelectorTerm.
-struct TopologyRequirement {
-  std::string key;
-  std::vector<std::string> values;
-};
+// StorageClass.allowedTopologies: terms ORed, each a list of requirements
+// ANDed.
+using TopologyRequirement = TopologySelectorRequirement;
 using TopologyTerms = std::vector<std::vector<TopologyRequirement>>;
-inline TopologyTerms AllowedTopologies(const StorageClass&) { return {}; }
+inline const TopologyTerms& AllowedTopologies(const StorageClass& sc) {
+  return sc.allowed_topologies;
+}
 
 }  // namespace ksched::framework::volumefields
