@@ -229,14 +229,16 @@ TEST_F(RunE2E, BindsWhereScheduleWouldAndLeavesOtherSchedulersPods) {
   Pod(ns, "zz-other-1", "other-scheduler");
   Pod(ns, "zz-other-2", "other-scheduler");
 
-  // What `ksched schedule` decides on a snapshot of the same objects.
+  // What `ksched schedule` decides on a snapshot of the same objects (with
+  // the v1.15 engine, which `run` uses).
   auto nodes_list = server_->Admin("GET", "/api/v1/nodes");
   auto pods_list = server_->Admin("GET", "/api/v1/pods");
   ASSERT_TRUE(nodes_list.ok() && pods_list.ok());
   std::ofstream(dir_ + "/shapes-nodes.json") << *nodes_list;
   std::ofstream(dir_ + "/shapes-pods.json") << *pods_list;
   const std::string cmd = fmt::format(
-      "{} schedule -f {}/shapes-nodes.json -f {}/shapes-pods.json --scheduler-name {} "
+      "{} schedule --scheduler-version v1.15 -f {}/shapes-nodes.json -f {}/shapes-pods.json "
+      "--scheduler-name {} "
       "--tie-break name -o json > {}/shapes-expected.json",
       KSCHED_BINARY, dir_, dir_, me, dir_);
   const int rc = std::system(cmd.c_str());
