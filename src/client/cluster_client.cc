@@ -296,6 +296,7 @@ Result<ServerApis> ClusterClient::Discover() {
     }
   }
   choice_ = ChooseApis(apis);
+  events_v1_.store(choice_.events_v1);
   infos_[static_cast<int>(Resource::kPodDisruptionBudget)].version = choice_.pdb_version;
   return apis;
 }
@@ -407,7 +408,14 @@ Result<std::string> ClusterClient::GetPod(std::string_view ns, std::string_view 
 }
 
 Status ClusterClient::CreateEvent(const EventRecord& event) {
-  return choice_.events_v1 ? CreateEventsV1Event(event) : CreateCoreEvent(event);
+  if (!events_v1_.load(std::memory_order_relaxed)) return CreateCoreEvent(event);
+  Status s = CreateEventsV1Event(event);
+  if (!IsForbidden(s)) return s;
+  // An identity allowed core/v1 events only (v1.15's scheduler role): write
+  // those from now on if that works.
+  Status core = CreateCoreEvent(event);
+  if (core.ok()) events_v1_.store(false);
+  return core;
 }
 
 namespace {

@@ -248,7 +248,8 @@ class ClusterClient {
   // preemptor fresh: GetUpdatedPod); 404 -> error with IsNotFound().
   Result<std::string> GetPod(std::string_view ns, std::string_view name);
   // An Event: events.k8s.io/v1 when Discover found it (note, action,
-  // reportingController/Instance, regarding), else core/v1.
+  // reportingController/Instance, regarding), else core/v1. When
+  // events.k8s.io/v1 is forbidden (403) and core/v1 works, core/v1 from then on.
   Status CreateEvent(const EventRecord& event);
   // Lease (coordination.k8s.io/v1) for leader election. GetLease: nullopt on 404.
   Result<std::optional<LeaseRecord>> GetLease(std::string_view ns, std::string_view name);
@@ -281,7 +282,8 @@ class ClusterClient {
   std::unique_ptr<RestClient> rest_;
   std::vector<std::unique_ptr<Reflector>> reflectors_;
   ApiChoice choice_;
-  std::vector<ResourceInfo> infos_;  // by Resource
+  std::atomic<bool> events_v1_{false};  // choice_.events_v1 until a 403 turns it off
+  std::vector<ResourceInfo> infos_;     // by Resource
 };
 
 }  // namespace ksched::client
