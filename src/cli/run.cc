@@ -5,6 +5,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -15,6 +16,7 @@
 
 #include "cli/commands.h"
 #include "client/cluster_client.h"
+#include "live/api_health.h"
 #include "live/leader_elector.h"
 #include "live/live_scheduler.h"
 #include "live/log.h"
@@ -231,6 +233,36 @@ int RunRun(const RunArgs& args) {
   }
   client::ClusterClient& c = **cluster;
 
+  // API discovery: the versions this server serves (retried while the server
+  // is unreachable; SIGTERM still ends the process here).
+  Log('I', "ksched run: " + client_config->Describe());
+  client::ServerApis server_apis;
+  for (int attempt = 0;; ++attempt) {
+    auto apis = c.Discover();
+    if (apis.ok()) {
+      server_apis = std::move(apis).value();
+      break;
+    }
+    if (client::IsUnauthorized(apis.error()) || client::IsForbidden(apis.error())) {
+      std::cerr << "ksched: " << apis.error().message << "\n";
+      return 1;
+    }
+    if (attempt % 10 == 0) Log('W', apis.error().message + " (retrying)");
+    std::this_thread::sleep_for(std::chrono::seconds(1));
+  }
+  Log('I',
+      fmt::format("API server {}: PodDisruptionBudgets policy/{}, Events {}, Leases {}",
+                  server_apis.git_version.empty() ? "(version unknown)" : server_apis.git_version,
+                  c.apis().pdb_version, c.apis().events_v1 ? "events.k8s.io/v1" : "core/v1",
+                  c.apis().leases ? "coordination.k8s.io/v1" : "not served"));
+  if (args.leader_elect && args.resource_lock == "leases" && !c.apis().leases) {
+    std::cerr << "ksched: --leader-elect-resource-lock leases: the API server does not serve "
+                 "coordination.k8s.io/v1 Leases (it serves: "
+              << server_apis.VersionsOf("coordination.k8s.io")
+              << "); use --leader-elect-resource-lock endpoints\n";
+    return 1;
+  }
+
   // SIGTERM/SIGINT go to one thread that asks everything to stop.
   sigset_t signals;
   sigemptyset(&signals);
@@ -238,7 +270,6 @@ int RunRun(const RunArgs& args) {
   sigaddset(&signals, SIGINT);
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);
 
-  Log('I', "ksched run: " + client_config->Describe());
   Log('I', fmt::format("scheduler name {}, {}, preemption {}", args.scheduler_name,
                        args.flags.policy_file.empty() ? "provider " + args.flags.provider
                                                       : "policy " + args.flags.policy_file,
@@ -255,6 +286,18 @@ int RunRun(const RunArgs& args) {
   live::LiveScheduler scheduler(&engine, &api, &clock, &metrics, options);
   client::WatchOptions watch_options;
   scheduler.cache().ExpectResources(watch_options.resources);
+  // A resource that cannot be listed or watched is logged at once and fails /healthz.
+  live::ApiHealth health(&Log);
+  for (const auto& [resource, message] : c.apis().missing) {
+    if (std::find(watch_options.resources.begin(), watch_options.resources.end(), resource) !=
+        watch_options.resources.end()) {
+      health.SetProblem(resource, "cannot read " + client::ResourceName(resource) +
+                                      " (nothing is scheduled until ksched can list and watch "
+                                      "it): " +
+                                      message);
+    }
+  }
+  watch_options.on_error = [&health](client::Resource r, const Error& e) { health.OnError(r, e); };
 
   std::atomic<bool> stopping{false};
   std::atomic<int> exit_code{kExitOk};
@@ -284,8 +327,16 @@ int RunRun(const RunArgs& args) {
   httplib::Server http;
   std::thread http_thread;
   if (args.port != 0) {
-    http.Get("/healthz", [](const httplib::Request&, httplib::Response& res) {
-      res.set_content("ok", "text/plain");
+    http.Get("/healthz", [&health](const httplib::Request&, httplib::Response& res) {
+      std::vector<std::string> problems = health.Problems();
+      if (problems.empty()) {
+        res.set_content("ok", "text/plain");
+        return;
+      }
+      std::string text;
+      for (const std::string& p : problems) text += "[-]" + p + "\n";
+      res.status = 500;
+      res.set_content(text + "healthz check failed\n", "text/plain");
     });
     http.Get("/metrics", [&metrics](const httplib::Request&, httplib::Response& res) {
       res.set_content(metrics.Serialize(), "text/plain; version=0.0.4");
@@ -301,8 +352,12 @@ int RunRun(const RunArgs& args) {
     Log('I', fmt::format("serving /healthz and /metrics on {}:{}", args.bind_address, args.port));
   }
 
-  if (Status s = c.StartWatches([&](client::WatchEvent e) { scheduler.OnWatchEvent(std::move(e)); },
-                                watch_options);
+  if (Status s = c.StartWatches(
+          [&](client::WatchEvent e) {
+            health.OnEvent(e.resource);
+            scheduler.OnWatchEvent(std::move(e));
+          },
+          watch_options);
       !s.ok()) {
     Log('E', "starting watches: " + s.error().message);
     stop_all(1);

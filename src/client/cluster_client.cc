@@ -1,5 +1,7 @@
 #include "client/cluster_client.h"
 
+#include <unistd.h>
+
 #include <chrono>
 #include <ctime>
 #include <nlohmann/json.hpp>
@@ -211,7 +213,102 @@ std::string_view WatchEventTypeName(WatchEventType type) {
 std::string NowRfc3339() { return FormatTime(false); }
 std::string NowRfc3339Micro() { return FormatTime(true); }
 
-ClusterClient::ClusterClient(std::unique_ptr<RestClient> rest) : rest_(std::move(rest)) {}
+ClusterClient::ClusterClient(std::unique_ptr<RestClient> rest)
+    : rest_(std::move(rest)), infos_(std::begin(kInfos), std::end(kInfos)) {}
+
+bool ServerApis::Serves(std::string_view group, std::string_view version) const {
+  auto it = groups.find(group);
+  if (it == groups.end()) return false;
+  for (const std::string& v : it->second)
+    if (v == version) return true;
+  return false;
+}
+
+std::string ServerApis::VersionsOf(std::string_view group) const {
+  auto it = groups.find(group);
+  if (it == groups.end() || it->second.empty()) return "none";
+  std::string out;
+  for (const std::string& v : it->second) {
+    if (!out.empty()) out += ", ";
+    out += group.empty() ? v : std::string(group) + "/" + v;
+  }
+  return out;
+}
+
+ApiChoice ChooseApis(const ServerApis& apis) {
+  ApiChoice c;
+  if (apis.Serves("policy", "v1")) {
+    c.pdb_version = "v1";
+  } else if (apis.Serves("policy", "v1beta1")) {
+    c.pdb_version = "v1beta1";
+  } else {
+    c.missing.emplace_back(Resource::kPodDisruptionBudget,
+                           "poddisruptionbudgets.policy: the API server serves neither policy/v1 "
+                           "nor policy/v1beta1 (it serves: " +
+                               apis.VersionsOf("policy") + ")");
+  }
+  c.events_v1 = apis.Serves("events.k8s.io", "v1");
+  c.leases = apis.Serves("coordination.k8s.io", "v1");
+  for (Resource r : kAllResources) {
+    if (r == Resource::kPodDisruptionBudget) continue;
+    const ResourceInfo& i = Info(r);
+    if (apis.Serves(i.group, i.version)) continue;
+    std::string gv = i.group.empty() ? std::string(i.version)
+                                     : std::string(i.group) + "/" + std::string(i.version);
+    c.missing.emplace_back(r, ResourceName(r) + ": the API server does not serve " + gv +
+                                  " (it serves: " + apis.VersionsOf(i.group) + ")");
+  }
+  return c;
+}
+
+Result<ServerApis> ClusterClient::Discover() {
+  ServerApis apis;
+  auto parse = [](const std::string& body) {
+    return json::parse(body, nullptr, /*allow_exceptions=*/false);
+  };
+  // /version is informative only (a server may hide it).
+  if (auto v = rest_->Call(RequestTarget{"get", "", "/version", "", ""}, "GET", "/version");
+      v.ok()) {
+    json j = parse(*v);
+    if (j.is_object() && j["gitVersion"].is_string()) apis.git_version = j["gitVersion"];
+  }
+  auto core = rest_->Call(RequestTarget{"get", "", "/api", "", ""}, "GET", "/api");
+  if (!core.ok()) return Error{"API discovery: " + core.error().message, core.error().http_code};
+  json cj = parse(*core);
+  if (cj.is_object() && cj["versions"].is_array()) {
+    for (const json& v : cj["versions"])
+      if (v.is_string()) apis.groups[""].push_back(v.get<std::string>());
+  }
+  auto groups = rest_->Call(RequestTarget{"get", "", "/apis", "", ""}, "GET", "/apis");
+  if (!groups.ok()) {
+    return Error{"API discovery: " + groups.error().message, groups.error().http_code};
+  }
+  json gj = parse(*groups);
+  if (!gj.is_object() || !gj["groups"].is_array()) {
+    return MakeError("API discovery: /apis is not an APIGroupList");
+  }
+  for (const json& g : gj["groups"]) {
+    if (!g.is_object() || !g["name"].is_string()) continue;
+    auto& versions = apis.groups[g["name"].get<std::string>()];
+    if (!g["versions"].is_array()) continue;
+    for (const json& v : g["versions"]) {
+      if (v.is_object() && v["version"].is_string()) versions.push_back(v["version"]);
+    }
+  }
+  choice_ = ChooseApis(apis);
+  events_v1_.store(choice_.events_v1);
+  infos_[static_cast<int>(Resource::kPodDisruptionBudget)].version = choice_.pdb_version;
+  return apis;
+}
+
+const ResourceInfo& ClusterClient::InfoOf(Resource resource) const {
+  return infos_[static_cast<int>(resource)];
+}
+
+std::string ClusterClient::DescribeResource(Resource resource) const {
+  const ResourceInfo& i = InfoOf(resource);
+  return ResourceName(resource) + "/" + std::string(i.version);
+}
 
 ClusterClient::~ClusterClient() { StopWatches(); }
 
@@ -230,7 +327,8 @@ Status ClusterClient::StartWatches(std::function<void(WatchEvent)> sink,
   if (!reflectors_.empty()) return MakeError("watches already started (call StopWatches first)");
   if (!sink) return MakeError("StartWatches: no event sink");
   for (Resource r : options.resources) {
-    reflectors_.push_back(std::make_unique<Reflector>(*rest_, r, options, sink, options.on_error));
+    reflectors_.push_back(
+        std::make_unique<Reflector>(*rest_, r, InfoOf(r), options, sink, options.on_error));
   }
   for (auto& r : reflectors_) r->Start();
   return Status::Ok();
@@ -310,14 +408,82 @@ Result<std::string> ClusterClient::GetPod(std::string_view ns, std::string_view 
 }
 
 Status ClusterClient::CreateEvent(const EventRecord& event) {
-  const auto& io = event.involved_object;
-  std::string ns = io.ns.empty() ? "default" : io.ns;  // cluster-scoped objects
-  if (Status s = CheckNsName(ns, io.name); !s.ok()) return s;
+  if (!events_v1_.load(std::memory_order_relaxed)) return CreateCoreEvent(event);
+  Status s = CreateEventsV1Event(event);
+  if (!IsForbidden(s)) return s;
+  // An identity allowed core/v1 events only (v1.15's scheduler role): write
+  // those from now on if that works.
+  Status core = CreateCoreEvent(event);
+  if (core.ok()) events_v1_.store(false);
+  return core;
+}
+
+namespace {
+
+// events.k8s.io/v1 refuses notes over 1 kB; cut at a UTF-8 character boundary.
+std::string EventsV1Note(const std::string& note) {
+  constexpr size_t kLimit = 1024;
+  if (note.size() <= kLimit) return note;
+  size_t end = kLimit;
+  while (end > 0 && (static_cast<unsigned char>(note[end]) & 0xC0) == 0x80) --end;
+  return note.substr(0, end);
+}
+
+std::string EventObjectName(const std::string& object_name) {
   auto nanos = std::chrono::duration_cast<std::chrono::nanoseconds>(
                    std::chrono::system_clock::now().time_since_epoch())
                    .count();
   char suffix[32];
   std::snprintf(suffix, sizeof suffix, ".%llx", static_cast<unsigned long long>(nanos));
+  return object_name + suffix;
+}
+
+std::string EventsV1Action(const EventRecord& event) {
+  if (!event.action.empty()) return event.action;
+  if (event.reason == "Scheduled") return "Binding";
+  if (event.reason == "Preempted") return "Preempting";
+  return "Scheduling";
+}
+
+std::string LocalHostName() {
+  char host[256] = {};
+  if (gethostname(host, sizeof host - 1) != 0 || host[0] == '\0') return "ksched";
+  return host;
+}
+
+}  // namespace
+
+Status ClusterClient::CreateEventsV1Event(const EventRecord& event) {
+  const auto& io = event.involved_object;
+  std::string ns = io.ns.empty() ? "default" : io.ns;
+  if (Status s = CheckNsName(ns, io.name); !s.ok()) return s;
+  json regarding = {{"kind", io.kind}, {"name", io.name}, {"apiVersion", io.api_version}};
+  if (!io.ns.empty()) regarding["namespace"] = io.ns;
+  if (!io.uid.empty()) regarding["uid"] = io.uid;
+  if (!io.resource_version.empty()) regarding["resourceVersion"] = io.resource_version;
+  std::string host = event.source_host.empty() ? LocalHostName() : event.source_host;
+  json body = {{"apiVersion", "events.k8s.io/v1"},
+               {"kind", "Event"},
+               {"metadata", {{"name", EventObjectName(io.name)}, {"namespace", ns}}},
+               {"eventTime", NowRfc3339Micro()},
+               {"reportingController", event.source_component},
+               {"reportingInstance", (event.source_component + "-" + host).substr(0, 128)},
+               {"action", EventsV1Action(event)},
+               {"reason", event.reason},
+               {"regarding", std::move(regarding)},
+               {"note", EventsV1Note(event.message)},
+               {"type", event.type}};
+  RequestTarget t{"create", "events.k8s.io", "events", ns, ""};
+  auto r =
+      rest_->Call(t, "POST", "/apis/events.k8s.io/v1/namespaces/" + ns + "/events", body.dump());
+  if (!r.ok()) return r.error();
+  return Status::Ok();
+}
+
+Status ClusterClient::CreateCoreEvent(const EventRecord& event) {
+  const auto& io = event.involved_object;
+  std::string ns = io.ns.empty() ? "default" : io.ns;  // cluster-scoped objects
+  if (Status s = CheckNsName(ns, io.name); !s.ok()) return s;
   std::string now = NowRfc3339();
   json involved = {{"kind", io.kind}, {"name", io.name}, {"apiVersion", io.api_version}};
   if (!io.ns.empty()) involved["namespace"] = io.ns;
@@ -327,7 +493,7 @@ Status ClusterClient::CreateEvent(const EventRecord& event) {
   if (!event.source_host.empty()) source["host"] = event.source_host;
   json body = {{"apiVersion", "v1"},
                {"kind", "Event"},
-               {"metadata", {{"name", io.name + suffix}, {"namespace", ns}}},
+               {"metadata", {{"name", EventObjectName(io.name)}, {"namespace", ns}}},
                {"involvedObject", std::move(involved)},
                {"reason", event.reason},
                {"message", event.message},

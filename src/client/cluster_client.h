@@ -35,6 +35,7 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -118,8 +119,36 @@ struct EventRecord {
   std::string message;
   std::string type = "Normal";   // "Normal" or "Warning"
   std::string source_component;  // the scheduler name, e.g. "default-scheduler"
-  std::string source_host;       // optional
+  std::string source_host;       // optional (events.k8s.io/v1: reportingInstance is
+                                 // "COMPONENT-HOST", this host name when empty)
+  // events.k8s.io/v1's action; empty: from the reason as upstream's scheduler
+  // writes it (Scheduled: Binding, FailedScheduling: Scheduling, Preempted: Preempting).
+  std::string action;
 };
+
+// What the API server serves, from discovery (GET /version, /api, /apis).
+struct ServerApis {
+  std::string git_version;  // "v1.26.0"; empty when /version could not be read
+  // Group ("" for core) -> the versions the server serves.
+  std::map<std::string, std::vector<std::string>, std::less<>> groups;
+  bool Serves(std::string_view group, std::string_view version) const;
+  // "policy/v1, policy/v1beta1" style list of a group's versions (for messages).
+  std::string VersionsOf(std::string_view group) const;
+};
+
+// The versions a ClusterClient uses, picked from a ServerApis by
+// ClusterClient::Discover (v1.15's when Discover is not called).
+struct ApiChoice {
+  std::string_view pdb_version = "v1beta1";  // policy/v1 where served, else v1beta1
+  bool events_v1 = false;                    // events.k8s.io/v1 where served, else core/v1
+  bool leases = true;                        // coordination.k8s.io/v1 served
+  // Watched resources the server does not serve in any version ksched reads,
+  // each with a message naming it (e.g. "poddisruptionbudgets.policy: the API
+  // server serves neither policy/v1 nor policy/v1beta1").
+  std::vector<std::pair<Resource, std::string>> missing;
+};
+// Picks the versions for `apis` (pure; Discover calls it).
+ApiChoice ChooseApis(const ServerApis& apis);
 
 // A coordination.k8s.io/v1 Lease's spec plus what optimistic locking needs.
 struct LeaseRecord {
@@ -178,6 +207,18 @@ class ClusterClient {
   static Result<std::unique_ptr<ClusterClient>> Create(const ClientConfig& config);
   ~ClusterClient();
 
+  // API discovery: reads /version and the group list (/apis), and from then
+  // on uses the versions ChooseApis picks (PodDisruptionBudgets from policy/v1
+  // where served, Events through events.k8s.io/v1 where served). Call it
+  // before StartWatches and the writes (not thread-safe against them).
+  // Error when the group list cannot be read.
+  Result<ServerApis> Discover();
+  const ApiChoice& apis() const { return choice_; }
+  // How `resource` is addressed by this client (Info() with the discovered version).
+  const ResourceInfo& InfoOf(Resource resource) const;
+  // "poddisruptionbudgets.policy/v1": the resource with the version in use.
+  std::string DescribeResource(Resource resource) const;
+
   // Starts list+watch of every Resource on background threads; events arrive in
   // order per resource through `sink` (called from client threads; must not block long).
   Status StartWatches(std::function<void(WatchEvent)> sink);
@@ -206,7 +247,10 @@ class ClusterClient {
   // The pod as the server has it now (upstream's preemption reads the
   // preemptor fresh: GetUpdatedPod); 404 -> error with IsNotFound().
   Result<std::string> GetPod(std::string_view ns, std::string_view name);
-  Status CreateEvent(const EventRecord& event);  // core/v1 Event, reason/message/type
+  // An Event: events.k8s.io/v1 when Discover found it (note, action,
+  // reportingController/Instance, regarding), else core/v1. When
+  // events.k8s.io/v1 is forbidden (403) and core/v1 works, core/v1 from then on.
+  Status CreateEvent(const EventRecord& event);
   // Lease (coordination.k8s.io/v1) for leader election. GetLease: nullopt on 404.
   Result<std::optional<LeaseRecord>> GetLease(std::string_view ns, std::string_view name);
   // 409 -> error with IsConflict(). `stored` (optional) receives the lease as
@@ -232,8 +276,14 @@ class ClusterClient {
  private:
   explicit ClusterClient(std::unique_ptr<RestClient> rest);
 
+  Status CreateCoreEvent(const EventRecord& event);
+  Status CreateEventsV1Event(const EventRecord& event);
+
   std::unique_ptr<RestClient> rest_;
   std::vector<std::unique_ptr<Reflector>> reflectors_;
+  ApiChoice choice_;
+  std::atomic<bool> events_v1_{false};  // choice_.events_v1 until a 403 turns it off
+  std::vector<ResourceInfo> infos_;     // by Resource
 };
 
 }  // namespace ksched::client

@@ -178,11 +178,11 @@ WatchEvent KnownObjects::Apply(Resource resource, WatchEventType type, ObjectTex
 
 // ====================================================================== reflector
 
-Reflector::Reflector(RestClient& rest, Resource resource, const WatchOptions& options, Sink sink,
-                     ErrorSink on_error)
+Reflector::Reflector(RestClient& rest, Resource resource, const ResourceInfo& info,
+                     const WatchOptions& options, Sink sink, ErrorSink on_error)
     : rest_(rest),
       resource_(resource),
-      info_(Info(resource)),
+      info_(info),
       options_(options),
       sink_(std::move(sink)),
       on_error_(std::move(on_error)),
@@ -267,6 +267,12 @@ Status Reflector::List() {
       items.clear();
       continue_token.clear();
       continue;
+    }
+    if (reply->code == 404) {
+      Error e = ApiError(target, reply->code, reply->body);
+      e.message += " (the API server does not serve " + ApiVersion(info_) + " " +
+                   std::string(info_.plural) + "; ksched cannot schedule without it)";
+      return e;
     }
     if (reply->code != 200) return ApiError(target, reply->code, reply->body);
     dom::element page;

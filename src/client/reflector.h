@@ -91,8 +91,10 @@ class Reflector {
   using Sink = std::function<void(WatchEvent)>;
   using ErrorSink = std::function<void(Resource, const Error&)>;
 
-  Reflector(RestClient& rest, Resource resource, const WatchOptions& options, Sink sink,
-            ErrorSink on_error);
+  // `info` (which must outlive the reflector) says how the resource is
+  // addressed: Info(resource), or the client's discovered version of it.
+  Reflector(RestClient& rest, Resource resource, const ResourceInfo& info,
+            const WatchOptions& options, Sink sink, ErrorSink on_error);
   ~Reflector();
   void Start();
   // Asks the thread to stop (a blocked transfer notices within about a second).

@@ -270,7 +270,7 @@ TEST(Reflector, PagedListResumeGoneRelistAndStop) {
   options.backoff_initial_ms = 10;
   std::vector<std::string> errors;
   Reflector reflector(
-      **rest, Resource::kPod, options,
+      **rest, Resource::kPod, Info(Resource::kPod), options,
       [&](WatchEvent e) {
         std::string d = std::string(WatchEventTypeName(e.type)) + " " + e.resource_version;
         if (e.type != WatchEventType::kSynced) {

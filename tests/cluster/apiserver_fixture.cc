@@ -62,10 +62,15 @@ std::string SharedDir() {
 
 // ====================================================================== ApiServer
 
-Result<std::unique_ptr<ApiServer>> ApiServer::Start(const std::string& extra_args) {
+Result<std::unique_ptr<ApiServer>> ApiServer::Start(const std::string& extra_args,
+                                                    const std::string& kube_version) {
   std::unique_ptr<ApiServer> s(new ApiServer());
   s->shared_dir_ = SharedDir() + "/apiserver";
   s->extra_args_ = extra_args;
+  if (!kube_version.empty() && kube_version != "1.15" && kube_version != "1.26") {
+    return MakeError("kube version \"" + kube_version + "\": 1.15 or 1.26");
+  }
+  s->kube_version_ = kube_version == "1.15" ? "" : kube_version;
   if (!fs::exists(s->shared_dir_ + "/start.sh")) {
     return MakeError("no " + s->shared_dir_ + "/start.sh (the shared API server scripts)");
   }
@@ -130,6 +135,7 @@ Status ApiServer::LoadEnv() {
   env_.ca_file = vars["CA_FILE"];
   env_.admin_kubeconfig = vars["ADMIN_KUBECONFIG"];
   env_.scheduler_kubeconfig = vars["SCHEDULER_KUBECONFIG"];
+  env_.version = vars.count("APISERVER_VERSION") ? vars["APISERVER_VERSION"] : "1.15";
   if (env_.url.empty() || env_.port == 0) return MakeError(env_.dir + "/env is incomplete");
   return Status::Ok();
 }
@@ -138,6 +144,8 @@ Status ApiServer::StartAgain() {
   // start.sh waits 60 s for /healthz by default; a loaded CI machine can need more.
   std::string prefix = "START_TIMEOUT=${START_TIMEOUT:-180} ";
   if (!extra_args_.empty()) prefix += "APISERVER_EXTRA_ARGS=" + ShellQuote(extra_args_) + " ";
+  // start.sh reads KUBE_VERSION: set it (or clear an inherited one) explicitly.
+  prefix += "KUBE_VERSION=" + ShellQuote(kube_version_) + " ";
   if (env_.port != 0) {
     prefix += "APISERVER_PORT=" + std::to_string(env_.port) +
               " ETCD_PORT=" + std::to_string(env_.etcd_port) +
@@ -249,6 +257,14 @@ Status ApiServer::CreateReadyNode(const std::string& name, const std::string& cp
   auto p = Admin("PATCH", "/api/v1/nodes/" + name, R"({"spec":{"taints":null}})",
                  "application/merge-patch+json");
   if (!p.ok()) return p.error();
+  if (is_v126()) {
+    json csinode = {{"apiVersion", "storage.k8s.io/v1"},
+                    {"kind", "CSINode"},
+                    {"metadata", {{"name", name}}},
+                    {"spec", {{"drivers", json::array()}}}};
+    auto c = Admin("POST", "/apis/storage.k8s.io/v1/csinodes", csinode.dump());
+    if (!c.ok() && c.error().http_code != 409) return c.error();
+  }
   return Status::Ok();
 }
 
@@ -292,6 +308,10 @@ Status ApiServer::DeleteAllPods(const std::string& ns) {
 Status ApiServer::DeleteNode(const std::string& name) {
   auto r = Admin("DELETE", "/api/v1/nodes/" + name);
   if (!r.ok()) return r.error();
+  if (is_v126()) {
+    auto c = Admin("DELETE", "/apis/storage.k8s.io/v1/csinodes/" + name);
+    if (!c.ok() && c.error().http_code != 404) return c.error();
+  }
   return Status::Ok();
 }
 
@@ -299,10 +319,19 @@ Result<std::string> ApiServer::GetPod(const std::string& ns, const std::string& 
   return Admin("GET", "/api/v1/namespaces/" + ns + "/pods/" + name);
 }
 
+namespace {
+
+std::string MainServerVersion() {
+  const char* v = std::getenv("KSCHED_TEST_KUBE_VERSION");
+  return v != nullptr ? v : "";
+}
+
+}  // namespace
+
 SharedServer& SharedApiServer() {
   static SharedServer* shared = [] {
     auto* s = new SharedServer();
-    auto started = ApiServer::Start(kSharedServerArgs);
+    auto started = ApiServer::Start(kSharedServerArgs, MainServerVersion());
     if (started.ok()) {
       s->server_ = std::move(started).value();
     } else {
@@ -310,6 +339,22 @@ SharedServer& SharedApiServer() {
     }
     // Stopped at exit (the watchdog covers a crash).
     std::atexit([] { SharedApiServer().server_.reset(); });
+    return s;
+  }();
+  return *shared;
+}
+
+SharedServer& SharedApiServer126() {
+  if (MainServerVersion() == "1.26") return SharedApiServer();
+  static SharedServer* shared = [] {
+    auto* s = new SharedServer();
+    auto started = ApiServer::Start(kSharedServerArgs, "1.26");
+    if (started.ok()) {
+      s->server_ = std::move(started).value();
+    } else {
+      s->why_not_ = started.error().message;
+    }
+    std::atexit([] { SharedApiServer126().server_.reset(); });
     return s;
   }();
   return *shared;

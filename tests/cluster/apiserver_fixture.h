@@ -1,8 +1,10 @@
-// A real kube-apiserver v1.15.5 (with etcd) for end-to-end tests, started
-// with ../shared/apiserver/start.sh, and the helpers tests use to play the
-// user and the kubelet with the admin identity.
+// A real kube-apiserver (with etcd) for end-to-end tests, started with
+// ../shared/apiserver/start.sh -- v1.15.5, or v1.26.0 (KUBE_VERSION=1.26) --,
+// and the helpers tests use to play the user and the kubelet with the admin
+// identity.
 //
 //   ApiServer& server = SharedApiServer();      // one per test binary, lazily
+//   // SharedApiServer126(): a second one, always v1.26 (started on first use)
 //   if (!server.ok()) GTEST_SKIP() << server.why_not();
 //   auto sched = server.SchedulerConfig();      // ksched's own identity
 //   server.CreateReadyNode("n1", "4", "8Gi");  // as a kubelet would
@@ -38,6 +40,7 @@ struct ApiServerEnv {
   std::string ca_file;
   std::string admin_kubeconfig;
   std::string scheduler_kubeconfig;
+  std::string version;  // APISERVER_VERSION: "1.15" or "1.26"
 };
 
 class ApiServer {
@@ -45,8 +48,10 @@ class ApiServer {
   // Starts etcd + kube-apiserver in a new directory (under /dev/shm when it
   // exists: etcd's fsyncs are then free). `extra_args` go to
   // APISERVER_EXTRA_ARGS. Fails (with the reason) when etcd or the shared
-  // scripts are missing or the server does not come up.
-  static Result<std::unique_ptr<ApiServer>> Start(const std::string& extra_args = "");
+  // scripts are missing or the server does not come up. `kube_version`:
+  // "" or "1.15" for v1.15.5, "1.26" for v1.26.0 (start.sh's KUBE_VERSION).
+  static Result<std::unique_ptr<ApiServer>> Start(const std::string& extra_args = "",
+                                                  const std::string& kube_version = "");
   ~ApiServer();
 
   // Stops both processes and starts them again on the same ports and data.
@@ -56,6 +61,8 @@ class ApiServer {
   Status StartAgain();
 
   const ApiServerEnv& env() const { return env_; }
+  // True for a v1.26 server (v1.25+ APIs: policy/v1, events.k8s.io/v1, CSINodes).
+  bool is_v126() const { return env_.version == "1.26"; }
   std::string dir() const { return env_.dir; }
 
   // ksched's identity (system:kube-scheduler) and the admin (system:masters).
@@ -74,7 +81,8 @@ class ApiServer {
   // The namespace and its "default" ServiceAccount (idempotent).
   Status EnsureNamespace(const std::string& ns);
   // A Ready node with capacity = allocatable, the not-ready taint removed
-  // (as loadgen.py does: there is no node controller).
+  // (as loadgen.py does: there is no node controller); on v1.26 also its
+  // CSINode (storage.k8s.io/v1, no drivers), as its kubelet would register.
   Status CreateReadyNode(const std::string& name, const std::string& cpu = "4",
                          const std::string& memory = "8Gi", const std::string& pods = "110",
                          const std::string& labels_json = "{}");
@@ -88,7 +96,7 @@ class ApiServer {
   Result<std::string> CreateObject(const std::string& collection_path, const std::string& json);
   // Deletes with gracePeriodSeconds 0 (no kubelet confirms anything here).
   Status DeletePodNow(const std::string& ns, const std::string& name);
-  Status DeleteNode(const std::string& name);
+  Status DeleteNode(const std::string& name);  // and its CSINode on v1.26
   // Every pod of `ns`, with gracePeriodSeconds 0 (tests clean up after themselves so that
   // later tests in the same binary see no leftovers).
   Status DeleteAllPods(const std::string& ns);
@@ -102,6 +110,7 @@ class ApiServer {
 
   std::string shared_dir_;
   std::string extra_args_;
+  std::string kube_version_;
   ApiServerEnv env_;
   bool running_ = false;
   std::mutex admin_mu_;
@@ -124,11 +133,23 @@ class SharedServer {
   ApiServer* operator->() { return server_.get(); }
 
  private:
-  friend SharedServer& SharedApiServer();
+  friend  // The test binary's main server: v1.15.5, or the version in
+      // KSCHED_TEST_KUBE_VERSION ("1.26" runs every test against v1.26.0).
+      SharedServer&
+      SharedApiServer();
+  // A v1.26.0 server for the tests written for it, started on first use (the
+  // main server itself when that is v1.26).
+  SharedServer& SharedApiServer126();
+  friend SharedServer& SharedApiServer126();
   std::unique_ptr<ApiServer> server_;
   std::string why_not_;
 };
+// The test binary's main server: v1.15.5, or the version in
+// KSCHED_TEST_KUBE_VERSION ("1.26" runs every test against v1.26.0).
 SharedServer& SharedApiServer();
+// A v1.26.0 server for the tests written for it, started on first use (the
+// main server itself when that is v1.26).
+SharedServer& SharedApiServer126();
 
 // Where ../shared is (KSCHED_SHARED_DIR, else the KSCHED_SHARED_DIR macro).
 std::string SharedDir();

@@ -1,11 +1,15 @@
-// `ksched run` end to end against the real kube-apiserver v1.15.5: the
+// `ksched run` end to end against the real kube-apiserver v1.15.5 (RunE2E;
+// KSCHED_TEST_KUBE_VERSION=1.26 runs them on v1.26.0) and v1.26.0 (RunE2E126): the
 // binary runs as a separate process with the scheduler identity
 // (system:kube-scheduler's rights only); the test plays the user and the
 // kubelet with the admin identity.
+#include <arpa/inet.h>
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <gtest/gtest.h>
+#include <netinet/in.h>
 #include <signal.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -102,8 +106,9 @@ class Ksched {
 
 class RunE2E : public ::testing::Test {
  protected:
+  virtual testing::SharedServer& Shared() { return SharedApiServer(); }
   void SetUp() override {
-    auto& shared = SharedApiServer();
+    auto& shared = Shared();
     if (!shared.ok()) {
       if (std::getenv("KSCHED_SKIP_CLUSTER_TESTS") != nullptr) GTEST_SKIP() << shared.why_not();
       FAIL() << "cannot start the API server: " << shared.why_not();
@@ -229,14 +234,16 @@ TEST_F(RunE2E, BindsWhereScheduleWouldAndLeavesOtherSchedulersPods) {
   Pod(ns, "zz-other-1", "other-scheduler");
   Pod(ns, "zz-other-2", "other-scheduler");
 
-  // What `ksched schedule` decides on a snapshot of the same objects.
+  // What `ksched schedule` decides on a snapshot of the same objects (with
+  // the v1.15 engine, which `run` uses).
   auto nodes_list = server_->Admin("GET", "/api/v1/nodes");
   auto pods_list = server_->Admin("GET", "/api/v1/pods");
   ASSERT_TRUE(nodes_list.ok() && pods_list.ok());
   std::ofstream(dir_ + "/shapes-nodes.json") << *nodes_list;
   std::ofstream(dir_ + "/shapes-pods.json") << *pods_list;
   const std::string cmd = fmt::format(
-      "{} schedule -f {}/shapes-nodes.json -f {}/shapes-pods.json --scheduler-name {} "
+      "{} schedule --scheduler-version v1.15 -f {}/shapes-nodes.json -f {}/shapes-pods.json "
+      "--scheduler-name {} "
       "--tie-break name -o json > {}/shapes-expected.json",
       KSCHED_BINARY, dir_, dir_, me, dir_);
   const int rc = std::system(cmd.c_str());
@@ -613,6 +620,220 @@ TEST_F(RunE2E, ApiServerRestartMidRunLosesNoPod) {
   EXPECT_EQ(Count(log, "] bound " + ns + "/"), 40u) << log;
   EXPECT_EQ(Count(log, "] binding " + ns + "/"), 0u) << log;  // no failed (double) binding
   for (const auto& [name, node] : Placement(ns)) (void)server_->DeletePodNow(ns, name);
+}
+
+// ====================================================================== v1.26
+
+// The same tests' fixture on the v1.26.0 server (policy/v1 budgets,
+// events.k8s.io/v1 events, CSINodes registered with each node).
+class RunE2E126 : public RunE2E {
+ protected:
+  testing::SharedServer& Shared() override { return testing::SharedApiServer126(); }
+  void SetUp() override {
+    RunE2E::SetUp();
+    if (server_ != nullptr) ASSERT_TRUE(server_->is_v126()) << server_->env().version;
+  }
+  // The PodScheduled condition of a pod as "Status Reason: message" ("" if none).
+  std::string PodScheduled(const std::string& ns, const std::string& name) {
+    auto pod = server_->GetPod(ns, name);
+    if (!pod.ok()) return "";
+    const json doc = json::parse(*pod);
+    for (const json& c : doc["status"].value("conditions", json::array())) {
+      if (c["type"] == "PodScheduled") {
+        return c.value("status", "") + " " + c.value("reason", "") + ": " + c.value("message", "");
+      }
+    }
+    return "";
+  }
+};
+
+// A free TCP port on 127.0.0.1 (for --port).
+int FreePort() {
+  int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  int port = 0;
+  if (bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0) {
+    socklen_t len = sizeof addr;
+    getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
+    port = ntohs(addr.sin_port);
+  }
+  close(fd);
+  return port;
+}
+
+// GET http://127.0.0.1:PORT/PATH with curl: "CODE BODY" ("000 " when refused).
+std::string HttpGet(int port, const std::string& path) {
+  std::string cmd =
+      fmt::format("curl -s -m 5 -w ' %{{http_code}}' http://127.0.0.1:{}{}", port, path);
+  FILE* f = popen(cmd.c_str(), "r");
+  if (f == nullptr) return "";
+  std::string out;
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, f)) > 0) out.append(buf, n);
+  pclose(f);
+  size_t sp = out.rfind(' ');
+  if (sp == std::string::npos) return out;
+  return out.substr(sp + 1) + " " + out.substr(0, sp);
+}
+
+// On v1.26, pods created one at a time are bound, each with a Scheduled
+// event (written through events.k8s.io/v1) and the PodScheduled=True
+// condition the binding sets; the log names the discovered APIs.
+TEST_F(RunE2E126, BindsPodsCreatedOneAtATime) {
+  const std::string ns = "e2e126-one", me = "e2e126-one-sched";
+  ASSERT_TRUE(server_->EnsureNamespace(ns).ok());
+  Node("e2e126-one-a", "2");
+  Node("e2e126-one-b", "2");
+  Node("e2e126-one-c", "2");
+  auto csinode = server_->Admin("GET", "/apis/storage.k8s.io/v1/csinodes/e2e126-one-a");
+  ASSERT_TRUE(csinode.ok()) << "CreateReadyNode registers the node's CSINode on v1.26";
+  const int port = FreePort();
+  std::vector<std::string> args = BaseArgs(me);
+  args[args.size() - 1] = std::to_string(port);
+  args.push_back("--leader-elect=false");
+  Ksched k(LogPath("one126"), args);
+  ASSERT_TRUE(WaitFor([&] { return HttpGet(port, "/healthz") == "200 ok"; }, 20s)) << k.Log();
+  std::set<std::string> used;
+  for (int i = 0; i < 6; ++i) {
+    const std::string name = fmt::format("p{}", i);
+    Pod(ns, name, me, "500m");
+    ASSERT_TRUE(WaitFor([&] { return !Placement(ns)[name].empty(); }, 20s)) << name << k.Log();
+    used.insert(Placement(ns)[name]);
+    EXPECT_EQ(PodScheduled(ns, name).rfind("True ", 0), 0u) << PodScheduled(ns, name);
+  }
+  EXPECT_EQ(used.size(), 3u);  // spread over the three equal nodes
+  EXPECT_TRUE(WaitFor(
+      [&] {
+        size_t scheduled = 0;
+        for (const std::string& e : Events(ns))
+          scheduled += e.find(" Scheduled: Successfully assigned " + ns + "/") != std::string::npos;
+        return scheduled == 6;
+      },
+      10s))
+      << json(Events(ns)).dump();
+  // Written through events.k8s.io/v1 by this scheduler.
+  auto v1events = server_->Admin("GET", "/apis/events.k8s.io/v1/namespaces/" + ns + "/events");
+  ASSERT_TRUE(v1events.ok());
+  for (const json& e : json::parse(*v1events)["items"]) {
+    EXPECT_EQ(e.value("reportingController", ""), me);
+    EXPECT_EQ(e.value("action", ""), "Binding");
+  }
+  const std::string log = k.Log();
+  EXPECT_NE(log.find("API server v1.26.0: PodDisruptionBudgets policy/v1, Events events.k8s.io/v1, "
+                     "Leases coordination.k8s.io/v1"),
+            std::string::npos)
+      << log;
+  k.Signal(SIGTERM);
+  EXPECT_EQ(k.Wait(10s), 0);
+  ASSERT_TRUE(server_->DeleteAllPods(ns).ok());
+}
+
+// On v1.26, a pod that fits nowhere gets PodScheduled=False (Unschedulable)
+// with the FitError message, and a FailedScheduling event.
+TEST_F(RunE2E126, PodThatFitsNowhereGetsTheFitError) {
+  const std::string ns = "e2e126-unsched", me = "e2e126-unsched-sched";
+  ASSERT_TRUE(server_->EnsureNamespace(ns).ok());
+  Node("e2e126-unsched-a", "1");
+  Node("e2e126-unsched-b", "2");
+  std::vector<std::string> args = BaseArgs(me);
+  args.push_back("--leader-elect=false");
+  Ksched k(LogPath("unsched126"), args);
+  Pod(ns, "huge", me, "40");
+  const std::string want = "False Unschedulable: 0/2 nodes are available: 2 Insufficient cpu.";
+  ASSERT_TRUE(WaitFor([&] { return PodScheduled(ns, "huge").rfind(want, 0) == 0; }, 20s))
+      << PodScheduled(ns, "huge") << "\n"
+      << k.Log();
+  EXPECT_TRUE(WaitFor(
+      [&] {
+        for (const std::string& e : Events(ns)) {
+          if (e.rfind("huge FailedScheduling: 0/2 nodes are available: 2 Insufficient cpu.", 0) ==
+              0)
+            return true;
+        }
+        return false;
+      },
+      10s))
+      << json(Events(ns)).dump();
+  EXPECT_EQ(Placement(ns)["huge"], "");
+  k.Signal(SIGTERM);
+  EXPECT_EQ(k.Wait(10s), 0);
+  ASSERT_TRUE(server_->DeleteAllPods(ns).ok());
+}
+
+// An identity that may not read PodDisruptionBudgets: the error is logged at
+// once, names the resource and the RBAC rule, and /healthz fails with it.
+TEST_F(RunE2E126, UnreadableResourceIsLoggedAndFailsHealthz) {
+  const std::string sa = "e2e126-limited";
+  json role = {{"apiVersion", "rbac.authorization.k8s.io/v1"},
+               {"kind", "ClusterRole"},
+               {"metadata", {{"name", sa}}},
+               {"rules",
+                {{{"apiGroups", {""}},
+                  {"resources",
+                   {"nodes", "pods", "services", "replicationcontrollers", "persistentvolumes",
+                    "persistentvolumeclaims"}},
+                  {"verbs", {"get", "list", "watch"}}},
+                 {{"apiGroups", {"apps"}},
+                  {"resources", {"replicasets", "statefulsets"}},
+                  {"verbs", {"get", "list", "watch"}}},
+                 {{"apiGroups", {"storage.k8s.io"}},
+                  {"resources", {"storageclasses"}},
+                  {"verbs", {"get", "list", "watch"}}}}}};
+  json binding = {
+      {"apiVersion", "rbac.authorization.k8s.io/v1"},
+      {"kind", "ClusterRoleBinding"},
+      {"metadata", {{"name", sa}}},
+      {"roleRef",
+       {{"apiGroup", "rbac.authorization.k8s.io"}, {"kind", "ClusterRole"}, {"name", sa}}},
+      {"subjects", {{{"kind", "ServiceAccount"}, {"name", sa}, {"namespace", "kube-system"}}}}};
+  json account = {{"apiVersion", "v1"}, {"kind", "ServiceAccount"}, {"metadata", {{"name", sa}}}};
+  for (const auto& [path, obj] : std::vector<std::pair<std::string, json>>{
+           {"/apis/rbac.authorization.k8s.io/v1/clusterroles", role},
+           {"/apis/rbac.authorization.k8s.io/v1/clusterrolebindings", binding},
+           {"/api/v1/namespaces/kube-system/serviceaccounts", account}}) {
+    auto r = server_->CreateObject(path, obj.dump());
+    ASSERT_TRUE(r.ok() || r.error().http_code == 409) << r.error().message;
+  }
+  auto token = server_->Admin(
+      "POST", "/api/v1/namespaces/kube-system/serviceaccounts/" + sa + "/token",
+      R"({"apiVersion":"authentication.k8s.io/v1","kind":"TokenRequest","spec":{"expirationSeconds":3600}})");
+  ASSERT_TRUE(token.ok()) << token.error().message;
+  std::string kubeconfig = ReadFile(server_->env().scheduler_kubeconfig);
+  const size_t at = kubeconfig.find("token: ");
+  ASSERT_NE(at, std::string::npos);
+  kubeconfig.replace(at, kubeconfig.find('\n', at) - at,
+                     "token: " + json::parse(*token)["status"]["token"].get<std::string>());
+  const std::string path = dir_ + "/limited.kubeconfig";
+  std::ofstream(path) << kubeconfig;
+
+  const int port = FreePort();
+  Ksched k(LogPath("limited126"), {"--kubeconfig", path, "--scheduler-name", "e2e126-limited",
+                                   "--port", std::to_string(port), "--leader-elect=false"});
+  std::string health;
+  ASSERT_TRUE(WaitFor(
+      [&] {
+        health = HttpGet(port, "/healthz");
+        return health.rfind("500 ", 0) == 0;
+      },
+      20s))
+      << health << "\n"
+      << k.Log();
+  EXPECT_NE(health.find("cannot list poddisruptionbudgets"), std::string::npos) << health;
+  EXPECT_NE(health.find(
+                R"({apiGroups: ["policy"], resources: ["poddisruptionbudgets"], verbs: ["list"]})"),
+            std::string::npos)
+      << health;
+  const std::string log = k.Log();
+  EXPECT_NE(log.find("cannot read poddisruptionbudgets.policy (nothing is scheduled until ksched "
+                     "can list and watch it): forbidden: cannot list poddisruptionbudgets"),
+            std::string::npos)
+      << log;
+  EXPECT_EQ(Count(log, "cannot read poddisruptionbudgets.policy"), 1u) << log;
+  k.Signal(SIGTERM);
+  EXPECT_EQ(k.Wait(10s), 0);
 }
 
 }  // namespace
