@@ -669,12 +669,6 @@ Result<TypeMeta> ReadTypeMeta(dom::element e) {
   return tm;
 }
 
-// The group/version's version part, as schema.ParseGroupVersion splits it.
-std::string_view VersionOf(std::string_view api_version) {
-  size_t slash = api_version.find('/');
-  return slash == std::string_view::npos ? api_version : api_version.substr(slash + 1);
-}
-
 // Decodes the args of pluginConfig[j] of profile i when the plugin has an
 // args kind (upstream's decodeNestedObjects). A wrong type is returned as the
 // error; strict findings are appended to *strict.

@@ -482,6 +482,7 @@ void AppendVolume(std::string* out, const Volume& v) {
       sw.Close();
       break;
     }
+    case VolumeKind::kEphemeral:  // v1.23+; extenders speak v1.15's wire format
     case VolumeKind::kOther:
       break;  // the decoder keeps no source for these (emptyDir, hostPath, ...)
   }

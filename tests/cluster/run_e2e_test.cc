@@ -631,7 +631,9 @@ class RunE2E126 : public RunE2E {
   testing::SharedServer& Shared() override { return testing::SharedApiServer126(); }
   void SetUp() override {
     RunE2E::SetUp();
-    if (server_ != nullptr) ASSERT_TRUE(server_->is_v126()) << server_->env().version;
+    if (server_ != nullptr) {
+      ASSERT_TRUE(server_->is_v126()) << server_->env().version;
+    }
   }
   // The PodScheduled condition of a pod as "Status Reason: message" ("" if none).
   std::string PodScheduled(const std::string& ns, const std::string& name) {
