@@ -35,8 +35,8 @@ enum class HostSelection : uint8_t {
 
 struct CycleResult {
   NodeId chosen = kNoNode;
-  std::string error;       // "" when a node was chosen and reserved
-  bool fit_error = false;  // `error` is a FitError (PostFilter may run)
+  std::string error;               // "" when a node was chosen and reserved
+  bool fit_error = false;          // `error` is a FitError (PostFilter may run)
   Framework* framework = nullptr;  // the pod's profile; nullptr when none
   size_t num_all_nodes = 0;
 
@@ -78,6 +78,10 @@ struct SchedulerOptions {
   std::optional<int32_t> percentage_of_nodes_to_score;
   HostSelection host_selection = HostSelection::kSmallestName;
   uint64_t seed = 1;  // kReservoir's generator
+  // False: a cycle may leave out what only reports read (each score
+  // plugin's scores per node, the extenders' part); the decision, the
+  // error and the failures are the same either way.
+  bool record_details = true;
 };
 
 class Scheduler {
@@ -95,6 +99,8 @@ class Scheduler {
   // Sets the cluster every profile's Handle reads (the snapshot).
   void SetCluster(const ClusterState* cluster);
   void SetNominated(const NominatedPods* nominated);
+  // SchedulerOptions::record_details, for the cycles from now on.
+  void SetRecordDetails(bool record) { options_.record_details = record; }
 
   // Upstream's schedulePod for `pod` with `fwk` against the cluster set
   // last: fills everything but `assumed`; `chosen` is set on success.
@@ -115,8 +121,7 @@ class Scheduler {
   void FindNodesThatFitPod(Framework* fwk, const Pod& pod, CycleResult* r, std::string* error);
   // Filters `nodes` from the rotating start; false on an Error status.
   bool FindNodesThatPassFilters(Framework* fwk, const Pod& pod, const std::vector<NodeId>& nodes,
-                                CycleResult* r, std::vector<NodeId>* feasible,
-                                std::string* error);
+                                CycleResult* r, std::vector<NodeId>* feasible, std::string* error);
   bool FindNodesThatPassExtenders(const Pod& pod, std::vector<NodeId>* feasible, CycleResult* r,
                                   std::string* error);
   bool PrioritizeNodes(Framework* fwk, const Pod& pod, CycleResult* r, std::string* error);
@@ -130,7 +135,7 @@ class Scheduler {
   const ClusterState* cluster_ = nullptr;
   uint64_t order_cluster_id_ = 0;
   size_t order_num_nodes_ = SIZE_MAX;
-  std::vector<NodeId> node_order_;  // the snapshot's NodeInfos().List() order
+  std::vector<NodeId> node_order_;      // the snapshot's NodeInfos().List() order
   std::vector<int32_t> failure_index_;  // node -> index in failures, -1 when none
   size_t next_start_node_index_ = 0;
   std::mt19937_64 rng_;
