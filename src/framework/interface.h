@@ -107,6 +107,16 @@ class Plugin {
  public:
   virtual ~Plugin() = default;
   virtual std::string_view Name() const = 0;
+
+  // Whether the engine may keep this plugin's Filter and Score results on a
+  // node from one cycle to the next, while the node is unchanged
+  // (NodeInfo::generation), for every pod with `pod`'s namespace and spec.
+  // True only when those results depend on nothing but the pod's namespace
+  // and spec, the node's NodeInfo, objects fixed for a ClusterState (nodes,
+  // images, volumes, namespaces) and the plugin's PreFilter / PreScore state
+  // computed from those, and when Filter has no side effect. Default: false,
+  // run every cycle.
+  virtual bool NodeLocalFor(const Pod& /*pod*/) const { return false; }
 };
 
 class PreEnqueuePlugin : public virtual Plugin {
@@ -152,6 +162,10 @@ class FilterPlugin : public virtual Plugin {
  public:
   // Called concurrently for different nodes: must not write shared state.
   virtual Status Filter(const CycleState& state, const Pod& pod, const NodeInfo& node) const = 0;
+  // True when, with this cycle's state (after PreFilter), Filter returns
+  // Success on every node of cluster() and has no side effect, so the
+  // engine may leave it out. Default: false.
+  virtual bool PassesEveryNode(const CycleState& /*state*/) const { return false; }
 };
 
 class PostFilterPlugin : public virtual Plugin {
@@ -179,6 +193,10 @@ class ScorePlugin : public virtual Plugin {
   // Called concurrently for different nodes: must not write shared state.
   virtual Status Score(const CycleState& state, const Pod& pod, const NodeInfo& node,
                        int64_t* score) const = 0;
+  // True when, with this cycle's state (after PreScore), Score returns
+  // Success and 0 on every node of cluster(), so the engine may leave it out
+  // (NormalizeScore still runs). Default: false.
+  virtual bool ScoresZeroEverywhere(const CycleState& /*state*/) const { return false; }
   virtual const ScoreExtensions* ScoreExt() const { return nullptr; }
 };
 
@@ -249,7 +267,7 @@ class Handle {
   virtual Status RunPreFilterExtensionRemovePod(CycleState* state, const Pod& pod,
                                                 const PodInfo& to_remove,
                                                 const NodeInfo& node) const = 0;
-  virtual Binder* binder() const = 0;                // nullptr: nothing binds
+  virtual Binder* binder() const = 0;                 // nullptr: nothing binds
   virtual PreemptionActions* preemption() const = 0;  // nullptr: victims not deleted
 };
 

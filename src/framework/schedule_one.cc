@@ -113,9 +113,8 @@ Result<std::unique_ptr<Scheduler>> Scheduler::New(
     if (queue_sort.empty()) {
       queue_sort = qs;
     } else if (qs != queue_sort) {
-      return MakeError("different queue sort plugins for profile " +
-                       Quote(profile.scheduler_name) + ": " + Quote(qs) + ", first: " +
-                       Quote(queue_sort));
+      return MakeError("different queue sort plugins for profile " + Quote(profile.scheduler_name) +
+                       ": " + Quote(qs) + ", first: " + Quote(queue_sort));
     }
     s->by_name_[profile.scheduler_name] = f->get();
     s->profiles_.push_back(std::move(f).value());
@@ -152,8 +151,8 @@ const std::vector<NodeId>& Scheduler::NodeOrder() {
 int32_t Scheduler::NumFeasibleNodesToFind(std::optional<int32_t> profile_percentage,
                                           int32_t num_all_nodes) const {
   if (num_all_nodes < kMinFeasibleNodesToFind) return num_all_nodes;
-  int32_t percentage = profile_percentage ? *profile_percentage
-                                          : options_.percentage_of_nodes_to_score.value_or(0);
+  int32_t percentage =
+      profile_percentage ? *profile_percentage : options_.percentage_of_nodes_to_score.value_or(0);
   if (percentage == 0) {
     percentage = 50 - num_all_nodes / 125;
     if (percentage < kMinFeasibleNodesPercentageToFind)
@@ -198,8 +197,7 @@ bool Scheduler::FindNodesThatPassFilters(Framework* fwk, const Pod& pod,
     statuses.assign(chunk, Status());
     ParallelFor(chunk, [&](size_t b, size_t e) {
       for (size_t k = b; k < e; ++k) {
-        const NodeInfo& info = cluster_->node_info(at(i + k));
-        statuses[k] = fwk->RunFilterPluginsWithNominatedPods(r->state, pod, info);
+        statuses[k] = fwk->RunFilterPluginsCached(r->state, pod, at(i + k));
       }
     });
     for (size_t k = 0; k < chunk; ++k) {
@@ -268,6 +266,7 @@ void Scheduler::FindNodesThatFitPod(Framework* fwk, const Pod& pod, CycleResult*
     if (!s.failed_plugin().empty()) r->unschedulable_plugins.push_back(s.failed_plugin());
     return;
   }
+  fwk->PlanCachedFilters(r->state);
 
   // A node nominated by an earlier preemption is likely the only one that
   // fits: it is tried first, alone.
@@ -324,7 +323,7 @@ bool Scheduler::PrioritizeNodes(Framework* fwk, const Pod& pod, CycleResult* r,
       *error = s.Message();
       return false;
     }
-    s = fwk->RunScorePlugins(r->state, pod, nodes, &r->plugin_scores);
+    s = fwk->RunScorePlugins(r->state, pod, nodes, &r->plugin_scores, /*use_node_cache=*/true);
     if (!s.IsSuccess()) {
       *error = s.Message();
       return false;
@@ -386,6 +385,11 @@ void Scheduler::SchedulePod(Framework* fwk, const Pod& pod, CycleResult* r) {
     return;
   }
   std::string error;
+  fwk->BeginCycle(pod);
+  struct EndCycle {
+    Framework* fwk;
+    ~EndCycle() { fwk->EndCycle(); }
+  } end_cycle{fwk};
   FindNodesThatFitPod(fwk, pod, r, &error);
   std::sort(r->unschedulable_plugins.begin(), r->unschedulable_plugins.end());
   r->unschedulable_plugins.erase(
@@ -398,8 +402,8 @@ void Scheduler::SchedulePod(Framework* fwk, const Pod& pod, CycleResult* r) {
   }
   if (r->feasible.empty()) {
     r->fit_error = true;
-    r->error = FitErrorMessage(r->num_all_nodes, r->pre_filter_msg, r->failures,
-                               r->unknown_failures);
+    r->error =
+        FitErrorMessage(r->num_all_nodes, r->pre_filter_msg, r->failures, r->unknown_failures);
     return;
   }
   if (r->feasible.size() == 1) {

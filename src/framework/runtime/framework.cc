@@ -361,6 +361,34 @@ class FrameworkBuilder {
   std::unordered_map<std::string, int64_t> weights_;
 };
 
+// One class of the node cache: the node-local plugins' results on each node
+// for pods of one namespace and spec, each kept with the generation of the
+// node it was computed on.
+struct Framework::NodeCacheClass {
+  StrId ns = kEmptyStr;
+  PodSpec spec;
+  uint64_t last_used = 0;
+  std::vector<uint8_t> local_filter;  // by index in filter_: 1 when node-local
+  bool any_local_filter = false;
+  std::vector<int32_t> score_slot;  // by index in score_: its column in `raw`, -1: not node-local
+  size_t num_local_scores = 0;
+  // The ClusterState generation up to which changed nodes were dropped.
+  uint64_t synced = 0;
+  // This cycle (PlanCachedFilters): the filter plugins that are not
+  // node-local and do not pass every node, by index in filter_.
+  std::vector<uint8_t> run_now;
+  bool any_run_now = true;
+  // Per node: whether the filter verdict / the scores are kept.
+  std::vector<uint8_t> filter_kept;
+  std::vector<int16_t> fail_at;  // the node-local plugin that failed (index in filter_), -1: none
+  std::vector<Status> fail_status;  // its status, as RunFilterPlugins returns it
+  std::vector<uint8_t> score_kept;
+  std::vector<int64_t> raw;  // [node * num_local_scores + column]
+};
+
+Framework::Framework(FrameworkOptions options) : options_(std::move(options)) {}
+Framework::~Framework() = default;
+
 Result<std::unique_ptr<Framework>> Framework::New(const config::Profile& profile,
                                                   FrameworkOptions options) {
   std::unique_ptr<Framework> f(new Framework(std::move(options)));
@@ -498,17 +526,149 @@ Status Framework::RunPreFilterExtensionRemovePod(CycleState* state, const Pod& p
   return Status();
 }
 
+Status Framework::WrapFilterStatus(const FilterPlugin* pl, Status s) const {
+  if (!s.IsUnschedulable()) {
+    return Status::Error("running " + Quote(pl->Name()) + " filter plugin: " + s.Message())
+        .WithFailedPlugin(std::string(pl->Name()));
+  }
+  return std::move(s.WithFailedPlugin(std::string(pl->Name())));
+}
+
 Status Framework::RunFilterPlugins(const CycleState& state, const Pod& pod,
                                    const NodeInfo& node) const {
   for (FilterPlugin* pl : filter_) {
     Status s = pl->Filter(state, pod, node);
     if (s.IsSuccess()) continue;
-    if (!s.IsUnschedulable()) {
-      return Status::Error("running " + Quote(pl->Name()) + " filter plugin: " + s.Message())
-          .WithFailedPlugin(std::string(pl->Name()));
-    }
-    return s.WithFailedPlugin(std::string(pl->Name()));
+    return WrapFilterStatus(pl, std::move(s));
   }
+  return Status();
+}
+
+// ---------------------------------------------------------------- node cache
+
+void Framework::BeginCycle(const Pod& pod) {
+  cycle_class_ = nullptr;
+  if (cluster_ == nullptr) return;
+  if (cluster_->id() != cache_cluster_id_ || cluster_->num_nodes() != cache_num_nodes_) {
+    node_cache_.clear();
+    cache_cluster_id_ = cluster_->id();
+    cache_num_nodes_ = cluster_->num_nodes();
+  }
+  for (auto& c : node_cache_) {
+    if (c->ns == pod.meta.ns && c->spec == pod.spec) {
+      c->last_used = ++cache_tick_;
+      SyncNodeCache(c.get());
+      cycle_class_ = c.get();
+      return;
+    }
+  }
+  auto c = std::make_unique<NodeCacheClass>();
+  c->ns = pod.meta.ns;
+  c->spec = pod.spec;
+  c->last_used = ++cache_tick_;
+  for (const FilterPlugin* pl : filter_) {
+    const bool local = pl->NodeLocalFor(pod);
+    c->local_filter.push_back(local);
+    c->any_local_filter = c->any_local_filter || local;
+  }
+  for (const ScorePlugin* pl : score_) {
+    c->score_slot.push_back(pl->NodeLocalFor(pod) ? static_cast<int32_t>(c->num_local_scores++)
+                                                  : -1);
+  }
+  const size_t n = cluster_->num_nodes();
+  c->synced = cluster_->generation();
+  c->run_now.assign(filter_.size(), 1);
+  if (c->any_local_filter) {
+    c->filter_kept.assign(n, 0);
+    c->fail_at.assign(n, -1);
+    c->fail_status.resize(n);
+  }
+  if (c->num_local_scores > 0) {
+    c->score_kept.assign(n, 0);
+    c->raw.assign(n * c->num_local_scores, 0);
+  }
+  if (node_cache_.size() < kMaxNodeCacheClasses) {
+    node_cache_.push_back(std::move(c));
+    cycle_class_ = node_cache_.back().get();
+    return;
+  }
+  auto lru =
+      std::min_element(node_cache_.begin(), node_cache_.end(),
+                       [](const auto& a, const auto& b) { return a->last_used < b->last_used; });
+  *lru = std::move(c);
+  cycle_class_ = lru->get();
+}
+
+bool Framework::HasNominatedPodsOn(const NodeInfo& node) const {
+  const NominatedPods* nominated = options_.nominated;
+  return nominated != nullptr && !nominated->empty() && !nominated->ForNode(node.name()).empty();
+}
+
+void Framework::SyncNodeCache(NodeCacheClass* c) const {
+  const uint64_t now = cluster_->generation();
+  if (c->synced == now) return;
+  const std::vector<NodeId>& log = cluster_->change_log();
+  auto drop = [&](NodeId id) {
+    if (!c->filter_kept.empty()) c->filter_kept[id] = 0;
+    if (!c->score_kept.empty()) c->score_kept[id] = 0;
+  };
+  if (now - c->synced > cluster_->num_nodes()) {
+    for (NodeId id = 0; id < cluster_->num_nodes(); ++id) drop(id);
+  } else {
+    for (uint64_t g = c->synced; g < now; ++g) drop(log[g]);
+  }
+  c->synced = now;
+}
+
+void Framework::PlanCachedFilters(const CycleState& state) {
+  NodeCacheClass* c = cycle_class_;
+  if (c == nullptr) return;
+  c->any_run_now = false;
+  for (size_t p = 0; p < filter_.size(); ++p) {
+    c->run_now[p] = !c->local_filter[p] && !filter_[p]->PassesEveryNode(state);
+    c->any_run_now = c->any_run_now || c->run_now[p];
+  }
+}
+
+Status Framework::RunFilterPluginsCached(const CycleState& state, const Pod& pod, NodeId id) const {
+  const NodeInfo& node = cluster_->node_info(id);
+  NodeCacheClass* c = cycle_class_;
+  const NominatedPods* nominated = options_.nominated;
+  if (c == nullptr || !c->any_local_filter || id >= c->filter_kept.size() ||
+      (nominated != nullptr && !nominated->empty() && HasNominatedPodsOn(node)))
+    return RunFilterPluginsWithNominatedPods(state, pod, node);
+  if (!c->filter_kept[id]) {
+    // The node-local plugins in order, up to the first that fails; an Error
+    // is left to the full run, which reports it in order.
+    int16_t fail = -1;
+    Status failed;
+    for (size_t p = 0; p < filter_.size(); ++p) {
+      if (!c->local_filter[p]) continue;
+      Status s = filter_[p]->Filter(state, pod, node);
+      if (s.IsSuccess()) continue;
+      if (!s.IsUnschedulable()) return RunFilterPluginsWithNominatedPods(state, pod, node);
+      failed = WrapFilterStatus(filter_[p], std::move(s));
+      fail = static_cast<int16_t>(p);
+      break;
+    }
+    c->fail_at[id] = fail;
+    c->fail_status[id] = std::move(failed);
+    c->filter_kept[id] = 1;
+  }
+  // The other plugins that run this cycle, before the kept failure (all of
+  // them without one), in order: the first to fail is the node's status, as
+  // in RunFilterPlugins.
+  const int16_t fail = c->fail_at[id];
+  if (c->any_run_now) {
+    const size_t end = fail < 0 ? filter_.size() : static_cast<size_t>(fail);
+    for (size_t p = 0; p < end; ++p) {
+      if (!c->run_now[p]) continue;
+      Status s = filter_[p]->Filter(state, pod, node);
+      if (s.IsSuccess()) continue;
+      return WrapFilterStatus(filter_[p], std::move(s));
+    }
+  }
+  if (fail >= 0) return c->fail_status[id];
   return Status();
 }
 
@@ -599,7 +759,16 @@ Status Framework::RunPreScorePlugins(CycleState* state, const Pod& pod,
 }
 
 Status Framework::RunScorePlugins(const CycleState& state, const Pod& pod,
-                                  const std::vector<NodeId>& nodes, PluginScores* out) const {
+                                  const std::vector<NodeId>& nodes, PluginScores* out,
+                                  bool use_node_cache) const {
+  NodeCacheClass* c = use_node_cache ? cycle_class_ : nullptr;
+  if (c != nullptr && c->num_local_scores == 0) c = nullptr;
+  // Plugins that score 0 everywhere this cycle are not asked (their
+  // NormalizeScore still runs).
+  std::vector<uint8_t> zero(score_.size(), 0);
+  if (use_node_cache) {
+    for (size_t p = 0; p < score_.size(); ++p) zero[p] = score_[p]->ScoresZeroEverywhere(state);
+  }
   const size_t n = nodes.size(), np = score_.size();
   // Upstream keeps one score list per plugin name: a plugin listed twice
   // (MultiPoint re-ordering can do that) scores into the same list, whose
@@ -619,17 +788,37 @@ Status Framework::RunScorePlugins(const CycleState& state, const Pod& pod,
   // Each node's scores, plugin by plugin; a failure stops that node.
   ParallelFor(n, [&](size_t begin, size_t end) {
     for (size_t i = begin; i < end; ++i) {
-      const NodeInfo& info = cluster_->node_info(nodes[i]);
+      const NodeInfo& info = cluster_->node_info(nodes[i]);  // touched only to score
+      // The node-local plugins' scores kept for this class, when the node is
+      // unchanged; else they are computed and kept.
+      const NodeId id = nodes[i];
+      int64_t* kept = nullptr;
+      bool kept_valid = false;
+      if (c != nullptr && id < c->score_kept.size()) {
+        kept = &c->raw[static_cast<size_t>(id) * c->num_local_scores];
+        kept_valid = c->score_kept[id] != 0;
+      }
+      bool ok = true;
       for (size_t p = 0; p < np; ++p) {
         int64_t score = 0;
-        Status s = score_[p]->Score(state, pod, info, &score);
-        if (!s.IsSuccess()) {
-          errors[i] =
-              Status::Error("plugin " + Quote(score_[p]->Name()) + " failed with: " + s.Message());
-          break;
+        const int32_t col = kept != nullptr ? c->score_slot[p] : -1;
+        if (col >= 0 && kept_valid) {
+          score = kept[col];
+        } else if (zero[p]) {
+          score = 0;
+        } else {
+          Status s = score_[p]->Score(state, pod, info, &score);
+          if (!s.IsSuccess()) {
+            errors[i] = Status::Error("plugin " + Quote(score_[p]->Name()) +
+                                      " failed with: " + s.Message());
+            ok = false;
+            break;
+          }
+          if (col >= 0) kept[col] = score;
         }
         raw[slot[p]][i] = NodeScore{nodes[i], score};
       }
+      if (kept != nullptr && !kept_valid) c->score_kept[id] = ok;
     }
   });
   for (const Status& e : errors)

@@ -69,6 +69,7 @@ class Framework final : public Handle {
 
   Framework(const Framework&) = delete;
   Framework& operator=(const Framework&) = delete;
+  ~Framework() override;
 
   // ---- Handle
   const ClusterState& cluster() const override { return *cluster_; }
@@ -79,8 +80,7 @@ class Framework final : public Handle {
                                            const NodeInfo& node) const override;
   Status RunPreFilterExtensionAddPod(CycleState* state, const Pod& pod, const PodInfo& to_add,
                                      const NodeInfo& node) const override;
-  Status RunPreFilterExtensionRemovePod(CycleState* state, const Pod& pod,
-                                        const PodInfo& to_remove,
+  Status RunPreFilterExtensionRemovePod(CycleState* state, const Pod& pod, const PodInfo& to_remove,
                                         const NodeInfo& node) const override;
   Binder* binder() const override { return options_.binder; }
   PreemptionActions* preemption() const override { return options_.preemption; }
@@ -119,9 +119,31 @@ class Framework final : public Handle {
                               PostFilterResult* result) const;
   Status RunPreScorePlugins(CycleState* state, const Pod& pod,
                             const std::vector<NodeId>& nodes) const;
-  // Score, NormalizeScore, range check, weights.
+  // Score, NormalizeScore, range check, weights. With `use_node_cache`, the
+  // node-local plugins' scores come from the cycle's class (BeginCycle)
+  // where the node is unchanged.
   Status RunScorePlugins(const CycleState& state, const Pod& pod, const std::vector<NodeId>& nodes,
-                         PluginScores* out) const;
+                         PluginScores* out, bool use_node_cache = false) const;
+
+  // ---- results kept between cycles
+  // The engine's cycles reuse the results of node-local plugins
+  // (Plugin::NodeLocalFor) on nodes that did not change since they were
+  // computed for a pod of the same namespace and spec (a "class"; the last
+  // kMaxNodeCacheClasses classes are kept). BeginCycle picks `pod`'s class
+  // for the cycle about to run against cluster(); EndCycle drops the
+  // choice. Every result is the one the plugins would return: the cache
+  // changes how often they run, never what a cycle decides or reports.
+  static constexpr size_t kMaxNodeCacheClasses = 16;
+  void BeginCycle(const Pod& pod);
+  void EndCycle() { cycle_class_ = nullptr; }
+  // After PreFilter: which of the other filter plugins run this cycle (not
+  // those that pass every node, FilterPlugin::PassesEveryNode).
+  void PlanCachedFilters(const CycleState& state);
+  // RunFilterPluginsWithNominatedPods for node `id` of cluster(), with the
+  // node-local plugins' verdicts reused when the node is unchanged (nodes
+  // with nominated pods run every plugin). Touches the node only when a
+  // plugin has to run.
+  Status RunFilterPluginsCached(const CycleState& state, const Pod& pod, NodeId id) const;
   Status RunReservePluginsReserve(CycleState* state, const Pod& pod, NodeId node) const;
   void RunReservePluginsUnreserve(CycleState* state, const Pod& pod, NodeId node) const;
   // Success, a rejection, an Error, or Wait with *timeout_ns the longest
@@ -133,12 +155,26 @@ class Framework final : public Handle {
   void RunPostBindPlugins(CycleState* state, const Pod& pod, NodeId node) const;
 
  private:
-  explicit Framework(FrameworkOptions options) : options_(std::move(options)) {}
+  explicit Framework(FrameworkOptions options);
   Status AddNominatedPods(const Pod& pod, const CycleState& state, const NodeInfo& node,
                           bool* added, CycleState* state_out, NodeInfo* node_out) const;
 
+  struct NodeCacheClass;
+  // The filter result of one plugin, as RunFilterPlugins returns it.
+  Status WrapFilterStatus(const FilterPlugin* pl, Status s) const;
+  bool HasNominatedPodsOn(const NodeInfo& node) const;
+  // Marks the nodes changed since the class last looked as not kept.
+  void SyncNodeCache(NodeCacheClass* c) const;
+
   FrameworkOptions options_;
   const ClusterState* cluster_ = nullptr;
+  // The classes of the node cache, for the ClusterState with id
+  // cache_cluster_id_ and cache_num_nodes_ nodes; the cycle's class.
+  std::vector<std::unique_ptr<NodeCacheClass>> node_cache_;
+  uint64_t cache_cluster_id_ = ~uint64_t{0};
+  size_t cache_num_nodes_ = 0;
+  uint64_t cache_tick_ = 0;
+  NodeCacheClass* cycle_class_ = nullptr;
   std::string profile_name_;
   std::optional<int32_t> percentage_;
   std::vector<std::unique_ptr<Plugin>> plugins_;  // owns every instance

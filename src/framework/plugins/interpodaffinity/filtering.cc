@@ -207,6 +207,14 @@ bool SatisfyExistingPodsAntiAffinity(const PreFilterState& s, const NodeInfo& no
 
 }  // namespace
 
+bool InterPodAffinity::PassesEveryNode(const CycleState& cycle) const {
+  // No required affinity terms, and no pair counted for anti-affinity either
+  // way: each of the three checks passes on every node.
+  const auto* s = cycle.ReadAs<PreFilterState>(kPreFilterStateKey);
+  return s != nullptr && s->affinity_slots.empty() && s->anti.num_nonzero() == 0 &&
+         s->existing_anti.num_nonzero() == 0;
+}
+
 Status InterPodAffinity::Filter(const CycleState& cycle, const Pod&, const NodeInfo& node) const {
   if (node.node == nullptr) return Status::Error("node not found");
   const auto* s = cycle.ReadAs<PreFilterState>(kPreFilterStateKey);

@@ -75,11 +75,13 @@ class InterPodAffinity final : public PreFilterPlugin,
   Status RemovePod(CycleState* state, const Pod& pod, const PodInfo& to_remove,
                    const NodeInfo& node) override;
   Status Filter(const CycleState& state, const Pod& pod, const NodeInfo& node) const override;
+  bool PassesEveryNode(const CycleState& state) const override;
 
   // scoring.cc
   Status PreScore(CycleState* state, const Pod& pod, const std::vector<NodeId>& nodes) override;
   Status Score(const CycleState& state, const Pod& pod, const NodeInfo& node,
                int64_t* score) const override;
+  bool ScoresZeroEverywhere(const CycleState& state) const override;
   const ScoreExtensions* ScoreExt() const override { return this; }
   Status NormalizeScore(const CycleState& state, const Pod& pod,
                         NodeScoreList* scores) const override;

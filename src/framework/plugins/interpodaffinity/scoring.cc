@@ -143,6 +143,11 @@ Status InterPodAffinity::PreScore(CycleState* cycle, const Pod& pod,
   return Status();
 }
 
+bool InterPodAffinity::ScoresZeroEverywhere(const CycleState& cycle) const {
+  const auto* s = cycle.ReadAs<PreScoreState>(kPreScoreStateKey);
+  return s != nullptr && s->topology_score != nullptr && s->topology_score->num_slots() == 0;
+}
+
 Status InterPodAffinity::Score(const CycleState& cycle, const Pod&, const NodeInfo& node,
                                int64_t* score) const {
   const auto* s = cycle.ReadAs<PreScoreState>(kPreScoreStateKey);

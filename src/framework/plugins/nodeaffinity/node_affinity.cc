@@ -82,6 +82,9 @@ class NodeAffinity final : public PreFilterPlugin,
 
   std::string_view Name() const override { return names::kNodeAffinity; }
 
+  // Reads the pod's spec, this node and the profile's addedAffinity.
+  bool NodeLocalFor(const Pod&) const override { return true; }
+
   std::vector<ClusterEvent> EventsToRegister() const override {
     return {{EventResource::kNode, kAdd | kUpdate, ""}};
   }

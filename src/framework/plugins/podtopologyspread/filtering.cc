@@ -175,6 +175,11 @@ Status PodTopologySpread::UpdateWithPod(CycleState* state, const Pod& preemptor,
   return Status();
 }
 
+bool PodTopologySpread::PassesEveryNode(const CycleState& state) const {
+  const auto* s = state.ReadAs<PreFilterState>(kPreFilterStateKey);
+  return s != nullptr && s->Empty();  // no hard constraints
+}
+
 Status PodTopologySpread::Filter(const CycleState& state, const Pod&, const NodeInfo& node) const {
   using namespace filtering_internal;
   if (node.node == nullptr) return Status::Error("node not found");

@@ -113,6 +113,11 @@ Status PodTopologySpread::PreScore(CycleState* state, const Pod& pod,
   return Status();
 }
 
+bool PodTopologySpread::ScoresZeroEverywhere(const CycleState& state) const {
+  const auto* s = state.ReadAs<PreScoreState>(kPreScoreStateKey);
+  return s != nullptr && !s->constraints;  // no soft constraints
+}
+
 Status PodTopologySpread::Score(const CycleState& state, const Pod&, const NodeInfo& node,
                                 int64_t* score) const {
   *score = 0;

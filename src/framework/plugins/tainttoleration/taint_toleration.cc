@@ -31,6 +31,9 @@ class TaintToleration final : public FilterPlugin,
  public:
   std::string_view Name() const override { return names::kTaintToleration; }
 
+  // Reads the pod's spec and this node only.
+  bool NodeLocalFor(const Pod&) const override { return true; }
+
   std::vector<ClusterEvent> EventsToRegister() const override {
     return {{EventResource::kNode, kAdd | kUpdate, ""}};
   }
