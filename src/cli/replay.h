@@ -67,6 +67,8 @@ struct FrameworkReplayOptions {
   // the failures PostFilter reads) but not every plugin's score per node
   // (the benchmark; same decisions, smaller report).
   bool record_details = true;
+  // SchedulerOptions::reuse_node_results (false only to compare the two).
+  bool reuse_node_results = true;
 };
 
 // Called once per attempt, after the pod was assumed (when a node was

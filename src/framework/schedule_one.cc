@@ -323,7 +323,7 @@ bool Scheduler::PrioritizeNodes(Framework* fwk, const Pod& pod, CycleResult* r,
       *error = s.Message();
       return false;
     }
-    s = fwk->RunScorePlugins(r->state, pod, nodes, &r->plugin_scores, /*use_node_cache=*/true);
+    s = fwk->RunScorePlugins(r->state, pod, nodes, &r->plugin_scores, options_.reuse_node_results);
     if (!s.IsSuccess()) {
       *error = s.Message();
       return false;
@@ -385,7 +385,7 @@ void Scheduler::SchedulePod(Framework* fwk, const Pod& pod, CycleResult* r) {
     return;
   }
   std::string error;
-  fwk->BeginCycle(pod);
+  if (options_.reuse_node_results) fwk->BeginCycle(pod);
   struct EndCycle {
     Framework* fwk;
     ~EndCycle() { fwk->EndCycle(); }

@@ -82,6 +82,9 @@ struct SchedulerOptions {
   // plugin's scores per node, the extenders' part); the decision, the
   // error and the failures are the same either way.
   bool record_details = true;
+  // Reuse node-local plugins' results between cycles (Framework::BeginCycle).
+  // False: every plugin on every node, every cycle (tests compare the two).
+  bool reuse_node_results = true;
 };
 
 class Scheduler {
