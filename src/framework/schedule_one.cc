@@ -189,29 +189,33 @@ bool Scheduler::FindNodesThatPassFilters(Framework* fwk, const Pod& pod,
   // in order, as one worker would: after the to_find-th feasible node the
   // walk goes on (failures still count) until the next feasible one, which
   // upstream's counter drops before it cancels the search.
-  std::vector<Status> statuses;
+  // Statuses are written only for nodes that fail; the scratch vectors
+  // live from cycle to cycle.
+  std::vector<Status>& statuses = filter_statuses_;
+  std::vector<uint8_t>& passed = filter_passed_;
   size_t i = 0;
   while (i < n) {
     const size_t remaining = to_find > feasible->size() ? to_find - feasible->size() : 1;
     const size_t chunk = to_find >= n ? n - i : std::min(n - i, std::max<size_t>(remaining, 256));
-    statuses.assign(chunk, Status());
+    if (statuses.size() < chunk) statuses.resize(chunk);
+    if (passed.size() < chunk) passed.resize(chunk);
     ParallelFor(chunk, [&](size_t b, size_t e) {
-      for (size_t k = b; k < e; ++k) {
-        statuses[k] = fwk->RunFilterPluginsCached(r->state, pod, at(i + k));
-      }
+      for (size_t k = b; k < e; ++k)
+        passed[k] = fwk->RunFilterPluginsCached(r->state, pod, at(i + k), &statuses[k]);
     });
     for (size_t k = 0; k < chunk; ++k) {
-      Status& s = statuses[k];
+      if (passed[k]) {
+        if (feasible->size() >= to_find) return true;
+        feasible->push_back(at(i + k));
+        continue;
+      }
+      Status s = std::move(statuses[k]);
+      statuses[k] = Status();
       if (s.IsError()) {
         *error = s.Message();
         return false;
       }
-      if (s.IsSuccess()) {
-        if (feasible->size() >= to_find) return true;
-        feasible->push_back(at(i + k));
-      } else {
-        RecordFailure(r, at(i + k), std::move(s));
-      }
+      RecordFailure(r, at(i + k), std::move(s));
     }
     i += chunk;
   }
@@ -323,7 +327,8 @@ bool Scheduler::PrioritizeNodes(Framework* fwk, const Pod& pod, CycleResult* r,
       *error = s.Message();
       return false;
     }
-    s = fwk->RunScorePlugins(r->state, pod, nodes, &r->plugin_scores, options_.reuse_node_results);
+    s = fwk->RunScorePlugins(r->state, pod, nodes, &r->plugin_scores, options_.reuse_node_results,
+                             /*want_weighted=*/options_.record_details);
     if (!s.IsSuccess()) {
       *error = s.Message();
       return false;
@@ -349,12 +354,39 @@ bool Scheduler::PrioritizeNodes(Framework* fwk, const Pod& pod, CycleResult* r,
   int64_t max = 0;
   for (size_t i = 0; i < n; ++i)
     if (i == 0 || r->totals[i] > max) max = r->totals[i];
+  const auto& rank = cluster_->name_rank();
+  if (!options_.record_details) {
+    // Only the first in name order (the decision) is needed.
+    NodeId best = kNoNode;
+    for (size_t i = 0; i < n; ++i)
+      if (r->totals[i] == max && (best == kNoNode || rank[nodes[i]] < rank[best])) best = nodes[i];
+    r->max_nodes.push_back(best);
+    return true;
+  }
   for (size_t i = 0; i < n; ++i)
     if (r->totals[i] == max) r->max_nodes.push_back(nodes[i]);
-  const auto& rank = cluster_->name_rank();
-  std::sort(r->max_nodes.begin(), r->max_nodes.end(),
-            [&](NodeId a, NodeId b) { return rank[a] < rank[b]; });
+  SortByName(&r->max_nodes);
   return true;
+}
+
+void Scheduler::SortByName(std::vector<NodeId>* nodes) {
+  const auto& rank = cluster_->name_rank();
+  if (nodes->size() < 64) {
+    std::sort(nodes->begin(), nodes->end(), [&](NodeId a, NodeId b) { return rank[a] < rank[b]; });
+    return;
+  }
+  // Many ties (nodes alike score alike): ranks are 0..N-1, so mark them
+  // and read them back in order.
+  if (by_rank_.size() != rank.size() || by_rank_cluster_ != cluster_->id()) {
+    by_rank_cluster_ = cluster_->id();
+    by_rank_.assign(rank.size(), kNoNode);
+    for (NodeId id = 0; id < rank.size(); ++id) by_rank_[rank[id]] = id;
+  }
+  rank_marks_.assign(rank.size(), 0);
+  for (NodeId id : *nodes) rank_marks_[rank[id]] = 1;
+  nodes->clear();
+  for (size_t k = 0; k < rank_marks_.size(); ++k)
+    if (rank_marks_[k]) nodes->push_back(by_rank_[k]);
 }
 
 NodeId Scheduler::SelectHost(const CycleResult& r) {

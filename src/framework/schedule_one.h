@@ -129,6 +129,8 @@ class Scheduler {
                                   std::string* error);
   bool PrioritizeNodes(Framework* fwk, const Pod& pod, CycleResult* r, std::string* error);
   NodeId SelectHost(const CycleResult& r);
+  // Sorts distinct nodes of cluster_ by name.
+  void SortByName(std::vector<NodeId>* nodes);
   void RecordFailure(CycleResult* r, NodeId node, Status status);
 
   std::vector<std::unique_ptr<Framework>> profiles_;
@@ -141,6 +143,13 @@ class Scheduler {
   std::vector<NodeId> node_order_;      // the snapshot's NodeInfos().List() order
   std::vector<int32_t> failure_index_;  // node -> index in failures, -1 when none
   size_t next_start_node_index_ = 0;
+  // Scratch kept from cycle to cycle: filter verdicts of a chunk and the
+  // statuses of its failing nodes; node by name rank.
+  std::vector<Status> filter_statuses_;
+  std::vector<uint8_t> filter_passed_;
+  std::vector<NodeId> by_rank_;
+  uint64_t by_rank_cluster_ = 0;
+  std::vector<uint8_t> rank_marks_;
   std::mt19937_64 rng_;
 };
 

@@ -1,6 +1,7 @@
 #include "framework/runtime/framework.h"
 
 #include <algorithm>
+#include <atomic>
 #include <map>
 #include <set>
 #include <unordered_map>
@@ -630,13 +631,18 @@ void Framework::PlanCachedFilters(const CycleState& state) {
   }
 }
 
-Status Framework::RunFilterPluginsCached(const CycleState& state, const Pod& pod, NodeId id) const {
+bool Framework::RunFilterPluginsCached(const CycleState& state, const Pod& pod, NodeId id,
+                                       Status* failure) const {
   const NodeInfo& node = cluster_->node_info(id);
   NodeCacheClass* c = cycle_class_;
   const NominatedPods* nominated = options_.nominated;
   if (c == nullptr || !c->any_local_filter || id >= c->filter_kept.size() ||
-      (nominated != nullptr && !nominated->empty() && HasNominatedPodsOn(node)))
-    return RunFilterPluginsWithNominatedPods(state, pod, node);
+      (nominated != nullptr && !nominated->empty() && HasNominatedPodsOn(node))) {
+    Status s = RunFilterPluginsWithNominatedPods(state, pod, node);
+    if (s.IsSuccess()) return true;
+    *failure = std::move(s);
+    return false;
+  }
   if (!c->filter_kept[id]) {
     // The node-local plugins in order, up to the first that fails; an Error
     // is left to the full run, which reports it in order.
@@ -646,7 +652,10 @@ Status Framework::RunFilterPluginsCached(const CycleState& state, const Pod& pod
       if (!c->local_filter[p]) continue;
       Status s = filter_[p]->Filter(state, pod, node);
       if (s.IsSuccess()) continue;
-      if (!s.IsUnschedulable()) return RunFilterPluginsWithNominatedPods(state, pod, node);
+      if (!s.IsUnschedulable()) {
+        *failure = RunFilterPluginsWithNominatedPods(state, pod, node);
+        return failure->IsSuccess();
+      }
       failed = WrapFilterStatus(filter_[p], std::move(s));
       fail = static_cast<int16_t>(p);
       break;
@@ -665,11 +674,13 @@ Status Framework::RunFilterPluginsCached(const CycleState& state, const Pod& pod
       if (!c->run_now[p]) continue;
       Status s = filter_[p]->Filter(state, pod, node);
       if (s.IsSuccess()) continue;
-      return WrapFilterStatus(filter_[p], std::move(s));
+      *failure = WrapFilterStatus(filter_[p], std::move(s));
+      return false;
     }
   }
-  if (fail >= 0) return c->fail_status[id];
-  return Status();
+  if (fail < 0) return true;
+  *failure = c->fail_status[id];
+  return false;
 }
 
 Status Framework::AddNominatedPods(const Pod& pod, const CycleState& state, const NodeInfo& node,
@@ -758,22 +769,12 @@ Status Framework::RunPreScorePlugins(CycleState* state, const Pod& pod,
   return Status();
 }
 
-Status Framework::RunScorePlugins(const CycleState& state, const Pod& pod,
-                                  const std::vector<NodeId>& nodes, PluginScores* out,
-                                  bool use_node_cache) const {
-  NodeCacheClass* c = use_node_cache ? cycle_class_ : nullptr;
-  if (c != nullptr && c->num_local_scores == 0) c = nullptr;
-  // Plugins that score 0 everywhere this cycle are not asked (their
-  // NormalizeScore still runs).
-  std::vector<uint8_t> zero(score_.size(), 0);
-  if (use_node_cache) {
-    for (size_t p = 0; p < score_.size(); ++p) zero[p] = score_[p]->ScoresZeroEverywhere(state);
-  }
-  const size_t n = nodes.size(), np = score_.size();
-  // Upstream keeps one score list per plugin name: a plugin listed twice
-  // (MultiPoint re-ordering can do that) scores into the same list, whose
-  // NormalizeScore then runs once per listing, and each listing adds the
-  // list's final scores to the total.
+// Upstream keeps one score list per plugin name: a plugin listed twice
+// (MultiPoint re-ordering can do that) scores into the same list, whose
+// NormalizeScore then runs once per listing, and each listing adds the
+// list's final scores to the total. slot[p] is the list of listing p.
+std::vector<size_t> Framework::ScoreSlots() const {
+  const size_t np = score_.size();
   std::vector<size_t> slot(np);
   for (size_t p = 0; p < np; ++p) {
     slot[p] = p;
@@ -783,76 +784,162 @@ Status Framework::RunScorePlugins(const CycleState& state, const Pod& pod,
         break;
       }
   }
+  return slot;
+}
+
+Status Framework::RunScorePlugins(const CycleState& state, const Pod& pod,
+                                  const std::vector<NodeId>& nodes, PluginScores* out,
+                                  bool use_node_cache, bool want_weighted) const {
+  if (use_node_cache) {
+    bool fell_back = false;
+    Status s = RunScorePluginsReusing(state, pod, nodes, out, want_weighted, &fell_back);
+    if (!fell_back) return s;
+  }
+  const size_t n = nodes.size(), np = score_.size();
+  const std::vector<size_t> slot = ScoreSlots();
   std::vector<NodeScoreList> raw(np, NodeScoreList(n));
   std::vector<Status> errors(n);
   // Each node's scores, plugin by plugin; a failure stops that node.
   ParallelFor(n, [&](size_t begin, size_t end) {
     for (size_t i = begin; i < end; ++i) {
-      const NodeInfo& info = cluster_->node_info(nodes[i]);  // touched only to score
-      // The node-local plugins' scores kept for this class, when the node is
-      // unchanged; else they are computed and kept.
-      const NodeId id = nodes[i];
-      int64_t* kept = nullptr;
-      bool kept_valid = false;
-      if (c != nullptr && id < c->score_kept.size()) {
-        kept = &c->raw[static_cast<size_t>(id) * c->num_local_scores];
-        kept_valid = c->score_kept[id] != 0;
-      }
-      bool ok = true;
+      const NodeInfo& info = cluster_->node_info(nodes[i]);
       for (size_t p = 0; p < np; ++p) {
         int64_t score = 0;
-        const int32_t col = kept != nullptr ? c->score_slot[p] : -1;
-        if (col >= 0 && kept_valid) {
-          score = kept[col];
-        } else if (zero[p]) {
-          score = 0;
-        } else {
-          Status s = score_[p]->Score(state, pod, info, &score);
-          if (!s.IsSuccess()) {
-            errors[i] = Status::Error("plugin " + Quote(score_[p]->Name()) +
-                                      " failed with: " + s.Message());
-            ok = false;
-            break;
-          }
-          if (col >= 0) kept[col] = score;
+        Status s = score_[p]->Score(state, pod, info, &score);
+        if (!s.IsSuccess()) {
+          errors[i] =
+              Status::Error("plugin " + Quote(score_[p]->Name()) + " failed with: " + s.Message());
+          break;
         }
         raw[slot[p]][i] = NodeScore{nodes[i], score};
       }
-      if (kept != nullptr && !kept_valid) c->score_kept[id] = ok;
     }
   });
   for (const Status& e : errors)
     if (!e.IsSuccess()) return Status::Error("running Score plugins: " + e.Message());
+  return NormalizeAndWeigh(state, pod, slot, &raw, n, out, want_weighted);
+}
 
+Status Framework::NormalizeAndWeigh(const CycleState& state, const Pod& pod,
+                                    const std::vector<size_t>& slot,
+                                    std::vector<NodeScoreList>* raw, size_t n, PluginScores* out,
+                                    bool want_weighted) const {
+  const size_t np = score_.size();
   for (size_t p = 0; p < np; ++p) {
     const ScoreExtensions* ext = score_[p]->ScoreExt();
     if (ext == nullptr) continue;
-    Status s = ext->NormalizeScore(state, pod, &raw[slot[p]]);
+    Status s = ext->NormalizeScore(state, pod, &(*raw)[slot[p]]);
     if (!s.IsSuccess()) {
       return Status::Error("running Normalize on Score plugins: plugin " +
                            Quote(score_[p]->Name()) + " failed with: " + s.Message());
     }
   }
-
   out->num_nodes = n;
-  out->weighted.assign(np * n, 0);
+  if (want_weighted) {
+    out->weighted.assign(np * n, 0);
+  } else {
+    out->weighted.clear();
+  }
   out->total.assign(n, 0);
-  for (size_t i = 0; i < n; ++i) {
-    for (size_t p = 0; p < np; ++p) {
-      int64_t score = raw[slot[p]][i].score;
-      if (score > kMaxNodeScore || score < kMinNodeScore) {
-        return Status::Error("applying score defaultWeights on Score plugins: plugin " +
-                             Quote(score_[p]->Name()) + " returns an invalid score " +
-                             std::to_string(score) + ", it should in the range of [" +
-                             std::to_string(kMinNodeScore) + ", " + std::to_string(kMaxNodeScore) +
-                             "] after normalizing");
+  // Plugin by plugin; the first out-of-range score in node order, then
+  // plugin order, is the error upstream reports.
+  bool out_of_range = false;
+  for (size_t p = 0; p < np && !out_of_range; ++p) {
+    const NodeScoreList& list = (*raw)[slot[p]];
+    const int64_t weight = score_weights_[p];
+    int64_t* weighted = want_weighted ? &out->weighted[p * n] : nullptr;
+    int64_t* total = out->total.data();
+    for (size_t i = 0; i < n; ++i) {
+      const int64_t score = list[i].score;
+      out_of_range |= score > kMaxNodeScore || score < kMinNodeScore;
+      const int64_t w = score * weight;
+      if (weighted != nullptr) weighted[i] = w;
+      total[i] += w;
+    }
+  }
+  if (out_of_range) {
+    for (size_t i = 0; i < n; ++i) {
+      for (size_t p = 0; p < np; ++p) {
+        int64_t score = (*raw)[slot[p]][i].score;
+        if (score > kMaxNodeScore || score < kMinNodeScore) {
+          return Status::Error("applying score defaultWeights on Score plugins: plugin " +
+                               Quote(score_[p]->Name()) + " returns an invalid score " +
+                               std::to_string(score) + ", it should in the range of [" +
+                               std::to_string(kMinNodeScore) + ", " +
+                               std::to_string(kMaxNodeScore) + "] after normalizing");
+        }
       }
-      int64_t weighted = score * score_weights_[p];
-      out->weighted[p * n + i] = weighted;
-      out->total[i] += weighted;
     }
   }
   return Status();
+}
+
+Status Framework::RunScorePluginsReusing(const CycleState& state, const Pod& pod,
+                                         const std::vector<NodeId>& nodes, PluginScores* out,
+                                         bool want_weighted, bool* fell_back) const {
+  *fell_back = false;
+  NodeCacheClass* c = cycle_class_;
+  if (c != nullptr && c->num_local_scores == 0) c = nullptr;
+  const size_t n = nodes.size(), np = score_.size();
+  const std::vector<size_t> slot = ScoreSlots();
+  std::vector<NodeScoreList>& raw = score_scratch_;
+  if (raw.size() < np) raw.resize(np);
+  for (size_t p = 0; p < np; ++p) raw[p].resize(n);
+  std::atomic<bool> failed{false};
+
+  // The node-local plugins' scores of nodes without kept ones, computed and
+  // kept (node by node, as they are on the other path).
+  if (c != nullptr) {
+    ParallelFor(n, [&](size_t begin, size_t end) {
+      for (size_t i = begin; i < end; ++i) {
+        const NodeId id = nodes[i];
+        if (c->score_kept[id]) continue;
+        const NodeInfo& info = cluster_->node_info(id);
+        int64_t* kept = &c->raw[static_cast<size_t>(id) * c->num_local_scores];
+        bool ok = true;
+        for (size_t p = 0; p < np && ok; ++p) {
+          const int32_t col = c->score_slot[p];
+          if (col < 0) continue;
+          ok = score_[p]->Score(state, pod, info, &kept[col]).IsSuccess();
+        }
+        if (ok) {
+          c->score_kept[id] = 1;
+        } else {
+          failed.store(true, std::memory_order_relaxed);
+        }
+      }
+    });
+  }
+  // Each listing's column: kept scores, zeros for plugins that score 0
+  // everywhere this cycle (PodTopologySpread and InterPodAffinity without
+  // terms), else the plugin on every node.
+  for (size_t p = 0; p < np && !failed.load(std::memory_order_relaxed); ++p) {
+    NodeScoreList& list = raw[slot[p]];
+    const int32_t col = c != nullptr ? c->score_slot[p] : -1;
+    if (col >= 0) {
+      const size_t stride = c->num_local_scores;
+      for (size_t i = 0; i < n; ++i) list[i] = NodeScore{nodes[i], c->raw[nodes[i] * stride + col]};
+    } else if (score_[p]->ScoresZeroEverywhere(state)) {
+      for (size_t i = 0; i < n; ++i) list[i] = NodeScore{nodes[i], 0};
+    } else {
+      const ScorePlugin* pl = score_[p];
+      ParallelFor(n, [&](size_t begin, size_t end) {
+        for (size_t i = begin; i < end; ++i) {
+          int64_t score = 0;
+          if (!pl->Score(state, pod, cluster_->node_info(nodes[i]), &score).IsSuccess())
+            failed.store(true, std::memory_order_relaxed);
+          list[i] = NodeScore{nodes[i], score};
+        }
+      });
+    }
+  }
+  // A plugin failed: the other path runs them all again, node by node, and
+  // reports the first failure as upstream does.
+  if (failed.load()) {
+    *fell_back = true;
+    return Status();
+  }
+  return NormalizeAndWeigh(state, pod, slot, &raw, n, out, want_weighted);
 }
 
 // ---------------------------------------------------------------- binding cycle

@@ -122,8 +122,10 @@ class Framework final : public Handle {
   // Score, NormalizeScore, range check, weights. With `use_node_cache`, the
   // node-local plugins' scores come from the cycle's class (BeginCycle)
   // where the node is unchanged.
+  // Without `want_weighted`, out->weighted stays empty (only the totals).
   Status RunScorePlugins(const CycleState& state, const Pod& pod, const std::vector<NodeId>& nodes,
-                         PluginScores* out, bool use_node_cache = false) const;
+                         PluginScores* out, bool use_node_cache = false,
+                         bool want_weighted = true) const;
 
   // ---- results kept between cycles
   // The engine's cycles reuse the results of node-local plugins
@@ -142,8 +144,10 @@ class Framework final : public Handle {
   // RunFilterPluginsWithNominatedPods for node `id` of cluster(), with the
   // node-local plugins' verdicts reused when the node is unchanged (nodes
   // with nominated pods run every plugin). Touches the node only when a
-  // plugin has to run.
-  Status RunFilterPluginsCached(const CycleState& state, const Pod& pod, NodeId id) const;
+  // plugin has to run. True on Success; otherwise the status is written to
+  // *failure.
+  bool RunFilterPluginsCached(const CycleState& state, const Pod& pod, NodeId id,
+                              Status* failure) const;
   Status RunReservePluginsReserve(CycleState* state, const Pod& pod, NodeId node) const;
   void RunReservePluginsUnreserve(CycleState* state, const Pod& pod, NodeId node) const;
   // Success, a rejection, an Error, or Wait with *timeout_ns the longest
@@ -165,6 +169,17 @@ class Framework final : public Handle {
   bool HasNominatedPodsOn(const NodeInfo& node) const;
   // Marks the nodes changed since the class last looked as not kept.
   void SyncNodeCache(NodeCacheClass* c) const;
+  std::vector<size_t> ScoreSlots() const;
+  // NormalizeScore of each listing, the range check and the weighted sums.
+  Status NormalizeAndWeigh(const CycleState& state, const Pod& pod, const std::vector<size_t>& slot,
+                           std::vector<NodeScoreList>* raw, size_t n, PluginScores* out,
+                           bool want_weighted) const;
+  // RunScorePlugins with the cycle's class: kept scores for node-local
+  // plugins, nothing asked of plugins that score 0 everywhere. On a plugin
+  // failure *fell_back is set and nothing is written.
+  Status RunScorePluginsReusing(const CycleState& state, const Pod& pod,
+                                const std::vector<NodeId>& nodes, PluginScores* out,
+                                bool want_weighted, bool* fell_back) const;
 
   FrameworkOptions options_;
   const ClusterState* cluster_ = nullptr;
@@ -175,6 +190,8 @@ class Framework final : public Handle {
   size_t cache_num_nodes_ = 0;
   uint64_t cache_tick_ = 0;
   NodeCacheClass* cycle_class_ = nullptr;
+  // Score lists reused from cycle to cycle (one cycle runs at a time).
+  mutable std::vector<NodeScoreList> score_scratch_;
   std::string profile_name_;
   std::optional<int32_t> percentage_;
   std::vector<std::unique_ptr<Plugin>> plugins_;  // owns every instance
