@@ -137,5 +137,33 @@ TEST(NodeCacheEquivalenceClasses, MoreClassesThanKept) {
   ExpectSameCycles(sc, std::nullopt);
 }
 
+// Every vector of ../shared/framework (file order and the scheduler loop
+// with preemption): without details the same decisions and errors, and on a
+// FitError the same failures (preemption reads them).
+TEST(NodeCacheEquivalenceVectors, LeanCyclesDecideAsFullOnes) {
+  fs::path dir = PerfDir().parent_path() / "framework";
+  if (!fs::is_directory(dir)) GTEST_SKIP() << dir << " not found";
+  size_t checked = 0;
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    const std::string name = entry.path().filename().string();
+    if (entry.path().extension() != ".json" || name.find(".expected") != std::string::npos)
+      continue;
+    Result<Scenario> sc = LoadScenario(entry.path().string());
+    ASSERT_TRUE(sc.ok()) << sc.error().message;
+    std::vector<Cycle> full = Replay(*sc, true, std::nullopt, true);
+    std::vector<Cycle> lean = Replay(*sc, true, std::nullopt, false);
+    ASSERT_EQ(lean.size(), full.size()) << name;
+    for (size_t i = 0; i < lean.size(); ++i) {
+      EXPECT_EQ(lean[i].chosen, full[i].chosen) << name << " step " << i;
+      EXPECT_EQ(lean[i].error, full[i].error) << name << " step " << i;
+      if (full[i].fit_error) {
+        EXPECT_EQ(lean[i].failures, full[i].failures) << name << " step " << i;
+      }
+    }
+    ++checked;
+  }
+  EXPECT_EQ(checked, 320u / 2);
+}
+
 }  // namespace
 }  // namespace ksched

@@ -114,8 +114,10 @@ class Plugin {
   // True only when those results depend on nothing but the pod's namespace
   // and spec, the node's NodeInfo, objects fixed for a ClusterState (nodes,
   // images, volumes, namespaces) and the plugin's PreFilter / PreScore state
-  // computed from those, and when Filter has no side effect. Default: false,
-  // run every cycle.
+  // computed from those, and when Filter has no side effect. Pods whose
+  // specs differ only in pod (anti-)affinity and topologySpreadConstraints
+  // count as alike, so a plugin that reads those must return false.
+  // Default: false, run every cycle.
   virtual bool NodeLocalFor(const Pod& /*pod*/) const { return false; }
 };
 
@@ -162,6 +164,11 @@ class FilterPlugin : public virtual Plugin {
  public:
   // Called concurrently for different nodes: must not write shared state.
   virtual Status Filter(const CycleState& state, const Pod& pod, const NodeInfo& node) const = 0;
+  // Filter's code on `node` without its reasons, for cycles that need only
+  // the verdict: always Filter(state, pod, node).code(). Default: Filter's.
+  virtual Code FilterCode(const CycleState& state, const Pod& pod, const NodeInfo& node) const {
+    return Filter(state, pod, node).code();
+  }
   // True when, with this cycle's state (after PreFilter), Filter returns
   // Success on every node of cluster() and has no side effect, so the
   // engine may leave it out. Default: false.

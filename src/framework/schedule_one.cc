@@ -163,7 +163,12 @@ int32_t Scheduler::NumFeasibleNodesToFind(std::optional<int32_t> profile_percent
 }
 
 void Scheduler::RecordFailure(CycleResult* r, NodeId node, Status status) {
-  if (!status.failed_plugin().empty()) r->unschedulable_plugins.push_back(status.failed_plugin());
+  // Sorted and made unique at the end of the cycle; a plugin seen already
+  // (most failures share a few) is not added again.
+  const std::string& plugin = status.failed_plugin();
+  if (!plugin.empty() && std::find(r->unschedulable_plugins.begin(), r->unschedulable_plugins.end(),
+                                   plugin) == r->unschedulable_plugins.end())
+    r->unschedulable_plugins.push_back(plugin);
   int32_t& at = failure_index_[node];
   if (at >= 0) {
     r->failures[static_cast<size_t>(at)].status = std::move(status);
@@ -194,6 +199,31 @@ bool Scheduler::FindNodesThatPassFilters(Framework* fwk, const Pod& pod,
   std::vector<Status>& statuses = filter_statuses_;
   std::vector<uint8_t>& passed = filter_passed_;
   size_t i = 0;
+  if (lean_) {
+    // Codes only: failing nodes are counted, not recorded (see SchedulePod).
+    std::vector<Code>& codes = filter_codes_;
+    while (i < n) {
+      const size_t remaining = to_find > feasible->size() ? to_find - feasible->size() : 1;
+      const size_t chunk = to_find >= n ? n - i : std::min(n - i, std::max<size_t>(remaining, 256));
+      if (codes.size() < chunk) codes.resize(chunk);
+      ParallelFor(chunk, [&](size_t b, size_t e) {
+        for (size_t k = b; k < e; ++k) codes[k] = fwk->FilterCodeCached(r->state, pod, at(i + k));
+      });
+      for (size_t k = 0; k < chunk; ++k) {
+        if (codes[k] == Code::kSuccess) {
+          if (feasible->size() >= to_find) return true;
+          feasible->push_back(at(i + k));
+        } else if (codes[k] == Code::kError) {
+          lean_retry_ = true;  // the full run finds its message
+          return false;
+        } else {
+          ++lean_failed_nodes_;
+        }
+      }
+      i += chunk;
+    }
+    return true;
+  }
   while (i < n) {
     const size_t remaining = to_find > feasible->size() ? to_find - feasible->size() : 1;
     const size_t chunk = to_find >= n ? n - i : std::min(n - i, std::max<size_t>(remaining, 256));
@@ -305,8 +335,9 @@ void Scheduler::FindNodesThatFitPod(Framework* fwk, const Pod& pod, CycleResult*
   }
   std::vector<NodeId> feasible;
   bool ok = nodes.empty() || FindNodesThatPassFilters(fwk, pod, nodes, r, &feasible, error);
+  if (lean_retry_) return;
   if (!nodes.empty()) {
-    size_t processed = feasible.size() + r->failures.size();
+    size_t processed = feasible.size() + NumFailedNodes(*r);
     next_start_node_index_ = (next_start_node_index_ + processed) % nodes.size();
   }
   if (!ok) return;
@@ -409,7 +440,30 @@ NodeId Scheduler::SelectHost(const CycleResult& r) {
   return selected;
 }
 
+size_t Scheduler::NumFailedNodes(const CycleResult& r) const {
+  return lean_ ? lean_failed_nodes_ : r.failures.size();
+}
+
 void Scheduler::SchedulePod(Framework* fwk, const Pod& pod, CycleResult* r) {
+  // Without details (and without extenders, which add reasons to failing
+  // nodes, or a nominated node, tried on its own first) a cycle needs only
+  // the failing nodes' count; if it ends in a FitError or an Error, whose
+  // message and Diagnosis need every status, it runs again in full from
+  // the same start: the plugins decide alike, so only time is lost.
+  const bool lean =
+      !options_.record_details && extenders_.empty() && pod.nominated_node_name.empty();
+  const size_t start = next_start_node_index_;
+  SchedulePodOnce(fwk, pod, r, lean);
+  if (!lean_retry_) return;
+  next_start_node_index_ = start;
+  *r = CycleResult();
+  SchedulePodOnce(fwk, pod, r, false);
+}
+
+void Scheduler::SchedulePodOnce(Framework* fwk, const Pod& pod, CycleResult* r, bool lean) {
+  lean_ = lean;
+  lean_retry_ = false;
+  lean_failed_nodes_ = 0;
   r->framework = fwk;
   r->num_all_nodes = cluster_->num_nodes();
   if (cluster_->num_nodes() == 0) {
@@ -433,13 +487,17 @@ void Scheduler::SchedulePod(Framework* fwk, const Pod& pod, CycleResult* r) {
     return;
   }
   if (r->feasible.empty()) {
+    if (lean_) {
+      lean_retry_ = true;
+      return;
+    }
     r->fit_error = true;
     r->error =
         FitErrorMessage(r->num_all_nodes, r->pre_filter_msg, r->failures, r->unknown_failures);
     return;
   }
   if (r->feasible.size() == 1) {
-    r->evaluated_nodes = 1 + static_cast<int>(r->failures.size());
+    r->evaluated_nodes = 1 + static_cast<int>(NumFailedNodes(*r));
     r->chosen = r->feasible[0];
     return;
   }
@@ -447,7 +505,7 @@ void Scheduler::SchedulePod(Framework* fwk, const Pod& pod, CycleResult* r) {
     r->error = std::move(error);
     return;
   }
-  r->evaluated_nodes = static_cast<int>(r->feasible.size() + r->failures.size());
+  r->evaluated_nodes = static_cast<int>(r->feasible.size() + NumFailedNodes(*r));
   r->chosen = SelectHost(*r);
 }
 

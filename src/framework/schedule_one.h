@@ -78,9 +78,11 @@ struct SchedulerOptions {
   std::optional<int32_t> percentage_of_nodes_to_score;
   HostSelection host_selection = HostSelection::kSmallestName;
   uint64_t seed = 1;  // kReservoir's generator
-  // False: a cycle may leave out what only reports read (each score
-  // plugin's scores per node, the extenders' part); the decision, the
-  // error and the failures are the same either way.
+  // False: a cycle may leave out what only reports read: each score
+  // plugin's weighted scores per node, all top nodes but the first by name,
+  // and, when a node was chosen, the failing nodes' statuses and plugins
+  // (Diagnosis). The decision, the error, the feasible nodes, the totals
+  // and, on a FitError, the failures are the same either way.
   bool record_details = true;
   // Reuse node-local plugins' results between cycles (Framework::BeginCycle).
   // False: every plugin on every node, every cycle (tests compare the two).
@@ -131,6 +133,10 @@ class Scheduler {
   NodeId SelectHost(const CycleResult& r);
   // Sorts distinct nodes of cluster_ by name.
   void SortByName(std::vector<NodeId>* nodes);
+  // SchedulePod once; `lean`: failing nodes counted, not recorded, and a
+  // FitError or an Error only flagged (lean_retry_).
+  void SchedulePodOnce(Framework* fwk, const Pod& pod, CycleResult* r, bool lean);
+  size_t NumFailedNodes(const CycleResult& r) const;
   void RecordFailure(CycleResult* r, NodeId node, Status status);
 
   std::vector<std::unique_ptr<Framework>> profiles_;
@@ -147,6 +153,12 @@ class Scheduler {
   // statuses of its failing nodes; node by name rank.
   std::vector<Status> filter_statuses_;
   std::vector<uint8_t> filter_passed_;
+  std::vector<Code> filter_codes_;
+  // The cycle under way is lean (see SchedulePod); its failing nodes; it
+  // must run again in full.
+  bool lean_ = false;
+  size_t lean_failed_nodes_ = 0;
+  bool lean_retry_ = false;
   std::vector<NodeId> by_rank_;
   uint64_t by_rank_cluster_ = 0;
   std::vector<uint8_t> rank_marks_;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <map>
+#include <mutex>
 #include <set>
 #include <unordered_map>
 #include <unordered_set>
@@ -362,12 +363,34 @@ class FrameworkBuilder {
   std::unordered_map<std::string, int64_t> weights_;
 };
 
+namespace {
+
+bool SameStatus(const Status& a, const Status& b) {
+  return a.code() == b.code() && a.failed_plugin() == b.failed_plugin() &&
+         a.reasons() == b.reasons();
+}
+
+// What of a pod the node-local plugins may read: its spec without the pod
+// (anti-)affinity terms and the topology spread constraints, which only
+// InterPodAffinity and PodTopologySpread read (Plugin::NodeLocalFor).
+PodSpec NodeCacheKey(const PodSpec& spec) {
+  PodSpec key = spec;
+  if (key.affinity) {
+    key.affinity->pod_affinity.reset();
+    key.affinity->pod_anti_affinity.reset();
+  }
+  key.topology_spread_constraints.clear();
+  return key;
+}
+
+}  // namespace
+
 // One class of the node cache: the node-local plugins' results on each node
 // for pods of one namespace and spec, each kept with the generation of the
 // node it was computed on.
 struct Framework::NodeCacheClass {
   StrId ns = kEmptyStr;
-  PodSpec spec;
+  PodSpec spec;  // NodeCacheKey of the class's pods
   uint64_t last_used = 0;
   std::vector<uint8_t> local_filter;  // by index in filter_: 1 when node-local
   bool any_local_filter = false;
@@ -382,9 +405,27 @@ struct Framework::NodeCacheClass {
   // Per node: whether the filter verdict / the scores are kept.
   std::vector<uint8_t> filter_kept;
   std::vector<int16_t> fail_at;  // the node-local plugin that failed (index in filter_), -1: none
-  std::vector<Status> fail_status;  // its status, as RunFilterPlugins returns it
+  // Its status, as RunFilterPlugins returns it: an index into `statuses`,
+  // where equal statuses are kept once (nodes alike fail alike).
+  std::vector<uint32_t> fail_status;
+  std::vector<Code> fail_code;  // its code
+  std::vector<Status> statuses;
+  std::mutex statuses_mu;
   std::vector<uint8_t> score_kept;
   std::vector<int64_t> raw;  // [node * num_local_scores + column]
+
+  // The index of `s` in `statuses`, added when new. Runs on filter threads.
+  uint32_t KeepStatus(Status s) {
+    std::lock_guard<std::mutex> lock(statuses_mu);
+    for (size_t k = statuses.size(); k-- > 0;)
+      if (SameStatus(statuses[k], s)) return static_cast<uint32_t>(k);
+    statuses.push_back(std::move(s));
+    return static_cast<uint32_t>(statuses.size() - 1);
+  }
+  Status KeptStatus(uint32_t k) {
+    std::lock_guard<std::mutex> lock(statuses_mu);
+    return statuses[k];
+  }
 };
 
 Framework::Framework(FrameworkOptions options) : options_(std::move(options)) {}
@@ -555,8 +596,9 @@ void Framework::BeginCycle(const Pod& pod) {
     cache_cluster_id_ = cluster_->id();
     cache_num_nodes_ = cluster_->num_nodes();
   }
+  PodSpec key = NodeCacheKey(pod.spec);
   for (auto& c : node_cache_) {
-    if (c->ns == pod.meta.ns && c->spec == pod.spec) {
+    if (c->ns == pod.meta.ns && c->spec == key) {
       c->last_used = ++cache_tick_;
       SyncNodeCache(c.get());
       cycle_class_ = c.get();
@@ -565,7 +607,7 @@ void Framework::BeginCycle(const Pod& pod) {
   }
   auto c = std::make_unique<NodeCacheClass>();
   c->ns = pod.meta.ns;
-  c->spec = pod.spec;
+  c->spec = std::move(key);
   c->last_used = ++cache_tick_;
   for (const FilterPlugin* pl : filter_) {
     const bool local = pl->NodeLocalFor(pod);
@@ -582,7 +624,8 @@ void Framework::BeginCycle(const Pod& pod) {
   if (c->any_local_filter) {
     c->filter_kept.assign(n, 0);
     c->fail_at.assign(n, -1);
-    c->fail_status.resize(n);
+    c->fail_status.assign(n, 0);
+    c->fail_code.assign(n, Code::kSuccess);
   }
   if (c->num_local_scores > 0) {
     c->score_kept.assign(n, 0);
@@ -631,6 +674,40 @@ void Framework::PlanCachedFilters(const CycleState& state) {
   }
 }
 
+Code Framework::FilterCodeCached(const CycleState& state, const Pod& pod, NodeId id) const {
+  NodeCacheClass* c = cycle_class_;
+  const NominatedPods* nominated = options_.nominated;
+  if (c == nullptr || !c->any_local_filter || id >= c->filter_kept.size() ||
+      (nominated != nullptr && !nominated->empty() &&
+       HasNominatedPodsOn(cluster_->node_info(id)))) {
+    Status failure;
+    return RunFilterPluginsCached(state, pod, id, &failure) ? Code::kSuccess : failure.code();
+  }
+  if (!c->filter_kept[id]) {
+    // First look at this node for the class: the full answer, kept.
+    Status failure;
+    return RunFilterPluginsCached(state, pod, id, &failure) ? Code::kSuccess : failure.code();
+  }
+  // As RunFilterPluginsCached, codes only: the plugins that run this cycle
+  // before the kept failure, then the kept failure.
+  const int16_t fail = c->fail_at[id];
+  if (c->any_run_now) {
+    const NodeInfo& node = cluster_->node_info(id);
+    const size_t end = fail < 0 ? filter_.size() : static_cast<size_t>(fail);
+    for (size_t p = 0; p < end; ++p) {
+      if (!c->run_now[p]) continue;
+      const Code code = filter_[p]->FilterCode(state, pod, node);
+      if (code == Code::kSuccess) continue;
+      // RunFilterPlugins turns anything but a rejection into an Error.
+      return code == Code::kUnschedulable || code == Code::kUnschedulableAndUnresolvable
+                 ? code
+                 : Code::kError;
+    }
+  }
+  if (fail < 0) return Code::kSuccess;
+  return c->fail_code[id];
+}
+
 bool Framework::RunFilterPluginsCached(const CycleState& state, const Pod& pod, NodeId id,
                                        Status* failure) const {
   const NodeInfo& node = cluster_->node_info(id);
@@ -661,7 +738,10 @@ bool Framework::RunFilterPluginsCached(const CycleState& state, const Pod& pod, 
       break;
     }
     c->fail_at[id] = fail;
-    c->fail_status[id] = std::move(failed);
+    if (fail >= 0) {
+      c->fail_code[id] = failed.code();
+      c->fail_status[id] = c->KeepStatus(std::move(failed));
+    }
     c->filter_kept[id] = 1;
   }
   // The other plugins that run this cycle, before the kept failure (all of
@@ -679,7 +759,7 @@ bool Framework::RunFilterPluginsCached(const CycleState& state, const Pod& pod, 
     }
   }
   if (fail < 0) return true;
-  *failure = c->fail_status[id];
+  *failure = c->KeptStatus(c->fail_status[id]);
   return false;
 }
 

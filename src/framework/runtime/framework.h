@@ -148,6 +148,8 @@ class Framework final : public Handle {
   // *failure.
   bool RunFilterPluginsCached(const CycleState& state, const Pod& pod, NodeId id,
                               Status* failure) const;
+  // Its code alone (FilterPlugin::FilterCode: no reasons written).
+  Code FilterCodeCached(const CycleState& state, const Pod& pod, NodeId id) const;
   Status RunReservePluginsReserve(CycleState* state, const Pod& pod, NodeId node) const;
   void RunReservePluginsUnreserve(CycleState* state, const Pod& pod, NodeId node) const;
   // Success, a rejection, an Error, or Wait with *timeout_ns the longest

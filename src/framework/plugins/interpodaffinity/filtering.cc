@@ -233,4 +233,14 @@ Status InterPodAffinity::Filter(const CycleState& cycle, const Pod&, const NodeI
   return Status();
 }
 
+Code InterPodAffinity::FilterCode(const CycleState& cycle, const Pod&, const NodeInfo& node) const {
+  if (node.node == nullptr) return Code::kError;
+  const auto* s = cycle.ReadAs<PreFilterState>(kPreFilterStateKey);
+  if (s == nullptr) return Code::kError;
+  if (!SatisfyPodAffinity(*s, node)) return Code::kUnschedulableAndUnresolvable;
+  if (!SatisfyPodAntiAffinity(*s, node) || !SatisfyExistingPodsAntiAffinity(*s, node))
+    return Code::kUnschedulable;
+  return Code::kSuccess;
+}
+
 }  // namespace ksched::framework::interpodaffinity

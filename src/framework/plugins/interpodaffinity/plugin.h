@@ -76,6 +76,7 @@ class InterPodAffinity final : public PreFilterPlugin,
                    const NodeInfo& node) override;
   Status Filter(const CycleState& state, const Pod& pod, const NodeInfo& node) const override;
   bool PassesEveryNode(const CycleState& state) const override;
+  Code FilterCode(const CycleState& state, const Pod& pod, const NodeInfo& node) const override;
 
   // scoring.cc
   Status PreScore(CycleState* state, const Pod& pod, const std::vector<NodeId>& nodes) override;

@@ -180,25 +180,63 @@ bool PodTopologySpread::PassesEveryNode(const CycleState& state) const {
   return s != nullptr && s->Empty();  // no hard constraints
 }
 
-Status PodTopologySpread::Filter(const CycleState& state, const Pod&, const NodeInfo& node) const {
-  using namespace filtering_internal;
-  if (node.node == nullptr) return Status::Error("node not found");
-  const auto* s = state.ReadAs<PreFilterState>(kPreFilterStateKey);
-  if (s == nullptr) return ReadError();
-  if (s->Empty()) return Status();
+namespace filtering_internal {
+
+// Filter's outcome, before any reason is written.
+enum class Verdict { kPass, kNoNode, kNoState, kMissingLabel, kSkew };
+
+Verdict Judge(const PreFilterState* s, const NodeInfo& node, bool min_domains) {
+  if (node.node == nullptr) return Verdict::kNoNode;
+  if (s == nullptr) return Verdict::kNoState;
+  if (s->Empty()) return Verdict::kPass;
   const auto& items = s->constraints->items;
   for (size_t i = 0; i < items.size(); ++i) {
     const Constraint& c = items[i];
     const TopologyDomains& domains = *s->domains[c.key_slot];
-    if (!domains.HasLabel(node))
-      return Status::Unresolvable(std::string(kErrReasonNodeLabelNotMatch));
+    if (!domains.HasLabel(node)) return Verdict::kMissingLabel;
     int64_t min_match = 0;
-    if (!s->MinMatchNum(c, features_.min_domains, &min_match)) continue;
+    if (!s->MinMatchNum(c, min_domains, &min_match)) continue;
     int64_t match = s->counts[c.key_slot][domains.DomainOf(node)];
     int64_t skew = match + s->self_match[i] - min_match;
-    if (skew > c.max_skew) return Status::Unschedulable(std::string(kErrReasonConstraintsNotMatch));
+    if (skew > c.max_skew) return Verdict::kSkew;
   }
-  return Status();
+  return Verdict::kPass;
+}
+
+}  // namespace filtering_internal
+
+Status PodTopologySpread::Filter(const CycleState& state, const Pod&, const NodeInfo& node) const {
+  using namespace filtering_internal;
+  switch (Judge(state.ReadAs<PreFilterState>(kPreFilterStateKey), node, features_.min_domains)) {
+    case Verdict::kPass:
+      return Status();
+    case Verdict::kNoNode:
+      return Status::Error("node not found");
+    case Verdict::kNoState:
+      return ReadError();
+    case Verdict::kMissingLabel:
+      return Status::Unresolvable(std::string(kErrReasonNodeLabelNotMatch));
+    case Verdict::kSkew:
+      break;
+  }
+  return Status::Unschedulable(std::string(kErrReasonConstraintsNotMatch));
+}
+
+Code PodTopologySpread::FilterCode(const CycleState& state, const Pod&,
+                                   const NodeInfo& node) const {
+  using namespace filtering_internal;
+  switch (Judge(state.ReadAs<PreFilterState>(kPreFilterStateKey), node, features_.min_domains)) {
+    case Verdict::kPass:
+      return Code::kSuccess;
+    case Verdict::kNoNode:
+    case Verdict::kNoState:
+      return Code::kError;
+    case Verdict::kMissingLabel:
+      return Code::kUnschedulableAndUnresolvable;
+    case Verdict::kSkew:
+      break;
+  }
+  return Code::kUnschedulable;
 }
 
 }  // namespace ksched::framework::plugins::podtopologyspread
