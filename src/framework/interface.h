@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -168,6 +169,13 @@ class FilterPlugin : public virtual Plugin {
   // the verdict: always Filter(state, pod, node).code(). Default: Filter's.
   virtual Code FilterCode(const CycleState& state, const Pod& pod, const NodeInfo& node) const {
     return Filter(state, pod, node).code();
+  }
+  // FilterCode on node `id` of cluster(), when the plugin can tell from the
+  // id alone without reading the node's NodeInfo (a cache miss per node);
+  // nullopt: the engine asks FilterCode.
+  virtual std::optional<Code> FilterCodeOf(const CycleState& /*state*/, const Pod& /*pod*/,
+                                           NodeId /*id*/) const {
+    return std::nullopt;
   }
   // True when, with this cycle's state (after PreFilter), Filter returns
   // Success on every node of cluster() and has no side effect, so the

@@ -692,11 +692,12 @@ Code Framework::FilterCodeCached(const CycleState& state, const Pod& pod, NodeId
   // before the kept failure, then the kept failure.
   const int16_t fail = c->fail_at[id];
   if (c->any_run_now) {
-    const NodeInfo& node = cluster_->node_info(id);
     const size_t end = fail < 0 ? filter_.size() : static_cast<size_t>(fail);
     for (size_t p = 0; p < end; ++p) {
       if (!c->run_now[p]) continue;
-      const Code code = filter_[p]->FilterCode(state, pod, node);
+      std::optional<Code> by_id = filter_[p]->FilterCodeOf(state, pod, id);
+      const Code code =
+          by_id ? *by_id : filter_[p]->FilterCode(state, pod, cluster_->node_info(id));
       if (code == Code::kSuccess) continue;
       // RunFilterPlugins turns anything but a rejection into an Error.
       return code == Code::kUnschedulable || code == Code::kUnschedulableAndUnresolvable

@@ -170,14 +170,32 @@ Status InterPodAffinity::RemovePod(CycleState* state, const Pod& pod, const PodI
 
 namespace {
 
+// How a node is seen: its domain of a TopologyIndex and its count in a
+// slot, from its NodeInfo or, for a node of the indexed cluster, its id.
+struct ByNodeInfo {
+  const NodeInfo& node;
+  uint32_t DomainOf(const TopologyIndex& index) const { return index.DomainOf(node); }
+  int64_t At(const TopologyCounts& counts, uint32_t slot) const {
+    return counts.AtNode(slot, node);
+  }
+};
+struct ByNodeId {
+  NodeId id;
+  uint32_t DomainOf(const TopologyIndex& index) const { return index.DomainOfId(id); }
+  int64_t At(const TopologyCounts& counts, uint32_t slot) const {
+    return counts.AtNodeId(slot, id);
+  }
+};
+
 // satisfyPodAffinity: every term's key on the node, and pods matching all
 // terms in each of the node's domains -- or no such pod anywhere and the
 // incoming pod matching its own terms (the first of a group of pods with
 // affinity to each other).
-bool SatisfyPodAffinity(const PreFilterState& s, const NodeInfo& node) {
+template <typename Node>
+bool SatisfyPodAffinity(const PreFilterState& s, const Node& node) {
   bool pods_exist = true;
   for (uint32_t slot : s.affinity_slots) {
-    uint32_t d = s.affinity.index(slot).DomainOf(node);
+    uint32_t d = node.DomainOf(s.affinity.index(slot));
     if (d == kNoDomain) return false;
     if (s.affinity.Get(slot, d) <= 0) pods_exist = false;
   }
@@ -186,10 +204,11 @@ bool SatisfyPodAffinity(const PreFilterState& s, const NodeInfo& node) {
 }
 
 // satisfyPodAntiAffinity.
-bool SatisfyPodAntiAffinity(const PreFilterState& s, const NodeInfo& node) {
+template <typename Node>
+bool SatisfyPodAntiAffinity(const PreFilterState& s, const Node& node) {
   if (s.anti.num_nonzero() == 0) return true;
   for (uint32_t slot : s.anti_slots) {
-    if (s.anti.AtNode(slot, node) > 0) return false;
+    if (node.At(s.anti, slot) > 0) return false;
   }
   return true;
 }
@@ -197,12 +216,29 @@ bool SatisfyPodAntiAffinity(const PreFilterState& s, const NodeInfo& node) {
 // satisfyExistingPodsAntiAffinity: no pair of the node's labels counted.
 // Upstream walks the node's labels; walking the counted keys instead finds
 // the same pairs.
-bool SatisfyExistingPodsAntiAffinity(const PreFilterState& s, const NodeInfo& node) {
+template <typename Node>
+bool SatisfyExistingPodsAntiAffinity(const PreFilterState& s, const Node& node) {
   if (s.existing_anti.num_nonzero() == 0) return true;
   for (uint32_t slot = 0; slot < s.existing_anti.num_slots(); ++slot) {
-    if (s.existing_anti.AtNode(slot, node) > 0) return false;
+    if (node.At(s.existing_anti, slot) > 0) return false;
   }
   return true;
+}
+
+// Whether every index of the state covers node `id`.
+bool IndexesCover(const PreFilterState& s, NodeId id) {
+  for (const TopologyCounts* counts : {&s.affinity, &s.anti, &s.existing_anti})
+    for (uint32_t slot = 0; slot < counts->num_slots(); ++slot)
+      if (id >= counts->index(slot).num_nodes()) return false;
+  return true;
+}
+
+template <typename Node>
+Code CodeOn(const PreFilterState& s, const Node& node) {
+  if (!SatisfyPodAffinity(s, node)) return Code::kUnschedulableAndUnresolvable;
+  if (!SatisfyPodAntiAffinity(s, node) || !SatisfyExistingPodsAntiAffinity(s, node))
+    return Code::kUnschedulable;
+  return Code::kSuccess;
 }
 
 }  // namespace
@@ -221,13 +257,14 @@ Status InterPodAffinity::Filter(const CycleState& cycle, const Pod&, const NodeI
   if (s == nullptr) {
     return Status::Error("error reading \"PreFilterInterPodAffinity\" from cycleState: not found");
   }
-  if (!SatisfyPodAffinity(*s, node)) {
+  const ByNodeInfo on{node};
+  if (!SatisfyPodAffinity(*s, on)) {
     return Status(Code::kUnschedulableAndUnresolvable, kErrReasonAffinityRulesNotMatch);
   }
-  if (!SatisfyPodAntiAffinity(*s, node)) {
+  if (!SatisfyPodAntiAffinity(*s, on)) {
     return Status(Code::kUnschedulable, kErrReasonAntiAffinityRulesNotMatch);
   }
-  if (!SatisfyExistingPodsAntiAffinity(*s, node)) {
+  if (!SatisfyExistingPodsAntiAffinity(*s, on)) {
     return Status(Code::kUnschedulable, kErrReasonExistingAntiAffinityRulesNotMatch);
   }
   return Status();
@@ -237,10 +274,14 @@ Code InterPodAffinity::FilterCode(const CycleState& cycle, const Pod&, const Nod
   if (node.node == nullptr) return Code::kError;
   const auto* s = cycle.ReadAs<PreFilterState>(kPreFilterStateKey);
   if (s == nullptr) return Code::kError;
-  if (!SatisfyPodAffinity(*s, node)) return Code::kUnschedulableAndUnresolvable;
-  if (!SatisfyPodAntiAffinity(*s, node) || !SatisfyExistingPodsAntiAffinity(*s, node))
-    return Code::kUnschedulable;
-  return Code::kSuccess;
+  return CodeOn(*s, ByNodeInfo{node});
+}
+
+std::optional<Code> InterPodAffinity::FilterCodeOf(const CycleState& cycle, const Pod&,
+                                                   NodeId id) const {
+  const auto* s = cycle.ReadAs<PreFilterState>(kPreFilterStateKey);
+  if (s == nullptr || !IndexesCover(*s, id)) return std::nullopt;
+  return CodeOn(*s, ByNodeId{id});
 }
 
 }  // namespace ksched::framework::interpodaffinity

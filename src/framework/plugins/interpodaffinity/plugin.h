@@ -77,6 +77,8 @@ class InterPodAffinity final : public PreFilterPlugin,
   Status Filter(const CycleState& state, const Pod& pod, const NodeInfo& node) const override;
   bool PassesEveryNode(const CycleState& state) const override;
   Code FilterCode(const CycleState& state, const Pod& pod, const NodeInfo& node) const override;
+  std::optional<Code> FilterCodeOf(const CycleState& state, const Pod& pod,
+                                   NodeId id) const override;
 
   // scoring.cc
   Status PreScore(CycleState* state, const Pod& pod, const std::vector<NodeId>& nodes) override;

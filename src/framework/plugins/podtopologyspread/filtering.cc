@@ -185,22 +185,47 @@ namespace filtering_internal {
 // Filter's outcome, before any reason is written.
 enum class Verdict { kPass, kNoNode, kNoState, kMissingLabel, kSkew };
 
-Verdict Judge(const PreFilterState* s, const NodeInfo& node, bool min_domains) {
-  if (node.node == nullptr) return Verdict::kNoNode;
-  if (s == nullptr) return Verdict::kNoState;
-  if (s->Empty()) return Verdict::kPass;
-  const auto& items = s->constraints->items;
+// The constraints against one node; `has_label(domains)` and
+// `domain_of(domains)` read the node's label and domain of a key.
+template <typename HasLabel, typename DomainOf>
+Verdict JudgeConstraints(const PreFilterState& s, bool min_domains, HasLabel&& has_label,
+                         DomainOf&& domain_of) {
+  if (s.Empty()) return Verdict::kPass;
+  const auto& items = s.constraints->items;
   for (size_t i = 0; i < items.size(); ++i) {
     const Constraint& c = items[i];
-    const TopologyDomains& domains = *s->domains[c.key_slot];
-    if (!domains.HasLabel(node)) return Verdict::kMissingLabel;
+    const TopologyDomains& domains = *s.domains[c.key_slot];
+    if (!has_label(domains)) return Verdict::kMissingLabel;
     int64_t min_match = 0;
-    if (!s->MinMatchNum(c, min_domains, &min_match)) continue;
-    int64_t match = s->counts[c.key_slot][domains.DomainOf(node)];
-    int64_t skew = match + s->self_match[i] - min_match;
+    if (!s.MinMatchNum(c, min_domains, &min_match)) continue;
+    int64_t match = s.counts[c.key_slot][domain_of(domains)];
+    int64_t skew = match + s.self_match[i] - min_match;
     if (skew > c.max_skew) return Verdict::kSkew;
   }
   return Verdict::kPass;
+}
+
+Verdict Judge(const PreFilterState* s, const NodeInfo& node, bool min_domains) {
+  if (node.node == nullptr) return Verdict::kNoNode;
+  if (s == nullptr) return Verdict::kNoState;
+  return JudgeConstraints(
+      *s, min_domains, [&](const TopologyDomains& d) { return d.HasLabel(node); },
+      [&](const TopologyDomains& d) { return d.DomainOf(node); });
+}
+
+Code CodeOf(Verdict v) {
+  switch (v) {
+    case Verdict::kPass:
+      return Code::kSuccess;
+    case Verdict::kNoNode:
+    case Verdict::kNoState:
+      return Code::kError;
+    case Verdict::kMissingLabel:
+      return Code::kUnschedulableAndUnresolvable;
+    case Verdict::kSkew:
+      break;
+  }
+  return Code::kUnschedulable;
 }
 
 }  // namespace filtering_internal
@@ -225,18 +250,21 @@ Status PodTopologySpread::Filter(const CycleState& state, const Pod&, const Node
 Code PodTopologySpread::FilterCode(const CycleState& state, const Pod&,
                                    const NodeInfo& node) const {
   using namespace filtering_internal;
-  switch (Judge(state.ReadAs<PreFilterState>(kPreFilterStateKey), node, features_.min_domains)) {
-    case Verdict::kPass:
-      return Code::kSuccess;
-    case Verdict::kNoNode:
-    case Verdict::kNoState:
-      return Code::kError;
-    case Verdict::kMissingLabel:
-      return Code::kUnschedulableAndUnresolvable;
-    case Verdict::kSkew:
-      break;
-  }
-  return Code::kUnschedulable;
+  return CodeOf(
+      Judge(state.ReadAs<PreFilterState>(kPreFilterStateKey), node, features_.min_domains));
+}
+
+std::optional<Code> PodTopologySpread::FilterCodeOf(const CycleState& state, const Pod&,
+                                                    NodeId id) const {
+  using namespace filtering_internal;
+  const auto* s = state.ReadAs<PreFilterState>(kPreFilterStateKey);
+  if (s == nullptr) return std::nullopt;
+  // The domains cover every node of the cycle's cluster (DomainCache).
+  for (const auto& d : s->domains)
+    if (id >= d->node_domain.size()) return std::nullopt;
+  return CodeOf(JudgeConstraints(
+      *s, features_.min_domains, [&](const TopologyDomains& d) { return d.has_label[id] != 0; },
+      [&](const TopologyDomains& d) { return d.node_domain[id]; }));
 }
 
 }  // namespace ksched::framework::plugins::podtopologyspread
