@@ -212,6 +212,13 @@ class ScorePlugin : public virtual Plugin {
   // Success and 0 on every node of cluster(), so the engine may leave it out
   // (NormalizeScore still runs). Default: false.
   virtual bool ScoresZeroEverywhere(const CycleState& /*state*/) const { return false; }
+  // Score on node `id` of cluster() when the plugin can tell from the id
+  // alone, without reading the node's NodeInfo; nullopt: the engine asks
+  // Score. Never an error (the engine asks Score then).
+  virtual std::optional<int64_t> ScoreOf(const CycleState& /*state*/, const Pod& /*pod*/,
+                                         NodeId /*id*/) const {
+    return std::nullopt;
+  }
   virtual const ScoreExtensions* ScoreExt() const { return nullptr; }
 };
 
@@ -282,6 +289,11 @@ class Handle {
   virtual Status RunPreFilterExtensionRemovePod(CycleState* state, const Pod& pod,
                                                 const PodInfo& to_remove,
                                                 const NodeInfo& node) const = 0;
+  // Whether plugins may keep per-cycle sums between cycles and bring them
+  // up to date from the ClusterState's change log instead of counting
+  // again (the engine's SchedulerOptions::reuse_node_results). The result
+  // must be the same either way. Default: false.
+  virtual bool reuse_between_cycles() const { return false; }
   virtual Binder* binder() const = 0;                 // nullptr: nothing binds
   virtual PreemptionActions* preemption() const = 0;  // nullptr: victims not deleted
 };

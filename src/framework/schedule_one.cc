@@ -98,8 +98,10 @@ Result<std::unique_ptr<Scheduler>> Scheduler::New(
   s->extenders_ = std::move(extenders);
   s->rng_.seed(options.seed);
   std::string queue_sort;
+  FrameworkOptions fw_options = framework_options;
+  fw_options.reuse_between_cycles = options.reuse_node_results;
   for (const config::Profile& profile : cfg.profiles) {
-    auto f = Framework::New(profile, framework_options);
+    auto f = Framework::New(profile, fw_options);
     if (!f.ok()) {
       return MakeError("creating profile for scheduler name " + profile.scheduler_name + ": " +
                        f.error().message);

@@ -1007,8 +1007,11 @@ Status Framework::RunScorePluginsReusing(const CycleState& state, const Pod& pod
       ParallelFor(n, [&](size_t begin, size_t end) {
         for (size_t i = begin; i < end; ++i) {
           int64_t score = 0;
-          if (!pl->Score(state, pod, cluster_->node_info(nodes[i]), &score).IsSuccess())
+          if (std::optional<int64_t> by_id = pl->ScoreOf(state, pod, nodes[i])) {
+            score = *by_id;
+          } else if (!pl->Score(state, pod, cluster_->node_info(nodes[i]), &score).IsSuccess()) {
             failed.store(true, std::memory_order_relaxed);
+          }
           list[i] = NodeScore{nodes[i], score};
         }
       });

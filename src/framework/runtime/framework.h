@@ -46,6 +46,8 @@ struct FrameworkOptions {
   const NominatedPods* nominated = nullptr;
   Binder* binder = nullptr;
   PreemptionActions* preemption = nullptr;
+  // Handle::reuse_between_cycles.
+  bool reuse_between_cycles = true;
 };
 
 // Weighted scores of one RunScorePlugins call: for score plugin p (in the
@@ -82,6 +84,7 @@ class Framework final : public Handle {
                                      const NodeInfo& node) const override;
   Status RunPreFilterExtensionRemovePod(CycleState* state, const Pod& pod, const PodInfo& to_remove,
                                         const NodeInfo& node) const override;
+  bool reuse_between_cycles() const override { return options_.reuse_between_cycles; }
   Binder* binder() const override { return options_.binder; }
   PreemptionActions* preemption() const override { return options_.preemption; }
 

@@ -2,6 +2,7 @@
 // PodTopologySpread (upstream's filtering.go).
 #include "framework/plugins/podtopologyspread/filtering.h"
 
+#include "framework/plugins/podtopologyspread/kept_counts.h"
 #include "framework/plugins/podtopologyspread/plugin.h"
 
 namespace ksched::framework::plugins::podtopologyspread {
@@ -99,12 +100,33 @@ Status PodTopologySpread::PreFilter(CycleState* state, const Pod& pod, PreFilter
     s->counts[k].assign(s->domains[k]->num_domains(), 0);
     present[k].assign(s->domains[k]->num_domains(), 0);
   }
+  for (const Constraint& c : cons->items)
+    s->self_match.push_back(c.selector.Matches(pod.meta.labels));
+
+  if (handle_->reuse_between_cycles()) {
+    // The same sums, kept from earlier cycles and brought up to date.
+    std::shared_ptr<const KeptCounts> kept =
+        kept_.Get(cluster, pod, KeptCountsKey::Of(pod, true), cons, s->domains, features_, true);
+    s->counts = kept->filter_counts();
+    present = kept->filter_present();
+  } else {
+    CountAllNodes(cluster, pod, s.get(), &present);
+  }
+  FinishPreFilterState(s.get(), present);
+  state->Write(kPreFilterStateKey, std::move(s));
+  return Status();
+}
+
+void PodTopologySpread::CountAllNodes(const ClusterState& cluster, const Pod& pod,
+                                      PreFilterState* s,
+                                      std::vector<std::vector<uint8_t>>* present_out) const {
+  using namespace filtering_internal;
+  const Constraints* cons = s->constraints.get();
+  const size_t num_slots = cons->keys.size();
+  std::vector<std::vector<uint8_t>>& present = *present_out;
   std::vector<LabelSetMatcher> matchers;
   matchers.reserve(cons->items.size());
-  for (const Constraint& c : cons->items) {
-    matchers.emplace_back(cluster, pod.meta.ns, &c.selector);
-    s->self_match.push_back(c.selector.Matches(pod.meta.labels));
-  }
+  for (const Constraint& c : cons->items) matchers.emplace_back(cluster, pod.meta.ns, &c.selector);
 
   // Per node, a later constraint on the same key overwrites an earlier one's
   // count (upstream's per-node map keyed by topology pair).
@@ -128,7 +150,11 @@ Status PodTopologySpread::PreFilter(CycleState* state, const Pod& pod, PreFilter
       present[k][d] = 1;
     }
   }
+}
 
+void PodTopologySpread::FinishPreFilterState(
+    PreFilterState* s, const std::vector<std::vector<uint8_t>>& present) const {
+  const size_t num_slots = s->constraints->keys.size();
   s->domains_num.assign(num_slots, -1);
   s->paths.resize(num_slots);
   for (size_t k = 0; k < num_slots; ++k) {
@@ -140,8 +166,6 @@ Status PodTopologySpread::PreFilter(CycleState* state, const Pod& pod, PreFilter
     }
     if (features_.min_domains && n > 0) s->domains_num[k] = n;
   }
-  state->Write(kPreFilterStateKey, std::move(s));
-  return Status();
 }
 
 Status PodTopologySpread::AddPod(CycleState* state, const Pod& pod, const PodInfo& to_add,
