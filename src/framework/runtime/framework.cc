@@ -413,6 +413,13 @@ struct Framework::NodeCacheClass {
   std::mutex statuses_mu;
   std::vector<uint8_t> score_kept;
   std::vector<int64_t> raw;  // [node * num_local_scores + column]
+  // Node-local score plugins without NormalizeScore have final scores: with
+  // no plugin listed twice (`fusable`), `base` holds their weighted sum per
+  // node, and `base_ok` whether each of them lies in 0..MaxNodeScore.
+  bool fusable = false;
+  std::vector<uint8_t> fused;  // by index in score_
+  std::vector<int64_t> base;
+  std::vector<uint8_t> base_ok;
 
   // The index of `s` in `statuses`, added when new. Runs on filter threads.
   uint32_t KeepStatus(Status s) {
@@ -630,6 +637,15 @@ void Framework::BeginCycle(const Pod& pod) {
   if (c->num_local_scores > 0) {
     c->score_kept.assign(n, 0);
     c->raw.assign(n * c->num_local_scores, 0);
+    const std::vector<size_t> slot = ScoreSlots();
+    c->fusable = true;
+    c->fused.assign(score_.size(), 0);
+    for (size_t p = 0; p < score_.size(); ++p) {
+      c->fusable = c->fusable && slot[p] == p;
+      c->fused[p] = c->score_slot[p] >= 0 && score_[p]->ScoreExt() == nullptr;
+    }
+    c->base.assign(n, 0);
+    c->base_ok.assign(n, 0);
   }
   if (node_cache_.size() < kMaxNodeCacheClasses) {
     node_cache_.push_back(std::move(c));
@@ -985,16 +1001,31 @@ Status Framework::RunScorePluginsReusing(const CycleState& state, const Pod& pod
         }
         if (ok) {
           c->score_kept[id] = 1;
+          int64_t base = 0;
+          bool in_range = true;
+          for (size_t p = 0; p < np; ++p) {
+            if (!c->fused[p]) continue;
+            const int64_t score = kept[c->score_slot[p]];
+            in_range = in_range && score >= kMinNodeScore && score <= kMaxNodeScore;
+            base += score * score_weights_[p];
+          }
+          c->base[id] = base;
+          c->base_ok[id] = in_range;
         } else {
           failed.store(true, std::memory_order_relaxed);
         }
       }
     });
   }
+  // Without the weighted matrix, the fused plugins' part of each total is
+  // the kept base, when every one of them is in range.
+  bool fuse = !want_weighted && c != nullptr && c->fusable && !failed.load();
+  for (size_t i = 0; fuse && i < n; ++i) fuse = c->base_ok[nodes[i]] != 0;
   // Each listing's column: kept scores, zeros for plugins that score 0
   // everywhere this cycle (PodTopologySpread and InterPodAffinity without
   // terms), else the plugin on every node.
   for (size_t p = 0; p < np && !failed.load(std::memory_order_relaxed); ++p) {
+    if (fuse && c->fused[p]) continue;
     NodeScoreList& list = raw[slot[p]];
     const int32_t col = c != nullptr ? c->score_slot[p] : -1;
     if (col >= 0) {
@@ -1023,7 +1054,33 @@ Status Framework::RunScorePluginsReusing(const CycleState& state, const Pod& pod
     *fell_back = true;
     return Status();
   }
-  return NormalizeAndWeigh(state, pod, slot, &raw, n, out, want_weighted);
+  if (!fuse) return NormalizeAndWeigh(state, pod, slot, &raw, n, out, want_weighted);
+  // The other plugins' normalized scores, weighted, onto the bases; an
+  // out-of-range score is reported by the full path.
+  out->num_nodes = n;
+  out->weighted.clear();
+  out->total.resize(n);
+  for (size_t i = 0; i < n; ++i) out->total[i] = c->base[nodes[i]];
+  bool out_of_range = false;
+  for (size_t p = 0; p < np; ++p) {
+    if (c->fused[p]) continue;
+    NodeScoreList& list = raw[p];
+    if (const ScoreExtensions* ext = score_[p]->ScoreExt()) {
+      if (!ext->NormalizeScore(state, pod, &list).IsSuccess()) out_of_range = true;
+    }
+    const int64_t weight = score_weights_[p];
+    int64_t* total = out->total.data();
+    for (size_t i = 0; i < n; ++i) {
+      const int64_t score = list[i].score;
+      out_of_range |= score > kMaxNodeScore || score < kMinNodeScore;
+      total[i] += score * weight;
+    }
+  }
+  if (out_of_range) {
+    *fell_back = true;
+    return Status();
+  }
+  return Status();
 }
 
 // ---------------------------------------------------------------- binding cycle

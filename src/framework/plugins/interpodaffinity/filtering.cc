@@ -27,6 +27,8 @@ struct PreFilterState final : StateData {
   // The incoming pod matches all its own required affinity terms.
   bool matches_own_affinity = false;
   Labels namespace_labels;  // of the incoming pod's namespace
+  // Every index above covers the nodes 0..covered-1 (FilterCodeOf).
+  size_t covered = 0;
 
   std::unique_ptr<StateData> Clone() const override {
     return std::make_unique<PreFilterState>(*this);
@@ -42,6 +44,15 @@ void MatchEach(const std::vector<AffinityTerm>& terms, const Pod& pod, const Lab
 const Labels& NoLabels() {
   static const Labels kNone;
   return kNone;
+}
+
+// The nodes every index of the state covers: 0..Covered()-1.
+size_t Covered(const PreFilterState& s, size_t num_nodes) {
+  size_t covered = num_nodes;
+  for (const TopologyCounts* counts : {&s.affinity, &s.anti, &s.existing_anti})
+    for (uint32_t slot = 0; slot < counts->num_slots(); ++slot)
+      covered = std::min(covered, counts->index(slot).num_nodes());
+  return covered;
 }
 
 }  // namespace
@@ -68,6 +79,37 @@ Status InterPodAffinity::PreFilter(CycleState* cycle, const Pod& pod, PreFilterR
   s->matches_own_affinity = PodMatchesAllTerms(own.required_affinity, pod);
 
   std::lock_guard<std::mutex> lock(mu_);
+  if (handle_->reuse_between_cycles()) {
+    // The same counts from the sums kept over the placed pods.
+    SyncGroups(cluster);
+    auto add_all = [&](TopologyCounts* counts, uint32_t slot, const std::vector<int64_t>& sums) {
+      for (size_t d = 0; d < sums.size(); ++d)
+        if (sums[d] != 0) counts->Add(slot, static_cast<uint32_t>(d), sums[d]);
+    };
+    // existingAntiAffinityCounts: each group's matching terms.
+    for (uint32_t g : placed_groups_) {
+      const GroupSums& gs = group_sums_[g];
+      const std::vector<AffinityTerm>& terms = cache_.terms(g).required_anti_affinity;
+      if (gs.pods == 0 || terms.empty()) continue;
+      for (size_t j = 0; j < terms.size(); ++j) {
+        if (!terms[j].Matches(pod, s->namespace_labels)) continue;
+        uint32_t slot = s->existing_anti.FindSlot(terms[j].topology_key);
+        if (slot == kNoDomain) slot = s->existing_anti.Slot(gs.required_anti_affinity.index[j]);
+        add_all(&s->existing_anti, slot, gs.required_anti_affinity.counts[j]);
+      }
+    }
+    // affinityCounts and antiAffinityCounts.
+    if (!own.required_affinity.empty() || !own.required_anti_affinity.empty()) {
+      const OwnSums& sums = OwnSumsFor(cluster, pod);
+      for (size_t i = 0; i < s->affinity_slots.size(); ++i)
+        add_all(&s->affinity, s->affinity_slots[i], sums.all_affinity.counts[i]);
+      for (size_t i = 0; i < s->anti_slots.size(); ++i)
+        add_all(&s->anti, s->anti_slots[i], sums.anti_affinity.counts[i]);
+    }
+    s->covered = Covered(*s, cluster.num_nodes());
+    cycle->Write(kPreFilterStateKey, std::move(s));
+    return Status();
+  }
   // existingAntiAffinityCounts: pods with required anti-affinity, on nodes.
   {
     MatchMemo memo(cache_.num_groups());
@@ -119,6 +161,7 @@ Status InterPodAffinity::PreFilter(CycleState* cycle, const Pod& pod, PreFilterR
       }
     }
   }
+  s->covered = Covered(*s, cluster.num_nodes());
   cycle->Write(kPreFilterStateKey, std::move(s));
   return Status();
 }
@@ -144,6 +187,7 @@ Status InterPodAffinity::UpdateWithPod(CycleState* cycle, const Pod& pod, const 
       s->existing_anti.Add(slot, s->existing_anti.index(slot).DomainOf(node), multiplier);
     }
   }
+  s->covered = Covered(*s, cluster.num_nodes());
   const PodTerms& own = *s->terms;
   if (PodMatchesAllTerms(own.required_affinity, info.pod)) {
     for (uint32_t slot : s->affinity_slots) {
@@ -225,14 +269,6 @@ bool SatisfyExistingPodsAntiAffinity(const PreFilterState& s, const Node& node) 
   return true;
 }
 
-// Whether every index of the state covers node `id`.
-bool IndexesCover(const PreFilterState& s, NodeId id) {
-  for (const TopologyCounts* counts : {&s.affinity, &s.anti, &s.existing_anti})
-    for (uint32_t slot = 0; slot < counts->num_slots(); ++slot)
-      if (id >= counts->index(slot).num_nodes()) return false;
-  return true;
-}
-
 template <typename Node>
 Code CodeOn(const PreFilterState& s, const Node& node) {
   if (!SatisfyPodAffinity(s, node)) return Code::kUnschedulableAndUnresolvable;
@@ -280,7 +316,7 @@ Code InterPodAffinity::FilterCode(const CycleState& cycle, const Pod&, const Nod
 std::optional<Code> InterPodAffinity::FilterCodeOf(const CycleState& cycle, const Pod&,
                                                    NodeId id) const {
   const auto* s = cycle.ReadAs<PreFilterState>(kPreFilterStateKey);
-  if (s == nullptr || !IndexesCover(*s, id)) return std::nullopt;
+  if (s == nullptr || id >= s->covered) return std::nullopt;
   return CodeOn(*s, ByNodeId{id});
 }
 
