@@ -201,6 +201,14 @@ class ScoreExtensions {
   virtual ~ScoreExtensions() = default;
   virtual Status NormalizeScore(const CycleState& state, const Pod& pod,
                                 NodeScoreList* scores) const = 0;
+  // The score NormalizeScore gives every node of a list whose raw scores
+  // are all 0, when it is the same for each (and NormalizeScore succeeds);
+  // nullopt otherwise or when the plugin cannot tell. Lets the engine add a
+  // constant instead of normalizing a column of zeros.
+  virtual std::optional<int64_t> NormalizedZero(const CycleState& /*state*/,
+                                                const Pod& /*pod*/) const {
+    return std::nullopt;
+  }
 };
 
 class ScorePlugin : public virtual Plugin {

@@ -204,17 +204,23 @@ bool Scheduler::FindNodesThatPassFilters(Framework* fwk, const Pod& pod,
   if (lean_) {
     // Codes only: failing nodes are counted, not recorded (see SchedulePod).
     std::vector<Code>& codes = filter_codes_;
+    // The nodes in walk order, so that a range of them is contiguous.
+    std::vector<NodeId>& walk = filter_walk_;
+    walk.resize(n);
+    std::copy(nodes.begin() + static_cast<std::ptrdiff_t>(start), nodes.end(), walk.begin());
+    std::copy(nodes.begin(), nodes.begin() + static_cast<std::ptrdiff_t>(start),
+              walk.begin() + static_cast<std::ptrdiff_t>(n - start));
     while (i < n) {
       const size_t remaining = to_find > feasible->size() ? to_find - feasible->size() : 1;
       const size_t chunk = to_find >= n ? n - i : std::min(n - i, std::max<size_t>(remaining, 256));
       if (codes.size() < chunk) codes.resize(chunk);
       ParallelFor(chunk, [&](size_t b, size_t e) {
-        for (size_t k = b; k < e; ++k) codes[k] = fwk->FilterCodeCached(r->state, pod, at(i + k));
+        fwk->FilterCodesCached(r->state, pod, walk.data() + i + b, e - b, codes.data() + b);
       });
       for (size_t k = 0; k < chunk; ++k) {
         if (codes[k] == Code::kSuccess) {
           if (feasible->size() >= to_find) return true;
-          feasible->push_back(at(i + k));
+          feasible->push_back(walk[i + k]);
         } else if (codes[k] == Code::kError) {
           lean_retry_ = true;  // the full run finds its message
           return false;
@@ -366,7 +372,11 @@ bool Scheduler::PrioritizeNodes(Framework* fwk, const Pod& pod, CycleResult* r,
       *error = s.Message();
       return false;
     }
-    r->totals = r->plugin_scores.total;
+    if (options_.record_details) {
+      r->totals = r->plugin_scores.total;
+    } else {
+      r->totals.swap(r->plugin_scores.total);  // only the totals are read
+    }
     if (!extenders_.empty()) {
       std::unordered_map<NodeId, int64_t> combined;
       for (auto& ext : extenders_) {
@@ -384,18 +394,24 @@ bool Scheduler::PrioritizeNodes(Framework* fwk, const Pod& pod, CycleResult* r,
       }
     }
   }
-  int64_t max = 0;
-  for (size_t i = 0; i < n; ++i)
-    if (i == 0 || r->totals[i] > max) max = r->totals[i];
   const auto& rank = cluster_->name_rank();
   if (!options_.record_details) {
-    // Only the first in name order (the decision) is needed.
+    // Only the first in name order (the decision) is needed: one pass.
     NodeId best = kNoNode;
-    for (size_t i = 0; i < n; ++i)
-      if (r->totals[i] == max && (best == kNoNode || rank[nodes[i]] < rank[best])) best = nodes[i];
+    int64_t best_total = 0;
+    for (size_t i = 0; i < n; ++i) {
+      const int64_t t = r->totals[i];
+      if (best == kNoNode || t > best_total || (t == best_total && rank[nodes[i]] < rank[best])) {
+        best = nodes[i];
+        best_total = t;
+      }
+    }
     r->max_nodes.push_back(best);
     return true;
   }
+  int64_t max = 0;
+  for (size_t i = 0; i < n; ++i)
+    if (i == 0 || r->totals[i] > max) max = r->totals[i];
   for (size_t i = 0; i < n; ++i)
     if (r->totals[i] == max) r->max_nodes.push_back(nodes[i]);
   SortByName(&r->max_nodes);

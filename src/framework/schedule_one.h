@@ -154,6 +154,7 @@ class Scheduler {
   std::vector<Status> filter_statuses_;
   std::vector<uint8_t> filter_passed_;
   std::vector<Code> filter_codes_;
+  std::vector<NodeId> filter_walk_;
   // The cycle under way is lean (see SchedulePod); its failing nodes; it
   // must run again in full.
   bool lean_ = false;

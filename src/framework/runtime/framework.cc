@@ -402,6 +402,7 @@ struct Framework::NodeCacheClass {
   // node-local and do not pass every node, by index in filter_.
   std::vector<uint8_t> run_now;
   bool any_run_now = true;
+  std::vector<uint32_t> run_list;  // the indices of run_now, in order
   // Per node: whether the filter verdict / the scores are kept.
   std::vector<uint8_t> filter_kept;
   std::vector<int16_t> fail_at;  // the node-local plugin that failed (index in filter_), -1: none
@@ -420,6 +421,9 @@ struct Framework::NodeCacheClass {
   std::vector<uint8_t> fused;  // by index in score_
   std::vector<int64_t> base;
   std::vector<uint8_t> base_ok;
+  // By column of `raw`: how many nodes hold a non-zero value (kept or
+  // stale); 0 means every kept score of the column is 0.
+  std::unique_ptr<std::atomic<int64_t>[]> nonzero;
 
   // The index of `s` in `statuses`, added when new. Runs on filter threads.
   uint32_t KeepStatus(Status s) {
@@ -646,6 +650,8 @@ void Framework::BeginCycle(const Pod& pod) {
     }
     c->base.assign(n, 0);
     c->base_ok.assign(n, 0);
+    c->nonzero = std::make_unique<std::atomic<int64_t>[]>(c->num_local_scores);
+    for (size_t k = 0; k < c->num_local_scores; ++k) c->nonzero[k] = 0;
   }
   if (node_cache_.size() < kMaxNodeCacheClasses) {
     node_cache_.push_back(std::move(c));
@@ -684,9 +690,46 @@ void Framework::PlanCachedFilters(const CycleState& state) {
   NodeCacheClass* c = cycle_class_;
   if (c == nullptr) return;
   c->any_run_now = false;
+  c->run_list.clear();
   for (size_t p = 0; p < filter_.size(); ++p) {
     c->run_now[p] = !c->local_filter[p] && !filter_[p]->PassesEveryNode(state);
     c->any_run_now = c->any_run_now || c->run_now[p];
+    if (c->run_now[p]) c->run_list.push_back(static_cast<uint32_t>(p));
+  }
+}
+
+void Framework::FilterCodesCached(const CycleState& state, const Pod& pod, const NodeId* ids,
+                                  size_t count, Code* out) const {
+  NodeCacheClass* c = cycle_class_;
+  const NominatedPods* nominated = options_.nominated;
+  if (c == nullptr || !c->any_local_filter || (nominated != nullptr && !nominated->empty())) {
+    for (size_t i = 0; i < count; ++i) out[i] = FilterCodeCached(state, pod, ids[i]);
+    return;
+  }
+  // FilterCodeCached with the class's checks made once: a kept node's code
+  // is its kept failure, unless a plugin that runs this cycle and comes
+  // before it rejects the node.
+  const size_t kept_size = c->filter_kept.size();
+  for (size_t i = 0; i < count; ++i) {
+    const NodeId id = ids[i];
+    if (id >= kept_size || !c->filter_kept[id]) {
+      out[i] = FilterCodeCached(state, pod, id);
+      continue;
+    }
+    const int16_t fail = c->fail_at[id];
+    Code code = fail < 0 ? Code::kSuccess : c->fail_code[id];
+    for (uint32_t p : c->run_list) {
+      if (fail >= 0 && p >= static_cast<uint32_t>(fail)) break;
+      std::optional<Code> by_id = filter_[p]->FilterCodeOf(state, pod, id);
+      const Code live =
+          by_id ? *by_id : filter_[p]->FilterCode(state, pod, cluster_->node_info(id));
+      if (live == Code::kSuccess) continue;
+      code = live == Code::kUnschedulable || live == Code::kUnschedulableAndUnresolvable
+                 ? live
+                 : Code::kError;
+      break;
+    }
+    out[i] = code;
   }
 }
 
@@ -997,7 +1040,10 @@ Status Framework::RunScorePluginsReusing(const CycleState& state, const Pod& pod
         for (size_t p = 0; p < np && ok; ++p) {
           const int32_t col = c->score_slot[p];
           if (col < 0) continue;
+          const int64_t old = kept[col];
           ok = score_[p]->Score(state, pod, info, &kept[col]).IsSuccess();
+          if ((old != 0) != (kept[col] != 0))
+            c->nonzero[col].fetch_add(kept[col] != 0 ? 1 : -1, std::memory_order_relaxed);
         }
         if (ok) {
           c->score_kept[id] = 1;
@@ -1024,8 +1070,27 @@ Status Framework::RunScorePluginsReusing(const CycleState& state, const Pod& pod
   // Each listing's column: kept scores, zeros for plugins that score 0
   // everywhere this cycle (PodTopologySpread and InterPodAffinity without
   // terms), else the plugin on every node.
+  // Without the matrix, a plugin whose raw scores are all 0 (kept columns
+  // without a non-zero value, plugins that score 0 everywhere) adds the
+  // same normalized score to every total, when the plugin can tell it.
+  int64_t constant = 0;
+  std::vector<uint8_t>& as_constant = constant_scratch_;
+  as_constant.assign(np, 0);
+  for (size_t p = 0; fuse && p < np; ++p) {
+    if (c->fused[p]) continue;
+    const int32_t col = c->score_slot[p];
+    const bool all_zero =
+        col >= 0 ? c->nonzero[col].load() == 0 : score_[p]->ScoresZeroEverywhere(state);
+    if (!all_zero) continue;
+    const ScoreExtensions* ext = score_[p]->ScoreExt();
+    const std::optional<int64_t> k =
+        ext != nullptr ? ext->NormalizedZero(state, pod) : std::optional<int64_t>(0);
+    if (!k || *k < kMinNodeScore || *k > kMaxNodeScore) continue;
+    constant += *k * score_weights_[p];
+    as_constant[p] = 1;
+  }
   for (size_t p = 0; p < np && !failed.load(std::memory_order_relaxed); ++p) {
-    if (fuse && c->fused[p]) continue;
+    if (fuse && (c->fused[p] || as_constant[p])) continue;
     NodeScoreList& list = raw[slot[p]];
     const int32_t col = c != nullptr ? c->score_slot[p] : -1;
     if (col >= 0) {
@@ -1060,10 +1125,10 @@ Status Framework::RunScorePluginsReusing(const CycleState& state, const Pod& pod
   out->num_nodes = n;
   out->weighted.clear();
   out->total.resize(n);
-  for (size_t i = 0; i < n; ++i) out->total[i] = c->base[nodes[i]];
+  for (size_t i = 0; i < n; ++i) out->total[i] = c->base[nodes[i]] + constant;
   bool out_of_range = false;
   for (size_t p = 0; p < np; ++p) {
-    if (c->fused[p]) continue;
+    if (c->fused[p] || as_constant[p]) continue;
     NodeScoreList& list = raw[p];
     if (const ScoreExtensions* ext = score_[p]->ScoreExt()) {
       if (!ext->NormalizeScore(state, pod, &list).IsSuccess()) out_of_range = true;

@@ -153,6 +153,9 @@ class Framework final : public Handle {
                               Status* failure) const;
   // Its code alone (FilterPlugin::FilterCode: no reasons written).
   Code FilterCodeCached(const CycleState& state, const Pod& pod, NodeId id) const;
+  // FilterCodeCached for ids[0..count), into out[0..count).
+  void FilterCodesCached(const CycleState& state, const Pod& pod, const NodeId* ids, size_t count,
+                         Code* out) const;
   Status RunReservePluginsReserve(CycleState* state, const Pod& pod, NodeId node) const;
   void RunReservePluginsUnreserve(CycleState* state, const Pod& pod, NodeId node) const;
   // Success, a rejection, an Error, or Wait with *timeout_ns the longest
@@ -197,6 +200,7 @@ class Framework final : public Handle {
   NodeCacheClass* cycle_class_ = nullptr;
   // Score lists reused from cycle to cycle (one cycle runs at a time).
   mutable std::vector<NodeScoreList> score_scratch_;
+  mutable std::vector<uint8_t> constant_scratch_;
   std::string profile_name_;
   std::optional<int32_t> percentage_;
   std::vector<std::unique_ptr<Plugin>> plugins_;  // owns every instance

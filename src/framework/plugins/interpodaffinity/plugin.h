@@ -89,6 +89,7 @@ class InterPodAffinity final : public PreFilterPlugin,
   const ScoreExtensions* ScoreExt() const override { return this; }
   Status NormalizeScore(const CycleState& state, const Pod& pod,
                         NodeScoreList* scores) const override;
+  std::optional<int64_t> NormalizedZero(const CycleState& state, const Pod& pod) const override;
 
   // The incoming pod's terms, parsed, with the namespaces their non-empty
   // namespaceSelectors select merged into their namespace lists (upstream's

@@ -231,6 +231,13 @@ Status InterPodAffinity::Score(const CycleState& cycle, const Pod&, const NodeIn
   return Status();
 }
 
+std::optional<int64_t> InterPodAffinity::NormalizedZero(const CycleState& cycle, const Pod&) const {
+  // Equal raw scores (no spread between min and max) all become 0.
+  const auto* s = cycle.ReadAs<PreScoreState>(kPreScoreStateKey);
+  if (s == nullptr) return std::nullopt;
+  return 0;
+}
+
 Status InterPodAffinity::NormalizeScore(const CycleState& cycle, const Pod&,
                                         NodeScoreList* scores) const {
   const auto* s = cycle.ReadAs<PreScoreState>(kPreScoreStateKey);

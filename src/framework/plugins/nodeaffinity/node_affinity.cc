@@ -152,6 +152,7 @@ class NodeAffinity final : public PreFilterPlugin,
   Status NormalizeScore(const CycleState&, const Pod&, NodeScoreList* scores) const override {
     return helper::DefaultNormalizeScore(kMaxNodeScore, false, scores);
   }
+  std::optional<int64_t> NormalizedZero(const CycleState&, const Pod&) const override { return 0; }
 
  private:
   std::optional<labels::CompiledNodeSelectorTerms> added_node_selector_;

@@ -57,6 +57,7 @@ class PodTopologySpread final : public PreFilterPlugin,
   const ScoreExtensions* ScoreExt() const override { return this; }
   Status NormalizeScore(const CycleState& state, const Pod& pod,
                         NodeScoreList* scores) const override;
+  std::optional<int64_t> NormalizedZero(const CycleState& state, const Pod& pod) const override;
 
  private:
   // The pod's constraints with `action`, or the defaults built from its

@@ -193,6 +193,15 @@ std::optional<int64_t> PodTopologySpread::ScoreOf(const CycleState& state, const
       [&](size_t i) { return s->kept->NodeCount(i, id); });
 }
 
+std::optional<int64_t> PodTopologySpread::NormalizedZero(const CycleState& state,
+                                                         const Pod&) const {
+  // Without soft constraints no node is ignored, and a zero maximum gives
+  // every node the maximum.
+  const auto* s = state.ReadAs<PreScoreState>(kPreScoreStateKey);
+  if (s == nullptr || s->constraints) return std::nullopt;
+  return kMaxNodeScore;
+}
+
 Status PodTopologySpread::NormalizeScore(const CycleState& state, const Pod&,
                                          NodeScoreList* scores) const {
   constexpr int64_t kInvalidScore = -1;

@@ -77,6 +77,10 @@ class TaintToleration final : public FilterPlugin,
   Status NormalizeScore(const CycleState&, const Pod&, NodeScoreList* scores) const override {
     return helper::DefaultNormalizeScore(kMaxNodeScore, true, scores);
   }
+  // No intolerable taint anywhere: reversed, every node gets the maximum.
+  std::optional<int64_t> NormalizedZero(const CycleState&, const Pod&) const override {
+    return kMaxNodeScore;
+  }
 };
 
 }  // namespace
