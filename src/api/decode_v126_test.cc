@@ -266,6 +266,16 @@ TEST(ScenarioV126Test, V115ScenarioHasNoVersionNorConfig) {
   EXPECT_TRUE(sc->feature_gates.empty());
 }
 
+TEST(ScenarioV126Test, ConfigWithoutVersionIsAFrameworkScenario) {
+  Result<Scenario> sc = ParseScenario(R"({"config": {"percentageOfNodesToScore": 100},
+    "cluster": {}, "pending": [{"metadata": {"name": "q"}}]})",
+                                      "cfg.json");
+  ASSERT_TRUE(sc.ok()) << sc.error().message;
+  EXPECT_EQ(sc->scheduler_version, "v1.26");
+  EXPECT_TRUE(sc->scheduler_version_inferred);
+  EXPECT_EQ(sc->pending[0].spec.scheduler_name, "default-scheduler");  // v1.26 defaulting
+}
+
 TEST(ScenarioV126Test, FrameworkKeyErrors) {
   auto error = [](std::string_view text) {
     Result<Scenario> sc = ParseScenario(text, "s.json");

@@ -245,6 +245,10 @@ Result<Scenario> DecodeScenario(dom::element root, std::string_view file) {
   }
   DefaultUids(&sc.cluster.pods);
   DefaultUids(&sc.pending);
+  if (sc.scheduler_version.empty() && sc.config_json) {
+    sc.scheduler_version = "v1.26";
+    sc.scheduler_version_inferred = true;
+  }
   if (!sc.scheduler_version.empty()) {
     // The framework's reference harness decodes every budget as policy/v1,
     // whatever apiVersion it names, and stores every object as the v1.26

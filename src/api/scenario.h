@@ -39,6 +39,11 @@ struct Scenario {
   // "v1.26" for a framework scenario (shared/framework/README.md); "" for
   // the v1.15 scenarios, which have no such key.
   std::string scheduler_version;
+  // A KubeSchedulerConfiguration only means something to the framework: a
+  // scenario with a "config" but no schedulerVersion (three of
+  // shared/perf's mperf-* files) is read as "v1.26", and this says so, so
+  // that front ends can warn.
+  bool scheduler_version_inferred = false;
   // The "config" object (a KubeSchedulerConfiguration), re-serialised as
   // compact JSON for the config layer; nullopt when absent or null.
   std::optional<std::string> config_json;
@@ -52,7 +57,7 @@ struct Scenario {
 
 // Loads a scenario file. Pods (existing and pending) without metadata.uid get
 // the uid "namespace/name". A framework scenario (one with a
-// schedulerVersion) is also defaulted as its format says
+// schedulerVersion, or a "config" and no schedulerVersion) is also defaulted as its format says
 // (api/defaults.h, ApplyV126Defaults: a Namespace for every namespace a pod
 // uses, requests from limits, ...) and its budgets read as policy/v1; a
 // v1.15 scenario is kept exactly as written. Errors name the file and the position, e.g.

@@ -15,6 +15,7 @@
 #include "api/scenario.h"
 #include "cli/commands.h"
 #include "cli/document_writer.h"
+#include "cli/framework_step_writer.h"
 #include "cli/output.h"
 #include "cli/replay.h"
 #include "cli/step_writer.h"
@@ -48,7 +49,8 @@ double PeakRssMiB() {
 CLI::App* AddBenchCommand(CLI::App* app, BenchArgs* args) {
   CLI::App* cmd = app->add_subcommand(
       "bench",
-      "Measure scheduling throughput on scenario files (same engine as replay).\n"
+      "Measure scheduling throughput on scenario files (same engine as replay: v1.15, or\n"
+      "  v1.26's framework for a scenario with schedulerVersion).\n"
       "  example: ksched bench ../shared/perf/perf-basic-5000n-1000e-1000p.json --threads 1");
   cmd->add_option("SCENARIO", args->files, "Scenario files")->required();
   cmd->add_option("--threads", args->threads, "Worker threads (0 = all cores; at most 1024)")
@@ -63,6 +65,9 @@ CLI::App* AddBenchCommand(CLI::App* app, BenchArgs* args) {
   cmd->add_flag("--details", args->details,
                 "Time the detailed path instead: every cycle's full report, written as the "
                 "JSON steps replay prints (to memory, discarded); adds the output size");
+  cmd->add_option("--percentage-of-nodes-to-score", args->percentage,
+                  "Override the scenario's percentageOfNodesToScore (0 = adaptive)")
+      ->check(IntegerIn(0, 100));
   return cmd;
 }
 
@@ -75,6 +80,110 @@ double ProcessCpuSeconds() {
   return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
 }
 
+// What one scenario's run measures: the clock and CPU time from the first
+// pod on, each step's latency, the decisions' digest and, with --details,
+// the size of the steps written.
+struct Measurement {
+  Clock::time_point start, last, end;
+  double cpu_start = 0, cpu_s = 0;
+  std::vector<double> latencies;
+  Digest digest;
+  size_t scheduled = 0;
+  uint64_t output_bytes = 0;
+
+  void Start() {
+    cpu_start = ProcessCpuSeconds();
+    start = last = Clock::now();
+  }
+  // One step decided: its node's name, or "" when none was chosen.
+  void Step(std::string_view chosen) {
+    Clock::time_point now = Clock::now();
+    latencies.push_back(std::chrono::duration<double, std::micro>(now - last).count());
+    last = now;
+    if (chosen.empty()) {
+      digest.Add("-");
+    } else {
+      ++scheduled;
+      digest.Add(chosen);
+    }
+  }
+  void Stop() {
+    end = Clock::now();
+    // On a shared machine the wall clock also counts time spent waiting for
+    // a core; the process's CPU time over the loop does not.
+    cpu_s = ProcessCpuSeconds() - cpu_start;
+  }
+};
+
+// --details: steps go through the writer `replay` uses, into memory that is
+// emptied after every step (the output's size is counted, its bytes are not
+// kept).
+class StepSink {
+ public:
+  explicit StepSink(bool enabled) : steps_(&text_) {
+    if (enabled) writer_ = MakeJsonWriter(&steps_, JsonStyle::kCompact);
+  }
+  DocumentWriter* writer() { return writer_.get(); }
+  // After a step was written: its bytes counted, then dropped.
+  void EndStep(Measurement* m) {
+    writer_->EndDocument();
+    steps_.Flush();
+    m->output_bytes += text_.size();
+    text_.clear();
+  }
+
+ private:
+  std::string text_;
+  OutputBuffer steps_;
+  std::unique_ptr<DocumentWriter> writer_;
+};
+
+// A v1.15 scenario through RunReplay (the engine `replay` runs).
+Status BenchV115(Scenario scenario, const BenchArgs& args, Measurement* m) {
+  ReplayOptions options;
+  options.tie_break = args.tie_break == "round-robin" ? TieBreak::kRoundRobin : TieBreak::kName;
+  options.record_details = args.details;
+  if (args.percentage >= 0) options.percentage_of_nodes_to_score = args.percentage;
+  StepSink sink(args.details);
+  return RunReplay(
+      std::move(scenario), options,
+      [&](const Pod& pod, const ScheduleResult& r, const ClusterState& c, const ScoreColumns& cfg,
+          const PreemptionResult* p) {
+        if (DocumentWriter* w = sink.writer()) {
+          WriteStep(w, pod, r, c, cfg, [&](DocumentWriter* dw) {
+            if (p != nullptr) WritePreemptionField(dw, *p, c);
+          });
+          sink.EndStep(m);
+        }
+        m->Step(r.chosen == kNoNode ? std::string_view() : c.node(r.chosen).meta.name);
+      },
+      [&] { m->Start(); });
+}
+
+// A v1.26 scenario through RunFrameworkReplay (the framework engine `replay`
+// runs for it); --details writes the framework's steps as `replay` does.
+Status BenchV126(Scenario scenario, const BenchArgs& args, Measurement* m) {
+  FrameworkReplayOptions options;
+  if (args.tie_break == "round-robin")
+    options.host_selection = framework::HostSelection::kReservoir;
+  if (args.percentage >= 0) options.percentage_of_nodes_to_score = args.percentage;
+  options.record_details = args.details;
+  StepSink sink(args.details);
+  return RunFrameworkReplay(
+      std::move(scenario), options,
+      [&](const Pod& pod, const framework::CycleResult& r, const ClusterState& c,
+          const FrameworkPreemption* p) {
+        if (DocumentWriter* w = sink.writer()) {
+          WriteFrameworkStep(w, pod, r, c, [&](DocumentWriter* dw) {
+            if (p != nullptr) WriteFrameworkPreemptionField(dw, *p);
+          });
+          sink.EndStep(m);
+        }
+        m->Step(r.chosen == kNoNode ? std::string_view() : c.node(r.chosen).meta.name);
+      },
+      [&] { m->Start(); });
+}
+
 }  // namespace
 
 int RunBench(const BenchArgs& args) {
@@ -84,6 +193,8 @@ int RunBench(const BenchArgs& args) {
                                                   static_cast<size_t>(args.threads));
   }
   nlohmann::ordered_json results = nlohmann::ordered_json::array();
+  // The table's columns stay those scripts/side-by-side.sh reads; the
+  // engine is in the JSON.
   std::vector<std::string> header = {"SCENARIO", "PODS",   "SCHEDULED", "LOAD s", "SCHED s",
                                      "CPU s",    "PODS/s", "P50 us",    "P99 us", "PEAK MiB"};
   if (args.details) header.push_back("OUT MB");
@@ -96,70 +207,26 @@ int RunBench(const BenchArgs& args) {
       std::cerr << "ksched: " << scenario.error().message << "\n";
       return kExitBadInput;
     }
-    if (!scenario->scheduler_version.empty()) {
-      // Measuring the v1.15 engine on a framework scenario would report
-      // numbers for decisions upstream v1.26 does not make.
-      std::cerr << "ksched: " << file << ": schedulerVersion " << scenario->scheduler_version
-                << ": bench measures the v1.15 engine only so far; run `ksched replay` for the "
-                   "framework's decisions\n";
-      return kExitBadInput;
+    if (scenario->scheduler_version_inferred) {
+      std::cerr << "ksched: warning: " << file
+                << ": no schedulerVersion, but a \"config\" (KubeSchedulerConfiguration): "
+                   "scheduled as v1.26\n";
     }
+    const bool framework = IsFrameworkScenario(*scenario);
     std::string name = scenario->name.empty() ? file : scenario->name;
     size_t pods = scenario->pending.size();
-    ReplayOptions options;
-    options.tie_break = args.tie_break == "round-robin" ? TieBreak::kRoundRobin : TieBreak::kName;
-    options.record_details = args.details;
-    // --details: steps go through the writer `replay` uses, into memory that
-    // is emptied after every step (the output's size is counted, its bytes
-    // are not kept).
-    std::string step_text;
-    OutputBuffer steps(&step_text);
-    std::unique_ptr<DocumentWriter> writer;
-    if (args.details) writer = MakeJsonWriter(&steps, JsonStyle::kCompact);
-    uint64_t output_bytes = 0;
-    Digest digest;
-    size_t scheduled = 0;
-    std::vector<double> latencies;
-    latencies.reserve(pods);
-    Clock::time_point start, last;
-    double cpu_start = 0;
-    Status s = RunReplay(
-        std::move(scenario).value(), options,
-        [&](const Pod& pod, const ScheduleResult& r, const ClusterState& c, const ScoreColumns& cfg,
-            const PreemptionResult* p) {
-          if (writer) {
-            WriteStep(writer.get(), pod, r, c, cfg, [&](DocumentWriter* w) {
-              if (p != nullptr) WritePreemptionField(w, *p, c);
-            });
-            writer->EndDocument();
-            steps.Flush();
-            output_bytes += step_text.size();
-            step_text.clear();
-          }
-          Clock::time_point now = Clock::now();
-          latencies.push_back(std::chrono::duration<double, std::micro>(now - last).count());
-          last = now;
-          if (r.chosen == kNoNode) {
-            digest.Add("-");
-          } else {
-            ++scheduled;
-            digest.Add(c.node(r.chosen).meta.name);
-          }
-        },
-        [&] {
-          cpu_start = ProcessCpuSeconds();
-          start = last = Clock::now();
-        });
-    Clock::time_point end = Clock::now();
-    // On a shared machine the wall clock also counts time spent waiting for
-    // a core; the process's CPU time over the loop does not.
-    const double cpu_s = ProcessCpuSeconds() - cpu_start;
+    Measurement m;
+    m.latencies.reserve(pods);
+    Status s = framework ? BenchV126(std::move(scenario).value(), args, &m)
+                         : BenchV115(std::move(scenario).value(), args, &m);
+    m.Stop();
     if (!s.ok()) {
       std::cerr << "ksched: " << file << ": " << s.error().message << "\n";
       return kExitBadInput;
     }
-    double load_s = std::chrono::duration<double>(start - t0).count();
-    double sched_s = std::chrono::duration<double>(end - start).count();
+    double load_s = std::chrono::duration<double>(m.start - t0).count();
+    double sched_s = std::chrono::duration<double>(m.end - m.start).count();
+    std::vector<double>& latencies = m.latencies;
     std::sort(latencies.begin(), latencies.end());
     auto pct = [&](double q) {
       if (latencies.empty()) return 0.0;
@@ -167,32 +234,34 @@ int RunBench(const BenchArgs& args) {
       return latencies[i];
     };
     double rate = sched_s > 0 ? static_cast<double>(pods) / sched_s : 0;
+    const char* engine = framework ? "v1.26" : "v1.15";
     nlohmann::ordered_json j;
     j["scenario"] = name;
+    j["engine"] = engine;
     j["pods"] = pods;
-    j["scheduled"] = scheduled;
+    j["scheduled"] = m.scheduled;
     j["loadSeconds"] = load_s;
     j["scheduleSeconds"] = sched_s;
-    j["scheduleCpuSeconds"] = cpu_s;
+    j["scheduleCpuSeconds"] = m.cpu_s;
     j["podsPerSecond"] = rate;
     j["p50Micros"] = pct(0.5);
     j["p99Micros"] = pct(0.99);
     j["peakRssMiB"] = PeakRssMiB();
-    if (args.details) j["outputBytes"] = output_bytes;
-    j["digest"] = digest.Hex();
+    if (args.details) j["outputBytes"] = m.output_bytes;
+    j["digest"] = m.digest.Hex();
     results.push_back(j);
     std::vector<std::string> row = {name,
                                     std::to_string(pods),
-                                    std::to_string(scheduled),
+                                    std::to_string(m.scheduled),
                                     fmt::format("{:.2f}", load_s),
                                     fmt::format("{:.3f}", sched_s),
-                                    fmt::format("{:.3f}", cpu_s),
+                                    fmt::format("{:.3f}", m.cpu_s),
                                     fmt::format("{:.0f}", rate),
                                     fmt::format("{:.1f}", pct(0.5)),
                                     fmt::format("{:.1f}", pct(0.99)),
                                     fmt::format("{:.0f}", PeakRssMiB())};
-    if (args.details) row.push_back(fmt::format("{:.1f}", output_bytes / 1e6));
-    row.push_back(digest.Hex());
+    if (args.details) row.push_back(fmt::format("{:.1f}", m.output_bytes / 1e6));
+    row.push_back(m.digest.Hex());
     table.AddRow(std::move(row));
   }
   std::string out = args.output == "json" ? results.dump(2) + "\n" : table.Render();

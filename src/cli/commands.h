@@ -68,6 +68,7 @@ struct BenchArgs {
   std::string output = "table";
   std::string tie_break = "name";
   bool details = false;  // time the detailed path: full reports, steps written as JSON
+  int percentage = -1;   // overrides the scenario's percentageOfNodesToScore; -1: keep
 };
 CLI::App* AddBenchCommand(CLI::App* app, BenchArgs* args);
 int RunBench(const BenchArgs& args);

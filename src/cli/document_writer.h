@@ -26,6 +26,11 @@ class DocumentWriter {
   virtual void EndArray() = 0;
   virtual void Key(std::string_view key) = 0;
   virtual void String(std::string_view value) = 0;
+  // The same, for text the caller knows JSON writes as it is (no control
+  // character, '"' or '\\': JsonNeedsEscape is false), such as a node
+  // name checked once: the JSON writer then skips its own check.
+  virtual void PlainKey(std::string_view key) { Key(key); }
+  virtual void PlainString(std::string_view value) { String(value); }
   virtual void Int(int64_t value) = 0;
   virtual void Null() = 0;
   // A number or boolean already spelt as JSON (from a small nlohmann value).
@@ -39,6 +44,9 @@ enum class JsonStyle {
   kCompact,   // one line, as nlohmann's dump()
   kIndented,  // two-space indent, as nlohmann's dump(2)
 };
+
+// Whether JSON must escape a byte of `s` (a control character, '"' or '\\').
+bool JsonNeedsEscape(std::string_view s);
 
 // JSON through RapidJSON's Writer, byte for byte what nlohmann::json's dump()
 // or dump(2) prints for the same value (ensure_ascii off: UTF-8 is copied,

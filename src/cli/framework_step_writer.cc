@@ -10,15 +10,47 @@ namespace {
 
 using framework::CycleResult;
 
-// Indices [0, n) ordered by the name of node_of(i).
+// Indices [0, n) ordered by the name of node_of(i). Feasible lists hold
+// each node once: with many nodes, their name ranks (0..N-1) are marked in
+// one pass and read back in order.
 template <typename NodeOf>
 std::vector<size_t> ByName(size_t n, const ClusterState& cluster, NodeOf node_of) {
   const std::vector<uint32_t>& rank = cluster.name_rank();
   std::vector<size_t> order(n);
   for (size_t i = 0; i < n; ++i) order[i] = i;
-  std::stable_sort(order.begin(), order.end(),
-                   [&](size_t a, size_t b) { return rank[node_of(a)] < rank[node_of(b)]; });
+  if (n < 64) {
+    std::stable_sort(order.begin(), order.end(),
+                     [&](size_t a, size_t b) { return rank[node_of(a)] < rank[node_of(b)]; });
+    return order;
+  }
+  std::vector<uint32_t> at_rank(rank.size(), UINT32_MAX);
+  for (size_t i = 0; i < n; ++i) {
+    uint32_t& slot = at_rank[rank[node_of(i)]];
+    if (slot != UINT32_MAX) {  // a node twice: keep the stable sort's order
+      std::stable_sort(order.begin(), order.end(),
+                       [&](size_t a, size_t b) { return rank[node_of(a)] < rank[node_of(b)]; });
+      return order;
+    }
+    slot = static_cast<uint32_t>(i);
+  }
+  size_t k = 0;
+  for (uint32_t i : at_rank)
+    if (i != UINT32_MAX) order[k++] = i;
   return order;
+}
+
+// Per node of the cluster, whether its name is written as it is in JSON
+// (checked once per ClusterState and thread).
+const std::vector<uint8_t>& PlainNames(const ClusterState& cluster) {
+  thread_local uint64_t cluster_id = ~uint64_t{0};
+  thread_local std::vector<uint8_t> plain;
+  if (cluster_id != cluster.id() || plain.size() != cluster.num_nodes()) {
+    cluster_id = cluster.id();
+    plain.assign(cluster.num_nodes(), 0);
+    for (NodeId id = 0; id < cluster.num_nodes(); ++id)
+      plain[id] = !JsonNeedsEscape(cluster.node(id).meta.name);
+  }
+  return plain;
 }
 
 void WriteStrings(DocumentWriter* w, const std::vector<std::string>& values) {
@@ -31,26 +63,43 @@ void WriteStrings(DocumentWriter* w, const std::vector<std::string>& values) {
 struct Failure {
   std::string_view node;
   const framework::Status* status;
+  bool plain = false;  // the name needs no JSON escape
 };
 std::vector<Failure> SortedFailures(const CycleResult& r, const ClusterState& cluster) {
   std::vector<Failure> out;
   out.reserve(r.failures.size() + r.unknown_failures.size());
-  for (const auto& f : r.failures) out.push_back({cluster.node(f.node).meta.name, &f.status});
+  const std::vector<uint8_t>& plain = PlainNames(cluster);
+  if (r.unknown_failures.empty()) {
+    // Cluster nodes only: their name ranks order them.
+    for (size_t i :
+         ByName(r.failures.size(), cluster, [&](size_t i) { return r.failures[i].node; })) {
+      const auto& f = r.failures[i];
+      out.push_back({cluster.node(f.node).meta.name, &f.status, plain[f.node] != 0});
+    }
+    return out;
+  }
+  for (const auto& f : r.failures)
+    out.push_back({cluster.node(f.node).meta.name, &f.status, plain[f.node] != 0});
   for (const auto& [name, status] : r.unknown_failures) out.push_back({name, &status});
   std::stable_sort(out.begin(), out.end(),
                    [](const Failure& a, const Failure& b) { return a.node < b.node; });
   return out;
 }
 
-void WriteScores(DocumentWriter* w, const CycleResult& r, const ClusterState& cluster) {
+void WriteScores(DocumentWriter* w, const CycleResult& r, const ClusterState& cluster,
+                 const std::vector<size_t>& by_name) {
   const std::vector<NodeId>& feasible = r.feasible;
   auto name = [&](NodeId id) -> std::string_view { return cluster.node(id).meta.name; };
-  const std::vector<size_t> by_name =
-      ByName(feasible.size(), cluster, [&](size_t i) { return feasible[i]; });
+  const std::vector<uint8_t>& plain = PlainNames(cluster);
   auto per_node = [&](auto value) {
     w->BeginObject();
     for (size_t i : by_name) {
-      w->Key(name(feasible[i]));
+      const NodeId id = feasible[i];
+      if (plain[id]) {
+        w->PlainKey(name(id));
+      } else {
+        w->Key(name(id));
+      }
       w->Int(value(i));
     }
     w->EndObject();
@@ -106,17 +155,31 @@ void WriteFrameworkStep(DocumentWriter* w, const Pod& pod, const CycleResult& r,
     w->String(cluster.node(r.chosen).meta.name);
   }
 
+  // Feasible nodes by name, for the list and for each score map.
+  const std::vector<size_t> by_name =
+      ByName(r.feasible.size(), cluster, [&](size_t i) { return r.feasible[i]; });
+  const std::vector<uint8_t>& plain = PlainNames(cluster);
   w->Key("feasible");
   w->BeginArray();
-  for (size_t i : ByName(r.feasible.size(), cluster, [&](size_t i) { return r.feasible[i]; }))
-    w->String(cluster.node(r.feasible[i]).meta.name);
+  for (size_t i : by_name) {
+    const NodeId id = r.feasible[i];
+    if (plain[id]) {
+      w->PlainString(cluster.node(id).meta.name);
+    } else {
+      w->String(cluster.node(id).meta.name);
+    }
+  }
   w->EndArray();
 
   const std::vector<Failure> failures = SortedFailures(r, cluster);
   w->Key("failures");
   w->BeginObject();
   for (const Failure& f : failures) {
-    w->Key(f.node);
+    if (f.plain) {
+      w->PlainKey(f.node);
+    } else {
+      w->Key(f.node);
+    }
     WriteStrings(w, f.status->reasons());
   }
   w->EndObject();
@@ -127,13 +190,18 @@ void WriteFrameworkStep(DocumentWriter* w, const Pod& pod, const CycleResult& r,
     w->BeginObject();
     for (const Failure& f : failures) {
       if (f.status->failed_plugin().empty()) continue;
-      w->Key(f.node);
+      if (f.plain) {
+        w->PlainKey(f.node);
+      } else {
+        w->Key(f.node);
+      }
       w->String(f.status->failed_plugin());
     }
     w->EndObject();
   }
 
-  if (r.chosen != kNoNode && r.feasible.size() >= 2 && r.scored) WriteScores(w, r, cluster);
+  if (r.chosen != kNoNode && r.feasible.size() >= 2 && r.scored)
+    WriteScores(w, r, cluster, by_name);
   if (extra_fields) extra_fields(w);
   w->EndObject();
 }

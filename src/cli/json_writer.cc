@@ -120,6 +120,8 @@ class RapidJsonWriter final : public DocumentWriter {
   void EndArray() override { w_.EndArray(); }
   void Key(std::string_view key) override { StringValue(key); }
   void String(std::string_view value) override { StringValue(value); }
+  void PlainKey(std::string_view key) override { PlainValue(key); }
+  void PlainString(std::string_view value) override { PlainValue(value); }
   void Int(int64_t value) override { w_.Int64(value); }
   void Null() override { w_.Null(); }
   void Literal(std::string_view json_text) override {
@@ -136,14 +138,17 @@ class RapidJsonWriter final : public DocumentWriter {
   // names, reasons) need no escape at all: those are copied in one block,
   // after an empty raw value has made RapidJSON write the separator before
   // them (a comma or colon, and the indentation of the indented style).
+  void PlainValue(std::string_view s) {
+    w_.RawValue("", 0, rapidjson::kStringType);
+    OutputBuffer* out = stream_.out;
+    out->Reserve(s.size() + 2);
+    out->PutUnsafe('"');
+    out->Write(s);
+    out->PutUnsafe('"');
+  }
   void StringValue(std::string_view s) {
     if (!NeedsEscape(s)) {
-      w_.RawValue("", 0, rapidjson::kStringType);
-      OutputBuffer* out = stream_.out;
-      out->Reserve(s.size() + 2);
-      out->PutUnsafe('"');
-      out->Write(s);
-      out->PutUnsafe('"');
+      PlainValue(s);
     } else if (HasHexEscape(s)) {
       std::string quoted = QuoteLikeNlohmann(s);
       w_.RawValue(quoted.data(), quoted.size(), rapidjson::kStringType);
@@ -157,6 +162,8 @@ class RapidJsonWriter final : public DocumentWriter {
 };
 
 }  // namespace
+
+bool JsonNeedsEscape(std::string_view s) { return NeedsEscape(s); }
 
 std::unique_ptr<DocumentWriter> MakeJsonWriter(OutputBuffer* out, JsonStyle style) {
   if (style == JsonStyle::kIndented)

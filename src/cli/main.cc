@@ -26,15 +26,15 @@ int RunFrameworkReplayCommand(const std::string& file, ksched::Scenario scenario
   if (percentage >= 0) options.percentage_of_nodes_to_score = percentage;
   OutputBuffer out(stdout);
   auto writer = MakeJsonWriter(&out, JsonStyle::kCompact);
-  Status s = RunFrameworkReplay(
-      std::move(scenario), options,
-      [&](const Pod& pod, const framework::CycleResult& r, const ClusterState& c,
-          const FrameworkPreemption* p) {
-        WriteFrameworkStep(writer.get(), pod, r, c, [&](DocumentWriter* w) {
-          if (p != nullptr) WriteFrameworkPreemptionField(w, *p);
-        });
-        writer->EndDocument();
-      });
+  Status s =
+      RunFrameworkReplay(std::move(scenario), options,
+                         [&](const Pod& pod, const framework::CycleResult& r, const ClusterState& c,
+                             const FrameworkPreemption* p) {
+                           WriteFrameworkStep(writer.get(), pod, r, c, [&](DocumentWriter* w) {
+                             if (p != nullptr) WriteFrameworkPreemptionField(w, *p);
+                           });
+                           writer->EndDocument();
+                         });
   out.Flush();
   if (!s.ok()) {
     std::cerr << "ksched: " << file << ": " << s.error().message << "\n";
@@ -54,6 +54,11 @@ int RunReplayCommand(const std::string& file, const std::string& tie_break, int 
   for (const std::string& field : scenario->unknown_fields) {
     std::cerr << "ksched: warning: " << file << ": unknown scenario field \"" << field
               << "\" ignored\n";
+  }
+  if (scenario->scheduler_version_inferred) {
+    std::cerr << "ksched: warning: " << file
+              << ": no schedulerVersion, but a \"config\" (KubeSchedulerConfiguration): "
+                 "scheduled as v1.26\n";
   }
   if (IsFrameworkScenario(*scenario)) {
     return RunFrameworkReplayCommand(file, std::move(scenario).value(), tie_break, percentage);

@@ -189,6 +189,8 @@ Status RunFrameworkReplay(Scenario scenario, const FrameworkReplayOptions& optio
   if (options.percentage_of_nodes_to_score)
     sched_options.percentage_of_nodes_to_score = *options.percentage_of_nodes_to_score;
   sched_options.host_selection = options.host_selection;
+  sched_options.record_details = options.record_details;
+  sched_options.reuse_node_results = options.reuse_node_results;
   auto scheduler =
       framework::Scheduler::New(*cfg, fw_options, sched_options, std::move(extenders).value());
   if (!scheduler.ok()) return scheduler.error();

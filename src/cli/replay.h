@@ -63,6 +63,12 @@ inline bool IsFrameworkScenario(const Scenario& scenario) {
 struct FrameworkReplayOptions {
   framework::HostSelection host_selection = framework::HostSelection::kSmallestName;
   std::optional<int> percentage_of_nodes_to_score;  // overrides the configuration
+  // False: each CycleResult carries the decision (chosen, error, fit_error,
+  // the failures PostFilter reads) but not every plugin's score per node
+  // (the benchmark; same decisions, smaller report).
+  bool record_details = true;
+  // SchedulerOptions::reuse_node_results (false only to compare the two).
+  bool reuse_node_results = true;
 };
 
 // Called once per attempt, after the pod was assumed (when a node was

@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -108,6 +109,18 @@ class Plugin {
  public:
   virtual ~Plugin() = default;
   virtual std::string_view Name() const = 0;
+
+  // Whether the engine may keep this plugin's Filter and Score results on a
+  // node from one cycle to the next, while the node is unchanged
+  // (NodeInfo::generation), for every pod with `pod`'s namespace and spec.
+  // True only when those results depend on nothing but the pod's namespace
+  // and spec, the node's NodeInfo, objects fixed for a ClusterState (nodes,
+  // images, volumes, namespaces) and the plugin's PreFilter / PreScore state
+  // computed from those, and when Filter has no side effect. Pods whose
+  // specs differ only in pod (anti-)affinity and topologySpreadConstraints
+  // count as alike, so a plugin that reads those must return false.
+  // Default: false, run every cycle.
+  virtual bool NodeLocalFor(const Pod& /*pod*/) const { return false; }
 };
 
 class PreEnqueuePlugin : public virtual Plugin {
@@ -153,6 +166,22 @@ class FilterPlugin : public virtual Plugin {
  public:
   // Called concurrently for different nodes: must not write shared state.
   virtual Status Filter(const CycleState& state, const Pod& pod, const NodeInfo& node) const = 0;
+  // Filter's code on `node` without its reasons, for cycles that need only
+  // the verdict: always Filter(state, pod, node).code(). Default: Filter's.
+  virtual Code FilterCode(const CycleState& state, const Pod& pod, const NodeInfo& node) const {
+    return Filter(state, pod, node).code();
+  }
+  // FilterCode on node `id` of cluster(), when the plugin can tell from the
+  // id alone without reading the node's NodeInfo (a cache miss per node);
+  // nullopt: the engine asks FilterCode.
+  virtual std::optional<Code> FilterCodeOf(const CycleState& /*state*/, const Pod& /*pod*/,
+                                           NodeId /*id*/) const {
+    return std::nullopt;
+  }
+  // True when, with this cycle's state (after PreFilter), Filter returns
+  // Success on every node of cluster() and has no side effect, so the
+  // engine may leave it out. Default: false.
+  virtual bool PassesEveryNode(const CycleState& /*state*/) const { return false; }
 };
 
 class PostFilterPlugin : public virtual Plugin {
@@ -173,6 +202,14 @@ class ScoreExtensions {
   virtual ~ScoreExtensions() = default;
   virtual Status NormalizeScore(const CycleState& state, const Pod& pod,
                                 NodeScoreList* scores) const = 0;
+  // The score NormalizeScore gives every node of a list whose raw scores
+  // are all 0, when it is the same for each (and NormalizeScore succeeds);
+  // nullopt otherwise or when the plugin cannot tell. Lets the engine add a
+  // constant instead of normalizing a column of zeros.
+  virtual std::optional<int64_t> NormalizedZero(const CycleState& /*state*/,
+                                                const Pod& /*pod*/) const {
+    return std::nullopt;
+  }
 };
 
 class ScorePlugin : public virtual Plugin {
@@ -180,6 +217,17 @@ class ScorePlugin : public virtual Plugin {
   // Called concurrently for different nodes: must not write shared state.
   virtual Status Score(const CycleState& state, const Pod& pod, const NodeInfo& node,
                        int64_t* score) const = 0;
+  // True when, with this cycle's state (after PreScore), Score returns
+  // Success and 0 on every node of cluster(), so the engine may leave it out
+  // (NormalizeScore still runs). Default: false.
+  virtual bool ScoresZeroEverywhere(const CycleState& /*state*/) const { return false; }
+  // Score on node `id` of cluster() when the plugin can tell from the id
+  // alone, without reading the node's NodeInfo; nullopt: the engine asks
+  // Score. Never an error (the engine asks Score then).
+  virtual std::optional<int64_t> ScoreOf(const CycleState& /*state*/, const Pod& /*pod*/,
+                                         NodeId /*id*/) const {
+    return std::nullopt;
+  }
   virtual const ScoreExtensions* ScoreExt() const { return nullptr; }
 };
 
@@ -250,6 +298,11 @@ class Handle {
   virtual Status RunPreFilterExtensionRemovePod(CycleState* state, const Pod& pod,
                                                 const PodInfo& to_remove,
                                                 const NodeInfo& node) const = 0;
+  // Whether plugins may keep per-cycle sums between cycles and bring them
+  // up to date from the ClusterState's change log instead of counting
+  // again (the engine's SchedulerOptions::reuse_node_results). The result
+  // must be the same either way. Default: false.
+  virtual bool reuse_between_cycles() const { return false; }
   virtual Binder* binder() const = 0;                 // nullptr: nothing binds
   virtual PreemptionActions* preemption() const = 0;  // nullptr: victims not deleted
   // Upstream's Handle.Extenders: the scheduler's HTTP extenders, which

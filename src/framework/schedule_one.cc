@@ -98,10 +98,11 @@ Result<std::unique_ptr<Scheduler>> Scheduler::New(
   s->extenders_ = std::move(extenders);
   s->rng_.seed(options.seed);
   std::string queue_sort;
-  FrameworkOptions with_extenders = framework_options;
-  with_extenders.extenders = &s->extenders_;
+  FrameworkOptions fw_options = framework_options;
+  fw_options.extenders = &s->extenders_;
+  fw_options.reuse_between_cycles = options.reuse_node_results;
   for (const config::Profile& profile : cfg.profiles) {
-    auto f = Framework::New(profile, with_extenders);
+    auto f = Framework::New(profile, fw_options);
     if (!f.ok()) {
       return MakeError("creating profile for scheduler name " + profile.scheduler_name + ": " +
                        f.error().message);
@@ -165,7 +166,12 @@ int32_t Scheduler::NumFeasibleNodesToFind(std::optional<int32_t> profile_percent
 }
 
 void Scheduler::RecordFailure(CycleResult* r, NodeId node, Status status) {
-  if (!status.failed_plugin().empty()) r->unschedulable_plugins.push_back(status.failed_plugin());
+  // Sorted and made unique at the end of the cycle; a plugin seen already
+  // (most failures share a few) is not added again.
+  const std::string& plugin = status.failed_plugin();
+  if (!plugin.empty() && std::find(r->unschedulable_plugins.begin(), r->unschedulable_plugins.end(),
+                                   plugin) == r->unschedulable_plugins.end())
+    r->unschedulable_plugins.push_back(plugin);
   int32_t& at = failure_index_[node];
   if (at >= 0) {
     r->failures[static_cast<size_t>(at)].status = std::move(status);
@@ -191,30 +197,64 @@ bool Scheduler::FindNodesThatPassFilters(Framework* fwk, const Pod& pod,
   // in order, as one worker would: after the to_find-th feasible node the
   // walk goes on (failures still count) until the next feasible one, which
   // upstream's counter drops before it cancels the search.
-  std::vector<Status> statuses;
+  // Statuses are written only for nodes that fail; the scratch vectors
+  // live from cycle to cycle.
+  std::vector<Status>& statuses = filter_statuses_;
+  std::vector<uint8_t>& passed = filter_passed_;
   size_t i = 0;
+  if (lean_) {
+    // Codes only: failing nodes are counted, not recorded (see SchedulePod).
+    std::vector<Code>& codes = filter_codes_;
+    // The nodes in walk order, so that a range of them is contiguous.
+    std::vector<NodeId>& walk = filter_walk_;
+    walk.resize(n);
+    std::copy(nodes.begin() + static_cast<std::ptrdiff_t>(start), nodes.end(), walk.begin());
+    std::copy(nodes.begin(), nodes.begin() + static_cast<std::ptrdiff_t>(start),
+              walk.begin() + static_cast<std::ptrdiff_t>(n - start));
+    while (i < n) {
+      const size_t remaining = to_find > feasible->size() ? to_find - feasible->size() : 1;
+      const size_t chunk = to_find >= n ? n - i : std::min(n - i, std::max<size_t>(remaining, 256));
+      if (codes.size() < chunk) codes.resize(chunk);
+      ParallelFor(chunk, [&](size_t b, size_t e) {
+        fwk->FilterCodesCached(r->state, pod, walk.data() + i + b, e - b, codes.data() + b);
+      });
+      for (size_t k = 0; k < chunk; ++k) {
+        if (codes[k] == Code::kSuccess) {
+          if (feasible->size() >= to_find) return true;
+          feasible->push_back(walk[i + k]);
+        } else if (codes[k] == Code::kError) {
+          lean_retry_ = true;  // the full run finds its message
+          return false;
+        } else {
+          ++lean_failed_nodes_;
+        }
+      }
+      i += chunk;
+    }
+    return true;
+  }
   while (i < n) {
     const size_t remaining = to_find > feasible->size() ? to_find - feasible->size() : 1;
     const size_t chunk = to_find >= n ? n - i : std::min(n - i, std::max<size_t>(remaining, 256));
-    statuses.assign(chunk, Status());
+    if (statuses.size() < chunk) statuses.resize(chunk);
+    if (passed.size() < chunk) passed.resize(chunk);
     ParallelFor(chunk, [&](size_t b, size_t e) {
-      for (size_t k = b; k < e; ++k) {
-        const NodeInfo& info = cluster_->node_info(at(i + k));
-        statuses[k] = fwk->RunFilterPluginsWithNominatedPods(r->state, pod, info);
-      }
+      for (size_t k = b; k < e; ++k)
+        passed[k] = fwk->RunFilterPluginsCached(r->state, pod, at(i + k), &statuses[k]);
     });
     for (size_t k = 0; k < chunk; ++k) {
-      Status& s = statuses[k];
+      if (passed[k]) {
+        if (feasible->size() >= to_find) return true;
+        feasible->push_back(at(i + k));
+        continue;
+      }
+      Status s = std::move(statuses[k]);
+      statuses[k] = Status();
       if (s.IsError()) {
         *error = s.Message();
         return false;
       }
-      if (s.IsSuccess()) {
-        if (feasible->size() >= to_find) return true;
-        feasible->push_back(at(i + k));
-      } else {
-        RecordFailure(r, at(i + k), std::move(s));
-      }
+      RecordFailure(r, at(i + k), std::move(s));
     }
     i += chunk;
   }
@@ -270,6 +310,7 @@ void Scheduler::FindNodesThatFitPod(Framework* fwk, const Pod& pod, CycleResult*
     return;
   }
   r->pre_filter_node_names = pre.node_names;
+  fwk->PlanCachedFilters(r->state);
 
   // A node nominated by an earlier preemption is likely the only one that
   // fits: it is tried first, alone.
@@ -304,8 +345,9 @@ void Scheduler::FindNodesThatFitPod(Framework* fwk, const Pod& pod, CycleResult*
   }
   std::vector<NodeId> feasible;
   bool ok = nodes.empty() || FindNodesThatPassFilters(fwk, pod, nodes, r, &feasible, error);
+  if (lean_retry_) return;
   if (!nodes.empty()) {
-    size_t processed = feasible.size() + r->failures.size();
+    size_t processed = feasible.size() + NumFailedNodes(*r);
     next_start_node_index_ = (next_start_node_index_ + processed) % nodes.size();
   }
   if (!ok) return;
@@ -326,12 +368,17 @@ bool Scheduler::PrioritizeNodes(Framework* fwk, const Pod& pod, CycleResult* r,
       *error = s.Message();
       return false;
     }
-    s = fwk->RunScorePlugins(r->state, pod, nodes, &r->plugin_scores);
+    s = fwk->RunScorePlugins(r->state, pod, nodes, &r->plugin_scores, options_.reuse_node_results,
+                             /*want_weighted=*/options_.record_details);
     if (!s.IsSuccess()) {
       *error = s.Message();
       return false;
     }
-    r->totals = r->plugin_scores.total;
+    if (options_.record_details) {
+      r->totals = r->plugin_scores.total;
+    } else {
+      r->totals.swap(r->plugin_scores.total);  // only the totals are read
+    }
     if (!extenders_.empty()) {
       std::unordered_map<NodeId, int64_t> combined;
       for (auto& ext : extenders_) {
@@ -349,15 +396,48 @@ bool Scheduler::PrioritizeNodes(Framework* fwk, const Pod& pod, CycleResult* r,
       }
     }
   }
+  const auto& rank = cluster_->name_rank();
+  if (!options_.record_details) {
+    // Only the first in name order (the decision) is needed: one pass.
+    NodeId best = kNoNode;
+    int64_t best_total = 0;
+    for (size_t i = 0; i < n; ++i) {
+      const int64_t t = r->totals[i];
+      if (best == kNoNode || t > best_total || (t == best_total && rank[nodes[i]] < rank[best])) {
+        best = nodes[i];
+        best_total = t;
+      }
+    }
+    r->max_nodes.push_back(best);
+    return true;
+  }
   int64_t max = 0;
   for (size_t i = 0; i < n; ++i)
     if (i == 0 || r->totals[i] > max) max = r->totals[i];
   for (size_t i = 0; i < n; ++i)
     if (r->totals[i] == max) r->max_nodes.push_back(nodes[i]);
-  const auto& rank = cluster_->name_rank();
-  std::sort(r->max_nodes.begin(), r->max_nodes.end(),
-            [&](NodeId a, NodeId b) { return rank[a] < rank[b]; });
+  SortByName(&r->max_nodes);
   return true;
+}
+
+void Scheduler::SortByName(std::vector<NodeId>* nodes) {
+  const auto& rank = cluster_->name_rank();
+  if (nodes->size() < 64) {
+    std::sort(nodes->begin(), nodes->end(), [&](NodeId a, NodeId b) { return rank[a] < rank[b]; });
+    return;
+  }
+  // Many ties (nodes alike score alike): ranks are 0..N-1, so mark them
+  // and read them back in order.
+  if (by_rank_.size() != rank.size() || by_rank_cluster_ != cluster_->id()) {
+    by_rank_cluster_ = cluster_->id();
+    by_rank_.assign(rank.size(), kNoNode);
+    for (NodeId id = 0; id < rank.size(); ++id) by_rank_[rank[id]] = id;
+  }
+  rank_marks_.assign(rank.size(), 0);
+  for (NodeId id : *nodes) rank_marks_[rank[id]] = 1;
+  nodes->clear();
+  for (size_t k = 0; k < rank_marks_.size(); ++k)
+    if (rank_marks_[k]) nodes->push_back(by_rank_[k]);
 }
 
 NodeId Scheduler::SelectHost(const CycleResult& r) {
@@ -380,7 +460,30 @@ NodeId Scheduler::SelectHost(const CycleResult& r) {
   return selected;
 }
 
+size_t Scheduler::NumFailedNodes(const CycleResult& r) const {
+  return lean_ ? lean_failed_nodes_ : r.failures.size();
+}
+
 void Scheduler::SchedulePod(Framework* fwk, const Pod& pod, CycleResult* r) {
+  // Without details (and without extenders, which add reasons to failing
+  // nodes, or a nominated node, tried on its own first) a cycle needs only
+  // the failing nodes' count; if it ends in a FitError or an Error, whose
+  // message and Diagnosis need every status, it runs again in full from
+  // the same start: the plugins decide alike, so only time is lost.
+  const bool lean =
+      !options_.record_details && extenders_.empty() && pod.nominated_node_name.empty();
+  const size_t start = next_start_node_index_;
+  SchedulePodOnce(fwk, pod, r, lean);
+  if (!lean_retry_) return;
+  next_start_node_index_ = start;
+  *r = CycleResult();
+  SchedulePodOnce(fwk, pod, r, false);
+}
+
+void Scheduler::SchedulePodOnce(Framework* fwk, const Pod& pod, CycleResult* r, bool lean) {
+  lean_ = lean;
+  lean_retry_ = false;
+  lean_failed_nodes_ = 0;
   r->framework = fwk;
   r->num_all_nodes = cluster_->num_nodes();
   if (cluster_->num_nodes() == 0) {
@@ -388,6 +491,11 @@ void Scheduler::SchedulePod(Framework* fwk, const Pod& pod, CycleResult* r) {
     return;
   }
   std::string error;
+  if (options_.reuse_node_results) fwk->BeginCycle(pod);
+  struct EndCycle {
+    Framework* fwk;
+    ~EndCycle() { fwk->EndCycle(); }
+  } end_cycle{fwk};
   FindNodesThatFitPod(fwk, pod, r, &error);
   std::sort(r->unschedulable_plugins.begin(), r->unschedulable_plugins.end());
   r->unschedulable_plugins.erase(
@@ -399,13 +507,17 @@ void Scheduler::SchedulePod(Framework* fwk, const Pod& pod, CycleResult* r) {
     return;
   }
   if (r->feasible.empty()) {
+    if (lean_) {
+      lean_retry_ = true;
+      return;
+    }
     r->fit_error = true;
     r->error =
         FitErrorMessage(r->num_all_nodes, r->pre_filter_msg, r->failures, r->unknown_failures);
     return;
   }
   if (r->feasible.size() == 1) {
-    r->evaluated_nodes = 1 + static_cast<int>(r->failures.size());
+    r->evaluated_nodes = 1 + static_cast<int>(NumFailedNodes(*r));
     r->chosen = r->feasible[0];
     return;
   }
@@ -413,7 +525,7 @@ void Scheduler::SchedulePod(Framework* fwk, const Pod& pod, CycleResult* r) {
     r->error = std::move(error);
     return;
   }
-  r->evaluated_nodes = static_cast<int>(r->feasible.size() + r->failures.size());
+  r->evaluated_nodes = static_cast<int>(r->feasible.size() + NumFailedNodes(*r));
   r->chosen = SelectHost(*r);
 }
 

@@ -35,8 +35,8 @@ enum class HostSelection : uint8_t {
 
 struct CycleResult {
   NodeId chosen = kNoNode;
-  std::string error;       // "" when a node was chosen and reserved
-  bool fit_error = false;  // `error` is a FitError (PostFilter may run)
+  std::string error;               // "" when a node was chosen and reserved
+  bool fit_error = false;          // `error` is a FitError (PostFilter may run)
   Framework* framework = nullptr;  // the pod's profile; nullptr when none
   size_t num_all_nodes = 0;
 
@@ -81,6 +81,15 @@ struct SchedulerOptions {
   std::optional<int32_t> percentage_of_nodes_to_score;
   HostSelection host_selection = HostSelection::kSmallestName;
   uint64_t seed = 1;  // kReservoir's generator
+  // False: a cycle may leave out what only reports read: each score
+  // plugin's weighted scores per node, all top nodes but the first by name,
+  // and, when a node was chosen, the failing nodes' statuses and plugins
+  // (Diagnosis). The decision, the error, the feasible nodes, the totals
+  // and, on a FitError, the failures are the same either way.
+  bool record_details = true;
+  // Reuse node-local plugins' results between cycles (Framework::BeginCycle).
+  // False: every plugin on every node, every cycle (tests compare the two).
+  bool reuse_node_results = true;
 };
 
 class Scheduler {
@@ -98,6 +107,8 @@ class Scheduler {
   // Sets the cluster every profile's Handle reads (the snapshot).
   void SetCluster(const ClusterState* cluster);
   void SetNominated(const NominatedPods* nominated);
+  // SchedulerOptions::record_details, for the cycles from now on.
+  void SetRecordDetails(bool record) { options_.record_details = record; }
 
   // Upstream's schedulePod for `pod` with `fwk` against the cluster set
   // last: fills everything but `assumed`; `chosen` is set on success.
@@ -118,12 +129,17 @@ class Scheduler {
   void FindNodesThatFitPod(Framework* fwk, const Pod& pod, CycleResult* r, std::string* error);
   // Filters `nodes` from the rotating start; false on an Error status.
   bool FindNodesThatPassFilters(Framework* fwk, const Pod& pod, const std::vector<NodeId>& nodes,
-                                CycleResult* r, std::vector<NodeId>* feasible,
-                                std::string* error);
+                                CycleResult* r, std::vector<NodeId>* feasible, std::string* error);
   bool FindNodesThatPassExtenders(const Pod& pod, std::vector<NodeId>* feasible, CycleResult* r,
                                   std::string* error);
   bool PrioritizeNodes(Framework* fwk, const Pod& pod, CycleResult* r, std::string* error);
   NodeId SelectHost(const CycleResult& r);
+  // Sorts distinct nodes of cluster_ by name.
+  void SortByName(std::vector<NodeId>* nodes);
+  // SchedulePod once; `lean`: failing nodes counted, not recorded, and a
+  // FitError or an Error only flagged (lean_retry_).
+  void SchedulePodOnce(Framework* fwk, const Pod& pod, CycleResult* r, bool lean);
+  size_t NumFailedNodes(const CycleResult& r) const;
   void RecordFailure(CycleResult* r, NodeId node, Status status);
 
   std::vector<std::unique_ptr<Framework>> profiles_;
@@ -133,9 +149,23 @@ class Scheduler {
   const ClusterState* cluster_ = nullptr;
   uint64_t order_cluster_id_ = 0;
   size_t order_num_nodes_ = SIZE_MAX;
-  std::vector<NodeId> node_order_;  // the snapshot's NodeInfos().List() order
+  std::vector<NodeId> node_order_;      // the snapshot's NodeInfos().List() order
   std::vector<int32_t> failure_index_;  // node -> index in failures, -1 when none
   size_t next_start_node_index_ = 0;
+  // Scratch kept from cycle to cycle: filter verdicts of a chunk and the
+  // statuses of its failing nodes; node by name rank.
+  std::vector<Status> filter_statuses_;
+  std::vector<uint8_t> filter_passed_;
+  std::vector<Code> filter_codes_;
+  std::vector<NodeId> filter_walk_;
+  // The cycle under way is lean (see SchedulePod); its failing nodes; it
+  // must run again in full.
+  bool lean_ = false;
+  size_t lean_failed_nodes_ = 0;
+  bool lean_retry_ = false;
+  std::vector<NodeId> by_rank_;
+  uint64_t by_rank_cluster_ = 0;
+  std::vector<uint8_t> rank_marks_;
   std::mt19937_64 rng_;
 };
 

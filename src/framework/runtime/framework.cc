@@ -1,7 +1,9 @@
 #include "framework/runtime/framework.h"
 
 #include <algorithm>
+#include <atomic>
 #include <map>
+#include <mutex>
 #include <set>
 #include <unordered_map>
 #include <unordered_set>
@@ -362,6 +364,85 @@ class FrameworkBuilder {
   std::unordered_map<std::string, int64_t> weights_;
 };
 
+namespace {
+
+bool SameStatus(const Status& a, const Status& b) {
+  return a.code() == b.code() && a.failed_plugin() == b.failed_plugin() &&
+         a.reasons() == b.reasons();
+}
+
+// What of a pod the node-local plugins may read: its spec without the pod
+// (anti-)affinity terms and the topology spread constraints, which only
+// InterPodAffinity and PodTopologySpread read (Plugin::NodeLocalFor).
+PodSpec NodeCacheKey(const PodSpec& spec) {
+  PodSpec key = spec;
+  if (key.affinity) {
+    key.affinity->pod_affinity.reset();
+    key.affinity->pod_anti_affinity.reset();
+  }
+  key.topology_spread_constraints.clear();
+  return key;
+}
+
+}  // namespace
+
+// One class of the node cache: the node-local plugins' results on each node
+// for pods of one namespace and spec, each kept with the generation of the
+// node it was computed on.
+struct Framework::NodeCacheClass {
+  StrId ns = kEmptyStr;
+  PodSpec spec;  // NodeCacheKey of the class's pods
+  uint64_t last_used = 0;
+  std::vector<uint8_t> local_filter;  // by index in filter_: 1 when node-local
+  bool any_local_filter = false;
+  std::vector<int32_t> score_slot;  // by index in score_: its column in `raw`, -1: not node-local
+  size_t num_local_scores = 0;
+  // The ClusterState generation up to which changed nodes were dropped.
+  uint64_t synced = 0;
+  // This cycle (PlanCachedFilters): the filter plugins that are not
+  // node-local and do not pass every node, by index in filter_.
+  std::vector<uint8_t> run_now;
+  bool any_run_now = true;
+  std::vector<uint32_t> run_list;  // the indices of run_now, in order
+  // Per node: whether the filter verdict / the scores are kept.
+  std::vector<uint8_t> filter_kept;
+  std::vector<int16_t> fail_at;  // the node-local plugin that failed (index in filter_), -1: none
+  // Its status, as RunFilterPlugins returns it: an index into `statuses`,
+  // where equal statuses are kept once (nodes alike fail alike).
+  std::vector<uint32_t> fail_status;
+  std::vector<Code> fail_code;  // its code
+  std::vector<Status> statuses;
+  std::mutex statuses_mu;
+  std::vector<uint8_t> score_kept;
+  std::vector<int64_t> raw;  // [node * num_local_scores + column]
+  // Node-local score plugins without NormalizeScore have final scores: with
+  // no plugin listed twice (`fusable`), `base` holds their weighted sum per
+  // node, and `base_ok` whether each of them lies in 0..MaxNodeScore.
+  bool fusable = false;
+  std::vector<uint8_t> fused;  // by index in score_
+  std::vector<int64_t> base;
+  std::vector<uint8_t> base_ok;
+  // By column of `raw`: how many nodes hold a non-zero value (kept or
+  // stale); 0 means every kept score of the column is 0.
+  std::unique_ptr<std::atomic<int64_t>[]> nonzero;
+
+  // The index of `s` in `statuses`, added when new. Runs on filter threads.
+  uint32_t KeepStatus(Status s) {
+    std::lock_guard<std::mutex> lock(statuses_mu);
+    for (size_t k = statuses.size(); k-- > 0;)
+      if (SameStatus(statuses[k], s)) return static_cast<uint32_t>(k);
+    statuses.push_back(std::move(s));
+    return static_cast<uint32_t>(statuses.size() - 1);
+  }
+  Status KeptStatus(uint32_t k) {
+    std::lock_guard<std::mutex> lock(statuses_mu);
+    return statuses[k];
+  }
+};
+
+Framework::Framework(FrameworkOptions options) : options_(std::move(options)) {}
+Framework::~Framework() = default;
+
 Result<std::unique_ptr<Framework>> Framework::New(const config::Profile& profile,
                                                   FrameworkOptions options) {
   std::unique_ptr<Framework> f(new Framework(std::move(options)));
@@ -499,18 +580,248 @@ Status Framework::RunPreFilterExtensionRemovePod(CycleState* state, const Pod& p
   return Status();
 }
 
+Status Framework::WrapFilterStatus(const FilterPlugin* pl, Status s) const {
+  if (!s.IsUnschedulable()) {
+    return Status::Error("running " + Quote(pl->Name()) + " filter plugin: " + s.Message())
+        .WithFailedPlugin(std::string(pl->Name()));
+  }
+  return std::move(s.WithFailedPlugin(std::string(pl->Name())));
+}
+
 Status Framework::RunFilterPlugins(const CycleState& state, const Pod& pod,
                                    const NodeInfo& node) const {
   for (FilterPlugin* pl : filter_) {
     Status s = pl->Filter(state, pod, node);
     if (s.IsSuccess()) continue;
-    if (!s.IsUnschedulable()) {
-      return Status::Error("running " + Quote(pl->Name()) + " filter plugin: " + s.Message())
-          .WithFailedPlugin(std::string(pl->Name()));
-    }
-    return s.WithFailedPlugin(std::string(pl->Name()));
+    return WrapFilterStatus(pl, std::move(s));
   }
   return Status();
+}
+
+// ---------------------------------------------------------------- node cache
+
+void Framework::BeginCycle(const Pod& pod) {
+  cycle_class_ = nullptr;
+  if (cluster_ == nullptr) return;
+  if (cluster_->id() != cache_cluster_id_ || cluster_->num_nodes() != cache_num_nodes_) {
+    node_cache_.clear();
+    cache_cluster_id_ = cluster_->id();
+    cache_num_nodes_ = cluster_->num_nodes();
+  }
+  PodSpec key = NodeCacheKey(pod.spec);
+  for (auto& c : node_cache_) {
+    if (c->ns == pod.meta.ns && c->spec == key) {
+      c->last_used = ++cache_tick_;
+      SyncNodeCache(c.get());
+      cycle_class_ = c.get();
+      return;
+    }
+  }
+  auto c = std::make_unique<NodeCacheClass>();
+  c->ns = pod.meta.ns;
+  c->spec = std::move(key);
+  c->last_used = ++cache_tick_;
+  for (const FilterPlugin* pl : filter_) {
+    const bool local = pl->NodeLocalFor(pod);
+    c->local_filter.push_back(local);
+    c->any_local_filter = c->any_local_filter || local;
+  }
+  for (const ScorePlugin* pl : score_) {
+    c->score_slot.push_back(pl->NodeLocalFor(pod) ? static_cast<int32_t>(c->num_local_scores++)
+                                                  : -1);
+  }
+  const size_t n = cluster_->num_nodes();
+  c->synced = cluster_->generation();
+  c->run_now.assign(filter_.size(), 1);
+  if (c->any_local_filter) {
+    c->filter_kept.assign(n, 0);
+    c->fail_at.assign(n, -1);
+    c->fail_status.assign(n, 0);
+    c->fail_code.assign(n, Code::kSuccess);
+  }
+  if (c->num_local_scores > 0) {
+    c->score_kept.assign(n, 0);
+    c->raw.assign(n * c->num_local_scores, 0);
+    const std::vector<size_t> slot = ScoreSlots();
+    c->fusable = true;
+    c->fused.assign(score_.size(), 0);
+    for (size_t p = 0; p < score_.size(); ++p) {
+      c->fusable = c->fusable && slot[p] == p;
+      c->fused[p] = c->score_slot[p] >= 0 && score_[p]->ScoreExt() == nullptr;
+    }
+    c->base.assign(n, 0);
+    c->base_ok.assign(n, 0);
+    c->nonzero = std::make_unique<std::atomic<int64_t>[]>(c->num_local_scores);
+    for (size_t k = 0; k < c->num_local_scores; ++k) c->nonzero[k] = 0;
+  }
+  if (node_cache_.size() < kMaxNodeCacheClasses) {
+    node_cache_.push_back(std::move(c));
+    cycle_class_ = node_cache_.back().get();
+    return;
+  }
+  auto lru =
+      std::min_element(node_cache_.begin(), node_cache_.end(),
+                       [](const auto& a, const auto& b) { return a->last_used < b->last_used; });
+  *lru = std::move(c);
+  cycle_class_ = lru->get();
+}
+
+bool Framework::HasNominatedPodsOn(const NodeInfo& node) const {
+  const NominatedPods* nominated = options_.nominated;
+  return nominated != nullptr && !nominated->empty() && !nominated->ForNode(node.name()).empty();
+}
+
+void Framework::SyncNodeCache(NodeCacheClass* c) const {
+  const uint64_t now = cluster_->generation();
+  if (c->synced == now) return;
+  const std::vector<NodeId>& log = cluster_->change_log();
+  auto drop = [&](NodeId id) {
+    if (!c->filter_kept.empty()) c->filter_kept[id] = 0;
+    if (!c->score_kept.empty()) c->score_kept[id] = 0;
+  };
+  if (now - c->synced > cluster_->num_nodes()) {
+    for (NodeId id = 0; id < cluster_->num_nodes(); ++id) drop(id);
+  } else {
+    for (uint64_t g = c->synced; g < now; ++g) drop(log[g]);
+  }
+  c->synced = now;
+}
+
+void Framework::PlanCachedFilters(const CycleState& state) {
+  NodeCacheClass* c = cycle_class_;
+  if (c == nullptr) return;
+  c->any_run_now = false;
+  c->run_list.clear();
+  for (size_t p = 0; p < filter_.size(); ++p) {
+    c->run_now[p] = !c->local_filter[p] && !filter_[p]->PassesEveryNode(state);
+    c->any_run_now = c->any_run_now || c->run_now[p];
+    if (c->run_now[p]) c->run_list.push_back(static_cast<uint32_t>(p));
+  }
+}
+
+void Framework::FilterCodesCached(const CycleState& state, const Pod& pod, const NodeId* ids,
+                                  size_t count, Code* out) const {
+  NodeCacheClass* c = cycle_class_;
+  const NominatedPods* nominated = options_.nominated;
+  if (c == nullptr || !c->any_local_filter || (nominated != nullptr && !nominated->empty())) {
+    for (size_t i = 0; i < count; ++i) out[i] = FilterCodeCached(state, pod, ids[i]);
+    return;
+  }
+  // FilterCodeCached with the class's checks made once: a kept node's code
+  // is its kept failure, unless a plugin that runs this cycle and comes
+  // before it rejects the node.
+  const size_t kept_size = c->filter_kept.size();
+  for (size_t i = 0; i < count; ++i) {
+    const NodeId id = ids[i];
+    if (id >= kept_size || !c->filter_kept[id]) {
+      out[i] = FilterCodeCached(state, pod, id);
+      continue;
+    }
+    const int16_t fail = c->fail_at[id];
+    Code code = fail < 0 ? Code::kSuccess : c->fail_code[id];
+    for (uint32_t p : c->run_list) {
+      if (fail >= 0 && p >= static_cast<uint32_t>(fail)) break;
+      std::optional<Code> by_id = filter_[p]->FilterCodeOf(state, pod, id);
+      const Code live =
+          by_id ? *by_id : filter_[p]->FilterCode(state, pod, cluster_->node_info(id));
+      if (live == Code::kSuccess) continue;
+      code = live == Code::kUnschedulable || live == Code::kUnschedulableAndUnresolvable
+                 ? live
+                 : Code::kError;
+      break;
+    }
+    out[i] = code;
+  }
+}
+
+Code Framework::FilterCodeCached(const CycleState& state, const Pod& pod, NodeId id) const {
+  NodeCacheClass* c = cycle_class_;
+  const NominatedPods* nominated = options_.nominated;
+  if (c == nullptr || !c->any_local_filter || id >= c->filter_kept.size() ||
+      (nominated != nullptr && !nominated->empty() &&
+       HasNominatedPodsOn(cluster_->node_info(id)))) {
+    Status failure;
+    return RunFilterPluginsCached(state, pod, id, &failure) ? Code::kSuccess : failure.code();
+  }
+  if (!c->filter_kept[id]) {
+    // First look at this node for the class: the full answer, kept.
+    Status failure;
+    return RunFilterPluginsCached(state, pod, id, &failure) ? Code::kSuccess : failure.code();
+  }
+  // As RunFilterPluginsCached, codes only: the plugins that run this cycle
+  // before the kept failure, then the kept failure.
+  const int16_t fail = c->fail_at[id];
+  if (c->any_run_now) {
+    const size_t end = fail < 0 ? filter_.size() : static_cast<size_t>(fail);
+    for (size_t p = 0; p < end; ++p) {
+      if (!c->run_now[p]) continue;
+      std::optional<Code> by_id = filter_[p]->FilterCodeOf(state, pod, id);
+      const Code code =
+          by_id ? *by_id : filter_[p]->FilterCode(state, pod, cluster_->node_info(id));
+      if (code == Code::kSuccess) continue;
+      // RunFilterPlugins turns anything but a rejection into an Error.
+      return code == Code::kUnschedulable || code == Code::kUnschedulableAndUnresolvable
+                 ? code
+                 : Code::kError;
+    }
+  }
+  if (fail < 0) return Code::kSuccess;
+  return c->fail_code[id];
+}
+
+bool Framework::RunFilterPluginsCached(const CycleState& state, const Pod& pod, NodeId id,
+                                       Status* failure) const {
+  const NodeInfo& node = cluster_->node_info(id);
+  NodeCacheClass* c = cycle_class_;
+  const NominatedPods* nominated = options_.nominated;
+  if (c == nullptr || !c->any_local_filter || id >= c->filter_kept.size() ||
+      (nominated != nullptr && !nominated->empty() && HasNominatedPodsOn(node))) {
+    Status s = RunFilterPluginsWithNominatedPods(state, pod, node);
+    if (s.IsSuccess()) return true;
+    *failure = std::move(s);
+    return false;
+  }
+  if (!c->filter_kept[id]) {
+    // The node-local plugins in order, up to the first that fails; an Error
+    // is left to the full run, which reports it in order.
+    int16_t fail = -1;
+    Status failed;
+    for (size_t p = 0; p < filter_.size(); ++p) {
+      if (!c->local_filter[p]) continue;
+      Status s = filter_[p]->Filter(state, pod, node);
+      if (s.IsSuccess()) continue;
+      if (!s.IsUnschedulable()) {
+        *failure = RunFilterPluginsWithNominatedPods(state, pod, node);
+        return failure->IsSuccess();
+      }
+      failed = WrapFilterStatus(filter_[p], std::move(s));
+      fail = static_cast<int16_t>(p);
+      break;
+    }
+    c->fail_at[id] = fail;
+    if (fail >= 0) {
+      c->fail_code[id] = failed.code();
+      c->fail_status[id] = c->KeepStatus(std::move(failed));
+    }
+    c->filter_kept[id] = 1;
+  }
+  // The other plugins that run this cycle, before the kept failure (all of
+  // them without one), in order: the first to fail is the node's status, as
+  // in RunFilterPlugins.
+  const int16_t fail = c->fail_at[id];
+  if (c->any_run_now) {
+    const size_t end = fail < 0 ? filter_.size() : static_cast<size_t>(fail);
+    for (size_t p = 0; p < end; ++p) {
+      if (!c->run_now[p]) continue;
+      Status s = filter_[p]->Filter(state, pod, node);
+      if (s.IsSuccess()) continue;
+      *failure = WrapFilterStatus(filter_[p], std::move(s));
+      return false;
+    }
+  }
+  if (fail < 0) return true;
+  *failure = c->KeptStatus(c->fail_status[id]);
+  return false;
 }
 
 Status Framework::AddNominatedPods(const Pod& pod, const CycleState& state, const NodeInfo& node,
@@ -599,13 +910,12 @@ Status Framework::RunPreScorePlugins(CycleState* state, const Pod& pod,
   return Status();
 }
 
-Status Framework::RunScorePlugins(const CycleState& state, const Pod& pod,
-                                  const std::vector<NodeId>& nodes, PluginScores* out) const {
-  const size_t n = nodes.size(), np = score_.size();
-  // Upstream keeps one score list per plugin name: a plugin listed twice
-  // (MultiPoint re-ordering can do that) scores into the same list, whose
-  // NormalizeScore then runs once per listing, and each listing adds the
-  // list's final scores to the total.
+// Upstream keeps one score list per plugin name: a plugin listed twice
+// (MultiPoint re-ordering can do that) scores into the same list, whose
+// NormalizeScore then runs once per listing, and each listing adds the
+// list's final scores to the total. slot[p] is the list of listing p.
+std::vector<size_t> Framework::ScoreSlots() const {
+  const size_t np = score_.size();
   std::vector<size_t> slot(np);
   for (size_t p = 0; p < np; ++p) {
     slot[p] = p;
@@ -615,6 +925,19 @@ Status Framework::RunScorePlugins(const CycleState& state, const Pod& pod,
         break;
       }
   }
+  return slot;
+}
+
+Status Framework::RunScorePlugins(const CycleState& state, const Pod& pod,
+                                  const std::vector<NodeId>& nodes, PluginScores* out,
+                                  bool use_node_cache, bool want_weighted) const {
+  if (use_node_cache) {
+    bool fell_back = false;
+    Status s = RunScorePluginsReusing(state, pod, nodes, out, want_weighted, &fell_back);
+    if (!fell_back) return s;
+  }
+  const size_t n = nodes.size(), np = score_.size();
+  const std::vector<size_t> slot = ScoreSlots();
   std::vector<NodeScoreList> raw(np, NodeScoreList(n));
   std::vector<Status> errors(n);
   // Each node's scores, plugin by plugin; a failure stops that node.
@@ -635,34 +958,193 @@ Status Framework::RunScorePlugins(const CycleState& state, const Pod& pod,
   });
   for (const Status& e : errors)
     if (!e.IsSuccess()) return Status::Error("running Score plugins: " + e.Message());
+  return NormalizeAndWeigh(state, pod, slot, &raw, n, out, want_weighted);
+}
 
+Status Framework::NormalizeAndWeigh(const CycleState& state, const Pod& pod,
+                                    const std::vector<size_t>& slot,
+                                    std::vector<NodeScoreList>* raw, size_t n, PluginScores* out,
+                                    bool want_weighted) const {
+  const size_t np = score_.size();
   for (size_t p = 0; p < np; ++p) {
     const ScoreExtensions* ext = score_[p]->ScoreExt();
     if (ext == nullptr) continue;
-    Status s = ext->NormalizeScore(state, pod, &raw[slot[p]]);
+    Status s = ext->NormalizeScore(state, pod, &(*raw)[slot[p]]);
     if (!s.IsSuccess()) {
       return Status::Error("running Normalize on Score plugins: plugin " +
                            Quote(score_[p]->Name()) + " failed with: " + s.Message());
     }
   }
-
   out->num_nodes = n;
-  out->weighted.assign(np * n, 0);
+  if (want_weighted) {
+    out->weighted.assign(np * n, 0);
+  } else {
+    out->weighted.clear();
+  }
   out->total.assign(n, 0);
-  for (size_t i = 0; i < n; ++i) {
-    for (size_t p = 0; p < np; ++p) {
-      int64_t score = raw[slot[p]][i].score;
-      if (score > kMaxNodeScore || score < kMinNodeScore) {
-        return Status::Error("applying score defaultWeights on Score plugins: plugin " +
-                             Quote(score_[p]->Name()) + " returns an invalid score " +
-                             std::to_string(score) + ", it should in the range of [" +
-                             std::to_string(kMinNodeScore) + ", " + std::to_string(kMaxNodeScore) +
-                             "] after normalizing");
-      }
-      int64_t weighted = score * score_weights_[p];
-      out->weighted[p * n + i] = weighted;
-      out->total[i] += weighted;
+  // Plugin by plugin; the first out-of-range score in node order, then
+  // plugin order, is the error upstream reports.
+  bool out_of_range = false;
+  for (size_t p = 0; p < np && !out_of_range; ++p) {
+    const NodeScoreList& list = (*raw)[slot[p]];
+    const int64_t weight = score_weights_[p];
+    int64_t* weighted = want_weighted ? &out->weighted[p * n] : nullptr;
+    int64_t* total = out->total.data();
+    for (size_t i = 0; i < n; ++i) {
+      const int64_t score = list[i].score;
+      out_of_range |= score > kMaxNodeScore || score < kMinNodeScore;
+      const int64_t w = score * weight;
+      if (weighted != nullptr) weighted[i] = w;
+      total[i] += w;
     }
+  }
+  if (out_of_range) {
+    for (size_t i = 0; i < n; ++i) {
+      for (size_t p = 0; p < np; ++p) {
+        int64_t score = (*raw)[slot[p]][i].score;
+        if (score > kMaxNodeScore || score < kMinNodeScore) {
+          return Status::Error("applying score defaultWeights on Score plugins: plugin " +
+                               Quote(score_[p]->Name()) + " returns an invalid score " +
+                               std::to_string(score) + ", it should in the range of [" +
+                               std::to_string(kMinNodeScore) + ", " +
+                               std::to_string(kMaxNodeScore) + "] after normalizing");
+        }
+      }
+    }
+  }
+  return Status();
+}
+
+Status Framework::RunScorePluginsReusing(const CycleState& state, const Pod& pod,
+                                         const std::vector<NodeId>& nodes, PluginScores* out,
+                                         bool want_weighted, bool* fell_back) const {
+  *fell_back = false;
+  NodeCacheClass* c = cycle_class_;
+  if (c != nullptr && c->num_local_scores == 0) c = nullptr;
+  const size_t n = nodes.size(), np = score_.size();
+  const std::vector<size_t> slot = ScoreSlots();
+  std::vector<NodeScoreList>& raw = score_scratch_;
+  if (raw.size() < np) raw.resize(np);
+  for (size_t p = 0; p < np; ++p) raw[p].resize(n);
+  std::atomic<bool> failed{false};
+
+  // The node-local plugins' scores of nodes without kept ones, computed and
+  // kept (node by node, as they are on the other path).
+  if (c != nullptr) {
+    ParallelFor(n, [&](size_t begin, size_t end) {
+      for (size_t i = begin; i < end; ++i) {
+        const NodeId id = nodes[i];
+        if (c->score_kept[id]) continue;
+        const NodeInfo& info = cluster_->node_info(id);
+        int64_t* kept = &c->raw[static_cast<size_t>(id) * c->num_local_scores];
+        bool ok = true;
+        for (size_t p = 0; p < np && ok; ++p) {
+          const int32_t col = c->score_slot[p];
+          if (col < 0) continue;
+          const int64_t old = kept[col];
+          ok = score_[p]->Score(state, pod, info, &kept[col]).IsSuccess();
+          if ((old != 0) != (kept[col] != 0))
+            c->nonzero[col].fetch_add(kept[col] != 0 ? 1 : -1, std::memory_order_relaxed);
+        }
+        if (ok) {
+          c->score_kept[id] = 1;
+          int64_t base = 0;
+          bool in_range = true;
+          for (size_t p = 0; p < np; ++p) {
+            if (!c->fused[p]) continue;
+            const int64_t score = kept[c->score_slot[p]];
+            in_range = in_range && score >= kMinNodeScore && score <= kMaxNodeScore;
+            base += score * score_weights_[p];
+          }
+          c->base[id] = base;
+          c->base_ok[id] = in_range;
+        } else {
+          failed.store(true, std::memory_order_relaxed);
+        }
+      }
+    });
+  }
+  // Without the weighted matrix, the fused plugins' part of each total is
+  // the kept base, when every one of them is in range.
+  bool fuse = !want_weighted && c != nullptr && c->fusable && !failed.load();
+  for (size_t i = 0; fuse && i < n; ++i) fuse = c->base_ok[nodes[i]] != 0;
+  // Each listing's column: kept scores, zeros for plugins that score 0
+  // everywhere this cycle (PodTopologySpread and InterPodAffinity without
+  // terms), else the plugin on every node.
+  // Without the matrix, a plugin whose raw scores are all 0 (kept columns
+  // without a non-zero value, plugins that score 0 everywhere) adds the
+  // same normalized score to every total, when the plugin can tell it.
+  int64_t constant = 0;
+  std::vector<uint8_t>& as_constant = constant_scratch_;
+  as_constant.assign(np, 0);
+  for (size_t p = 0; fuse && p < np; ++p) {
+    if (c->fused[p]) continue;
+    const int32_t col = c->score_slot[p];
+    const bool all_zero =
+        col >= 0 ? c->nonzero[col].load() == 0 : score_[p]->ScoresZeroEverywhere(state);
+    if (!all_zero) continue;
+    const ScoreExtensions* ext = score_[p]->ScoreExt();
+    const std::optional<int64_t> k =
+        ext != nullptr ? ext->NormalizedZero(state, pod) : std::optional<int64_t>(0);
+    if (!k || *k < kMinNodeScore || *k > kMaxNodeScore) continue;
+    constant += *k * score_weights_[p];
+    as_constant[p] = 1;
+  }
+  for (size_t p = 0; p < np && !failed.load(std::memory_order_relaxed); ++p) {
+    if (fuse && (c->fused[p] || as_constant[p])) continue;
+    NodeScoreList& list = raw[slot[p]];
+    const int32_t col = c != nullptr ? c->score_slot[p] : -1;
+    if (col >= 0) {
+      const size_t stride = c->num_local_scores;
+      for (size_t i = 0; i < n; ++i) list[i] = NodeScore{nodes[i], c->raw[nodes[i] * stride + col]};
+    } else if (score_[p]->ScoresZeroEverywhere(state)) {
+      for (size_t i = 0; i < n; ++i) list[i] = NodeScore{nodes[i], 0};
+    } else {
+      const ScorePlugin* pl = score_[p];
+      ParallelFor(n, [&](size_t begin, size_t end) {
+        for (size_t i = begin; i < end; ++i) {
+          int64_t score = 0;
+          if (std::optional<int64_t> by_id = pl->ScoreOf(state, pod, nodes[i])) {
+            score = *by_id;
+          } else if (!pl->Score(state, pod, cluster_->node_info(nodes[i]), &score).IsSuccess()) {
+            failed.store(true, std::memory_order_relaxed);
+          }
+          list[i] = NodeScore{nodes[i], score};
+        }
+      });
+    }
+  }
+  // A plugin failed: the other path runs them all again, node by node, and
+  // reports the first failure as upstream does.
+  if (failed.load()) {
+    *fell_back = true;
+    return Status();
+  }
+  if (!fuse) return NormalizeAndWeigh(state, pod, slot, &raw, n, out, want_weighted);
+  // The other plugins' normalized scores, weighted, onto the bases; an
+  // out-of-range score is reported by the full path.
+  out->num_nodes = n;
+  out->weighted.clear();
+  out->total.resize(n);
+  for (size_t i = 0; i < n; ++i) out->total[i] = c->base[nodes[i]] + constant;
+  bool out_of_range = false;
+  for (size_t p = 0; p < np; ++p) {
+    if (c->fused[p] || as_constant[p]) continue;
+    NodeScoreList& list = raw[p];
+    if (const ScoreExtensions* ext = score_[p]->ScoreExt()) {
+      if (!ext->NormalizeScore(state, pod, &list).IsSuccess()) out_of_range = true;
+    }
+    const int64_t weight = score_weights_[p];
+    int64_t* total = out->total.data();
+    for (size_t i = 0; i < n; ++i) {
+      const int64_t score = list[i].score;
+      out_of_range |= score > kMaxNodeScore || score < kMinNodeScore;
+      total[i] += score * weight;
+    }
+  }
+  if (out_of_range) {
+    *fell_back = true;
+    return Status();
   }
   return Status();
 }

@@ -48,6 +48,8 @@ struct FrameworkOptions {
   PreemptionActions* preemption = nullptr;
   // The scheduler's extenders (owned by it; may be null).
   const std::vector<std::unique_ptr<SchedulerExtender>>* extenders = nullptr;
+  // Handle::reuse_between_cycles.
+  bool reuse_between_cycles = true;
 };
 
 // Weighted scores of one RunScorePlugins call: for score plugin p (in the
@@ -71,6 +73,7 @@ class Framework final : public Handle {
 
   Framework(const Framework&) = delete;
   Framework& operator=(const Framework&) = delete;
+  ~Framework() override;
 
   // ---- Handle
   const ClusterState& cluster() const override { return *cluster_; }
@@ -83,6 +86,7 @@ class Framework final : public Handle {
                                      const NodeInfo& node) const override;
   Status RunPreFilterExtensionRemovePod(CycleState* state, const Pod& pod, const PodInfo& to_remove,
                                         const NodeInfo& node) const override;
+  bool reuse_between_cycles() const override { return options_.reuse_between_cycles; }
   Binder* binder() const override { return options_.binder; }
   PreemptionActions* preemption() const override { return options_.preemption; }
   const std::vector<std::unique_ptr<SchedulerExtender>>& extenders() const override {
@@ -130,9 +134,40 @@ class Framework final : public Handle {
                               PostFilterResult* result) const;
   Status RunPreScorePlugins(CycleState* state, const Pod& pod,
                             const std::vector<NodeId>& nodes) const;
-  // Score, NormalizeScore, range check, weights.
+  // Score, NormalizeScore, range check, weights. With `use_node_cache`, the
+  // node-local plugins' scores come from the cycle's class (BeginCycle)
+  // where the node is unchanged.
+  // Without `want_weighted`, out->weighted stays empty (only the totals).
   Status RunScorePlugins(const CycleState& state, const Pod& pod, const std::vector<NodeId>& nodes,
-                         PluginScores* out) const;
+                         PluginScores* out, bool use_node_cache = false,
+                         bool want_weighted = true) const;
+
+  // ---- results kept between cycles
+  // The engine's cycles reuse the results of node-local plugins
+  // (Plugin::NodeLocalFor) on nodes that did not change since they were
+  // computed for a pod of the same namespace and spec (a "class"; the last
+  // kMaxNodeCacheClasses classes are kept). BeginCycle picks `pod`'s class
+  // for the cycle about to run against cluster(); EndCycle drops the
+  // choice. Every result is the one the plugins would return: the cache
+  // changes how often they run, never what a cycle decides or reports.
+  static constexpr size_t kMaxNodeCacheClasses = 16;
+  void BeginCycle(const Pod& pod);
+  void EndCycle() { cycle_class_ = nullptr; }
+  // After PreFilter: which of the other filter plugins run this cycle (not
+  // those that pass every node, FilterPlugin::PassesEveryNode).
+  void PlanCachedFilters(const CycleState& state);
+  // RunFilterPluginsWithNominatedPods for node `id` of cluster(), with the
+  // node-local plugins' verdicts reused when the node is unchanged (nodes
+  // with nominated pods run every plugin). Touches the node only when a
+  // plugin has to run. True on Success; otherwise the status is written to
+  // *failure.
+  bool RunFilterPluginsCached(const CycleState& state, const Pod& pod, NodeId id,
+                              Status* failure) const;
+  // Its code alone (FilterPlugin::FilterCode: no reasons written).
+  Code FilterCodeCached(const CycleState& state, const Pod& pod, NodeId id) const;
+  // FilterCodeCached for ids[0..count), into out[0..count).
+  void FilterCodesCached(const CycleState& state, const Pod& pod, const NodeId* ids, size_t count,
+                         Code* out) const;
   Status RunReservePluginsReserve(CycleState* state, const Pod& pod, NodeId node) const;
   void RunReservePluginsUnreserve(CycleState* state, const Pod& pod, NodeId node) const;
   // Success, a rejection, an Error, or Wait with *timeout_ns the longest
@@ -144,12 +179,40 @@ class Framework final : public Handle {
   void RunPostBindPlugins(CycleState* state, const Pod& pod, NodeId node) const;
 
  private:
-  explicit Framework(FrameworkOptions options) : options_(std::move(options)) {}
+  explicit Framework(FrameworkOptions options);
   Status AddNominatedPods(const Pod& pod, const CycleState& state, const NodeInfo& node,
                           bool* added, CycleState* state_out, NodeInfo* node_out) const;
 
+  struct NodeCacheClass;
+  // The filter result of one plugin, as RunFilterPlugins returns it.
+  Status WrapFilterStatus(const FilterPlugin* pl, Status s) const;
+  bool HasNominatedPodsOn(const NodeInfo& node) const;
+  // Marks the nodes changed since the class last looked as not kept.
+  void SyncNodeCache(NodeCacheClass* c) const;
+  std::vector<size_t> ScoreSlots() const;
+  // NormalizeScore of each listing, the range check and the weighted sums.
+  Status NormalizeAndWeigh(const CycleState& state, const Pod& pod, const std::vector<size_t>& slot,
+                           std::vector<NodeScoreList>* raw, size_t n, PluginScores* out,
+                           bool want_weighted) const;
+  // RunScorePlugins with the cycle's class: kept scores for node-local
+  // plugins, nothing asked of plugins that score 0 everywhere. On a plugin
+  // failure *fell_back is set and nothing is written.
+  Status RunScorePluginsReusing(const CycleState& state, const Pod& pod,
+                                const std::vector<NodeId>& nodes, PluginScores* out,
+                                bool want_weighted, bool* fell_back) const;
+
   FrameworkOptions options_;
   const ClusterState* cluster_ = nullptr;
+  // The classes of the node cache, for the ClusterState with id
+  // cache_cluster_id_ and cache_num_nodes_ nodes; the cycle's class.
+  std::vector<std::unique_ptr<NodeCacheClass>> node_cache_;
+  uint64_t cache_cluster_id_ = ~uint64_t{0};
+  size_t cache_num_nodes_ = 0;
+  uint64_t cache_tick_ = 0;
+  NodeCacheClass* cycle_class_ = nullptr;
+  // Score lists reused from cycle to cycle (one cycle runs at a time).
+  mutable std::vector<NodeScoreList> score_scratch_;
+  mutable std::vector<uint8_t> constant_scratch_;
   std::string profile_name_;
   std::optional<int32_t> percentage_;
   std::vector<config::PluginConfig> plugin_config_;

@@ -99,6 +99,9 @@ class ImageLocality final : public ScorePlugin {
 
   std::string_view Name() const override { return names::kImageLocality; }
 
+  // Reads the pod's images, this node and the cluster's image states (fixed).
+  bool NodeLocalFor(const Pod&) const override { return true; }
+
   Status Score(const CycleState&, const Pod& pod, const NodeInfo& node,
                int64_t* score) const override {
     const ClusterState& cluster = handle_->cluster();

@@ -27,6 +27,8 @@ struct PreFilterState final : StateData {
   // The incoming pod matches all its own required affinity terms.
   bool matches_own_affinity = false;
   Labels namespace_labels;  // of the incoming pod's namespace
+  // Every index above covers the nodes 0..covered-1 (FilterCodeOf).
+  size_t covered = 0;
 
   std::unique_ptr<StateData> Clone() const override {
     return std::make_unique<PreFilterState>(*this);
@@ -42,6 +44,15 @@ void MatchEach(const std::vector<AffinityTerm>& terms, const Pod& pod, const Lab
 const Labels& NoLabels() {
   static const Labels kNone;
   return kNone;
+}
+
+// The nodes every index of the state covers: 0..Covered()-1.
+size_t Covered(const PreFilterState& s, size_t num_nodes) {
+  size_t covered = num_nodes;
+  for (const TopologyCounts* counts : {&s.affinity, &s.anti, &s.existing_anti})
+    for (uint32_t slot = 0; slot < counts->num_slots(); ++slot)
+      covered = std::min(covered, counts->index(slot).num_nodes());
+  return covered;
 }
 
 }  // namespace
@@ -68,6 +79,37 @@ Status InterPodAffinity::PreFilter(CycleState* cycle, const Pod& pod, PreFilterR
   s->matches_own_affinity = PodMatchesAllTerms(own.required_affinity, pod);
 
   std::lock_guard<std::mutex> lock(mu_);
+  if (handle_->reuse_between_cycles()) {
+    // The same counts from the sums kept over the placed pods.
+    SyncGroups(cluster);
+    auto add_all = [&](TopologyCounts* counts, uint32_t slot, const std::vector<int64_t>& sums) {
+      for (size_t d = 0; d < sums.size(); ++d)
+        if (sums[d] != 0) counts->Add(slot, static_cast<uint32_t>(d), sums[d]);
+    };
+    // existingAntiAffinityCounts: each group's matching terms.
+    for (uint32_t g : placed_groups_) {
+      const GroupSums& gs = group_sums_[g];
+      const std::vector<AffinityTerm>& terms = cache_.terms(g).required_anti_affinity;
+      if (gs.pods == 0 || terms.empty()) continue;
+      for (size_t j = 0; j < terms.size(); ++j) {
+        if (!terms[j].Matches(pod, s->namespace_labels)) continue;
+        uint32_t slot = s->existing_anti.FindSlot(terms[j].topology_key);
+        if (slot == kNoDomain) slot = s->existing_anti.Slot(gs.required_anti_affinity.index[j]);
+        add_all(&s->existing_anti, slot, gs.required_anti_affinity.counts[j]);
+      }
+    }
+    // affinityCounts and antiAffinityCounts.
+    if (!own.required_affinity.empty() || !own.required_anti_affinity.empty()) {
+      const OwnSums& sums = OwnSumsFor(cluster, pod);
+      for (size_t i = 0; i < s->affinity_slots.size(); ++i)
+        add_all(&s->affinity, s->affinity_slots[i], sums.all_affinity.counts[i]);
+      for (size_t i = 0; i < s->anti_slots.size(); ++i)
+        add_all(&s->anti, s->anti_slots[i], sums.anti_affinity.counts[i]);
+    }
+    s->covered = Covered(*s, cluster.num_nodes());
+    cycle->Write(kPreFilterStateKey, std::move(s));
+    return Status();
+  }
   // existingAntiAffinityCounts: pods with required anti-affinity, on nodes.
   {
     MatchMemo memo(cache_.num_groups());
@@ -119,6 +161,7 @@ Status InterPodAffinity::PreFilter(CycleState* cycle, const Pod& pod, PreFilterR
       }
     }
   }
+  s->covered = Covered(*s, cluster.num_nodes());
   cycle->Write(kPreFilterStateKey, std::move(s));
   return Status();
 }
@@ -144,6 +187,7 @@ Status InterPodAffinity::UpdateWithPod(CycleState* cycle, const Pod& pod, const 
       s->existing_anti.Add(slot, s->existing_anti.index(slot).DomainOf(node), multiplier);
     }
   }
+  s->covered = Covered(*s, cluster.num_nodes());
   const PodTerms& own = *s->terms;
   if (PodMatchesAllTerms(own.required_affinity, info.pod)) {
     for (uint32_t slot : s->affinity_slots) {
@@ -170,14 +214,32 @@ Status InterPodAffinity::RemovePod(CycleState* state, const Pod& pod, const PodI
 
 namespace {
 
+// How a node is seen: its domain of a TopologyIndex and its count in a
+// slot, from its NodeInfo or, for a node of the indexed cluster, its id.
+struct ByNodeInfo {
+  const NodeInfo& node;
+  uint32_t DomainOf(const TopologyIndex& index) const { return index.DomainOf(node); }
+  int64_t At(const TopologyCounts& counts, uint32_t slot) const {
+    return counts.AtNode(slot, node);
+  }
+};
+struct ByNodeId {
+  NodeId id;
+  uint32_t DomainOf(const TopologyIndex& index) const { return index.DomainOfId(id); }
+  int64_t At(const TopologyCounts& counts, uint32_t slot) const {
+    return counts.AtNodeId(slot, id);
+  }
+};
+
 // satisfyPodAffinity: every term's key on the node, and pods matching all
 // terms in each of the node's domains -- or no such pod anywhere and the
 // incoming pod matching its own terms (the first of a group of pods with
 // affinity to each other).
-bool SatisfyPodAffinity(const PreFilterState& s, const NodeInfo& node) {
+template <typename Node>
+bool SatisfyPodAffinity(const PreFilterState& s, const Node& node) {
   bool pods_exist = true;
   for (uint32_t slot : s.affinity_slots) {
-    uint32_t d = s.affinity.index(slot).DomainOf(node);
+    uint32_t d = node.DomainOf(s.affinity.index(slot));
     if (d == kNoDomain) return false;
     if (s.affinity.Get(slot, d) <= 0) pods_exist = false;
   }
@@ -186,10 +248,11 @@ bool SatisfyPodAffinity(const PreFilterState& s, const NodeInfo& node) {
 }
 
 // satisfyPodAntiAffinity.
-bool SatisfyPodAntiAffinity(const PreFilterState& s, const NodeInfo& node) {
+template <typename Node>
+bool SatisfyPodAntiAffinity(const PreFilterState& s, const Node& node) {
   if (s.anti.num_nonzero() == 0) return true;
   for (uint32_t slot : s.anti_slots) {
-    if (s.anti.AtNode(slot, node) > 0) return false;
+    if (node.At(s.anti, slot) > 0) return false;
   }
   return true;
 }
@@ -197,15 +260,32 @@ bool SatisfyPodAntiAffinity(const PreFilterState& s, const NodeInfo& node) {
 // satisfyExistingPodsAntiAffinity: no pair of the node's labels counted.
 // Upstream walks the node's labels; walking the counted keys instead finds
 // the same pairs.
-bool SatisfyExistingPodsAntiAffinity(const PreFilterState& s, const NodeInfo& node) {
+template <typename Node>
+bool SatisfyExistingPodsAntiAffinity(const PreFilterState& s, const Node& node) {
   if (s.existing_anti.num_nonzero() == 0) return true;
   for (uint32_t slot = 0; slot < s.existing_anti.num_slots(); ++slot) {
-    if (s.existing_anti.AtNode(slot, node) > 0) return false;
+    if (node.At(s.existing_anti, slot) > 0) return false;
   }
   return true;
 }
 
+template <typename Node>
+Code CodeOn(const PreFilterState& s, const Node& node) {
+  if (!SatisfyPodAffinity(s, node)) return Code::kUnschedulableAndUnresolvable;
+  if (!SatisfyPodAntiAffinity(s, node) || !SatisfyExistingPodsAntiAffinity(s, node))
+    return Code::kUnschedulable;
+  return Code::kSuccess;
+}
+
 }  // namespace
+
+bool InterPodAffinity::PassesEveryNode(const CycleState& cycle) const {
+  // No required affinity terms, and no pair counted for anti-affinity either
+  // way: each of the three checks passes on every node.
+  const auto* s = cycle.ReadAs<PreFilterState>(kPreFilterStateKey);
+  return s != nullptr && s->affinity_slots.empty() && s->anti.num_nonzero() == 0 &&
+         s->existing_anti.num_nonzero() == 0;
+}
 
 Status InterPodAffinity::Filter(const CycleState& cycle, const Pod&, const NodeInfo& node) const {
   if (node.node == nullptr) return Status::Error("node not found");
@@ -213,16 +293,31 @@ Status InterPodAffinity::Filter(const CycleState& cycle, const Pod&, const NodeI
   if (s == nullptr) {
     return Status::Error("error reading \"PreFilterInterPodAffinity\" from cycleState: not found");
   }
-  if (!SatisfyPodAffinity(*s, node)) {
+  const ByNodeInfo on{node};
+  if (!SatisfyPodAffinity(*s, on)) {
     return Status(Code::kUnschedulableAndUnresolvable, kErrReasonAffinityRulesNotMatch);
   }
-  if (!SatisfyPodAntiAffinity(*s, node)) {
+  if (!SatisfyPodAntiAffinity(*s, on)) {
     return Status(Code::kUnschedulable, kErrReasonAntiAffinityRulesNotMatch);
   }
-  if (!SatisfyExistingPodsAntiAffinity(*s, node)) {
+  if (!SatisfyExistingPodsAntiAffinity(*s, on)) {
     return Status(Code::kUnschedulable, kErrReasonExistingAntiAffinityRulesNotMatch);
   }
   return Status();
+}
+
+Code InterPodAffinity::FilterCode(const CycleState& cycle, const Pod&, const NodeInfo& node) const {
+  if (node.node == nullptr) return Code::kError;
+  const auto* s = cycle.ReadAs<PreFilterState>(kPreFilterStateKey);
+  if (s == nullptr) return Code::kError;
+  return CodeOn(*s, ByNodeInfo{node});
+}
+
+std::optional<Code> InterPodAffinity::FilterCodeOf(const CycleState& cycle, const Pod&,
+                                                   NodeId id) const {
+  const auto* s = cycle.ReadAs<PreFilterState>(kPreFilterStateKey);
+  if (s == nullptr || id >= s->covered) return std::nullopt;
+  return CodeOn(*s, ByNodeId{id});
 }
 
 }  // namespace ksched::framework::interpodaffinity

@@ -75,14 +75,21 @@ class InterPodAffinity final : public PreFilterPlugin,
   Status RemovePod(CycleState* state, const Pod& pod, const PodInfo& to_remove,
                    const NodeInfo& node) override;
   Status Filter(const CycleState& state, const Pod& pod, const NodeInfo& node) const override;
+  bool PassesEveryNode(const CycleState& state) const override;
+  Code FilterCode(const CycleState& state, const Pod& pod, const NodeInfo& node) const override;
+  std::optional<Code> FilterCodeOf(const CycleState& state, const Pod& pod,
+                                   NodeId id) const override;
 
   // scoring.cc
   Status PreScore(CycleState* state, const Pod& pod, const std::vector<NodeId>& nodes) override;
   Status Score(const CycleState& state, const Pod& pod, const NodeInfo& node,
                int64_t* score) const override;
+  bool ScoresZeroEverywhere(const CycleState& state) const override;
+  std::optional<int64_t> ScoreOf(const CycleState& state, const Pod& pod, NodeId id) const override;
   const ScoreExtensions* ScoreExt() const override { return this; }
   Status NormalizeScore(const CycleState& state, const Pod& pod,
                         NodeScoreList* scores) const override;
+  std::optional<int64_t> NormalizedZero(const CycleState& state, const Pod& pod) const override;
 
   // The incoming pod's terms, parsed, with the namespaces their non-empty
   // namespaceSelectors select merged into their namespace lists (upstream's
@@ -92,6 +99,60 @@ class InterPodAffinity final : public PreFilterPlugin,
  private:
   Status UpdateWithPod(CycleState* state, const Pod& pod, const PodInfo& info, const NodeInfo& node,
                        int64_t multiplier);
+
+  // ---- sums over the placed pods, kept between cycles (kept.cc)
+  //
+  // Every cycle PreFilter and PreScore walk the placed pods: those with
+  // terms of their own (existing anti-affinity, and the existing pods' terms
+  // that score), and, when the incoming pod has terms, all of them. Only the
+  // pods placed or removed since the last cycle changed
+  // (ClusterState::pod_log), so with Handle::reuse_between_cycles the counts
+  // per topology domain are kept and brought up to date instead.
+
+  // Per term of a list: placed pods per domain of the term's topology key.
+  struct TermSums {
+    std::vector<std::shared_ptr<const TopologyIndex>> index;
+    std::vector<std::vector<int64_t>> counts;
+    void Init(InterPodAffinity* self, const ClusterState& cluster,
+              const std::vector<AffinityTerm>& terms);
+    void Add(size_t term, NodeId node, int64_t delta) {
+      const uint32_t d = index[term]->DomainOfId(node);
+      if (d < counts[term].size()) counts[term][d] += delta;
+    }
+  };
+  // The placed pods of one TermCache group, by each of its terms.
+  struct GroupSums {
+    bool ready = false;
+    int64_t pods = 0;
+    TermSums required_affinity, required_anti_affinity, preferred_affinity, preferred_anti_affinity;
+  };
+  // The placed pods that the terms of one kind of incoming pod (a TermCache
+  // group, namespaces merged) match: for each required affinity term the
+  // pods matching all of them, for each other term the pods it matches.
+  struct OwnSums {
+    uint32_t group = 0;
+    uint64_t synced = 0;
+    uint64_t last_used = 0;
+    PodTerms terms;  // merged
+    TermSums all_affinity, anti_affinity, preferred_affinity, preferred_anti_affinity;
+    // Per label set of a pod: 1 + one byte per anti, preferred and
+    // preferred anti term (0 unknown, 1 no, 2 yes), as PreFilter's memo.
+    std::vector<std::vector<uint8_t>> memo;
+  };
+  // Resets the sums when the cluster is another one; brings every group's
+  // sums up to date. Under mu_.
+  void SyncGroups(const ClusterState& cluster);
+  // The sums for the incoming pod's terms, built or brought up to date.
+  OwnSums& OwnSumsFor(const ClusterState& cluster, const Pod& pod);
+  void ApplyToOwn(OwnSums* own, const PodInfo& info, NodeId node, int64_t delta);
+
+  uint64_t kept_cluster_id_ = ~uint64_t{0};
+  size_t kept_num_nodes_ = 0;
+  uint64_t groups_synced_ = 0;
+  uint64_t own_tick_ = 0;
+  std::vector<GroupSums> group_sums_;    // by TermCache group
+  std::vector<uint32_t> placed_groups_;  // groups that ever had a placed pod
+  std::vector<std::unique_ptr<OwnSums>> own_sums_;
 
   config::InterPodAffinityArgs args_;
   Handle* handle_;

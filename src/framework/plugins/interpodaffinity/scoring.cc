@@ -34,6 +34,20 @@ class ScoreBuilder {
       : cluster_(cluster), indexes_(indexes) {}
 
   void Add(const AffinityTerm& t, const NodeInfo& node, int64_t value) {
+    uint32_t slot = SlotOf(t);
+    counts_.Add(slot, counts_.index(slot).DomainOf(node), value);
+  }
+  // `value` times each domain's sum (kept sums); nothing for zero sums.
+  void AddSums(const AffinityTerm& t, const std::vector<int64_t>& sums, int64_t value) {
+    uint32_t slot = kNoDomain;
+    for (size_t d = 0; d < sums.size(); ++d) {
+      if (sums[d] == 0) continue;
+      if (slot == kNoDomain) slot = SlotOf(t);
+      counts_.Add(slot, static_cast<uint32_t>(d), sums[d] * value);
+    }
+  }
+
+  uint32_t SlotOf(const AffinityTerm& t) {
     uint32_t slot = counts_.FindSlot(t.topology_key);
     if (slot == kNoDomain) {
       // Upstream creates a key's entry only when a node has the key; an
@@ -41,7 +55,7 @@ class ScoreBuilder {
       // NormalizeScore's early return gives the same scores either way.
       slot = counts_.Slot(indexes_->Get(cluster_, t.topology_key));
     }
-    counts_.Add(slot, counts_.index(slot).DomainOf(node), value);
+    return slot;
   }
 
   std::shared_ptr<const TopologyCounts> Take() {
@@ -121,6 +135,49 @@ Status InterPodAffinity::PreScore(CycleState* cycle, const Pod& pod,
     }
   };
 
+  if (handle_->reuse_between_cycles()) {
+    // The same sums from those kept over the placed pods: the incoming
+    // pod's preferred terms, then each group's terms that match it.
+    SyncGroups(cluster);
+    if (n_pref + n_pref_anti > 0) {
+      const OwnSums& sums = OwnSumsFor(cluster, pod);
+      for (size_t i = 0; i < n_pref; ++i) {
+        const AffinityTerm& t = own.preferred_affinity[i];
+        builder.AddSums(t, sums.preferred_affinity.counts[i], t.weight);
+      }
+      for (size_t i = 0; i < n_pref_anti; ++i) {
+        const AffinityTerm& t = own.preferred_anti_affinity[i];
+        builder.AddSums(t, sums.preferred_anti_affinity.counts[i], -int64_t{t.weight});
+      }
+    }
+    for (uint32_t g : placed_groups_) {
+      const GroupSums& gs = group_sums_[g];
+      if (gs.pods == 0) continue;
+      const PodTerms& theirs = cache_.terms(g);
+      if (hard_weight > 0) {
+        for (size_t i = 0; i < theirs.required_affinity.size(); ++i) {
+          const AffinityTerm& t = theirs.required_affinity[i];
+          if (t.Matches(pod, ns_labels))
+            builder.AddSums(t, gs.required_affinity.counts[i], hard_weight);
+        }
+      }
+      for (size_t i = 0; i < theirs.preferred_affinity.size(); ++i) {
+        const AffinityTerm& t = theirs.preferred_affinity[i];
+        if (t.Matches(pod, ns_labels))
+          builder.AddSums(t, gs.preferred_affinity.counts[i], t.weight);
+      }
+      for (size_t i = 0; i < theirs.preferred_anti_affinity.size(); ++i) {
+        const AffinityTerm& t = theirs.preferred_anti_affinity[i];
+        if (t.Matches(pod, ns_labels))
+          builder.AddSums(t, gs.preferred_anti_affinity.counts[i], -int64_t{t.weight});
+      }
+    }
+    auto s = std::make_unique<PreScoreState>();
+    s->topology_score = builder.Take();
+    cycle->Write(kPreScoreStateKey, std::move(s));
+    return Status();
+  }
+
   // Unless the incoming pod has preferred terms (by its spec), only pods
   // with affinity can contribute.
   if (HasPreferredTerms(pod)) {
@@ -143,6 +200,24 @@ Status InterPodAffinity::PreScore(CycleState* cycle, const Pod& pod,
   return Status();
 }
 
+bool InterPodAffinity::ScoresZeroEverywhere(const CycleState& cycle) const {
+  const auto* s = cycle.ReadAs<PreScoreState>(kPreScoreStateKey);
+  return s != nullptr && s->topology_score != nullptr && s->topology_score->num_slots() == 0;
+}
+
+std::optional<int64_t> InterPodAffinity::ScoreOf(const CycleState& cycle, const Pod&,
+                                                 NodeId id) const {
+  const auto* s = cycle.ReadAs<PreScoreState>(kPreScoreStateKey);
+  if (s == nullptr) return std::nullopt;
+  const TopologyCounts& counts = *s->topology_score;
+  int64_t sum = 0;
+  for (uint32_t slot = 0; slot < counts.num_slots(); ++slot) {
+    if (id >= counts.index(slot).num_nodes()) return std::nullopt;
+    sum += counts.AtNodeId(slot, id);
+  }
+  return sum;
+}
+
 Status InterPodAffinity::Score(const CycleState& cycle, const Pod&, const NodeInfo& node,
                                int64_t* score) const {
   const auto* s = cycle.ReadAs<PreScoreState>(kPreScoreStateKey);
@@ -154,6 +229,13 @@ Status InterPodAffinity::Score(const CycleState& cycle, const Pod&, const NodeIn
   for (uint32_t slot = 0; slot < counts.num_slots(); ++slot) sum += counts.AtNode(slot, node);
   *score = sum;
   return Status();
+}
+
+std::optional<int64_t> InterPodAffinity::NormalizedZero(const CycleState& cycle, const Pod&) const {
+  // Equal raw scores (no spread between min and max) all become 0.
+  const auto* s = cycle.ReadAs<PreScoreState>(kPreScoreStateKey);
+  if (s == nullptr) return std::nullopt;
+  return 0;
 }
 
 Status InterPodAffinity::NormalizeScore(const CycleState& cycle, const Pod&,

@@ -42,6 +42,9 @@ class TopologyIndex {
     return DomainOfLabels(node.node ? node.node->meta.labels : Labels());
   }
   uint32_t DomainOfLabels(const Labels& labels) const;
+  // The domain of node `id` of the indexed cluster; `id` < num_nodes().
+  uint32_t DomainOfId(NodeId id) const { return domain_of_node_[id]; }
+  size_t num_nodes() const { return domain_of_node_.size(); }
 
  private:
   StrId key_;
@@ -90,6 +93,11 @@ class TopologyCounts {
   // The node's count in `slot`; 0 when the node lacks the key.
   int64_t AtNode(uint32_t slot, const NodeInfo& node) const {
     uint32_t d = slots_[slot].index->DomainOf(node);
+    return d < slots_[slot].counts.size() ? slots_[slot].counts[d] : 0;
+  }
+  // The same for node `id` of the indexed cluster.
+  int64_t AtNodeId(uint32_t slot, NodeId id) const {
+    uint32_t d = slots_[slot].index->DomainOfId(id);
     return d < slots_[slot].counts.size() ? slots_[slot].counts[d] : 0;
   }
   // Number of pairs with a non-zero count (upstream's len(map)).

@@ -82,6 +82,9 @@ class NodeAffinity final : public PreFilterPlugin,
 
   std::string_view Name() const override { return names::kNodeAffinity; }
 
+  // Reads the pod's spec, this node and the profile's addedAffinity.
+  bool NodeLocalFor(const Pod&) const override { return true; }
+
   std::vector<ClusterEvent> EventsToRegister() const override {
     return {{EventResource::kNode, kAdd | kUpdate, ""}};
   }
@@ -149,6 +152,7 @@ class NodeAffinity final : public PreFilterPlugin,
   Status NormalizeScore(const CycleState&, const Pod&, NodeScoreList* scores) const override {
     return helper::DefaultNormalizeScore(kMaxNodeScore, false, scores);
   }
+  std::optional<int64_t> NormalizedZero(const CycleState&, const Pod&) const override { return 0; }
 
  private:
   std::optional<labels::CompiledNodeSelectorTerms> added_node_selector_;

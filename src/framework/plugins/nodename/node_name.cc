@@ -11,6 +11,9 @@ class NodeName final : public FilterPlugin, public EnqueueExtensions {
  public:
   std::string_view Name() const override { return names::kNodeName; }
 
+  // Reads the pod's spec and this node only.
+  bool NodeLocalFor(const Pod&) const override { return true; }
+
   std::vector<ClusterEvent> EventsToRegister() const override {
     return {{EventResource::kNode, kAdd | kUpdate, ""}};
   }

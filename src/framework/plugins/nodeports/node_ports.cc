@@ -23,6 +23,9 @@ class NodePorts final : public PreFilterPlugin, public FilterPlugin, public Enqu
  public:
   std::string_view Name() const override { return names::kNodePorts; }
 
+  // Reads the pod's spec and this node only.
+  bool NodeLocalFor(const Pod&) const override { return true; }
+
   std::vector<ClusterEvent> EventsToRegister() const override {
     return {{EventResource::kPod, kDelete, ""}, {EventResource::kNode, kAdd | kUpdate, ""}};
   }

@@ -18,6 +18,9 @@ class BalancedAllocation final : public PreScorePlugin, public ScorePlugin {
 
   std::string_view Name() const override;
 
+  // Reads the pod's requests and this node only.
+  bool NodeLocalFor(const Pod&) const override { return true; }
+
   // Not in upstream's plugin: the pod's per-resource requests, once per
   // cycle (Score computes them itself when this did not run).
   Status PreScore(CycleState* state, const Pod& pod, const std::vector<NodeId>& nodes) override;

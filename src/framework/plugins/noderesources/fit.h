@@ -57,6 +57,9 @@ class Fit final : public PreFilterPlugin,
 
   std::string_view Name() const override;
 
+  // Reads the pod's requests and this node only.
+  bool NodeLocalFor(const Pod&) const override { return true; }
+
   Status PreFilter(CycleState* state, const Pod& pod, PreFilterResult* result) override;
   Status Filter(const CycleState& state, const Pod& pod, const NodeInfo& node) const override;
   std::vector<ClusterEvent> EventsToRegister() const override;

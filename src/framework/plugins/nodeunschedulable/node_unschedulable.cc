@@ -20,6 +20,9 @@ class NodeUnschedulable final : public FilterPlugin, public EnqueueExtensions {
 
   std::string_view Name() const override { return names::kNodeUnschedulable; }
 
+  // Reads the pod's spec and this node only.
+  bool NodeLocalFor(const Pod&) const override { return true; }
+
   std::vector<ClusterEvent> EventsToRegister() const override {
     return {{EventResource::kNode, kAdd | kUpdateNodeTaint, ""}};
   }

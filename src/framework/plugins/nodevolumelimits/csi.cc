@@ -41,6 +41,10 @@ class CSILimits final : public FilterPlugin, public EnqueueExtensions {
 
   std::string_view Name() const override { return names::kNodeVolumeLimits; }
 
+  // Without volumes every Filter passes and Score is 0; with volumes, claims
+  // and assumed bindings are read: run every cycle.
+  bool NodeLocalFor(const Pod& pod) const override { return pod.spec.volumes.empty(); }
+
   Status Filter(const CycleState&, const Pod& pod, const NodeInfo& node) const override {
     if (pod.spec.volumes.empty()) return Status();
     if (node.node == nullptr) return Status::Error("node not found");

@@ -2,6 +2,7 @@
 // PodTopologySpread (upstream's filtering.go).
 #include "framework/plugins/podtopologyspread/filtering.h"
 
+#include "framework/plugins/podtopologyspread/kept_counts.h"
 #include "framework/plugins/podtopologyspread/plugin.h"
 
 namespace ksched::framework::plugins::podtopologyspread {
@@ -99,12 +100,33 @@ Status PodTopologySpread::PreFilter(CycleState* state, const Pod& pod, PreFilter
     s->counts[k].assign(s->domains[k]->num_domains(), 0);
     present[k].assign(s->domains[k]->num_domains(), 0);
   }
+  for (const Constraint& c : cons->items)
+    s->self_match.push_back(c.selector.Matches(pod.meta.labels));
+
+  if (handle_->reuse_between_cycles()) {
+    // The same sums, kept from earlier cycles and brought up to date.
+    std::shared_ptr<const KeptCounts> kept =
+        kept_.Get(cluster, pod, KeptCountsKey::Of(pod, true), cons, s->domains, features_, true);
+    s->counts = kept->filter_counts();
+    present = kept->filter_present();
+  } else {
+    CountAllNodes(cluster, pod, s.get(), &present);
+  }
+  FinishPreFilterState(s.get(), present);
+  state->Write(kPreFilterStateKey, std::move(s));
+  return Status();
+}
+
+void PodTopologySpread::CountAllNodes(const ClusterState& cluster, const Pod& pod,
+                                      PreFilterState* s,
+                                      std::vector<std::vector<uint8_t>>* present_out) const {
+  using namespace filtering_internal;
+  const Constraints* cons = s->constraints.get();
+  const size_t num_slots = cons->keys.size();
+  std::vector<std::vector<uint8_t>>& present = *present_out;
   std::vector<LabelSetMatcher> matchers;
   matchers.reserve(cons->items.size());
-  for (const Constraint& c : cons->items) {
-    matchers.emplace_back(cluster, pod.meta.ns, &c.selector);
-    s->self_match.push_back(c.selector.Matches(pod.meta.labels));
-  }
+  for (const Constraint& c : cons->items) matchers.emplace_back(cluster, pod.meta.ns, &c.selector);
 
   // Per node, a later constraint on the same key overwrites an earlier one's
   // count (upstream's per-node map keyed by topology pair).
@@ -128,7 +150,11 @@ Status PodTopologySpread::PreFilter(CycleState* state, const Pod& pod, PreFilter
       present[k][d] = 1;
     }
   }
+}
 
+void PodTopologySpread::FinishPreFilterState(
+    PreFilterState* s, const std::vector<std::vector<uint8_t>>& present) const {
+  const size_t num_slots = s->constraints->keys.size();
   s->domains_num.assign(num_slots, -1);
   s->paths.resize(num_slots);
   for (size_t k = 0; k < num_slots; ++k) {
@@ -140,8 +166,6 @@ Status PodTopologySpread::PreFilter(CycleState* state, const Pod& pod, PreFilter
     }
     if (features_.min_domains && n > 0) s->domains_num[k] = n;
   }
-  state->Write(kPreFilterStateKey, std::move(s));
-  return Status();
 }
 
 Status PodTopologySpread::AddPod(CycleState* state, const Pod& pod, const PodInfo& to_add,
@@ -175,25 +199,96 @@ Status PodTopologySpread::UpdateWithPod(CycleState* state, const Pod& preemptor,
   return Status();
 }
 
-Status PodTopologySpread::Filter(const CycleState& state, const Pod&, const NodeInfo& node) const {
-  using namespace filtering_internal;
-  if (node.node == nullptr) return Status::Error("node not found");
+bool PodTopologySpread::PassesEveryNode(const CycleState& state) const {
   const auto* s = state.ReadAs<PreFilterState>(kPreFilterStateKey);
-  if (s == nullptr) return ReadError();
-  if (s->Empty()) return Status();
-  const auto& items = s->constraints->items;
+  return s != nullptr && s->Empty();  // no hard constraints
+}
+
+namespace filtering_internal {
+
+// Filter's outcome, before any reason is written.
+enum class Verdict { kPass, kNoNode, kNoState, kMissingLabel, kSkew };
+
+// The constraints against one node; `has_label(domains)` and
+// `domain_of(domains)` read the node's label and domain of a key.
+template <typename HasLabel, typename DomainOf>
+Verdict JudgeConstraints(const PreFilterState& s, bool min_domains, HasLabel&& has_label,
+                         DomainOf&& domain_of) {
+  if (s.Empty()) return Verdict::kPass;
+  const auto& items = s.constraints->items;
   for (size_t i = 0; i < items.size(); ++i) {
     const Constraint& c = items[i];
-    const TopologyDomains& domains = *s->domains[c.key_slot];
-    if (!domains.HasLabel(node))
-      return Status::Unresolvable(std::string(kErrReasonNodeLabelNotMatch));
+    const TopologyDomains& domains = *s.domains[c.key_slot];
+    if (!has_label(domains)) return Verdict::kMissingLabel;
     int64_t min_match = 0;
-    if (!s->MinMatchNum(c, features_.min_domains, &min_match)) continue;
-    int64_t match = s->counts[c.key_slot][domains.DomainOf(node)];
-    int64_t skew = match + s->self_match[i] - min_match;
-    if (skew > c.max_skew) return Status::Unschedulable(std::string(kErrReasonConstraintsNotMatch));
+    if (!s.MinMatchNum(c, min_domains, &min_match)) continue;
+    int64_t match = s.counts[c.key_slot][domain_of(domains)];
+    int64_t skew = match + s.self_match[i] - min_match;
+    if (skew > c.max_skew) return Verdict::kSkew;
   }
-  return Status();
+  return Verdict::kPass;
+}
+
+Verdict Judge(const PreFilterState* s, const NodeInfo& node, bool min_domains) {
+  if (node.node == nullptr) return Verdict::kNoNode;
+  if (s == nullptr) return Verdict::kNoState;
+  return JudgeConstraints(
+      *s, min_domains, [&](const TopologyDomains& d) { return d.HasLabel(node); },
+      [&](const TopologyDomains& d) { return d.DomainOf(node); });
+}
+
+Code CodeOf(Verdict v) {
+  switch (v) {
+    case Verdict::kPass:
+      return Code::kSuccess;
+    case Verdict::kNoNode:
+    case Verdict::kNoState:
+      return Code::kError;
+    case Verdict::kMissingLabel:
+      return Code::kUnschedulableAndUnresolvable;
+    case Verdict::kSkew:
+      break;
+  }
+  return Code::kUnschedulable;
+}
+
+}  // namespace filtering_internal
+
+Status PodTopologySpread::Filter(const CycleState& state, const Pod&, const NodeInfo& node) const {
+  using namespace filtering_internal;
+  switch (Judge(state.ReadAs<PreFilterState>(kPreFilterStateKey), node, features_.min_domains)) {
+    case Verdict::kPass:
+      return Status();
+    case Verdict::kNoNode:
+      return Status::Error("node not found");
+    case Verdict::kNoState:
+      return ReadError();
+    case Verdict::kMissingLabel:
+      return Status::Unresolvable(std::string(kErrReasonNodeLabelNotMatch));
+    case Verdict::kSkew:
+      break;
+  }
+  return Status::Unschedulable(std::string(kErrReasonConstraintsNotMatch));
+}
+
+Code PodTopologySpread::FilterCode(const CycleState& state, const Pod&,
+                                   const NodeInfo& node) const {
+  using namespace filtering_internal;
+  return CodeOf(
+      Judge(state.ReadAs<PreFilterState>(kPreFilterStateKey), node, features_.min_domains));
+}
+
+std::optional<Code> PodTopologySpread::FilterCodeOf(const CycleState& state, const Pod&,
+                                                    NodeId id) const {
+  using namespace filtering_internal;
+  const auto* s = state.ReadAs<PreFilterState>(kPreFilterStateKey);
+  if (s == nullptr) return std::nullopt;
+  // The domains cover every node of the cycle's cluster (DomainCache).
+  for (const auto& d : s->domains)
+    if (id >= d->node_domain.size()) return std::nullopt;
+  return CodeOf(JudgeConstraints(
+      *s, features_.min_domains, [&](const TopologyDomains& d) { return d.has_label[id] != 0; },
+      [&](const TopologyDomains& d) { return d.node_domain[id]; }));
 }
 
 }  // namespace ksched::framework::plugins::podtopologyspread

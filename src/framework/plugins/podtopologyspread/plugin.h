@@ -16,6 +16,9 @@
 
 #include "framework/interface.h"
 #include "framework/plugins/podtopologyspread/common.h"
+#include "framework/plugins/podtopologyspread/filtering.h"
+#include "framework/plugins/podtopologyspread/kept_counts.h"
+#include "framework/plugins/podtopologyspread/scoring.h"
 
 namespace ksched::framework::plugins::podtopologyspread {
 
@@ -40,14 +43,21 @@ class PodTopologySpread final : public PreFilterPlugin,
   Status RemovePod(CycleState* state, const Pod& pod, const PodInfo& to_remove,
                    const NodeInfo& node) override;
   Status Filter(const CycleState& state, const Pod& pod, const NodeInfo& node) const override;
+  bool PassesEveryNode(const CycleState& state) const override;
+  Code FilterCode(const CycleState& state, const Pod& pod, const NodeInfo& node) const override;
+  std::optional<Code> FilterCodeOf(const CycleState& state, const Pod& pod,
+                                   NodeId id) const override;
 
   // scoring.cc
   Status PreScore(CycleState* state, const Pod& pod, const std::vector<NodeId>& nodes) override;
   Status Score(const CycleState& state, const Pod& pod, const NodeInfo& node,
                int64_t* score) const override;
+  bool ScoresZeroEverywhere(const CycleState& state) const override;
+  std::optional<int64_t> ScoreOf(const CycleState& state, const Pod& pod, NodeId id) const override;
   const ScoreExtensions* ScoreExt() const override { return this; }
   Status NormalizeScore(const CycleState& state, const Pod& pod,
                         NodeScoreList* scores) const override;
+  std::optional<int64_t> NormalizedZero(const CycleState& state, const Pod& pod) const override;
 
  private:
   // The pod's constraints with `action`, or the defaults built from its
@@ -55,12 +65,25 @@ class PodTopologySpread final : public PreFilterPlugin,
   Result<Constraints> PodConstraints(const Pod& pod, std::string_view action) const;
   Status UpdateWithPod(CycleState* state, const Pod& preemptor, const Pod& updated,
                        const NodeInfo& node, int delta) const;
+  // PreFilter's sums by walking every node's pods (no kept counts).
+  void CountAllNodes(const ClusterState& cluster, const Pod& pod, PreFilterState* s,
+                     std::vector<std::vector<uint8_t>>* present) const;
+  // Critical paths and domain numbers from the sums.
+  void FinishPreFilterState(PreFilterState* s,
+                            const std::vector<std::vector<uint8_t>>& present) const;
+  // Score's total for one node: `has_label(domains)`, `domain_of(domains)`
+  // and `host_count(i)` read the node.
+  template <typename HasLabel, typename DomainOf, typename HostCount>
+  int64_t ScoreWith(const PreScoreState& s, HasLabel&& has_label, DomainOf&& domain_of,
+                    HostCount&& host_count) const;
 
   Handle* handle_;
   std::vector<TopologySpreadConstraint> default_constraints_;
   bool system_defaulted_ = false;
   Features features_;
   DomainCache domains_;
+  // Pod counts kept between cycles (Handle::reuse_between_cycles).
+  KeptCountsCache kept_;
 };
 
 }  // namespace ksched::framework::plugins::podtopologyspread

@@ -54,6 +54,7 @@ Status PodTopologySpread::PreScore(CycleState* state, const Pod& pod,
   const bool require_all = !pod.spec.topology_spread_constraints.empty() || !system_defaulted_;
   auto cons = std::make_shared<const Constraints>(std::move(*constraints));
   s->constraints = cons;
+  s->ns = pod.meta.ns;
   const size_t num_slots = cons->keys.size();
   s->domains.resize(num_slots);
   s->counts.resize(num_slots);
@@ -65,13 +66,15 @@ Status PodTopologySpread::PreScore(CycleState* state, const Pod& pod,
   }
 
   // initPreScoreState: the pairs of the feasible nodes, and how many new
-  // pairs each constraint brought (its topology size).
+  // pairs each constraint brought (its topology size). The nodes are those
+  // of the cycle's cluster: their labels and domains are read by id.
   s->ignored.assign(cluster.num_nodes(), 0);
   size_t num_ignored = 0;
   std::vector<int64_t> topo_size(cons->items.size(), 0);
   for (NodeId id : nodes) {
-    const NodeInfo& node = cluster.node_info(id);
-    if (require_all && !HasAllKeys(*s, node)) {
+    bool all_keys = true;
+    for (const auto& d : s->domains) all_keys = all_keys && d->has_label[id] != 0;
+    if (require_all && !all_keys) {
       num_ignored += !s->ignored[id];
       s->ignored[id] = 1;
       continue;
@@ -79,7 +82,7 @@ Status PodTopologySpread::PreScore(CycleState* state, const Pod& pod,
     for (size_t i = 0; i < cons->items.size(); ++i) {
       const Constraint& c = cons->items[i];
       if (c.is_hostname) continue;  // counted per node in Score
-      uint32_t d = s->domains[c.key_slot]->DomainOf(node);
+      uint32_t d = s->domains[c.key_slot]->node_domain[id];
       if (!exists[c.key_slot][d]) {
         exists[c.key_slot][d] = 1;
         ++topo_size[i];
@@ -90,8 +93,26 @@ Status PodTopologySpread::PreScore(CycleState* state, const Pod& pod,
     const Constraint& c = cons->items[i];
     int64_t size = c.is_hostname ? static_cast<int64_t>(nodes.size() - num_ignored) : topo_size[i];
     s->weights.push_back(GoLog(static_cast<double>(size + 2)));
-    s->matchers.emplace_back(cluster, pod.meta.ns, &c.selector);
   }
+
+  if (handle_->reuse_between_cycles()) {
+    // The sums over every node, kept from earlier cycles and brought up to
+    // date; the pairs the feasible nodes brought take theirs.
+    s->kept = kept_.Get(cluster, pod, KeptCountsKey::Of(pod, false), cons, s->domains, features_,
+                        require_all);
+    for (size_t i = 0; i < cons->items.size(); ++i) {
+      const Constraint& c = cons->items[i];
+      if (c.is_hostname) continue;
+      const std::vector<int64_t>& sums = s->kept->score_counts(i);
+      std::vector<int64_t>& counts = s->counts[c.key_slot];
+      for (size_t d = 0; d < counts.size(); ++d)
+        if (exists[c.key_slot][d]) counts[d] += sums[d];
+    }
+    state->Write(kPreScoreStateKey, std::move(s));
+    return Status();
+  }
+  for (const Constraint& c : cons->items)
+    s->matchers.emplace_back(cluster, pod.meta.ns, &c.selector);
 
   // Every node of the cluster adds its matching pods to the pairs the
   // feasible nodes brought.
@@ -113,6 +134,26 @@ Status PodTopologySpread::PreScore(CycleState* state, const Pod& pod,
   return Status();
 }
 
+bool PodTopologySpread::ScoresZeroEverywhere(const CycleState& state) const {
+  const auto* s = state.ReadAs<PreScoreState>(kPreScoreStateKey);
+  return s != nullptr && !s->constraints;  // no soft constraints
+}
+
+template <typename HasLabel, typename DomainOf, typename HostCount>
+int64_t PodTopologySpread::ScoreWith(const PreScoreState& s, HasLabel&& has_label,
+                                     DomainOf&& domain_of, HostCount&& host_count) const {
+  double total = 0;
+  const auto& items = s.constraints->items;
+  for (size_t i = 0; i < items.size(); ++i) {
+    const Constraint& c = items[i];
+    const TopologyDomains& domains = *s.domains[c.key_slot];
+    if (!has_label(domains)) continue;
+    int64_t count = c.is_hostname ? host_count(i) : s.counts[c.key_slot][domain_of(domains)];
+    total += ScoreForCount(count, c.max_skew, s.weights[i]);
+  }
+  return static_cast<int64_t>(std::round(total));  // math.Round: halves away from zero
+}
+
 Status PodTopologySpread::Score(const CycleState& state, const Pod&, const NodeInfo& node,
                                 int64_t* score) const {
   *score = 0;
@@ -121,18 +162,44 @@ Status PodTopologySpread::Score(const CycleState& state, const Pod&, const NodeI
     return Status::Error("error reading \"PreScorePodTopologySpread\" from cycleState: not found");
   if (!s->constraints || s->Ignored(node)) return Status();
   const ClusterState& cluster = handle_->cluster();
-  double total = 0;
-  const auto& items = s->constraints->items;
-  for (size_t i = 0; i < items.size(); ++i) {
-    const Constraint& c = items[i];
-    const TopologyDomains& domains = *s->domains[c.key_slot];
-    if (!domains.HasLabel(node)) continue;
-    int64_t count = c.is_hostname ? s->matchers[i].CountOn(cluster, node)
-                                  : s->counts[c.key_slot][domains.DomainOf(node)];
-    total += ScoreForCount(count, c.max_skew, s->weights[i]);
-  }
-  *score = static_cast<int64_t>(std::round(total));  // math.Round: halves away from zero
+  const bool own = node.id < cluster.num_nodes() && &cluster.node_info(node.id) == &node;
+  *score = ScoreWith(
+      *s, [&](const TopologyDomains& d) { return d.HasLabel(node); },
+      [&](const TopologyDomains& d) { return d.DomainOf(node); },
+      [&](size_t i) -> int64_t {
+        if (s->kept != nullptr && own) return s->kept->NodeCount(i, node.id);
+        if (i < s->matchers.size()) return s->matchers[i].CountOn(cluster, node);
+        // A copy of a node with kept counts: count its pods.
+        const Constraint& c = s->constraints->items[i];
+        int64_t n = 0;
+        for (PodId id : node.pods) {
+          const PodInfo& p = cluster.pod(id);
+          if (!p.terminating && p.pod.meta.ns == s->ns && c.selector.Matches(p.pod.meta.labels))
+            ++n;
+        }
+        return n;
+      });
   return Status();
+}
+
+std::optional<int64_t> PodTopologySpread::ScoreOf(const CycleState& state, const Pod&,
+                                                  NodeId id) const {
+  const auto* s = state.ReadAs<PreScoreState>(kPreScoreStateKey);
+  if (s == nullptr || !s->constraints || s->kept == nullptr) return std::nullopt;
+  if (id < s->ignored.size() && s->ignored[id]) return 0;
+  return ScoreWith(
+      *s, [&](const TopologyDomains& d) { return d.has_label[id] != 0; },
+      [&](const TopologyDomains& d) { return d.node_domain[id]; },
+      [&](size_t i) { return s->kept->NodeCount(i, id); });
+}
+
+std::optional<int64_t> PodTopologySpread::NormalizedZero(const CycleState& state,
+                                                         const Pod&) const {
+  // Without soft constraints no node is ignored, and a zero maximum gives
+  // every node the maximum.
+  const auto* s = state.ReadAs<PreScoreState>(kPreScoreStateKey);
+  if (s == nullptr || s->constraints) return std::nullopt;
+  return kMaxNodeScore;
 }
 
 Status PodTopologySpread::NormalizeScore(const CycleState& state, const Pod&,

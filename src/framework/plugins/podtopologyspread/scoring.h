@@ -8,6 +8,7 @@
 
 #include "framework/cycle_state.h"
 #include "framework/plugins/podtopologyspread/common.h"
+#include "framework/plugins/podtopologyspread/kept_counts.h"
 
 namespace ksched::framework::plugins::podtopologyspread {
 
@@ -23,6 +24,10 @@ struct PreScoreState final : StateData {
   // By constraint:
   std::vector<double> weights;            // topologyNormalizingWeight
   std::vector<LabelSetMatcher> matchers;  // hostname constraints count per node in Score
+  // Instead of `matchers`: the pods counted per node, kept between cycles
+  // (KeptCounts), current for this cycle.
+  std::shared_ptr<const KeptCounts> kept;
+  StrId ns = kEmptyStr;  // the incoming pod's namespace
 
   bool Ignored(const NodeInfo& node) const {
     return node.id < ignored.size() && ignored[node.id] != 0;

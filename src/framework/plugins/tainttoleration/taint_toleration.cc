@@ -31,6 +31,9 @@ class TaintToleration final : public FilterPlugin,
  public:
   std::string_view Name() const override { return names::kTaintToleration; }
 
+  // Reads the pod's spec and this node only.
+  bool NodeLocalFor(const Pod&) const override { return true; }
+
   std::vector<ClusterEvent> EventsToRegister() const override {
     return {{EventResource::kNode, kAdd | kUpdate, ""}};
   }
@@ -73,6 +76,10 @@ class TaintToleration final : public FilterPlugin,
 
   Status NormalizeScore(const CycleState&, const Pod&, NodeScoreList* scores) const override {
     return helper::DefaultNormalizeScore(kMaxNodeScore, true, scores);
+  }
+  // No intolerable taint anywhere: reversed, every node gets the maximum.
+  std::optional<int64_t> NormalizedZero(const CycleState&, const Pod&) const override {
+    return kMaxNodeScore;
   }
 };
 

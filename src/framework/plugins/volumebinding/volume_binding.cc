@@ -70,6 +70,10 @@ class VolumeBinding final : public PreFilterPlugin,
 
   std::string_view Name() const override { return names::kVolumeBinding; }
 
+  // Without volumes every Filter passes and Score is 0; with volumes, claims
+  // and assumed bindings are read: run every cycle.
+  bool NodeLocalFor(const Pod& pod) const override { return pod.spec.volumes.empty(); }
+
   Status PreFilter(CycleState* state, const Pod& pod, PreFilterResult*) override {
     binder_.Sync();
     auto s = std::make_unique<State>();

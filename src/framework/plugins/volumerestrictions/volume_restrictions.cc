@@ -55,6 +55,10 @@ class VolumeRestrictions final : public PreFilterPlugin,
 
   std::string_view Name() const override { return names::kVolumeRestrictions; }
 
+  // Without volumes every Filter passes and Score is 0; with volumes, claims
+  // and assumed bindings are read: run every cycle.
+  bool NodeLocalFor(const Pod& pod) const override { return pod.spec.volumes.empty(); }
+
   Status PreFilter(CycleState*, const Pod& pod, PreFilterResult*) override {
     if (!read_write_once_pod_) return Status();
     const ClusterState& cluster = handle_->cluster();
