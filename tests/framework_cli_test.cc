@@ -328,6 +328,8 @@ items:
   EXPECT_NE(r.out.find("preemption: not eligible due to preemptionPolicy=Never."),
             std::string::npos)
       << r.out;
+}
+
 // FNV-1a over the chosen nodes of replay's steps ("-" for none), as bench
 // computes its digest.
 std::string DigestOfReplay(const std::string& steps) {
@@ -365,7 +367,9 @@ TEST(FrameworkCli, BenchDecidesAsReplay) {
       nlohmann::json row = nlohmann::json::parse(bench.out)[0];
       EXPECT_EQ(row["engine"], "v1.26") << name;
       EXPECT_EQ(row["digest"], want) << name << " " << flags;
-      if (row.contains("outputBytes")) EXPECT_EQ(row["outputBytes"], replay.out.size()) << name;
+      if (row.contains("outputBytes")) {
+        EXPECT_EQ(row["outputBytes"], replay.out.size()) << name;
+      }
     }
   }
 }
