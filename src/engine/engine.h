@@ -27,7 +27,7 @@ namespace ksched {
 namespace framework {
 class Scheduler;
 struct CycleResult;
-}
+}  // namespace framework
 
 // One score column of a report: a v1.15 priority or a v1.26 score plugin.
 // ScheduleResult::priority_scores[p] holds column p's unweighted scores.

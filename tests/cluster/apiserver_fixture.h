@@ -134,7 +134,7 @@ class SharedServer {
 
  private:
   friend  // The test binary's main server: v1.15.5, or the version in
-      // KSCHED_TEST_KUBE_VERSION ("1.26" runs every test against v1.26.0).
+          // KSCHED_TEST_KUBE_VERSION ("1.26" runs every test against v1.26.0).
       SharedServer&
       SharedApiServer();
   // A v1.26.0 server for the tests written for it, started on first use (the
