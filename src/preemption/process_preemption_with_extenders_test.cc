@@ -9,52 +9,6 @@ namespace {
 
 using namespace ksched::testing;
 
-// An extender whose preempt verb answers with a fixed function of what it is
-// asked, and records each call.
-class FakeExtender : public SchedulerExtender {
- public:
-  using Answer = std::function<Result<std::vector<ExtenderNodeVictims>>(
-      const std::vector<ExtenderNodeVictims>&)>;
-  FakeExtender(std::string name, Answer answer, bool preempts = true, bool interested = true,
-               bool ignorable = false)
-      : name_(std::move(name)),
-        answer_(std::move(answer)),
-        preempts_(preempts),
-        interested_(interested),
-        ignorable_(ignorable) {}
-
-  std::string Name() const override { return name_; }
-  bool IsInterested(const Pod&) const override { return interested_; }
-  bool IsIgnorable() const override { return ignorable_; }
-  bool HasFilter() const override { return false; }
-  bool HasPrioritize() const override { return false; }
-  int64_t Weight() const override { return 1; }
-  Result<ExtenderFilterResult> Filter(const Pod&, const std::vector<NodeId>& nodes,
-                                      const ClusterState&) override {
-    return ExtenderFilterResult{nodes, {}, {}};
-  }
-  Result<std::vector<std::pair<NodeId, int64_t>>> Prioritize(const Pod&, const std::vector<NodeId>&,
-                                                             const ClusterState&) override {
-    return std::vector<std::pair<NodeId, int64_t>>{};
-  }
-  bool SupportsPreemption() const override { return preempts_; }
-  Result<std::vector<ExtenderNodeVictims>> ProcessPreemption(
-      const Pod&, const std::vector<ExtenderNodeVictims>& candidates,
-      const ClusterState&) override {
-    ++calls;
-    asked = candidates;
-    return answer_(candidates);
-  }
-
-  int calls = 0;
-  std::vector<ExtenderNodeVictims> asked;
-
- private:
-  std::string name_;
-  Answer answer_;
-  bool preempts_, interested_, ignorable_;
-};
-
 class ProcessPreemptionWithExtendersTest : public ::testing::Test {
  protected:
   void SetUp() override {

@@ -5,49 +5,16 @@
 #include <functional>
 
 #include "framework/plugins/testing/fake_handle.h"
+#include "preemption/preemption_test_util.h"
 #include "tests/fixtures.h"
 
 namespace ksched::framework::preemption {
 namespace {
 
 using framework::testing::FakeHandle;
+using ksched::testing::FakeExtender;
 using ksched::testing::TestCluster;
 using ksched::testing::TestPod;
-
-// An extender whose preempt verb answers with a function of what it is
-// asked.
-class PreemptingExtender : public SchedulerExtender {
- public:
-  using Answer = std::function<Result<std::vector<ExtenderNodeVictims>>(
-      const std::vector<ExtenderNodeVictims>&)>;
-  PreemptingExtender(Answer answer, bool ignorable)
-      : answer_(std::move(answer)), ignorable_(ignorable) {}
-  std::string Name() const override { return "fake"; }
-  bool IsInterested(const Pod&) const override { return true; }
-  bool IsIgnorable() const override { return ignorable_; }
-  bool HasFilter() const override { return false; }
-  bool HasPrioritize() const override { return false; }
-  int64_t Weight() const override { return 1; }
-  Result<ExtenderFilterResult> Filter(const Pod&, const std::vector<NodeId>& nodes,
-                                      const ClusterState&) override {
-    return ExtenderFilterResult{nodes, {}, {}};
-  }
-  Result<std::vector<std::pair<NodeId, int64_t>>> Prioritize(const Pod&, const std::vector<NodeId>&,
-                                                             const ClusterState&) override {
-    return std::vector<std::pair<NodeId, int64_t>>{};
-  }
-  bool SupportsPreemption() const override { return true; }
-  Result<std::vector<ExtenderNodeVictims>> ProcessPreemption(
-      const Pod&, const std::vector<ExtenderNodeVictims>& asked, const ClusterState&) override {
-    ++calls;
-    return answer_(asked);
-  }
-  int calls = 0;
-
- private:
-  Answer answer_;
-  bool ignorable_;
-};
 
 class CallExtendersTest : public ::testing::Test {
  protected:
@@ -62,9 +29,10 @@ class CallExtendersTest : public ::testing::Test {
     Evaluator ev("DefaultPreemption", &handle_, &state_, nullptr);
     return ev.CallExtenders(pod_, &candidates_);
   }
-  PreemptingExtender* Add(PreemptingExtender::Answer answer, bool ignorable = false) {
-    extenders_.push_back(std::make_unique<PreemptingExtender>(std::move(answer), ignorable));
-    return static_cast<PreemptingExtender*>(extenders_.back().get());
+  FakeExtender* Add(FakeExtender::Answer answer, bool ignorable = false) {
+    extenders_.push_back(std::make_unique<FakeExtender>(
+        "fake", std::move(answer), /*preempts=*/true, /*interested=*/true, ignorable));
+    return static_cast<FakeExtender*>(extenders_.back().get());
   }
 
   ClusterState cluster_ = TestCluster(R"({"kind":"List","items":[
@@ -86,12 +54,12 @@ TEST_F(CallExtendersTest, WithoutExtendersTheCandidatesStay) {
 }
 
 TEST_F(CallExtendersTest, AnExtenderNarrowsNodesAndVictims) {
-  PreemptingExtender* first = Add([&](const std::vector<ExtenderNodeVictims>& asked) {
+  FakeExtender* first = Add([&](const std::vector<ExtenderNodeVictims>& asked) {
     EXPECT_EQ(asked.size(), 2u);
     EXPECT_EQ(asked[1].num_pdb_violations, 1);
     return Result<std::vector<ExtenderNodeVictims>>(std::vector<ExtenderNodeVictims>{asked[1]});
   });
-  PreemptingExtender* second = Add([&](const std::vector<ExtenderNodeVictims>& asked) {
+  FakeExtender* second = Add([&](const std::vector<ExtenderNodeVictims>& asked) {
     EXPECT_EQ(asked.size(), 1u);  // the first one's answer
     return Result<std::vector<ExtenderNodeVictims>>(asked);
   });
@@ -107,8 +75,7 @@ TEST_F(CallExtendersTest, NoNodeLeftStopsAskingTheOthers) {
   Add([](const std::vector<ExtenderNodeVictims>&) {
     return Result<std::vector<ExtenderNodeVictims>>(std::vector<ExtenderNodeVictims>{});
   });
-  PreemptingExtender* second =
-      Add([](const std::vector<ExtenderNodeVictims>& a) { return Result(a); });
+  FakeExtender* second = Add([](const std::vector<ExtenderNodeVictims>& a) { return Result(a); });
   EXPECT_TRUE(Call().IsSuccess());
   EXPECT_TRUE(candidates_.empty());
   EXPECT_EQ(second->calls, 0);
