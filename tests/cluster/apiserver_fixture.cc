@@ -7,12 +7,15 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <thread>
 
 #include "client/client_config.h"
 
@@ -151,7 +154,19 @@ Status ApiServer::StartAgain() {
               " ETCD_PORT=" + std::to_string(env_.etcd_port) +
               " ETCD_PEER_PORT=" + std::to_string(env_.etcd_peer_port) + " ";
   }
-  if (Status st = RunScript("start.sh", prefix); !st.ok()) return st;
+  // v1.26's /healthz can be ok a moment before its bootstrap controller has
+  // created the "default" namespace, and start.sh's first POST then gets a
+  // 404; start.sh stops both processes when it fails, so starting again in
+  // the same directory (etcd data and PKI kept) is safe.
+  Status started = Status::Ok();
+  for (int attempt = 1; attempt <= 3; ++attempt) {
+    started = RunScript("start.sh", prefix);
+    if (started.ok()) break;
+    std::fprintf(stderr, "apiserver fixture: start attempt %d failed, %s\n", attempt,
+                 attempt < 3 ? "starting again" : "giving up");
+    std::this_thread::sleep_for(std::chrono::seconds(2));
+  }
+  if (!started.ok()) return started;
   running_ = true;
   if (Status st = LoadEnv(); !st.ok()) return st;
   std::lock_guard<std::mutex> lock(admin_mu_);
