@@ -212,6 +212,30 @@ items:
   EXPECT_EQ(nlohmann::json::parse(one.out)[0]["pod"], "default/pack-me") << one.out;
 }
 
+// Without --config, --scheduler-name names v1.26's default profile: the
+// pods that ask for it are scheduled with the default plugins.
+TEST(FrameworkCli, SchedulerNameNamesTheDefaultProfile) {
+  std::string snap = WriteTemp("named-snap.yaml", R"(kind: List
+items:
+- kind: Node
+  metadata: {name: n1, labels: {kubernetes.io/hostname: n1}}
+  status: {allocatable: {cpu: 4, memory: 8Gi, pods: 10}}
+- kind: Pod
+  metadata: {name: mine, namespace: default}
+  spec: {schedulerName: my-scheduler, containers: [{name: c, resources: {requests: {cpu: 1}}}]}
+- kind: Pod
+  metadata: {name: theirs, namespace: default}
+  spec: {containers: [{name: c, resources: {requests: {cpu: 1}}}]}
+)");
+  CommandRun r = Ksched("schedule -f " + snap + " --scheduler-name my-scheduler -o json");
+  EXPECT_EQ(r.status, 0) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j.size(), 2u) << r.out;
+  EXPECT_EQ(j[0]["pod"], "default/mine");
+  EXPECT_EQ(j[0]["node"], "n1") << r.out;
+  EXPECT_TRUE(j[1].contains("skipped")) << r.out;
+}
+
 // With PodSchedulingReadiness on, a pod with scheduling gates waits (the
 // queue's PreEnqueue) and is never attempted; without the alpha gate v1.26
 // schedules it as if ungated, and says so.

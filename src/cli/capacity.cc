@@ -64,9 +64,12 @@ CLI::App* AddCapacityCommand(CLI::App* app, CapacityArgs* args) {
   cmd->add_flag("--preemption", args->preemption,
                 "Let copies preempt lower-priority pods, as the scheduler would (default: off, "
                 "as cluster-capacity counts)");
-  cmd->add_option("--scheduler-name", args->scheduler_name,
-                  "Whose pending pods go first: spec.schedulerName of this scheduler. Default: "
-                  "every profile's schedulerName of --config (default-scheduler without one)");
+  cmd->add_option(
+         "--scheduler-name", args->scheduler_name,
+         "Whose pending pods go first: spec.schedulerName of this scheduler. Default: "
+         "every profile's schedulerName of --config (without --config: the default profile, named "
+         "this, default-scheduler when not given)")
+      ->each([args](const std::string& name) { args->flags.profile_name = name; });
   cmd->add_option("--add-node", args->add_node,
                   "Node template FILE[=MAX]: the fewest copies (0..MAX, default 1000) to add so "
                   "that every pending pod and every requested copy fits; repeat for several "

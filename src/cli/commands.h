@@ -4,6 +4,7 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -79,11 +80,16 @@ struct RunArgs {
   std::string scheduler_name = "default-scheduler";
   SchedulerFlags flags = [] {
     SchedulerFlags f;
-    f.percentage_of_nodes_to_score = 50;  // kube-scheduler v1.15's default
-    f.tie_break = "round-robin";          // upstream's selectHost
-    f.scheduler_version = "v1.15";        // `run` speaks v1.15's APIs so far
+    // Not given: the engine's default (v1.15: 50; v1.26: --config's value,
+    // else adaptive).
+    f.percentage_of_nodes_to_score = -1;
+    f.tie_break = "round-robin";  // upstream's selectHost
     return f;
   }();
+  // The flags given on the command line (their long names): with --config
+  // they override the file's leaderElection and clientConnection.
+  std::set<std::string> given;
+  bool Given(const std::string& flag) const { return given.count(flag) != 0; }
   bool disable_preemption = false;
   bool leader_elect = true;
   std::string lease_duration = "15s";

@@ -9,13 +9,17 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <cstdio>
 #include <iostream>
 #include <mutex>
+#include <optional>
 #include <random>
 #include <thread>
 
 #include "cli/commands.h"
 #include "client/cluster_client.h"
+#include "config/feature_gates.h"
+#include "config/types.h"
 #include "live/api_health.h"
 #include "live/leader_elector.h"
 #include "live/live_scheduler.h"
@@ -125,61 +129,90 @@ CLI::App* AddRunCommand(CLI::App* app, RunArgs* args) {
       "election, /healthz and /metrics)\n"
       "  example: ksched run --kubeconfig ~/.kube/config --scheduler-name ksched "
       "--leader-elect=false");
+  // Records that a flag was given (see RunArgs::given).
+  auto mark = [args](const char* flag) {
+    return [args, flag](const std::string&) { args->given.insert(flag); };
+  };
+  cmd->add_option("--config", args->flags.config_file,
+                  "KubeSchedulerConfiguration file (kubescheduler.config.k8s.io/v1): profiles "
+                  "(one process serves them all), plugins and args, percentageOfNodesToScore, "
+                  "leaderElection, clientConnection; selects the v1.26 engine");
+  cmd->add_option("--scheduler-version", args->flags.scheduler_version,
+                  "v1.26 (the framework; the default) or v1.15 (predicates and priorities; the "
+                  "default with --policy-config-file or --algorithm-provider)")
+      ->check(CLI::IsMember({"v1.15", "v1.26"}));
   cmd->add_option("--kubeconfig", args->kubeconfig,
-                  "kubeconfig file (default: $KUBECONFIG, in-cluster config, ~/.kube/config)");
+                  "kubeconfig file (default: --config's clientConnection.kubeconfig, $KUBECONFIG, "
+                  "in-cluster config, ~/.kube/config)")
+      ->each(mark("--kubeconfig"));
   cmd->add_option("--scheduler-name", args->scheduler_name,
-                  "Schedule the pods whose spec.schedulerName is this")
+                  "Schedule the pods whose spec.schedulerName is this (v1.26 without --config: "
+                  "the default profile's name; with --config: serve only that profile, "
+                  "otherwise every profile is served)")
+      ->each(mark("--scheduler-name"))
       ->capture_default_str();
   cmd->add_option("--policy-config-file", args->flags.policy_file,
-                  "kube-scheduler v1 Policy file (JSON or YAML); replaces --algorithm-provider");
+                  "kube-scheduler v1 Policy file (JSON or YAML); selects the v1.15 engine");
   cmd->add_option("--algorithm-provider", args->flags.provider,
-                  "DefaultProvider or ClusterAutoscalerProvider")
+                  "DefaultProvider or ClusterAutoscalerProvider; selects the v1.15 engine")
+      ->each([args](const std::string&) { args->flags.provider_given = true; })
       ->capture_default_str();
   cmd->add_option("--hard-pod-affinity-symmetric-weight",
                   args->flags.hard_pod_affinity_symmetric_weight,
-                  "Weight of existing pods' required affinity in InterPodAffinityPriority (0-100)")
+                  "v1.15: weight of existing pods' required affinity in InterPodAffinityPriority "
+                  "(0-100; v1.26: InterPodAffinity's hardPodAffinityWeight in --config)")
+      ->each([args](const std::string&) { args->flags.hard_weight_given = true; })
       ->check(IntegerIn(0, 100))
       ->capture_default_str();
   cmd->add_option("--percentage-of-nodes-to-score", args->flags.percentage_of_nodes_to_score,
-                  "Stop filtering once this share of nodes is feasible (0 = adaptive; "
-                  "upstream's default 50)")
-      ->check(IntegerIn(0, 100))
-      ->capture_default_str();
+                  "Stop filtering once this share of nodes is feasible (0 = adaptive). Default: "
+                  "v1.26 --config's percentageOfNodesToScore, else adaptive; v1.15 50 (each "
+                  "upstream's default)")
+      ->check(IntegerIn(0, 100));
   cmd->add_option("--tie-break", args->flags.tie_break,
-                  "Among the best nodes: rotate as upstream (round-robin) or smallest name (name, "
-                  "reproducible)")
+                  "Among the best nodes: pick at random as upstream (round-robin) or the smallest "
+                  "name (name, reproducible)")
       ->check(CLI::IsMember({"name", "round-robin"}))
       ->capture_default_str();
   cmd->add_option("--feature-gates", args->flags.feature_gates,
-                  "v1.15 feature gates that change the algorithm, e.g. "
-                  "TaintNodesByCondition=false");
+                  "Feature gates of the engine that runs, e.g. v1.26 "
+                  "PodSchedulingReadiness=true, v1.15 TaintNodesByCondition=false");
   cmd->add_flag("--disable-preemption", args->disable_preemption,
                 "Never preempt lower-priority pods");
   cmd->add_flag("--leader-elect", args->leader_elect,
                 "Lead-elect on a Lease before scheduling (--leader-elect=false: schedule at once)")
+      ->each(mark("--leader-elect"))
       ->capture_default_str();
   cmd->add_option("--leader-elect-lease-duration", args->lease_duration,
                   "How long a standby waits after the last renewal it saw")
       ->check(GoDuration())
+      ->each(mark("--leader-elect-lease-duration"))
       ->capture_default_str();
   cmd->add_option("--leader-elect-renew-deadline", args->renew_deadline,
                   "How long the leader keeps trying to renew before it stops scheduling")
       ->check(GoDuration())
+      ->each(mark("--leader-elect-renew-deadline"))
       ->capture_default_str();
   cmd->add_option("--leader-elect-retry-period", args->retry_period,
                   "Time between attempts to acquire or renew")
       ->check(GoDuration())
+      ->each(mark("--leader-elect-retry-period"))
       ->capture_default_str();
   cmd->add_option("--leader-elect-resource-lock", args->resource_lock,
                   "The lock object's kind: leases or endpoints")
+      ->each(mark("--leader-elect-resource-lock"))
       ->capture_default_str();
   cmd->add_option("--lock-object-namespace", args->lock_namespace, "Namespace of the lock object")
+      ->each(mark("--lock-object-namespace"))
       ->capture_default_str();
   cmd->add_option("--lock-object-name", args->lock_name, "Name of the lock object")
+      ->each(mark("--lock-object-name"))
       ->capture_default_str();
   cmd->add_option("--kube-api-qps", args->qps, "Requests per second to the API server")
+      ->each(mark("--kube-api-qps"))
       ->capture_default_str();
   cmd->add_option("--kube-api-burst", args->burst, "Burst of requests to the API server")
+      ->each(mark("--kube-api-burst"))
       ->capture_default_str();
   cmd->add_option("--bind-address", args->bind_address, "Address of /healthz and /metrics")
       ->capture_default_str();
@@ -193,13 +226,35 @@ CLI::App* AddRunCommand(CLI::App* app, RunArgs* args) {
   return cmd;
 }
 
+// The lock kinds `run` can hold: a Lease, or v1.15's Endpoints annotation.
+bool KnownResourceLock(const std::string& lock) { return lock == "leases" || lock == "endpoints"; }
+
+// The minor version of a server's gitVersion ("v1.15.5" -> 15); a large
+// number when unknown (a server hiding /version is taken to be current).
+int ServerMinor(const std::string& git_version) {
+  int major = 0, minor = 0;
+  if (std::sscanf(git_version.c_str(), "v%d.%d", &major, &minor) != 2 || major != 1) return 1000;
+  return minor;
+}
+
 int RunRun(const RunArgs& args) {
-  if (args.resource_lock != "leases" && args.resource_lock != "endpoints") {
-    std::cerr << "ksched: --leader-elect-resource-lock " << args.resource_lock
-              << ": must be leases (a coordination.k8s.io/v1 Lease) or endpoints (v1.15's "
-                 "default: an annotation on an Endpoints object)\n";
+  auto fail = [](const std::string& message) {
+    std::cerr << "ksched: " << message << "\n";
     return kExitBadInput;
-  }
+  };
+  SchedulerFlags flags = args.flags;
+  if (Status s = flags.CheckConsistent(); !s.ok()) return fail(s.error().message);
+  // No flag chose the engine: v1.26's framework, unless the server is too
+  // old for it (decided after discovery).
+  const bool engine_from_server = flags.scheduler_version.empty() && flags.config_file.empty() &&
+                                  flags.policy_file.empty() && !flags.provider_given;
+
+  // What --config gives, overridden by the flags given on the command line.
+  std::string kubeconfig = args.kubeconfig;
+  double qps = args.qps;
+  int burst = args.burst;
+  bool leader_elect = args.leader_elect;
+  std::string resource_lock = args.resource_lock;
   live::ElectionConfig election;
   election.identity = Identity();
   election.ns = args.lock_namespace;
@@ -207,30 +262,46 @@ int RunRun(const RunArgs& args) {
   election.lease_duration = *ParseGoDuration(args.lease_duration);
   election.renew_deadline = *ParseGoDuration(args.renew_deadline);
   election.retry_period = *ParseGoDuration(args.retry_period);
-  if (args.leader_elect) {
-    if (Status s = live::ValidateElectionConfig(election); !s.ok()) {
-      std::cerr << "ksched: " << s.error().message << "\n";
-      return kExitBadInput;
+  std::optional<config::KubeSchedulerConfiguration> cfg;
+  if (!flags.config_file.empty()) {
+    auto loaded = flags.FrameworkConfig();
+    if (!loaded.ok()) return fail(loaded.error().message);
+    cfg = std::move(loaded).value();
+    const config::LeaderElection& le = cfg->leader_election;
+    auto ns = [](int64_t v) { return std::chrono::nanoseconds(v); };
+    if (!args.Given("--leader-elect")) leader_elect = le.leader_elect;
+    if (!args.Given("--leader-elect-lease-duration"))
+      election.lease_duration = ns(le.lease_duration_ns);
+    if (!args.Given("--leader-elect-renew-deadline"))
+      election.renew_deadline = ns(le.renew_deadline_ns);
+    if (!args.Given("--leader-elect-retry-period")) election.retry_period = ns(le.retry_period_ns);
+    if (!args.Given("--leader-elect-resource-lock")) resource_lock = le.resource_lock;
+    if (!args.Given("--lock-object-namespace")) election.ns = le.resource_namespace;
+    if (!args.Given("--lock-object-name")) election.name = le.resource_name;
+    const config::ClientConnection& cc = cfg->client_connection;
+    if (!args.Given("--kubeconfig") && !cc.kubeconfig.empty()) kubeconfig = cc.kubeconfig;
+    if (!args.Given("--kube-api-qps")) qps = cc.qps;
+    if (!args.Given("--kube-api-burst")) burst = cc.burst;
+    if (!KnownResourceLock(resource_lock)) {
+      return fail(flags.config_file + ": leaderElection.resourceLock " + resource_lock +
+                  ": ksched holds leases (a coordination.k8s.io/v1 Lease) or endpoints");
     }
   }
-  auto sched_config = args.flags.Build();
-  if (!sched_config.ok()) {
-    std::cerr << "ksched: " << sched_config.error().message << "\n";
-    return kExitBadInput;
+  if (!KnownResourceLock(resource_lock)) {
+    return fail("--leader-elect-resource-lock " + resource_lock +
+                ": must be leases (a coordination.k8s.io/v1 Lease) or endpoints (v1.15's "
+                "default: an annotation on an Endpoints object)");
   }
-  auto client_config = client::ResolveConfig(args.kubeconfig);
-  if (!client_config.ok()) {
-    std::cerr << "ksched: " << client_config.error().message << "\n";
-    return kExitBadInput;
+  if (leader_elect) {
+    if (Status s = live::ValidateElectionConfig(election); !s.ok()) return fail(s.error().message);
   }
-  client_config->qps = args.qps;
-  client_config->burst = args.burst;
+  auto client_config = client::ResolveConfig(kubeconfig);
+  if (!client_config.ok()) return fail(client_config.error().message);
+  client_config->qps = qps;
+  client_config->burst = burst;
   client_config->user_agent = "ksched/" + args.scheduler_name;
   auto cluster = client::ClusterClient::Create(*client_config);
-  if (!cluster.ok()) {
-    std::cerr << "ksched: " << cluster.error().message << "\n";
-    return kExitBadInput;
-  }
+  if (!cluster.ok()) return fail(cluster.error().message);
   client::ClusterClient& c = **cluster;
 
   // API discovery: the versions this server serves (retried while the server
@@ -255,12 +326,55 @@ int RunRun(const RunArgs& args) {
                   server_apis.git_version.empty() ? "(version unknown)" : server_apis.git_version,
                   c.apis().pdb_version, c.apis().events_v1 ? "events.k8s.io/v1" : "core/v1",
                   c.apis().leases ? "coordination.k8s.io/v1" : "not served"));
-  if (args.leader_elect && args.resource_lock == "leases" && !c.apis().leases) {
+  if (leader_elect && resource_lock == "leases" && !c.apis().leases) {
     std::cerr << "ksched: --leader-elect-resource-lock leases: the API server does not serve "
                  "coordination.k8s.io/v1 Leases (it serves: "
               << server_apis.VersionsOf("coordination.k8s.io")
               << "); use --leader-elect-resource-lock endpoints\n";
     return 1;
+  }
+  // storage.k8s.io/v1 CSINodes came in v1.17 and CSIDrivers in v1.18.
+  if (engine_from_server && ServerMinor(server_apis.git_version) < 18) {
+    flags.scheduler_version = "v1.15";
+  }
+  if (engine_from_server && flags.scheduler_version == "v1.15") {
+    Log('I', "the API server (" + server_apis.git_version +
+                 ") predates the APIs the v1.26 framework reads (storage.k8s.io/v1 CSINodes and "
+                 "CSIDrivers): scheduling with the v1.15 engine (--scheduler-version v1.26 "
+                 "insists)");
+  }
+  const bool framework = flags.framework();
+
+  PriorityQueue::Options queue_options;
+  if (framework) {
+    if (!cfg) {
+      auto loaded = flags.FrameworkConfig();
+      if (!loaded.ok()) return fail(loaded.error().message);
+      cfg = std::move(loaded).value();
+      // v1.26's default configuration has one profile: named by --scheduler-name.
+      cfg->profiles.front().scheduler_name = args.scheduler_name;
+      if (flags.percentage_of_nodes_to_score < 0) flags.percentage_of_nodes_to_score = 0;
+    }
+    queue_options.initial_backoff = std::chrono::seconds(cfg->pod_initial_backoff_seconds);
+    queue_options.max_backoff = std::chrono::seconds(cfg->pod_max_backoff_seconds);
+    // v1.26's podMaxInUnschedulablePodsDuration (v1.15: 60 s).
+    queue_options.unschedulable_timeout = std::chrono::minutes(5);
+  } else if (flags.percentage_of_nodes_to_score < 0) {
+    flags.percentage_of_nodes_to_score = 50;  // v1.15's default
+  }
+  auto built = flags.BuildEngine(cfg ? &*cfg : nullptr);
+  if (!built.ok()) return fail(built.error().message);
+  std::unique_ptr<Engine> engine = std::move(built).value();
+  // The pods to schedule: every profile's, or --scheduler-name's alone.
+  std::vector<std::string> served = {args.scheduler_name};
+  if (framework && !flags.config_file.empty()) {
+    served =
+        ServedSchedulerNames(args.Given("--scheduler-name") ? args.scheduler_name : "", *engine);
+    const std::vector<std::string> profiles = engine->profile_names();
+    if (std::find(profiles.begin(), profiles.end(), served.front()) == profiles.end()) {
+      return fail("--scheduler-name " + served.front() + ": " + flags.config_file +
+                  " has no profile of that schedulerName");
+    }
   }
 
   // SIGTERM/SIGINT go to one thread that asks everything to stop.
@@ -270,21 +384,36 @@ int RunRun(const RunArgs& args) {
   sigaddset(&signals, SIGINT);
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);
 
-  Log('I', fmt::format("scheduler name {}, {}, preemption {}", args.scheduler_name,
-                       args.flags.policy_file.empty() ? "provider " + args.flags.provider
-                                                      : "policy " + args.flags.policy_file,
-                       args.disable_preemption ? "off" : "on"));
+  std::string names;
+  for (const std::string& n : served) names += (names.empty() ? "" : ", ") + n;
+  std::string engine_text =
+      framework                   ? fmt::format("v1.26 framework ({})", flags.config_file.empty()
+                                                                            ? "default configuration"
+                                                                            : "config " + flags.config_file)
+      : flags.policy_file.empty() ? "v1.15 provider " + flags.provider
+                                  : "v1.15 policy " + flags.policy_file;
+  Log('I', fmt::format("scheduler name{} {}, {}, preemption {}", served.size() > 1 ? "s" : "",
+                       names, engine_text, args.disable_preemption ? "off" : "on"));
 
-  GenericScheduler engine(std::move(sched_config).value(), args.flags.tie());
   RealClock clock;
-  live::Metrics metrics;
+  live::Metrics metrics(engine->version());
   live::ClientSchedulerApi api(&c);
   live::LiveOptions options;
-  options.scheduler_name = args.scheduler_name;
+  options.scheduler_names = served;
   options.disable_preemption = args.disable_preemption;
   options.bind_workers = static_cast<size_t>(args.bind_workers);
-  live::LiveScheduler scheduler(&engine, &api, &clock, &metrics, options);
+  if (framework) {
+    options.queue = queue_options;
+    auto gates = config::ParseFeatureGates(flags.feature_gates);
+    options.disruption_target_condition = gates.ok() && gates->pod_disruption_conditions;
+  }
+  live::LiveScheduler scheduler(engine.get(), &api, &clock, &metrics, options);
   client::WatchOptions watch_options;
+  if (framework) {
+    watch_options.resources.insert(watch_options.resources.end(),
+                                   std::begin(client::kFrameworkResources),
+                                   std::end(client::kFrameworkResources));
+  }
   scheduler.cache().ExpectResources(watch_options.resources);
   // A resource that cannot be listed or watched is logged at once and fails /healthz.
   live::ApiHealth health(&Log);
@@ -338,6 +467,22 @@ int RunRun(const RunArgs& args) {
       res.status = 500;
       res.set_content(text + "healthz check failed\n", "text/plain");
     });
+    // Upstream's /livez: the process serves; /readyz: also every watched
+    // resource listed (its informers synced) and readable.
+    http.Get("/livez", [](const httplib::Request&, httplib::Response& res) {
+      res.set_content("ok", "text/plain");
+    });
+    http.Get("/readyz", [&health, &scheduler](const httplib::Request&, httplib::Response& res) {
+      std::string text;
+      if (!scheduler.synced()) text += "[-]sched-handler-sync failed: caches not synced yet\n";
+      for (const std::string& p : health.Problems()) text += "[-]" + p + "\n";
+      if (text.empty()) {
+        res.set_content("ok", "text/plain");
+        return;
+      }
+      res.status = 500;
+      res.set_content(text + "readyz check failed\n", "text/plain");
+    });
     http.Get("/metrics", [&metrics](const httplib::Request&, httplib::Response& res) {
       res.set_content(metrics.Serialize(), "text/plain; version=0.0.4");
     });
@@ -349,7 +494,8 @@ int RunRun(const RunArgs& args) {
       return kExitBadInput;
     }
     http_thread = std::thread([&] { http.listen_after_bind(); });
-    Log('I', fmt::format("serving /healthz and /metrics on {}:{}", args.bind_address, args.port));
+    Log('I', fmt::format("serving /healthz, /livez, /readyz and /metrics on {}:{}",
+                         args.bind_address, args.port));
   }
 
   if (Status s = c.StartWatches(
@@ -363,12 +509,12 @@ int RunRun(const RunArgs& args) {
     stop_all(1);
   }
 
-  ClientLeaseStore lease_store(&c, election.ns, election.name, args.resource_lock == "endpoints");
+  ClientLeaseStore lease_store(&c, election.ns, election.name, resource_lock == "endpoints");
   live::LeaderElector elector(&lease_store, &clock, election);
   std::thread election_thread;
-  if (args.leader_elect) {
+  if (leader_elect) {
     Log('I', fmt::format("leader election on {} {}/{} as {}",
-                         args.resource_lock == "endpoints" ? "Endpoints" : "Lease", election.ns,
+                         resource_lock == "endpoints" ? "Endpoints" : "Lease", election.ns,
                          election.name, election.identity));
     election_thread = std::thread([&] {
       bool was_leader = false;
@@ -396,10 +542,10 @@ int RunRun(const RunArgs& args) {
     });
   }
 
-  scheduler.Run([&] { return !args.leader_elect || elector.IsLeader(); });
+  scheduler.Run([&] { return !leader_elect || elector.IsLeader(); });
   // Run returned after the in-flight bindings finished.
   if (election_thread.joinable()) election_thread.join();
-  if (args.leader_elect) {
+  if (leader_elect) {
     if (Status s = elector.Release(); !s.ok()) {
       Log('W', "releasing the lease: " + s.error().message);
     } else {

@@ -53,10 +53,13 @@ CLI::App* AddScheduleCommand(CLI::App* app, ScheduleArgs* args) {
   cmd->add_option("--explain", args->explain,
                   "namespace/name (or name, in default) of one pending pod: every node's verdict, "
                   "the cause of each failure and the scores; honours -o json|yaml");
-  cmd->add_option("--scheduler-name", args->scheduler_name,
-                  "Schedule only pods whose spec.schedulerName is this (as kube-scheduler's "
-                  "flag); others are listed as left to their scheduler. Default: every "
-                  "profile's schedulerName of --config (default-scheduler without one)");
+  cmd->add_option(
+         "--scheduler-name", args->scheduler_name,
+         "Schedule only pods whose spec.schedulerName is this (as kube-scheduler's "
+         "flag); others are listed as left to their scheduler. Default: every "
+         "profile's schedulerName of --config (without --config: the default profile, named "
+         "this, default-scheduler when not given)")
+      ->each([args](const std::string& name) { args->flags.profile_name = name; });
   cmd->add_flag("--disable-preemption", args->disable_preemption,
                 "Do not preempt lower-priority pods for a pod that fits nowhere (as "
                 "kube-scheduler's flag)");

@@ -205,7 +205,23 @@ Result<SchedulerConfig> SchedulerFlags::Build() const {
   return config;
 }
 
-Result<std::unique_ptr<Engine>> SchedulerFlags::BuildEngine() const {
+Result<config::KubeSchedulerConfiguration> SchedulerFlags::FrameworkConfig() const {
+  auto gates = config::ParseFeatureGates(feature_gates);
+  if (!gates.ok()) return MakeError("--feature-gates: " + gates.error().message);
+  if (config_file.empty()) {
+    config::KubeSchedulerConfiguration cfg = config::DefaultConfiguration(*gates);
+    if (!profile_name.empty()) cfg.profiles.front().scheduler_name = profile_name;
+    return cfg;
+  }
+  std::ifstream in(config_file, std::ios::binary);
+  if (!in) return MakeError(config_file + ": cannot read the file");
+  std::stringstream text;
+  text << in.rdbuf();
+  return config::LoadConfiguration(text.str(), config_file, *gates);
+}
+
+Result<std::unique_ptr<Engine>> SchedulerFlags::BuildEngine(
+    const config::KubeSchedulerConfiguration* loaded) const {
   if (Status s = CheckConsistent(); !s.ok()) return s.error();
   if (!framework()) {
     auto config = Build();
@@ -214,16 +230,14 @@ Result<std::unique_ptr<Engine>> SchedulerFlags::BuildEngine() const {
   }
   auto gates = config::ParseFeatureGates(feature_gates);
   if (!gates.ok()) return MakeError("--feature-gates: " + gates.error().message);
-  config::KubeSchedulerConfiguration cfg = config::DefaultConfiguration(*gates);
-  if (!config_file.empty()) {
-    std::ifstream in(config_file, std::ios::binary);
-    if (!in) return MakeError(config_file + ": cannot read the file");
-    std::stringstream text;
-    text << in.rdbuf();
-    auto loaded = config::LoadConfiguration(text.str(), config_file, *gates);
-    if (!loaded.ok()) return loaded.error();
-    cfg = std::move(loaded).value();
+  std::optional<config::KubeSchedulerConfiguration> read;
+  if (loaded == nullptr) {
+    auto cfg = FrameworkConfig();
+    if (!cfg.ok()) return cfg.error();
+    read = std::move(cfg).value();
+    loaded = &*read;
   }
+  const config::KubeSchedulerConfiguration& cfg = *loaded;
   auto extenders = MakeConfigExtenders(cfg.extenders);
   if (!extenders.ok()) return extenders.error().Prepend(config_file + ": ");
   framework::FrameworkOptions fw_options;

@@ -10,6 +10,7 @@
 
 #include "algorithm/generic_scheduler.h"
 #include "algorithm/provider.h"
+#include "config/types.h"
 #include "engine/engine.h"
 #include "util/result.h"
 
@@ -27,6 +28,9 @@ struct SchedulerFlags {
   // when not given: EngineVersion() decides from the other flags.
   std::string scheduler_version;
   std::string config_file;  // --config: a KubeSchedulerConfiguration; implies v1.26
+  // --scheduler-name: without --config, the schedulerName of v1.26's default
+  // profile (so that pods naming it are scheduled by the default plugins).
+  std::string profile_name;
   // Set while parsing when the flag was given (v1.15-only flags: with the
   // v1.26 engine they are an error rather than silently ignored).
   bool provider_given = false;
@@ -39,8 +43,15 @@ struct SchedulerFlags {
   // Builds the v1.15 configuration, with HTTP extenders when the Policy
   // names them.
   Result<SchedulerConfig> Build() const;
-  // The engine these flags choose.
-  Result<std::unique_ptr<Engine>> BuildEngine() const;
+  // The v1.26 configuration these flags give: --config's file, else
+  // v1.26's default configuration (with --feature-gates' gates).
+  Result<config::KubeSchedulerConfiguration> FrameworkConfig() const;
+  // The engine these flags choose. `loaded` (may be null) is a
+  // FrameworkConfig() the caller has already read and adjusted (`run` sets
+  // the default profile's schedulerName); it is used instead of reading
+  // --config again.
+  Result<std::unique_ptr<Engine>> BuildEngine(
+      const config::KubeSchedulerConfiguration* loaded = nullptr) const;
   // The engine these flags choose: --scheduler-version when given, else
   // v1.15 for --policy or --provider, else v1.26 (the default).
   std::string_view EngineVersion() const;

@@ -26,6 +26,9 @@ constexpr ResourceInfo kInfos[] = {
     {"storageclasses", "storage.k8s.io", "v1", "StorageClass", false},
     {"poddisruptionbudgets", "policy", "v1beta1", "PodDisruptionBudget", true},
     {"priorityclasses", "scheduling.k8s.io", "v1", "PriorityClass", false},
+    {"namespaces", "", "v1", "Namespace", false},
+    {"csinodes", "storage.k8s.io", "v1", "CSINode", false},
+    {"csidrivers", "storage.k8s.io", "v1", "CSIDriver", false},
 };
 
 std::string FormatTime(bool micro) {
@@ -393,6 +396,23 @@ Status ClusterClient::SetPodScheduledCondition(std::string_view ns, std::string_
        last_transition_time.empty() ? NowRfc3339() : std::string(last_transition_time)}};
   if (!reason.empty()) condition["reason"] = reason;
   if (!message.empty()) condition["message"] = message;
+  json patch = {{"status", {{"conditions", json::array({std::move(condition)})}}}};
+  RequestTarget t{"patch", "", "pods/status", std::string(ns), std::string(name)};
+  auto r = rest_->Call(t, "PATCH", PodPath(ns, name) + "/status", patch.dump(),
+                       "application/strategic-merge-patch+json");
+  if (!r.ok()) return r.error();
+  return Status::Ok();
+}
+
+Status ClusterClient::SetPodCondition(std::string_view ns, std::string_view name,
+                                      std::string_view type, std::string_view status,
+                                      std::string_view reason, std::string_view message) {
+  if (Status s = CheckNsName(ns, name); !s.ok()) return s;
+  json condition = {{"type", type},
+                    {"status", status},
+                    {"reason", reason},
+                    {"message", message},
+                    {"lastTransitionTime", NowRfc3339()}};
   json patch = {{"status", {{"conditions", json::array({std::move(condition)})}}}};
   RequestTarget t{"patch", "", "pods/status", std::string(ns), std::string(name)};
   auto r = rest_->Call(t, "PATCH", PodPath(ns, name) + "/status", patch.dump(),

@@ -59,7 +59,11 @@ enum class Resource {
   kPersistentVolumeClaim,
   kStorageClass,
   kPodDisruptionBudget,
-  kPriorityClass
+  kPriorityClass,
+  // Read by the v1.26 framework only (namespaceSelector, CSI volume limits).
+  kNamespace,
+  kCSINode,
+  kCSIDriver
 };
 inline constexpr Resource kAllResources[] = {Resource::kNode,
                                              Resource::kPod,
@@ -71,7 +75,27 @@ inline constexpr Resource kAllResources[] = {Resource::kNode,
                                              Resource::kPersistentVolumeClaim,
                                              Resource::kStorageClass,
                                              Resource::kPodDisruptionBudget,
-                                             Resource::kPriorityClass};
+                                             Resource::kPriorityClass,
+                                             Resource::kNamespace,
+                                             Resource::kCSINode,
+                                             Resource::kCSIDriver};
+// What v1.15's scheduler watches: every resource above but PriorityClass
+// (its RBAC role cannot read them; pods carry their resolved spec.priority)
+// and the framework's.
+inline constexpr Resource kV115Resources[] = {Resource::kNode,
+                                              Resource::kPod,
+                                              Resource::kService,
+                                              Resource::kReplicationController,
+                                              Resource::kReplicaSet,
+                                              Resource::kStatefulSet,
+                                              Resource::kPersistentVolume,
+                                              Resource::kPersistentVolumeClaim,
+                                              Resource::kStorageClass,
+                                              Resource::kPodDisruptionBudget};
+// What v1.26's scheduler watches besides those: Namespaces (namespaceSelector
+// of pod affinity), CSINodes and CSIDrivers (NodeVolumeLimits).
+inline constexpr Resource kFrameworkResources[] = {Resource::kNamespace, Resource::kCSINode,
+                                                   Resource::kCSIDriver};
 
 // How a resource is addressed: "pods", "v1" / "", "Pod", namespaced.
 struct ResourceInfo {
@@ -180,10 +204,9 @@ inline bool IsForbidden(const Status& s) { return !s.ok() && IsForbidden(s.error
 
 // Tuning of the watches (defaults are upstream's reflector's where it has one).
 struct WatchOptions {
-  // Default: every Resource but kPriorityClass, which upstream v1.15's
-  // scheduler does not watch and its RBAC role cannot read (pods carry their
-  // resolved spec.priority). Add it when the identity may list it.
-  std::vector<Resource> resources{std::begin(kAllResources), std::end(kAllResources) - 1};
+  // Default: v1.15's (kV115Resources); `run` adds kFrameworkResources for
+  // the v1.26 engine. kPriorityClass only when the identity may list it.
+  std::vector<Resource> resources{std::begin(kV115Resources), std::end(kV115Resources)};
   // Field selector of the pod watch; upstream's scheduler leaves out finished pods.
   std::string pod_field_selector = "status.phase!=Succeeded,status.phase!=Failed";
   int64_t list_page_size = 500;  // LIST in pages (limit/continue); 0 = one request
@@ -244,6 +267,12 @@ class ClusterClient {
                                   std::string_view reason,   // "Unschedulable"
                                   std::string_view message,  // status patch
                                   std::string_view last_transition_time = {});
+  // Strategic merge patch of pods/NAME/status setting the condition of
+  // `type` (merged by type; lastTransitionTime now): v1.26's preemption
+  // marks each victim DisruptionTarget=True before deleting it.
+  Status SetPodCondition(std::string_view ns, std::string_view name, std::string_view type,
+                         std::string_view status, std::string_view reason,
+                         std::string_view message);
   // The pod as the server has it now (upstream's preemption reads the
   // preemptor fresh: GetUpdatedPod); 404 -> error with IsNotFound().
   Result<std::string> GetPod(std::string_view ns, std::string_view name);

@@ -63,6 +63,11 @@ class Engine {
   // profile of its configuration); empty for v1.15, which has no profiles.
   virtual std::vector<std::string> profile_names() const { return {}; }
 
+  // The queue's PreEnqueue (v1.26: SchedulingGates): "" when `pod` may be
+  // attempted, else why it waits ("waiting for scheduling gates: [...]").
+  // A waiting pod is never attempted: no cycle, no event, no preemption.
+  virtual std::string PreEnqueue(const Pod& /*pod*/) { return {}; }
+
   // One scheduling cycle for `pod`. With `record_details` false only
   // chosen, error and fit_error are certain. `nominated` (may be null) holds
   // the pods nominated to nodes. ScheduleResult::failures[i].predicate names

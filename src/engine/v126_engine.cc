@@ -68,6 +68,13 @@ class V126Engine final : public Engine {
     return names;
   }
 
+  std::string PreEnqueue(const Pod& pod) override {
+    framework::Framework* fwk = scheduler_->FrameworkForPod(pod);
+    if (fwk == nullptr) return {};  // Schedule() reports the missing profile
+    framework::Status gate = fwk->RunPreEnqueuePlugins(pod);
+    return gate.IsSuccess() ? std::string() : gate.Message();
+  }
+
   ScheduleResult Schedule(const Pod& pod, const ClusterState& cluster, NodeTree* /*tree*/,
                           bool /*record_details*/, const NominatedPods* nominated) override {
     last_ = framework::CycleResult();

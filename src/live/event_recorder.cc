@@ -19,7 +19,7 @@ EventRecorder::~EventRecorder() {
 }
 
 bool EventRecorder::Record(const Pod& pod, std::string_view type, std::string_view reason,
-                           std::string message) {
+                           std::string message, std::string_view component) {
   client::EventRecord e;
   e.involved_object.kind = "Pod";
   e.involved_object.api_version = "v1";
@@ -29,7 +29,9 @@ bool EventRecorder::Record(const Pod& pod, std::string_view type, std::string_vi
   e.reason = std::string(reason);
   e.message = std::move(message);
   e.type = std::string(type);
-  e.source_component = component_;
+  e.source_component = !component.empty()                 ? std::string(component)
+                       : !pod.spec.scheduler_name.empty() ? pod.spec.scheduler_name
+                                                          : component_;
   {
     std::lock_guard<std::mutex> lock(mu_);
     if (queue_.size() >= capacity_) {

@@ -23,7 +23,11 @@ class EventRecorder {
   ~EventRecorder();  // writes what is queued, then stops
 
   // Queues an event about `pod` ("Normal" or "Warning"). False when dropped.
-  bool Record(const Pod& pod, std::string_view type, std::string_view reason, std::string message);
+  // Its source is `component`, else the pod's spec.schedulerName (the
+  // profile that scheduled it, as each upstream profile has its recorder),
+  // else the recorder's component.
+  bool Record(const Pod& pod, std::string_view type, std::string_view reason, std::string message,
+              std::string_view component = {});
   // Blocks until the queue is empty and no write is in flight.
   void Flush();
   uint64_t dropped() const;

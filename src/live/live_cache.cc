@@ -113,7 +113,10 @@ bool LiveCache::Responsible(const Pod& pod) const {
   // from a server) means the default scheduler, as `schedule` reads it.
   const std::string& name =
       pod.spec.scheduler_name.empty() ? std::string("default-scheduler") : pod.spec.scheduler_name;
-  return name == options_.scheduler_name;
+  for (const std::string& served : options_.scheduler_names) {
+    if (name == served) return true;
+  }
+  return false;
 }
 
 Status LiveCache::Apply(const client::WatchEvent& event) {
@@ -195,6 +198,18 @@ Status LiveCache::Apply(const client::WatchEvent& event) {
     case Resource::kPriorityClass:
       handle(
           &pcs_, [](auto e, auto f, auto w) { return DecodePriorityClass(e, f, w); }, false);
+      break;
+    case Resource::kNamespace:
+      handle(
+          &namespaces_, [](auto e, auto f, auto w) { return DecodeNamespace(e, f, w); }, !deleted);
+      break;
+    case Resource::kCSINode:
+      handle(
+          &csi_nodes_, [](auto e, auto f, auto w) { return DecodeCSINode(e, f, w); }, !deleted);
+      break;
+    case Resource::kCSIDriver:
+      handle(
+          &csi_drivers_, [](auto e, auto f, auto w) { return DecodeCSIDriver(e, f, w); }, !deleted);
       break;
     default:
       break;
@@ -381,7 +396,10 @@ void LiveCache::Rebuild() {
   for (const auto& [k, v] : scs_) objects.storage_classes.push_back(v);
   for (const auto& [k, v] : pdbs_) objects.pod_disruption_budgets.push_back(v);
   for (const auto& [k, v] : pcs_) objects.priority_classes.push_back(v);
-  auto built = ClusterState::Build(std::move(objects));
+  for (const auto& [k, v] : namespaces_) objects.namespaces.push_back(v);
+  for (const auto& [k, v] : csi_nodes_) objects.csi_nodes.push_back(v);
+  for (const auto& [k, v] : csi_drivers_) objects.csi_drivers.push_back(v);
+  auto built = ClusterState::Build(std::move(objects), nullptr, options_.cache_options);
   // Keys are unique in the stores, so Build cannot fail on duplicates.
   state_.emplace(std::move(built).value());
   // Build numbers the pods it keeps in input order.

@@ -25,6 +25,8 @@
 //   Service / PV / PVC / SC     rebuilt; MoveAllToActive as upstream
 //   RC / RS / StatefulSet /     rebuilt
 //     PDB / PriorityClass
+//   Namespace / CSINode /       rebuilt; MoveAllToActive when added or
+//     CSIDriver (v1.26)         changed (namespaceSelector, volume limits)
 // The state is also rebuilt to compact it once removed pods outnumber
 // live ones (ClusterState never reuses PodIds).
 //
@@ -69,8 +71,12 @@ bool NodeSchedulingPropertiesChanged(const Node& old_node, const Node& new_node)
 class LiveCache {
  public:
   struct Options {
-    std::string scheduler_name = "default-scheduler";
+    // The spec.schedulerName of the pods to queue: the v1.26 engine serves
+    // every profile of its configuration, v1.15 one name.
+    std::vector<std::string> scheduler_names{"default-scheduler"};
     std::chrono::nanoseconds assumed_pod_ttl = std::chrono::seconds(30);
+    // How the engine counts pods (Engine::cache_options()).
+    CacheOptions cache_options;
   };
 
   // `queue` may be null (tests of the cache alone).
@@ -153,6 +159,9 @@ class LiveCache {
   std::map<std::string, StorageClass> scs_;
   std::map<std::string, PodDisruptionBudget> pdbs_;
   std::map<std::string, PriorityClass> pcs_;
+  std::map<std::string, Namespace> namespaces_;
+  std::map<std::string, CSINode> csi_nodes_;
+  std::map<std::string, CSIDriver> csi_drivers_;
   std::set<client::Resource> expected_, synced_;
 
   std::optional<ClusterState> state_;

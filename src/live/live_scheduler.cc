@@ -17,9 +17,14 @@ double Seconds(std::chrono::steady_clock::duration d) {
 
 std::string Ns(const Pod& pod) { return std::string(Str(pod.meta.ns)); }
 
+// The profile that schedules `pod` (its metrics' `profile` label).
+std::string Profile(const Pod& pod) {
+  return pod.spec.scheduler_name.empty() ? "default-scheduler" : pod.spec.scheduler_name;
+}
+
 }  // namespace
 
-LiveScheduler::LiveScheduler(GenericScheduler* engine, SchedulerApi* api, const Clock* clock,
+LiveScheduler::LiveScheduler(Engine* engine, SchedulerApi* api, const Clock* clock,
                              Metrics* metrics, LiveOptions options)
     : engine_(engine),
       api_(api),
@@ -27,10 +32,14 @@ LiveScheduler::LiveScheduler(GenericScheduler* engine, SchedulerApi* api, const 
       metrics_(metrics),
       options_(std::move(options)),
       queue_(clock, options_.queue),
-      cache_(clock, &queue_, LiveCache::Options{options_.scheduler_name, options_.assumed_pod_ttl}),
-      recorder_(api, options_.scheduler_name),
+      cache_(clock, &queue_,
+             LiveCache::Options{options_.scheduler_names, options_.assumed_pod_ttl,
+                                engine->cache_options()}),
+      recorder_(api, options_.scheduler_names.empty() ? std::string("default-scheduler")
+                                                      : options_.scheduler_names.front()),
       binders_(std::make_unique<WorkerPool>(options_.bind_workers)),
-      writers_(std::make_unique<WorkerPool>(options_.write_workers)) {}
+      writers_(std::make_unique<WorkerPool>(options_.write_workers)),
+      v126_(engine->version() == "v1.26") {}
 
 LiveScheduler::~LiveScheduler() {
   // Workers report into inbox_ and use recorder_: stop them first.
@@ -60,6 +69,7 @@ void LiveScheduler::DrainInbox() {
   std::vector<InboxItem> items;
   inbox_.Drain(&items);
   for (InboxItem& item : items) Apply(std::move(item));
+  if (!synced_.load() && cache_.HasSynced()) synced_.store(true);
 }
 
 void LiveScheduler::Periodic() {
@@ -84,12 +94,14 @@ void LiveScheduler::Periodic() {
 void LiveScheduler::UpdateGauges() {
   if (metrics_ == nullptr) return;
   PriorityQueue::Sizes s = queue_.sizes();
-  metrics_->pending_active->Set(static_cast<double>(s.active));
-  metrics_->pending_backoff->Set(static_cast<double>(s.backoff));
-  metrics_->pending_unschedulable->Set(static_cast<double>(s.unschedulable));
-  metrics_->cache_nodes->Set(static_cast<double>(cache_.num_nodes()));
-  metrics_->cache_pods->Set(static_cast<double>(cache_.num_pods()));
-  metrics_->cache_assumed->Set(static_cast<double>(cache_.num_assumed()));
+  // Gated pods wait in the unschedulable part; forget the ones gone.
+  for (auto it = gated_.begin(); it != gated_.end();) {
+    PodPtr pod = cache_.FindPod(*it);
+    it = pod && pod->spec.node_name.empty() ? std::next(it) : gated_.erase(it);
+  }
+  const size_t gated = std::min(gated_.size(), s.unschedulable);
+  metrics_->PendingPods(s.active, s.backoff, s.unschedulable - gated, gated);
+  metrics_->CacheSize(cache_.num_nodes(), cache_.num_pods(), cache_.num_assumed());
   const double dropped = static_cast<double>(recorder_.dropped());
   if (dropped > metrics_->events_dropped->Value()) {
     metrics_->events_dropped->Increment(dropped - metrics_->events_dropped->Value());
@@ -131,6 +143,7 @@ size_t LiveScheduler::RunOnce(bool schedule) {
     ScheduleOne(std::move(pod));
     ++n;
   }
+  UpdateGauges();
   return n;
 }
 
@@ -172,19 +185,23 @@ void LiveScheduler::Requeue(const PodPtr& pod, int64_t cycle) {
   }
 }
 
-void LiveScheduler::Preempt(const PodPtr& pod, const ScheduleResult& result, PodPtr* requeue) {
+std::string LiveScheduler::Preempt(const PodPtr& pod, const ScheduleResult& result,
+                                   PodPtr* requeue) {
   const auto start = std::chrono::steady_clock::now();
   ClusterState& state = cache_.state();
-  PreemptionResult p = ksched::Preempt(*pod, result, state, engine_->config(), &cache_.nominated(),
-                                       state.pod_disruption_budgets());
+  std::string post_filter_message;
+  PreemptionResult p = engine_->Preempt(*pod, result, state, &cache_.nominated(), PreemptOptions(),
+                                        &post_filter_message);
   if (metrics_ != nullptr) {
-    metrics_->preemption_attempts->Increment();
-    metrics_->preemption_evaluation_duration->Observe(
-        Seconds(std::chrono::steady_clock::now() - start));
+    metrics_->Preemption(Profile(*pod),
+                         !p.error.empty()    ? "Error"
+                         : p.node != kNoNode ? "Success"
+                                             : "Unschedulable",
+                         Seconds(std::chrono::steady_clock::now() - start), p.victims.size());
   }
   if (!p.error.empty()) {
     Log('E', fmt::format("preemption for {} failed: {}", pod->Key(), p.error));
-    return;
+    return post_filter_message;
   }
   if (p.node != kNoNode) {
     const std::string node = state.node(p.node).meta.name;
@@ -200,7 +217,6 @@ void LiveScheduler::Preempt(const PodPtr& pod, const ScheduleResult& result, Pod
     }
     Log('I', fmt::format("preempting for {} on node {}: deleting {}", pod->Key(), node,
                          names.empty() ? "no pods" : names));
-    if (metrics_ != nullptr) metrics_->preemption_victims->Set(static_cast<double>(victims.size()));
     writers_->Submit([this, preemptor = *requeue, node, victims = std::move(victims)] {
       const std::string ns = Ns(*preemptor);
       Status s = api_->SetNominatedNodeName(ns, preemptor->meta.name, node);
@@ -211,12 +227,26 @@ void LiveScheduler::Preempt(const PodPtr& pod, const ScheduleResult& result, Pod
         return;
       }
       for (const PodPtr& v : victims) {
+        if (options_.disruption_target_condition) {
+          Status c = api_->SetDisruptionTarget(
+              Ns(*v), v->meta.name,
+              "Kube-scheduler: preempting to accommodate a higher priority pod: " +
+                  preemptor->Key());
+          if (!c.ok()) {
+            Log('E',
+                fmt::format("preparing the preemption of {}: {}", v->Key(), c.error().message));
+            return;
+          }
+        }
         if (Status d = api_->DeletePod(Ns(*v), v->meta.name, v->meta.uid); !d.ok()) {
           Log('E', fmt::format("preempting pod {}: {}", v->Key(), d.error().message));
           return;
         }
-        recorder_.Record(*v, "Normal", "Preempted",
-                         fmt::format("by {} on node {}", preemptor->Key(), node));
+        // v1.26 says "Preempted by NS/NAME on node N", v1.15 "by NS/NAME on node N".
+        recorder_.Record(
+            *v, "Normal", "Preempted",
+            fmt::format("{}by {} on node {}", v126_ ? "Preempted " : "", preemptor->Key(), node),
+            preemptor->spec.scheduler_name);
       }
     });
   }
@@ -230,6 +260,7 @@ void LiveScheduler::Preempt(const PodPtr& pod, const ScheduleResult& result, Pod
       }
     });
   }
+  return post_filter_message;
 }
 
 void LiveScheduler::ScheduleOne(PriorityQueue::PodPtr popped) {
@@ -251,6 +282,14 @@ void LiveScheduler::ScheduleOne(PriorityQueue::PodPtr popped) {
     copy->nominated_node_name = popped->nominated_node_name;
     pod = std::move(copy);
   }
+  // v1.26's PreEnqueue: a gated pod waits without an attempt; the update
+  // that lifts its gates moves it (PriorityQueue::Update).
+  if (std::string waiting = engine_->PreEnqueue(*pod); !waiting.empty()) {
+    queue_.AddUnschedulableIfNotPresent(pod, queue_.SchedulingCycle());
+    gated_.insert(key);
+    return;
+  }
+  gated_.erase(key);
   const auto start = std::chrono::steady_clock::now();
   cache_.Prepare();
   const int64_t cycle = queue_.SchedulingCycle();
@@ -264,17 +303,18 @@ void LiveScheduler::ScheduleOne(PriorityQueue::PodPtr popped) {
     if (metrics_ != nullptr) metrics_->algorithm_duration->Observe(algorithm_seconds);
     if (Status s = cache_.AssumePod(*pod, node); !s.ok()) {
       Log('E', fmt::format("assuming {} on {}: {}", key, node, s.error().message));
-      if (metrics_ != nullptr) metrics_->attempts_error->Increment();
+      if (metrics_ != nullptr) metrics_->Attempt("error", Profile(*pod), algorithm_seconds);
       RecordFailure(pod, "SchedulerError", "AssumePod failed: " + s.error().message);
       Requeue(pod, cycle);
       return;
     }
     queue_.DeleteNominatedPodIfExists(*pod);
     binders_->Submit([this, ns = Ns(*pod), name = pod->meta.name, uid = pod->meta.uid, key, node,
-                      start] {
+                      start, profile = Profile(*pod)] {
       const auto t0 = std::chrono::steady_clock::now();
       Status s = api_->BindPod(ns, name, uid, node);
-      BindOutcome o{key, node, std::move(s), start, Seconds(std::chrono::steady_clock::now() - t0)};
+      BindOutcome o{
+          key, node, std::move(s), start, Seconds(std::chrono::steady_clock::now() - t0), profile};
       inbox_.Push(std::move(o));
     });
     return;
@@ -282,16 +322,24 @@ void LiveScheduler::ScheduleOne(PriorityQueue::PodPtr popped) {
 
   if (!r.fit_error) {
     Log('E', fmt::format("error scheduling {}: {}", key, r.error));
-    if (metrics_ != nullptr) metrics_->attempts_error->Increment();
+    if (metrics_ != nullptr) metrics_->Attempt("error", Profile(*pod), algorithm_seconds);
     RecordFailure(pod, "Unschedulable", r.error);
     Requeue(pod, cycle);
     return;
   }
-  Log('I', fmt::format("unschedulable {}: {}", key, r.error));
-  if (metrics_ != nullptr) metrics_->attempts_unschedulable->Increment();
-  RecordFailure(pod, "Unschedulable", r.error);
   PodPtr requeue = pod;
-  if (!options_.disable_preemption) Preempt(pod, r, &requeue);
+  std::string message = r.error;
+  if (!options_.disable_preemption) {
+    // v1.26's FitError message ends with PostFilter's ("preemption: ...").
+    std::string post_filter = Preempt(pod, r, &requeue);
+    if (!post_filter.empty()) message += " " + post_filter + ".";
+  }
+  if (metrics_ != nullptr) {
+    metrics_->Attempt("unschedulable", Profile(*pod),
+                      Seconds(std::chrono::steady_clock::now() - start));
+  }
+  Log('I', fmt::format("unschedulable {}: {}", key, message));
+  RecordFailure(pod, "Unschedulable", message);
   Requeue(requeue, cycle);
 }
 
@@ -302,9 +350,9 @@ void LiveScheduler::OnBindOutcome(const BindOutcome& o) {
     bound_.fetch_add(1);
     condition_written_.erase(o.key);
     if (metrics_ != nullptr) {
-      metrics_->attempts_scheduled->Increment();
-      metrics_->binding_duration->Observe(o.bind_seconds);
-      metrics_->e2e_duration->Observe(Seconds(now - o.cycle_start));
+      metrics_->Attempt("scheduled", o.profile, Seconds(now - o.cycle_start));
+      if (metrics_->binding_duration != nullptr)
+        metrics_->binding_duration->Observe(o.bind_seconds);
     }
     if (options_.log_decisions) {
       Log('I', fmt::format("bound {} to {} ({:.1f} ms after its cycle began)", o.key, o.node,
@@ -318,8 +366,7 @@ void LiveScheduler::OnBindOutcome(const BindOutcome& o) {
   }
   cache_.ForgetPod(o.key);
   if (metrics_ != nullptr) {
-    metrics_->attempts_error->Increment();
-    metrics_->e2e_duration->Observe(Seconds(now - o.cycle_start));
+    metrics_->Attempt("error", o.profile, Seconds(now - o.cycle_start));
   }
   Log('E', fmt::format("binding {} to {} failed: {}", o.key, o.node, o.status.error().message));
   if (PodPtr pod = cache_.FindPod(o.key)) {

@@ -1,5 +1,6 @@
-// The live scheduling loop of `ksched run`: upstream v1.15's scheduleOne
-// over the live cache, with the same engine `ksched schedule` runs.
+// The live scheduling loop of `ksched run`: upstream's scheduleOne over the
+// live cache, with the same Engine `ksched schedule` runs (v1.26's framework
+// by default, v1.15's algorithm for a Policy or provider).
 //
 // One thread (Run) does everything that reads or changes the cache and the
 // queue: it drains the inbox (watch events; outcomes of bindings and API
@@ -9,7 +10,10 @@
 //   - the pod is re-read from the cache (a pod deleted or bound meanwhile is
 //     skipped; a terminating one gets upstream's "skip schedule deleting
 //     pod" event);
-//   - GenericScheduler::Schedule with the queue's nominated pods;
+//   - a pod the engine's PreEnqueue holds back (v1.26 SchedulingGates)
+//     waits in the unschedulable part, never attempted, until an update
+//     changes it;
+//   - Engine::Schedule with the queue's nominated pods;
 //   - success: the pod is assumed on the node at once and its binding
 //     (POST pods/NAME/binding) goes to the binder pool; the cycle does not
 //     wait for it. A successful bind starts the assumption's expiry clock
@@ -17,11 +21,12 @@
 //     writes FailedScheduling ("Binding rejected: ...") and the
 //     PodScheduled=False condition, and requeues the pod if it is still
 //     pending;
-//   - FitError: the FailedScheduling event with upstream's text and the
+//   - FitError: preemption unless disabled (Engine::Preempt: nominatedNodeName
+//     set, victims deleted with a Preempted event each, stale nominations
+//     cleared), then the FailedScheduling event with upstream's text (v1.26:
+//     the FitError followed by PostFilter's message) and the
 //     PodScheduled=False/Unschedulable condition (written only when it
-//     changes), preemption unless disabled (nominatedNodeName set, victims
-//     deleted with a Preempted event each, stale nominations cleared), and
-//     the pod goes back to the queue as unschedulable.
+//     changes), and the pod goes back to the queue as unschedulable.
 // Every decision is logged as one line on stderr: "bound ns/name to node"
 // when its binding succeeded, "unschedulable ns/name: <FitError>",
 // "binding ns/name to node failed: ..." (plus a "preempting for ..." line
@@ -37,10 +42,11 @@
 #include <memory>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <variant>
 
-#include "algorithm/generic_scheduler.h"
 #include "client/cluster_client.h"
+#include "engine/engine.h"
 #include "live/event_recorder.h"
 #include "live/inbox.h"
 #include "live/live_cache.h"
@@ -53,10 +59,14 @@
 namespace ksched::live {
 
 struct LiveOptions {
-  std::string scheduler_name = "default-scheduler";
+  // The spec.schedulerName of the pods to schedule (v1.26: one per profile).
+  std::vector<std::string> scheduler_names{"default-scheduler"};
   bool disable_preemption = false;
   size_t bind_workers = 16;  // concurrent bindings
   size_t write_workers = 4;  // conditions, nominations, victim deletions
+  // v1.26 with PodDisruptionConditions (on by default): each victim gets
+  // DisruptionTarget=True before it is deleted.
+  bool disruption_target_condition = false;
   std::chrono::nanoseconds assumed_pod_ttl = std::chrono::seconds(30);
   PriorityQueue::Options queue;
   bool log_decisions = true;
@@ -69,6 +79,7 @@ struct BindOutcome {
   Status status;
   std::chrono::steady_clock::time_point cycle_start;
   double bind_seconds = 0;
+  std::string profile;  // the pod's schedulerName (metrics)
 };
 struct NominationFailed {  // status.nominatedNodeName could not be written
   std::string key;
@@ -78,7 +89,7 @@ using InboxItem = std::variant<client::WatchEvent, BindOutcome, NominationFailed
 class LiveScheduler {
  public:
   // `metrics` may be null. All pointers must outlive the scheduler.
-  LiveScheduler(GenericScheduler* engine, SchedulerApi* api, const Clock* clock, Metrics* metrics,
+  LiveScheduler(Engine* engine, SchedulerApi* api, const Clock* clock, Metrics* metrics,
                 LiveOptions options);
   ~LiveScheduler();
 
@@ -100,6 +111,8 @@ class LiveScheduler {
   LiveCache& cache() { return cache_; }
   PriorityQueue& queue() { return queue_; }
   uint64_t bound() const { return bound_.load(); }
+  // Every expected resource has been listed (any thread).
+  bool synced() const { return synced_.load(); }
   uint64_t cycles() const { return cycles_; }
 
  private:
@@ -114,10 +127,11 @@ class LiveScheduler {
   // Upstream's error func: back to the queue as unschedulable, if the pod is
   // still pending (`pod` is the version to queue).
   void Requeue(const PodPtr& pod, int64_t cycle);
-  void Preempt(const PodPtr& pod, const ScheduleResult& result, PodPtr* requeue);
+  // PostFilter: returns what v1.26 appends to the FitError ("" for v1.15).
+  std::string Preempt(const PodPtr& pod, const ScheduleResult& result, PodPtr* requeue);
   void UpdateGauges();
 
-  GenericScheduler* engine_;
+  Engine* engine_;
   SchedulerApi* api_;
   const Clock* clock_;
   Metrics* metrics_;
@@ -128,13 +142,17 @@ class LiveScheduler {
   EventRecorder recorder_;
   std::unique_ptr<WorkerPool> binders_;
   std::unique_ptr<WorkerPool> writers_;
+  bool v126_;  // the engine is v1.26's framework (its event texts)
   std::atomic<bool> stop_{false};
   std::atomic<uint64_t> bound_{0};
+  std::atomic<bool> synced_{false};
   uint64_t cycles_ = 0;
   Clock::TimePoint last_backoff_flush_{}, last_unschedulable_flush_{}, last_expiry_{};
   // The PodScheduled condition message last written per pod (only changes
   // are written, as upstream's UpdatePodCondition).
   std::unordered_map<std::string, std::string> condition_written_;
+  // Pods PreEnqueue holds back (scheduler_pending_pods{queue="gated"}).
+  std::unordered_set<std::string> gated_;
 };
 
 }  // namespace ksched::live

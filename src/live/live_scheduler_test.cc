@@ -2,10 +2,13 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <mutex>
 
 #include "algorithm/provider.h"
+#include "config/load.h"
+#include "framework/schedule_one.h"
 
 namespace ksched::live {
 namespace {
@@ -44,6 +47,13 @@ class FakeApi : public SchedulerApi {
     std::lock_guard<std::mutex> lock(mu);
     conditions.push_back(std::string(ns) + "/" + std::string(name) + " " + std::string(reason) +
                          ": " + std::string(message));
+    return Status::Ok();
+  }
+  Status SetDisruptionTarget(std::string_view ns, std::string_view name,
+                             std::string_view message) override {
+    std::lock_guard<std::mutex> lock(mu);
+    conditions.push_back(std::string(ns) + "/" + std::string(name) +
+                         " DisruptionTarget: " + std::string(message));
     return Status::Ok();
   }
   Status CreateEvent(const client::EventRecord& e) override {
@@ -86,11 +96,23 @@ std::string PodJson(const std::string& name, const std::string& cpu, const std::
          R"("}}}]},"status":{"phase":"Pending"}})";
 }
 
+// The value of the sample `series` (name and labels as exposed), -1 if absent.
+double Sample(const Metrics& metrics, const std::string& series) {
+  const std::string text = metrics.Serialize();
+  size_t at = 0;
+  while ((at = text.find(series + " ", at)) != std::string::npos) {
+    if (at == 0 || text[at - 1] == '\n') return std::stod(text.substr(at + series.size() + 1));
+    at += series.size();
+  }
+  return -1;
+}
+
 class LiveSchedulerTest : public ::testing::Test {
  protected:
   LiveSchedulerTest()
-      : engine(BuildFromProvider("DefaultProvider", BuildOptions()).value(), TieBreak::kName),
-        sched(&engine, &api, &clock, &metrics, Options()) {}
+      : engine(MakeV115Engine(BuildFromProvider("DefaultProvider", BuildOptions()).value(),
+                              TieBreak::kName)),
+        sched(engine.get(), &api, &clock, &metrics, Options()) {}
   static LiveOptions Options() {
     LiveOptions o;
     o.log_decisions = false;
@@ -108,7 +130,7 @@ class LiveSchedulerTest : public ::testing::Test {
   FakeClock clock;
   FakeApi api;
   Metrics metrics;
-  GenericScheduler engine;
+  std::unique_ptr<Engine> engine;
   LiveScheduler sched;
 };
 
@@ -127,7 +149,7 @@ TEST_F(LiveSchedulerTest, BindsWhereTheEngineDecidesAndCountsAssumedPods) {
   EXPECT_EQ(api.Events("Scheduled").size(), 2u);
   EXPECT_NE(api.events[0].find("Successfully assigned default/"), std::string::npos);
   EXPECT_EQ(sched.bound(), 2u);
-  EXPECT_EQ(metrics.attempts_scheduled->Value(), 2);
+  EXPECT_EQ(Sample(metrics, "scheduler_schedule_attempts_total{result=\"scheduled\"}"), 2);
   EXPECT_EQ(sched.cache().num_assumed(), 2u);
   // The watch confirms both.
   Event(WatchEventType::kModified, Resource::kPod, PodJson("a", "1500m", api.binds["default/a"]));
@@ -150,7 +172,7 @@ TEST_F(LiveSchedulerTest, UnschedulablePodGetsEventConditionAndFitsOnceANodeArri
   EXPECT_EQ(api.conditions[0],
             "default/big Unschedulable: 0/1 nodes are available: 1 Insufficient cpu.");
   EXPECT_EQ(sched.queue().sizes().unschedulable, 1u);
-  EXPECT_EQ(metrics.attempts_unschedulable->Value(), 1);
+  EXPECT_EQ(Sample(metrics, "scheduler_schedule_attempts_total{result=\"unschedulable\"}"), 1);
   // A fitting node moves it back; after its backoff it binds there.
   Event(WatchEventType::kAdded, Resource::kNode, NodeJson("large", "4"));
   clock.Advance(2s);
@@ -181,7 +203,7 @@ TEST_F(LiveSchedulerTest, FailedBindForgetsAndRequeues) {
   auto failed = api.Events("FailedScheduling");
   ASSERT_EQ(failed.size(), 1u);
   EXPECT_NE(failed[0].find("Binding rejected: "), std::string::npos) << failed[0];
-  EXPECT_EQ(metrics.attempts_error->Value(), 1);
+  EXPECT_EQ(Sample(metrics, "scheduler_schedule_attempts_total{result=\"error\"}"), 1);
   // Requeued as unschedulable, as upstream's error func does: no cluster
   // event moves it here, so the 60 s flush retries it.
   EXPECT_EQ(sched.queue().sizes().unschedulable, 1u);
@@ -230,7 +252,7 @@ TEST_F(LiveSchedulerTest, PreemptionNominatesDeletesVictimsAndBindsAfterTheirDel
   ASSERT_EQ(preempted.size(), 1u);
   EXPECT_EQ(preempted[0], "default/low Preempted by default/high on node n1");
   EXPECT_EQ(metrics.preemption_attempts->Value(), 1);
-  EXPECT_EQ(metrics.preemption_victims->Value(), 1);
+  EXPECT_EQ(Sample(metrics, "scheduler_pod_preemption_victims"), 1);
   // The victim's deletion arrives; the nominated pod then fits.
   Event(WatchEventType::kDeleted, Resource::kPod, PodJson("low", "2", "n1", 0, "x"));
   clock.Advance(2s);
@@ -281,6 +303,139 @@ TEST_F(LiveSchedulerTest, MetricsAreExposedUnderUpstreamNames) {
         "scheduler_scheduling_algorithm_duration_seconds"}) {
     EXPECT_NE(text.find(name), std::string::npos) << name << "\n" << text;
   }
+}
+
+// The same loop with kube-scheduler v1.26's framework (the default of `run`).
+class LiveScheduler126Test : public ::testing::Test {
+ protected:
+  LiveScheduler126Test()
+      : metrics("v1.26"),
+        engine(Engine126()),
+        sched(engine.get(), &api, &clock, &metrics, Options()) {}
+  static std::unique_ptr<Engine> Engine126() {
+    config::FeatureGates gates;
+    gates.pod_scheduling_readiness = true;
+    config::KubeSchedulerConfiguration cfg = config::DefaultConfiguration(gates);
+    config::Profile second = cfg.profiles.front();
+    second.scheduler_name = "second";
+    cfg.profiles.push_back(second);
+    framework::FrameworkOptions fw;
+    fw.feature_gates = gates;
+    auto scheduler = framework::Scheduler::New(cfg, fw, framework::SchedulerOptions());
+    EXPECT_TRUE(scheduler.ok()) << scheduler.error().message;
+    return MakeV126Engine(std::move(scheduler).value());
+  }
+  static LiveOptions Options() {
+    LiveOptions o;
+    o.log_decisions = false;
+    o.bind_workers = 2;
+    o.scheduler_names = {"default-scheduler", "second"};
+    o.disruption_target_condition = true;
+    return o;
+  }
+  void Event(WatchEventType t, Resource r, std::string json) {
+    sched.OnWatchEvent(WatchEvent{t, r, std::move(json), "1"});
+  }
+  void Cycle() {
+    sched.RunOnce(true);
+    sched.WaitForBindings();
+  }
+
+  FakeClock clock;
+  FakeApi api;
+  Metrics metrics;
+  std::unique_ptr<Engine> engine;
+  LiveScheduler sched;
+};
+
+TEST_F(LiveScheduler126Test, ServesEveryProfile) {
+  Event(WatchEventType::kAdded, Resource::kNode, NodeJson("n1", "4"));
+  Event(WatchEventType::kAdded, Resource::kPod, PodJson("a", "1"));
+  Event(WatchEventType::kAdded, Resource::kPod, PodJson("b", "1", "", 0, "second"));
+  Event(WatchEventType::kAdded, Resource::kPod, PodJson("c", "1", "", 0, "third"));
+  Cycle();
+  EXPECT_EQ(api.binds["default/a"], "n1");
+  EXPECT_EQ(api.binds["default/b"], "n1");
+  EXPECT_EQ(api.binds.count("default/c"), 0u);
+  // v1.26's metric names, one series per profile.
+  EXPECT_EQ(
+      Sample(metrics, "scheduler_schedule_attempts_total{profile=\"second\",result=\"scheduled\"}"),
+      1);
+  EXPECT_EQ(
+      Sample(
+          metrics,
+          "scheduler_schedule_attempts_total{profile=\"default-scheduler\",result=\"scheduled\"}"),
+      1);
+  const std::string text = metrics.Serialize();
+  for (const char* name :
+       {"scheduler_scheduling_attempt_duration_seconds_bucket",
+        "scheduler_pending_pods{queue=\"gated\"}", "scheduler_preemption_attempts_total",
+        "scheduler_scheduler_cache_size{type=\"nodes\"}"}) {
+    EXPECT_NE(text.find(name), std::string::npos) << name << "\n" << text;
+  }
+  EXPECT_EQ(text.find("scheduler_e2e_scheduling_duration_seconds"), std::string::npos);
+}
+
+TEST_F(LiveScheduler126Test, FitErrorEndsWithPreemptionsMessage) {
+  Event(WatchEventType::kAdded, Resource::kNode, NodeJson("small", "1"));
+  Event(WatchEventType::kAdded, Resource::kPod, PodJson("big", "3"));
+  Cycle();
+  EXPECT_TRUE(api.binds.empty());
+  ASSERT_EQ(api.conditions.size(), 1u);
+  EXPECT_EQ(api.conditions[0],
+            "default/big Unschedulable: 0/1 nodes are available: 1 Insufficient cpu. "
+            "preemption: 0/1 nodes are available: 1 No preemption victims found for incoming "
+            "pod..");  // upstream v1.26's text: its FitError adds a period after PostFilter's
+  auto failed = api.Events("FailedScheduling");
+  ASSERT_EQ(failed.size(), 1u);
+  EXPECT_NE(failed[0].find("preemption: 0/1 nodes are available"), std::string::npos) << failed[0];
+}
+
+TEST_F(LiveScheduler126Test, DefaultPreemptionDeletesVictimsAndNominates) {
+  Event(WatchEventType::kAdded, Resource::kNode, NodeJson("n1", "2"));
+  Event(WatchEventType::kAdded, Resource::kPod, PodJson("low", "2", "n1", 0, "x"));
+  Event(WatchEventType::kAdded, Resource::kPod, PodJson("high", "2", "", 100));
+  Cycle();
+  EXPECT_TRUE(api.binds.empty());
+  EXPECT_EQ(api.nominations["default/high"], "n1");
+  EXPECT_EQ(api.deleted, std::vector<std::string>{"default/low"});
+  // v1.26: the victim is marked DisruptionTarget first; its event names the
+  // preemptor as "Preempted by NS/NAME".
+  EXPECT_NE(std::find(api.conditions.begin(), api.conditions.end(),
+                      "default/low DisruptionTarget: Kube-scheduler: preempting to accommodate a "
+                      "higher priority pod: default/high"),
+            api.conditions.end());
+  auto preempted = api.Events("Preempted");
+  ASSERT_EQ(preempted.size(), 1u);
+  EXPECT_EQ(preempted[0], "default/low Preempted Preempted by default/high on node n1");
+  EXPECT_EQ(Sample(metrics, "scheduler_preemption_attempts_total"), 1);
+  EXPECT_EQ(Sample(metrics, "scheduler_preemption_victims_count"), 1);
+  Event(WatchEventType::kDeleted, Resource::kPod, PodJson("low", "2", "n1", 0, "x"));
+  clock.Advance(2s);
+  Cycle();
+  EXPECT_EQ(api.binds["default/high"], "n1");
+}
+
+TEST_F(LiveScheduler126Test, GatedPodWaitsWithoutAttemptsUntilItsGatesGo) {
+  Event(WatchEventType::kAdded, Resource::kNode, NodeJson("n1", "4"));
+  std::string gated = PodJson("g", "1");
+  const std::string spec = R"("spec":{)";
+  gated.replace(gated.find(spec), spec.size(), spec + R"("schedulingGates":[{"name":"x"}],)");
+  Event(WatchEventType::kAdded, Resource::kPod, gated);
+  Cycle();
+  clock.Advance(301s);  // past the unschedulable flush: still gated
+  sched.RunOnce(false);
+  Cycle();
+  EXPECT_TRUE(api.binds.empty());
+  EXPECT_TRUE(api.events.empty());
+  EXPECT_TRUE(api.conditions.empty());
+  EXPECT_EQ(sched.cycles(), 0u);
+  EXPECT_EQ(Sample(metrics, "scheduler_pending_pods{queue=\"gated\"}"), 1);
+  // The update that removes the gates moves it; it binds.
+  Event(WatchEventType::kModified, Resource::kPod, PodJson("g", "1"));
+  clock.Advance(2s);
+  Cycle();
+  EXPECT_EQ(api.binds["default/g"], "n1");
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
-// The scheduler's Prometheus metrics, under upstream v1.15's names
-// (pkg/scheduler/metrics/metrics.go) where upstream has one:
+// The scheduler's Prometheus metrics, under the names of the upstream
+// scheduler the engine reimplements (pkg/scheduler/metrics/metrics.go).
+// v1.15:
 //   scheduler_schedule_attempts_total{result=scheduled|unschedulable|error}
 //   scheduler_e2e_scheduling_duration_seconds        (algorithm + binding)
 //   scheduler_scheduling_algorithm_duration_seconds
@@ -8,11 +9,20 @@
 //   scheduler_pending_pods{queue=active|backoff|unschedulable}
 //   scheduler_total_preemption_attempts
 //   scheduler_pod_preemption_victims                 (gauge: the last preemption's count)
-// and ksched's own:
+// v1.26 (every profile of one process has its own `profile` series):
+//   scheduler_schedule_attempts_total{result,profile}
+//   scheduler_scheduling_attempt_duration_seconds{result,profile}
+//   scheduler_scheduling_algorithm_duration_seconds
+//   scheduler_framework_extension_point_duration_seconds{extension_point=PostFilter,status,profile}
+//   scheduler_pending_pods{queue=active|backoff|unschedulable|gated}
+//   scheduler_preemption_attempts_total
+//   scheduler_preemption_victims                     (histogram, buckets 1..64)
+//   scheduler_scheduler_cache_size{type=nodes|pods|assumed_pods}
+// and ksched's own (both):
 //   ksched_leader                                    (1 while this replica schedules)
 //   ksched_cache_nodes, ksched_cache_pods, ksched_cache_assumed_pods
 //   ksched_events_dropped_total
-// Histograms use upstream's buckets (1 ms doubling, 15 buckets).
+// Duration histograms use upstream's buckets (1 ms doubling, 15 buckets).
 #pragma once
 
 #include <prometheus/counter.h>
@@ -22,36 +32,52 @@
 
 #include <memory>
 #include <string>
+#include <string_view>
 
 namespace ksched::live {
 
 class Metrics {
  public:
-  Metrics();
+  // `version`: "v1.15" or "v1.26", the names to use.
+  explicit Metrics(std::string_view version = "v1.15");
 
   // The text exposition format (what /metrics serves).
   std::string Serialize() const;
 
-  prometheus::Counter* attempts_scheduled;
-  prometheus::Counter* attempts_unschedulable;
-  prometheus::Counter* attempts_error;
-  prometheus::Histogram* e2e_duration;
+  // One attempt's end: `result` is scheduled, unschedulable or error,
+  // `profile` the pod's schedulerName. `seconds` (algorithm + binding) is
+  // observed for v1.15's e2e histogram (not for unschedulable attempts, as
+  // v1.15) or v1.26's attempt histogram (every result).
+  void Attempt(std::string_view result, std::string_view profile, double seconds);
+  // One PostFilter (preemption) run and how many victims it chose.
+  void Preemption(std::string_view profile, std::string_view status, double seconds,
+                  size_t victims);
+  void PendingPods(size_t active, size_t backoff, size_t unschedulable, size_t gated);
+  void CacheSize(size_t nodes, size_t pods, size_t assumed);
+
+  bool v126() const { return v126_; }
+
   prometheus::Histogram* algorithm_duration;
-  prometheus::Histogram* preemption_evaluation_duration;
-  prometheus::Histogram* binding_duration;
-  prometheus::Gauge* pending_active;
-  prometheus::Gauge* pending_backoff;
-  prometheus::Gauge* pending_unschedulable;
+  prometheus::Histogram* binding_duration;  // v1.15 only (null for v1.26)
   prometheus::Counter* preemption_attempts;
-  prometheus::Gauge* preemption_victims;
   prometheus::Gauge* leader;
-  prometheus::Gauge* cache_nodes;
-  prometheus::Gauge* cache_pods;
-  prometheus::Gauge* cache_assumed;
   prometheus::Counter* events_dropped;
 
  private:
+  bool v126_;
   std::shared_ptr<prometheus::Registry> registry_;
+  prometheus::Family<prometheus::Counter>* attempts_;
+  prometheus::Family<prometheus::Histogram>* attempt_duration_;           // v1.26
+  prometheus::Histogram* e2e_duration_ = nullptr;                         // v1.15
+  prometheus::Histogram* preemption_evaluation_ = nullptr;                // v1.15
+  prometheus::Family<prometheus::Histogram>* extension_point_ = nullptr;  // v1.26
+  prometheus::Gauge* preemption_victims_gauge_ = nullptr;                 // v1.15
+  prometheus::Histogram* preemption_victims_ = nullptr;                   // v1.26
+  prometheus::Gauge *pending_active_, *pending_backoff_, *pending_unschedulable_;
+  prometheus::Gauge* pending_gated_ = nullptr;  // v1.26
+  prometheus::Gauge *cache_nodes_, *cache_pods_, *cache_assumed_;
+  prometheus::Gauge *cache_size_nodes_ = nullptr, *cache_size_pods_ = nullptr,
+                    *cache_size_assumed_ = nullptr;  // v1.26
 };
 
 }  // namespace ksched::live

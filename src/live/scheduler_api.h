@@ -21,6 +21,9 @@ class SchedulerApi {
   virtual Status SetPodScheduledCondition(std::string_view ns, std::string_view name,
                                           std::string_view status, std::string_view reason,
                                           std::string_view message) = 0;
+  // v1.26's DisruptionTarget=True (PreemptionByKubeScheduler) on a victim.
+  virtual Status SetDisruptionTarget(std::string_view ns, std::string_view name,
+                                     std::string_view message) = 0;
   virtual Status CreateEvent(const client::EventRecord& event) = 0;
 };
 
@@ -42,6 +45,11 @@ class ClientSchedulerApi : public SchedulerApi {
                                   std::string_view status, std::string_view reason,
                                   std::string_view message) override {
     return c_->SetPodScheduledCondition(ns, name, status, reason, message);
+  }
+  Status SetDisruptionTarget(std::string_view ns, std::string_view name,
+                             std::string_view message) override {
+    return c_->SetPodCondition(ns, name, "DisruptionTarget", "True", "PreemptionByKubeScheduler",
+                               message);
   }
   Status CreateEvent(const client::EventRecord& event) override { return c_->CreateEvent(event); }
 

@@ -297,6 +297,12 @@ TEST_F(ClientCluster, CutWatchResumesFromLastResourceVersionWithoutLoss) {
 }
 
 TEST_F(ClientCluster, GoneTriggersRelistThatConvergesWithoutGhosts) {
+  if (server_->is_v126()) {
+    // v1.26's watch cache grows to keep every event of the last 75 s (up to
+    // 100K), so no burst a test can make turns a resume into 410 Gone; the
+    // relist path is the client's own and is checked on v1.15.5.
+    GTEST_SKIP() << "v1.26's watch cache never answers 410 to a test-sized burst";
+  }
   const std::string ns = Namespace("watch-gone");
   for (const char* n : {"stays", "ghost-1", "ghost-2", "recreated"}) {
     ASSERT_TRUE(server_->CreatePod(ns, n).ok());

@@ -234,18 +234,19 @@ TEST_F(RunE2E, BindsWhereScheduleWouldAndLeavesOtherSchedulersPods) {
   Pod(ns, "zz-other-1", "other-scheduler");
   Pod(ns, "zz-other-2", "other-scheduler");
 
-  // What `ksched schedule` decides on a snapshot of the same objects (with
-  // the v1.15 engine, which `run` uses).
+  // What `ksched schedule` decides on a snapshot of the same objects, with
+  // the engine `run` picks for this server (v1.15 on v1.15.5, else v1.26).
+  const std::string engine = server_->is_v126() ? "v1.26" : "v1.15";
   auto nodes_list = server_->Admin("GET", "/api/v1/nodes");
   auto pods_list = server_->Admin("GET", "/api/v1/pods");
   ASSERT_TRUE(nodes_list.ok() && pods_list.ok());
   std::ofstream(dir_ + "/shapes-nodes.json") << *nodes_list;
   std::ofstream(dir_ + "/shapes-pods.json") << *pods_list;
   const std::string cmd = fmt::format(
-      "{} schedule --scheduler-version v1.15 -f {}/shapes-nodes.json -f {}/shapes-pods.json "
+      "{} schedule --scheduler-version {} -f {}/shapes-nodes.json -f {}/shapes-pods.json "
       "--scheduler-name {} "
       "--tie-break name -o json > {}/shapes-expected.json",
-      KSCHED_BINARY, dir_, dir_, me, dir_);
+      KSCHED_BINARY, engine, dir_, dir_, me, dir_);
   const int rc = std::system(cmd.c_str());
   ASSERT_TRUE(WIFEXITED(rc) && WEXITSTATUS(rc) <= 1) << cmd;
   std::map<std::string, std::string> expected;
@@ -269,7 +270,9 @@ TEST_F(RunE2E, BindsWhereScheduleWouldAndLeavesOtherSchedulersPods) {
   ASSERT_TRUE(WaitFor([&] { return NumBound(ns) >= want_bound; }, 30s)) << k.Log();
   std::this_thread::sleep_for(1s);  // nothing else gets bound
   std::map<std::string, std::string> got = Placement(ns);
-  for (const auto& [name, node] : expected) EXPECT_EQ(got[name], node) << name;
+  for (const auto& [name, node] : expected)
+    EXPECT_EQ(got[name], node) << name << "\n"
+                               << ReadFile(dir_ + "/shapes-expected.json").substr(0, 3000);
   EXPECT_EQ(got["zz-other-1"], "");
   EXPECT_EQ(got["zz-other-2"], "");
   // Events: Scheduled for the bound, FailedScheduling for the one that fits nowhere.
@@ -365,7 +368,9 @@ TEST_F(RunE2E, PreemptionDeletesTheVictimAndBindsThePreemptor) {
   ASSERT_TRUE(WaitFor(
       [&] {
         for (const std::string& e : Events(ns))
-          if (e == "low Preempted: by e2e-preempt/high on node e2e-preempt-n1") return true;
+          if (e == std::string("low Preempted: ") + (server_->is_v126() ? "Preempted " : "") +
+                       "by e2e-preempt/high on node e2e-preempt-n1")
+            return true;
         return false;
       },
       10s))
@@ -836,6 +841,142 @@ TEST_F(RunE2E126, UnreadableResourceIsLoggedAndFailsHealthz) {
   EXPECT_EQ(Count(log, "cannot read poddisruptionbudgets.policy"), 1u) << log;
   k.Signal(SIGTERM);
   EXPECT_EQ(k.Wait(10s), 0);
+}
+
+// One process serves every profile of --config, with v1.26's metric names
+// per profile; /livez and /readyz answer as upstream's.
+TEST_F(RunE2E126, ConfigProfilesAreAllServed) {
+  const std::string ns = "e2e126-prof", a = "e2e126-prof-a", b = "e2e126-prof-b";
+  ASSERT_TRUE(server_->EnsureNamespace(ns).ok());
+  Node("e2e126-prof-n1", "2");
+  Node("e2e126-prof-n2", "2");
+  const std::string config = dir_ + "/profiles.yaml";
+  std::ofstream(config) << "apiVersion: kubescheduler.config.k8s.io/v1\n"
+                           "kind: KubeSchedulerConfiguration\n"
+                           "leaderElection:\n  leaderElect: false\n"
+                           "clientConnection:\n  qps: 1000\n  burst: 1000\n"
+                           "profiles:\n"
+                           "- schedulerName: " +
+                               a +
+                               "\n"
+                               "- schedulerName: " +
+                               b +
+                               "\n"
+                               "  pluginConfig:\n"
+                               "  - name: NodeResourcesFit\n"
+                               "    args:\n"
+                               "      scoringStrategy:\n"
+                               "        type: MostAllocated\n";
+  const int port = FreePort();
+  Ksched k(LogPath("prof126"),
+           {"--config", config, "--kubeconfig", server_->env().scheduler_kubeconfig, "--port",
+            std::to_string(port)});
+  ASSERT_TRUE(WaitFor([&] { return HttpGet(port, "/readyz") == "200 ok"; }, 20s)) << k.Log();
+  EXPECT_EQ(HttpGet(port, "/livez"), "200 ok");
+  // MostAllocated packs b's pods on one node; a's default LeastAllocated spreads.
+  for (int i = 0; i < 2; ++i) {
+    Pod(ns, fmt::format("a{}", i), a, "500m");
+    ASSERT_TRUE(WaitFor([&] { return !Placement(ns)[fmt::format("a{}", i)].empty(); }, 20s))
+        << k.Log();
+  }
+  for (int i = 0; i < 2; ++i) {
+    Pod(ns, fmt::format("b{}", i), b, "300m");
+    ASSERT_TRUE(WaitFor([&] { return !Placement(ns)[fmt::format("b{}", i)].empty(); }, 20s))
+        << k.Log();
+  }
+  auto placed = Placement(ns);
+  EXPECT_NE(placed["a0"], placed["a1"]);
+  EXPECT_EQ(placed["b0"], placed["b1"]);
+  const std::string metrics = HttpGet(port, "/metrics");
+  EXPECT_NE(metrics.find("scheduler_schedule_attempts_total{profile=\"" + a +
+                         "\",result=\"scheduled\"} 2"),
+            std::string::npos)
+      << metrics;
+  EXPECT_NE(metrics.find("scheduler_schedule_attempts_total{profile=\"" + b +
+                         "\",result=\"scheduled\"} 2"),
+            std::string::npos);
+  const std::string log = k.Log();
+  EXPECT_NE(log.find("scheduler names " + a + ", " + b + ", v1.26 framework (config " + config),
+            std::string::npos)
+      << log;
+  k.Signal(SIGTERM);
+  EXPECT_EQ(k.Wait(10s), 0);
+  ASSERT_TRUE(server_->DeleteAllPods(ns).ok());
+}
+
+// DefaultPreemption on v1.26: the victim is marked DisruptionTarget and
+// deleted, the preemptor nominated and then bound.
+TEST_F(RunE2E126, PreemptionMarksTheVictimAndBindsThePreemptor) {
+  const std::string ns = "e2e126-preempt", me = "e2e126-preempt-sched";
+  ASSERT_TRUE(server_->EnsureNamespace(ns).ok());
+  json pc = {{"apiVersion", "scheduling.k8s.io/v1"},
+             {"kind", "PriorityClass"},
+             {"metadata", {{"name", "e2e126-high"}}},
+             {"value", 1000}};
+  auto created = server_->CreateObject("/apis/scheduling.k8s.io/v1/priorityclasses", pc.dump());
+  ASSERT_TRUE(created.ok() || created.error().http_code == 409) << created.error().message;
+  Node("e2e126-preempt-n1", "2");
+  std::vector<std::string> args = BaseArgs(me);
+  args.push_back("--leader-elect=false");
+  Ksched k(LogPath("preempt126"), args);
+  json low = ShapedPod("low", me, "1500m", "64Mi");
+  low["spec"]["terminationGracePeriodSeconds"] = 30;  // stays Terminating: its condition is read
+  PodJson(ns, low);
+  ASSERT_TRUE(WaitFor([&] { return Placement(ns)["low"] == "e2e126-preempt-n1"; }, 20s)) << k.Log();
+  json high = ShapedPod("high", me, "1500m", "64Mi");
+  high["spec"]["priorityClassName"] = "e2e126-high";
+  PodJson(ns, high);
+  std::string victim;
+  ASSERT_TRUE(WaitFor(
+      [&] {
+        auto pod = server_->GetPod(ns, "low");
+        if (!pod.ok()) return false;
+        victim = *pod;
+        for (const json& c : json::parse(victim)["status"].value("conditions", json::array()))
+          if (c["type"] == "DisruptionTarget") return true;
+        return false;
+      },
+      20s))
+      << victim << "\n"
+      << k.Log();
+  const json lowDoc = json::parse(victim);
+  EXPECT_TRUE(lowDoc["metadata"].contains("deletionTimestamp")) << victim;
+  for (const json& c : lowDoc["status"]["conditions"]) {
+    if (c["type"] != "DisruptionTarget") continue;
+    EXPECT_EQ(c.value("reason", ""), "PreemptionByKubeScheduler");
+    EXPECT_EQ(c.value("message", ""),
+              "Kube-scheduler: preempting to accommodate a higher priority pod: " + ns + "/high");
+  }
+  EXPECT_TRUE(WaitFor(
+      [&] {
+        auto pod = server_->GetPod(ns, "high");
+        return pod.ok() &&
+               json::parse(*pod)["status"].value("nominatedNodeName", "") == "e2e126-preempt-n1";
+      },
+      10s));
+  // A preemption that chose a node adds nothing to the FitError (PostFilter
+  // succeeded); a later attempt while the victim terminates may add why it
+  // does not preempt again.
+  EXPECT_EQ(PodScheduled(ns, "high")
+                .rfind("False Unschedulable: 0/1 nodes are available: 1 Insufficient cpu.", 0),
+            0u)
+      << PodScheduled(ns, "high");
+  // The kubelet would now stop the victim: delete it for good.
+  ASSERT_TRUE(server_->DeletePodNow(ns, "low").ok());
+  ASSERT_TRUE(WaitFor([&] { return Placement(ns)["high"] == "e2e126-preempt-n1"; }, 30s))
+      << k.Log();
+  EXPECT_TRUE(WaitFor(
+      [&] {
+        for (const std::string& e : Events(ns))
+          if (e == "low Preempted: Preempted by " + ns + "/high on node e2e126-preempt-n1")
+            return true;
+        return false;
+      },
+      10s))
+      << json(Events(ns)).dump();
+  k.Signal(SIGTERM);
+  EXPECT_EQ(k.Wait(10s), 0);
+  for (const auto& [name, node] : Placement(ns)) (void)server_->DeletePodNow(ns, name);
 }
 
 }  // namespace
