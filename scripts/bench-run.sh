@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Benchmark of `ksched run` against the real kube-apiserver v1.15.5 of
-# ../shared/apiserver: pods/s bound end to end, next to a bare client POSTing
+# Benchmark of `ksched run` against the real kube-apiserver of
+# ../shared/apiserver (v1.15.5, or v1.26.0 with KUBE_VERSION=1.26, where
+# `run` schedules with the v1.26 framework): pods/s bound end to end, next to a bare client POSTing
 # bindings to the same server with the same concurrency, in the same run.
 #
 #   scripts/bench-run.sh [NODES] [PODS] [CONNECTIONS]     (defaults 1000 2000 8)
@@ -78,10 +79,14 @@ if sums.get("scheduler_scheduling_algorithm_duration_seconds_count"):
     print(f"ksched algorithm time: {1000 * sums['scheduler_scheduling_algorithm_duration_seconds_sum'] / sums['scheduler_scheduling_algorithm_duration_seconds_count']:.2f} ms/pod on average")
 m = open(f"{d}/metrics.txt").read() if True else ""
 for name in ("scheduler_scheduling_algorithm_duration_seconds",
-             "scheduler_binding_duration_seconds", "scheduler_e2e_scheduling_duration_seconds"):
+             "scheduler_binding_duration_seconds", "scheduler_e2e_scheduling_duration_seconds",
+             "scheduler_scheduling_attempt_duration_seconds"):
+    # v1.26's attempt histogram has result/profile labels: its scheduled series.
+    labels = r'(?:[^}]*result="scheduled"[^}]*,)?' if "attempt" in name else ""
     buckets = [(float(le), float(v)) for le, v in
-               re.findall(name + r'_bucket\{le="([0-9.e+-]+)"\} ([0-9.e+]+)', m)]
-    total = float((re.findall(name + r"_count ([0-9.e+]+)", m) or ["0"])[0])
+               re.findall(name + r'_bucket\{' + labels + r'le="([0-9.e+-]+)"\} ([0-9.e+]+)', m)]
+    count = re.findall(name + r'_count(?:\{[^}]*result="scheduled"[^}]*\})? ([0-9.e+]+)', m)
+    total = float((count or ["0"])[0])
     if not total:
         continue
     def q(p):
