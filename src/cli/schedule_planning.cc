@@ -43,7 +43,7 @@ int RunScheduleHtml(const ScheduleArgs& args) {
     return kExitBadInput;
   }
   planning::CapacityOptions options;
-  options.preemption = !args.disable_preemption;
+  options.pending_preemption = !args.disable_preemption;
   options.record_details = true;
   const size_t num_pending = snap->pending.size();
   auto skipped = std::move(snap->skipped);

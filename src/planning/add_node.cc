@@ -107,6 +107,7 @@ TrialFn CapacityTrial(const Snapshot& snapshot, const std::vector<Workload>& wor
                       const NodeTemplate& t, const SchedulerFactory& make_scheduler,
                       CapacityOptions options) {
   options.preemption = false;
+  options.pending_preemption = false;
   options.record_details = false;
   options.max = 0;
   options.progress = nullptr;
