@@ -149,6 +149,145 @@ TEST(PlanningCli, HtmlScheduleAgreesWithJson) {
   EXPECT_EQ(from_html.size(), 5u);
 }
 
+// A one-core node full of a priority-0 pod, and a pending priority-1000 pod
+// that fits only by preempting it.
+const char* kPreemptingPending = R"(apiVersion: v1
+kind: List
+items:
+- apiVersion: v1
+  kind: Node
+  metadata: {name: n1, labels: {kubernetes.io/hostname: n1}}
+  status: {allocatable: {cpu: "1", memory: 4Gi, pods: "110"}}
+- apiVersion: v1
+  kind: Pod
+  metadata: {name: low, namespace: default, uid: u-low, creationTimestamp: "2024-01-01T00:00:00Z"}
+  spec:
+    nodeName: n1
+    priority: 0
+    containers: [{name: c, image: x, resources: {requests: {cpu: "1"}}}]
+  status: {phase: Running}
+- apiVersion: v1
+  kind: Pod
+  metadata: {name: high, namespace: default, uid: u-high, creationTimestamp: "2024-01-02T00:00:00Z"}
+  spec:
+    priority: 1000
+    containers: [{name: c, image: x, resources: {requests: {cpu: "1"}}}]
+  status: {phase: Pending}
+)";
+
+// capacity schedules the snapshot's pending pods as schedule does,
+// preemption included, so the two never disagree on one file.
+TEST(PlanningCli, CapacityAndScheduleAgreeOnPendingPods) {
+  const std::string snap = WriteTemp("preempting-pending.yaml", kPreemptingPending);
+  const std::string small = WriteTemp("small.yaml", R"(apiVersion: v1
+kind: Pod
+metadata: {name: small}
+spec: {containers: [{name: c, image: x, resources: {requests: {cpu: 100m}}}]}
+)");
+  for (const std::string& extra : {std::string(), std::string(" --disable-preemption")}) {
+    CommandRun s = Ksched("schedule -f " + snap + extra + " -o json");
+    ASSERT_NE(s.status, 2) << s.err;
+    std::string scheduled_on;
+    for (const auto& step : nlohmann::json::parse(s.out))
+      if (step["pod"] == "default/high" && step["node"].is_string()) scheduled_on = step["node"];
+    CommandRun c = Ksched("capacity -f " + snap + " --pod " + small + "=1" + extra + " -o json");
+    ASSERT_NE(c.status, 2) << c.err;
+    auto j = nlohmann::json::parse(c.out);
+    ASSERT_EQ(j["pending"]["pods"].size(), 1u) << c.out;
+    const auto& high = j["pending"]["pods"][0];
+    EXPECT_EQ(high["node"].is_null() ? "" : high["node"].get<std::string>(), scheduled_on)
+        << extra << c.out;
+    EXPECT_EQ(j["pending"]["unscheduled"], scheduled_on.empty() ? 1 : 0) << extra;
+    if (extra.empty()) {
+      EXPECT_EQ(scheduled_on, "n1");
+      EXPECT_EQ(high["victims"], nlohmann::json::array({"default/low"})) << c.out;
+    } else {
+      EXPECT_EQ(scheduled_on, "");
+    }
+  }
+  CommandRun table = Ksched("capacity -f " + snap + " --pod " + small + "=1");
+  EXPECT_NE(table.out.find("default/high preempted default/low on n1\n"), std::string::npos)
+      << table.out;
+  EXPECT_NE(table.out.find("as `ksched schedule` would: 1 placed, 0 did not fit"),
+            std::string::npos)
+      << table.out;
+}
+
+// The page's embedded data, parsed.
+nlohmann::json PageData(const std::string& html) {
+  const std::string open = "id=\"ksched-data\">";
+  size_t begin = html.find(open);
+  if (begin == std::string::npos) return nullptr;
+  begin += open.size();
+  return nlohmann::json::parse(html.substr(begin, html.find("</script>", begin) - begin));
+}
+
+// --explain with -o html writes a page: the verdict, every node's result and
+// what preemption decided.
+TEST(PlanningCli, ExplainAsHtml) {
+  CommandRun r =
+      Ksched("schedule -f " + Example("cluster.yaml") + " --explain shop/report-builder -o html");
+  EXPECT_EQ(r.status, 1) << r.err;
+  ASSERT_EQ(r.out.rfind("<!DOCTYPE html>", 0), 0u) << r.out.substr(0, 200);
+  auto data = PageData(r.out);
+  ASSERT_TRUE(data.is_object());
+  EXPECT_EQ(data["title"], "ksched schedule --explain shop/report-builder");
+  EXPECT_EQ(data["verdictOk"], false);
+  EXPECT_EQ(data["verdict"].get<std::string>().rfind(
+                "Pod shop/report-builder cannot be scheduled: 0/5 nodes are available:", 0),
+            0u)
+      << data["verdict"];
+  EXPECT_EQ(data["after"].size(), 5u);  // the nodes as the pod saw them
+  bool taint = false;
+  for (const auto& section : data["sections"]) {
+    if (section["title"] != "Nodes that do not fit") continue;
+    EXPECT_EQ(section["rows"].size(), 5u);
+    for (const auto& row : section["rows"])
+      taint = taint || (row[0] == "gpu-b3" &&
+                        row[3].get<std::string>().find("taint nvidia.com/gpu=present:NoSchedule") !=
+                            std::string::npos);
+  }
+  EXPECT_TRUE(taint) << data["sections"];
+  // A pod that preempts: both attempts, and the candidates.
+  const std::string snap = WriteTemp("explain-preempt.yaml", kPreemptingPending);
+  CommandRun p = Ksched("schedule -f " + snap + " --explain high -o html");
+  EXPECT_EQ(p.status, 0) << p.err;
+  auto pd = PageData(p.out);
+  ASSERT_TRUE(pd.is_object());
+  EXPECT_EQ(pd["verdictOk"], true);
+  EXPECT_EQ(pd["verdict"], "Pod default/high -> n1");
+  EXPECT_NE(pd["summary"].dump().find(
+                R"(["Attempt 1 (it preempted, then was retried): preemption","nominated to n1, )"
+                R"(deleting default/low"])"),
+            std::string::npos)
+      << pd["summary"];
+  // v1.15 lists every node's preemption verdict.
+  CommandRun v115 =
+      Ksched("schedule --scheduler-version v1.15 -f " + snap + " --explain high -o html");
+  EXPECT_EQ(v115.status, 0) << v115.err;
+  std::string candidates;
+  const nlohmann::json v115_data = PageData(v115.out);
+  for (const auto& section : v115_data["sections"])
+    if (section["title"] == "Attempt 1 (it preempted, then was retried): Preemption")
+      candidates = section["rows"].dump();
+  EXPECT_NE(candidates.find("candidate: victims default/low (chosen)"), std::string::npos)
+      << v115.out;
+}
+
+// --add-node answers as a table, JSON or YAML; --help says html is refused.
+TEST(PlanningCli, AddNodeRefusesHtmlAndSaysSo) {
+  for (const char* cmd : {"schedule", "capacity"}) {
+    CommandRun help = Ksched(std::string(cmd) + " --help");
+    EXPECT_NE(help.out.find("Prints table, json or yaml; -o html is refused"), std::string::npos)
+        << help.out;
+  }
+  CommandRun r = Ksched("schedule -f " + Example("cluster.yaml") + " --add-node " +
+                        Example("node-template.yaml") + " -o html");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_TRUE(r.out.empty());
+  EXPECT_NE(r.err.find("--add-node prints table, json or yaml, not html"), std::string::npos);
+}
+
 TEST(PlanningCli, HelpHasExamples) {
   for (const char* cmd : {"capacity", "drain", "schedule"}) {
     CommandRun r = Ksched(std::string(cmd) + " --help");
