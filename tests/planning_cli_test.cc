@@ -75,6 +75,15 @@ TEST(PlanningCli, AddNodeForScheduleAndCapacity) {
   // host of its own.
   EXPECT_EQ(j[0]["template"], "node-c");
   EXPECT_EQ(j[0]["nodes"], 1);
+  // Where the pods land with the answer's k.
+  std::map<std::string, std::string> where;
+  for (const auto& p : j[0]["placements"]) where[p["pod"]] = p["node"];
+  EXPECT_EQ(where.size(), 5u) << s.out;
+  EXPECT_EQ(where["shop/report-builder"], "node-c-1") << s.out;
+  CommandRun table = Ksched("schedule -f " + Example("cluster.yaml") + " --add-node " +
+                            Example("node-template.yaml"));
+  EXPECT_NE(table.out.find("With 1 node-c added, the pending pods land here:"), std::string::npos)
+      << table.out;
   CommandRun c =
       Ksched("capacity -f " + Example("cluster.yaml") + " --pod " + Example("web-deployment.yaml") +
              "=40 --add-node " + Example("node-template.yaml") + "=10");
@@ -88,7 +97,13 @@ status: {allocatable: {cpu: 100m, memory: 1Gi, pods: "110"}}
   CommandRun none = Ksched("schedule -f " + Example("cluster.yaml") + " --add-node " + tiny + "=4");
   EXPECT_EQ(none.status, 1);
   EXPECT_NE(none.out.find("none up to 4"), std::string::npos) << none.out;
-  EXPECT_NE(none.out.find("even with 4 nodes added, shop/"), std::string::npos) << none.out;
+  // Said at once, after the runs at 0 and 4: a 100m node takes no web pod.
+  EXPECT_NE(none.out.find("0- 4-"), std::string::npos) << none.out;
+  EXPECT_NE(none.out.find("tiny: no number of nodes helps: shop/web-7d9f-"), std::string::npos)
+      << none.out;
+  EXPECT_NE(none.out.find("cannot run on a new tiny: NodeResourcesFit: Insufficient cpu."),
+            std::string::npos)
+      << none.out;
   CommandRun unbounded = Ksched("capacity -f " + Example("cluster.yaml") + " --pod " +
                                 Example("web-pod.yaml") + " --add-node " + tiny);
   EXPECT_EQ(unbounded.status, 2);

@@ -1,6 +1,7 @@
 #include "cli/planning_output.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -94,12 +95,40 @@ int RunAddNode(const planning::Snapshot& snapshot, const std::vector<planning::W
       table.AddRow({a.template_name, a.file,
                     a.nodes ? std::to_string(*a.nodes) : fmt::format("none up to {}", a.max),
                     runs(a)});
-      if (!a.nodes) {
+      notes += "\n";
+      notes +=
+          a.daemon_sets.empty()
+              ? fmt::format("Each new {} runs no DaemonSet pod.\n", a.template_name)
+              : fmt::format("Each new {} runs the pods of {} DaemonSet{}: {}.\n", a.template_name,
+                            a.daemon_sets.size(), a.daemon_sets.size() == 1 ? "" : "s",
+                            fmt::join(a.daemon_sets, ", "));
+      if (!a.never.empty()) {
+        notes += fmt::format(
+            "{}: no number of nodes helps: {} cannot run on a new {}: {}. With {} added, {} "
+            "still does not fit: {}\n",
+            a.template_name, a.never_pod, a.template_name, a.never, a.max, a.failed_pod, a.error);
+      } else if (!a.nodes) {
         notes += fmt::format("{}: even with {} nodes added, {} does not fit: {}\n", a.template_name,
                              a.max, a.failed_pod, a.error);
       }
+      if (const planning::Trial* t = a.answer_trial()) {
+        if (!t->placements.empty()) {
+          notes += fmt::format("With {} {} added, the pending pods land here:\n", *a.nodes,
+                               a.template_name);
+          TextTable where({"POD", "NODE"});
+          for (const auto& [pod, node] : t->placements) where.AddRow({pod, node});
+          notes += where.Render();
+        }
+        for (const planning::WorkloadOutcome& w : t->workloads) {
+          notes +=
+              fmt::format("With {} {} added, {} lands here:\n", *a.nodes, a.template_name, w.label);
+          TextTable where({"NODE", "COPIES"});
+          for (const auto& [node, n] : w.per_node) where.AddRow({node, std::to_string(n)});
+          notes += where.Render();
+        }
+      }
     }
-    out = table.Render() + (notes.empty() ? "" : "\n" + notes);
+    out = table.Render() + notes;
   } else {
     nlohmann::ordered_json j = nlohmann::ordered_json::array();
     for (const planning::AddNodeAnswer& a : answers) {
@@ -109,12 +138,27 @@ int RunAddNode(const planning::Snapshot& snapshot, const std::vector<planning::W
       e["file"] = a.file;
       e["max"] = a.max;
       e["nodes"] = a.nodes ? nlohmann::ordered_json(*a.nodes) : nlohmann::ordered_json();
+      e["daemonSets"] = a.daemon_sets;
       nlohmann::ordered_json trials = nlohmann::ordered_json::array();
       for (const planning::Trial& t : a.trials) trials.push_back({{"k", t.k}, {"fits", t.ok}});
       e["runs"] = std::move(trials);
+      if (!a.never.empty()) e["never"] = {{"pod", a.never_pod}, {"reason", a.never}};
       if (!a.nodes) {
         e["failedPod"] = a.failed_pod;
         e["error"] = a.error;
+      }
+      if (const planning::Trial* t = a.answer_trial()) {
+        nlohmann::ordered_json placements = nlohmann::ordered_json::array();
+        for (const auto& [pod, node] : t->placements)
+          placements.push_back({{"pod", pod}, {"node", node}});
+        e["placements"] = std::move(placements);
+        nlohmann::ordered_json copies = nlohmann::ordered_json::array();
+        for (const planning::WorkloadOutcome& w : t->workloads) {
+          nlohmann::ordered_json per_node = nlohmann::ordered_json::object();
+          for (const auto& [node, n] : w.per_node) per_node[node] = n;
+          copies.push_back({{"workload", w.label}, {"perNode", std::move(per_node)}});
+        }
+        e["copies"] = std::move(copies);
       }
       j.push_back(std::move(e));
     }
