@@ -124,6 +124,56 @@ TEST(PlanningCli, DrainVerdictAndExitStatus) {
   EXPECT_NE(missing.err.find("node \"nope\" is not in the snapshot"), std::string::npos);
 }
 
+// kubectl drain's rules through the command line: a pod with emptyDir data
+// stops the drain until --delete-emptydir-data; a deleted bare pod names its
+// node; pending pods are said to be left out.
+TEST(PlanningCli, DrainLocalDataAndDeletedPods) {
+  const std::string snap = WriteTemp("drain-local.yaml", R"(apiVersion: v1
+kind: List
+items:
+- kind: Node
+  metadata: {name: n1}
+  status: {allocatable: {cpu: "4", memory: 4Gi, pods: "110"}}
+- kind: Node
+  metadata: {name: n2}
+  status: {allocatable: {cpu: "4", memory: 4Gi, pods: "110"}}
+- kind: Pod
+  metadata:
+    name: cache-1
+    namespace: default
+    ownerReferences: [{apiVersion: apps/v1, kind: ReplicaSet, name: cache, uid: u-c, controller: true}]
+  spec:
+    nodeName: n1
+    volumes: [{name: scratch, emptyDir: {}}]
+    containers: [{name: c, image: x, resources: {requests: {cpu: 100m}}}]
+- kind: Pod
+  metadata: {name: bare, namespace: default}
+  spec: {nodeName: n1, containers: [{name: c, image: x}]}
+- kind: Pod
+  metadata: {name: waiting, namespace: default}
+  spec: {containers: [{name: c, image: x}]}
+)");
+  CommandRun blocked = Ksched("drain -f " + snap + " n1");
+  EXPECT_EQ(blocked.status, 1) << blocked.err;
+  EXPECT_EQ(blocked.out.rfind("not safe to drain: kubectl drain refuses 1 pod with local data "
+                              "(emptyDir): default/cache-1; --delete-emptydir-data",
+                              0),
+            0u)
+      << blocked.out;
+  EXPECT_NE(blocked.out.find("the snapshot's 1 pending pod is left out"), std::string::npos)
+      << blocked.out;
+  EXPECT_NE(blocked.out.find("default/bare  n1    deleted, not recreated (no controller)"),
+            std::string::npos)
+      << blocked.out;
+  CommandRun ok = Ksched("drain -f " + snap + " n1 --delete-emptydir-data -o json");
+  EXPECT_EQ(ok.status, 0) << ok.err << ok.out;
+  auto j = nlohmann::json::parse(ok.out);
+  EXPECT_EQ(j["localDataBlocks"], false);
+  EXPECT_EQ(j["localData"][0]["emptyDirVolumes"][0], "scratch");
+  EXPECT_EQ(j["deleted"][0]["node"], "n1");
+  EXPECT_EQ(j["pendingLeftOut"], 1);
+}
+
 TEST(PlanningCli, HtmlReportsAreOnePage) {
   for (const std::string& cmd :
        {"schedule -f " + Example("cluster.yaml"),

@@ -92,8 +92,8 @@ TEST(SearchNodesToAdd, NoNumberOfNodesHelps) {
   }
   // When the run at max succeeds after all (others made room on old
   // nodes), the search goes on below it.
-  auto found = SearchNodesToAdd(100, SearchMode::kBisect,
-                                Fake([](int64_t k) { return k >= 30; }), never);
+  auto found =
+      SearchNodesToAdd(100, SearchMode::kBisect, Fake([](int64_t k) { return k >= 30; }), never);
   EXPECT_EQ(*found->nodes, 30);
   EXPECT_EQ(found->trials[1].k, 100);
   auto linear =
@@ -187,8 +187,7 @@ TEST(FindNodesToAdd, NewNodesRunTheirDaemonSets) {
   // n1: 2 cores, the agent takes 500m: room for one 1-core pod; the other
   // two need a new node each, as the agent runs there too.
   Snapshot snap = SnapshotOf(NodeYaml("n1", "2") + DaemonPod("agent", "500m", "n1") +
-                             PodYaml("a", "1", "") + PodYaml("b", "1", "") +
-                             PodYaml("c", "1", ""));
+                             PodYaml("a", "1", "") + PodYaml("b", "1", "") + PodYaml("c", "1", ""));
   auto a = FindNodesToAdd(snap, {}, Template("2"), DefaultScheduler(), {}, SearchMode::kLinear);
   ASSERT_TRUE(a.ok()) << a.error().message;
   ASSERT_TRUE(a->nodes);
@@ -202,7 +201,8 @@ TEST(FindNodesToAdd, NewNodesRunTheirDaemonSets) {
   EXPECT_EQ(never->never, "GeneralPredicates: Insufficient cpu (beside its 1 DaemonSet pod)");
   // A DaemonSet that does not tolerate the template's taint stays off it.
   ObjectSet tainted = testing::DecodeYaml(NodeYaml(
-      "extra", "2", "    annotations: {}\n  spec: {taints: [{key: pool, value: gpu, effect: NoSchedule}]}\n"));
+      "extra", "2",
+      "    annotations: {}\n  spec: {taints: [{key: pool, value: gpu, effect: NoSchedule}]}\n"));
   NodeTemplate t;
   t.node = tainted.nodes.at(0);
   t.file = "tainted.yaml";
