@@ -50,7 +50,7 @@ std::optional<int64_t> Scaled(const IntOrString& v, int64_t total) {
 // A budget in the drain: the pods it selects in the snapshot and the drained
 // ones among them.
 struct Budget {
-  const PodDisruptionBudget* pdb;
+  PodDisruptionBudget pdb;  // a copy: the snapshot's objects move into the cluster
   labels::Selector selector;
   int64_t expected = 0;            // non-terminal pods it selects
   std::vector<std::string> pods;   // drained pods it covers, by name
@@ -59,11 +59,11 @@ struct Budget {
   // Disruptions it allows with every expected pod healthy; nullopt when
   // its spec cannot be read (a malformed percentage).
   std::optional<int64_t> AllowedWhenHealthy() const {
-    if (pdb->max_unavailable) return Scaled(*pdb->max_unavailable, expected);
+    if (pdb.max_unavailable) return Scaled(*pdb.max_unavailable, expected);
     // Neither field: the API defaults minAvailable to 1.
     IntOrString one;
     one.int_value = 1;
-    auto desired = Scaled(pdb->min_available ? *pdb->min_available : one, expected);
+    auto desired = Scaled(pdb.min_available ? *pdb.min_available : one, expected);
     if (!desired) return std::nullopt;
     return expected - *desired;
   }
@@ -72,8 +72,8 @@ struct Budget {
     auto show = [](const IntOrString& v) {
       return v.is_string ? v.str_value : std::to_string(v.int_value);
     };
-    if (pdb->max_unavailable) return "maxUnavailable " + show(*pdb->max_unavailable);
-    if (pdb->min_available) return "minAvailable " + show(*pdb->min_available);
+    if (pdb.max_unavailable) return "maxUnavailable " + show(*pdb.max_unavailable);
+    if (pdb.min_available) return "minAvailable " + show(*pdb.min_available);
     return "minAvailable 1 (the default)";
   }
 };
@@ -99,11 +99,11 @@ Result<DrainReport> PlanDrain(ObjectSet objects, const std::vector<std::string>&
     if (!pdb.selector) continue;
     auto sel = labels::FromLabelSelector(pdb.selector);
     if (!sel.ok() || sel->Empty()) continue;
-    budgets.push_back({&pdb, std::move(sel).value(), 0, {}, {}});
+    budgets.push_back({pdb, std::move(sel).value(), 0, {}, {}});
   }
   for (Budget& b : budgets) {
     for (const Pod& p : objects.pods) {
-      if (p.phase == "Succeeded" || p.phase == "Failed" || p.meta.ns != b.pdb->meta.ns ||
+      if (p.phase == "Succeeded" || p.phase == "Failed" || p.meta.ns != b.pdb.meta.ns ||
           p.meta.labels.empty() || !b.selector.Matches(p.meta.labels))
         continue;
       ++b.expected;
@@ -173,7 +173,7 @@ Result<DrainReport> PlanDrain(ObjectSet objects, const std::vector<std::string>&
     for (const Pod* p : order) {
       std::vector<Budget*> matching;
       for (Budget& b : budgets) {
-        if (b.pdb->meta.ns == p->meta.ns && !p->meta.labels.empty() &&
+        if (b.pdb.meta.ns == p->meta.ns && !p->meta.labels.empty() &&
             b.selector.Matches(p->meta.labels))
           matching.push_back(&b);
       }
@@ -181,7 +181,7 @@ Result<DrainReport> PlanDrain(ObjectSet objects, const std::vector<std::string>&
         BlockingBudget bb;
         for (const Budget* b : matching)
           bb.pdb += (bb.pdb.empty() ? "" : ", ") +
-                    fmt::format("{}/{}", Str(b->pdb->meta.ns), b->pdb->meta.name);
+                    fmt::format("{}/{}", Str(b->pdb.meta.ns), b->pdb.meta.name);
         bb.pods.push_back(p->Key());
         bb.why =
             "the pod has more than one PodDisruptionBudget, which the eviction API does "
@@ -246,14 +246,14 @@ Result<DrainReport> PlanDrain(ObjectSet objects, const std::vector<std::string>&
     if (e.record.node.empty()) never_back.insert(e.record.pod);
   for (Budget& b : budgets) {
     const int64_t needed = static_cast<int64_t>(b.pods.size());
-    if (needed == 0 || needed <= b.pdb->disruptions_allowed) continue;
+    if (needed == 0 || needed <= b.pdb.disruptions_allowed) continue;
     BlockingBudget bb;
-    bb.pdb = fmt::format("{}/{}", Str(b.pdb->meta.ns), b.pdb->meta.name);
-    bb.disruptions_allowed = b.pdb->disruptions_allowed;
+    bb.pdb = fmt::format("{}/{}", Str(b.pdb.meta.ns), b.pdb.meta.name);
+    bb.disruptions_allowed = b.pdb.disruptions_allowed;
     bb.pods = b.pods;
     const std::string now =
         fmt::format("allows {} now (status.disruptionsAllowed), the drain needs {}",
-                    Plural(static_cast<size_t>(std::max(0, b.pdb->disruptions_allowed)),
+                    Plural(static_cast<size_t>(std::max(0, b.pdb.disruptions_allowed)),
                            "disruption", "disruptions"),
                     needed);
     for (const std::string& p : b.pods)
