@@ -339,18 +339,26 @@ TEST(PlanningCli, ExplainAsHtml) {
       << v115.out;
 }
 
-// --add-node answers as a table, JSON or YAML; --help says html is refused.
-TEST(PlanningCli, AddNodeRefusesHtmlAndSaysSo) {
+// --add-node -o html draws the answer's run, the added nodes marked.
+TEST(PlanningCli, AddNodeAsHtml) {
   for (const char* cmd : {"schedule", "capacity"}) {
     CommandRun help = Ksched(std::string(cmd) + " --help");
-    EXPECT_NE(help.out.find("Prints table, json or yaml; -o html is refused"), std::string::npos)
-        << help.out;
+    EXPECT_NE(help.out.find("-o html draws the first answer's run"), std::string::npos) << help.out;
   }
   CommandRun r = Ksched("schedule -f " + Example("cluster.yaml") + " --add-node " +
                         Example("node-template.yaml") + " -o html");
-  EXPECT_EQ(r.status, 2);
-  EXPECT_TRUE(r.out.empty());
-  EXPECT_NE(r.err.find("--add-node prints table, json or yaml, not html"), std::string::npos);
+  EXPECT_EQ(r.status, 0) << r.err;
+  ASSERT_EQ(r.out.rfind("<!DOCTYPE html>", 0), 0u) << r.out.substr(0, 200);
+  const nlohmann::json data = PageData(r.out);
+  ASSERT_TRUE(data.is_object());
+  EXPECT_EQ(data["verdict"], "1 node-c to add");
+  EXPECT_EQ(data["markedNodes"], nlohmann::json::array({"node-c-1"}));
+  EXPECT_EQ(data["markedAs"], "added");
+  EXPECT_EQ(data["after"].size(), 6u);
+  std::map<std::string, std::string> where;
+  for (const auto& p : data["pods"]) where[p["pod"]] = p["node"];
+  EXPECT_EQ(where["shop/report-builder"], "node-c-1") << data["pods"];
+  EXPECT_EQ(where.size(), 5u);
 }
 
 TEST(PlanningCli, HelpHasExamples) {

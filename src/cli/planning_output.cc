@@ -62,6 +62,7 @@ int RunAddNode(const planning::Snapshot& snapshot, const std::vector<planning::W
                const SchedulerFlags& flags, const planning::CapacityOptions& options,
                const std::string& output) {
   std::vector<planning::AddNodeAnswer> answers;
+  std::vector<planning::NodeTemplate> loaded;
   TimedProgress progress;
   for (const std::string& arg : templates) {
     auto t = planning::LoadNodeTemplate(arg);
@@ -69,6 +70,7 @@ int RunAddNode(const planning::Snapshot& snapshot, const std::vector<planning::W
       std::cerr << "ksched: " << t.error().message << "\n";
       return kExitBadInput;
     }
+    loaded.push_back(*t);
     progress.Update(fmt::format("--add-node {}: searching", t->file));
     auto a = planning::FindNodesToAdd(
         snapshot, workloads, *t, MakeSchedulerFactory(flags), options,
@@ -87,6 +89,67 @@ int RunAddNode(const planning::Snapshot& snapshot, const std::vector<planning::W
       s += fmt::format("{}{}{}", s.empty() ? "" : " ", t.k, t.ok ? "+" : "-");
     return s;
   };
+  if (output == "html") {
+    // The page: every answer in the summary; bars, placements and copies of
+    // the first template with an answer, run again with its k recording
+    // details, the added nodes marked.
+    planning::HtmlReport page;
+    page.title = "ksched --add-node";
+    for (size_t i = 0; i < answers.size(); ++i) {
+      const planning::AddNodeAnswer& a = answers[i];
+      all = all && a.nodes.has_value();
+      const std::string answer = a.nodes ? fmt::format("{} {} to add", *a.nodes, a.template_name)
+                                         : fmt::format("none up to {}", a.max);
+      page.verdict += (page.verdict.empty() ? "" : "; ") + answer;
+      std::string detail = fmt::format("{} (runs: {})", answer, runs(a));
+      if (!a.daemon_sets.empty())
+        detail += fmt::format("; each runs the DaemonSets {}", fmt::join(a.daemon_sets, ", "));
+      if (!a.never.empty()) {
+        detail += fmt::format("; no number of nodes helps: {} cannot run on a new {}: {}",
+                              a.never_pod, a.template_name, a.never);
+      } else if (!a.nodes) {
+        detail += fmt::format("; with {} added, {} does not fit: {}", a.max, a.failed_pod, a.error);
+      }
+      page.summary.push_back({a.template_name + " (" + a.file + ")", detail});
+    }
+    page.verdict_ok = all;
+    for (size_t i = 0; i < answers.size(); ++i) {
+      const planning::AddNodeAnswer& a = answers[i];
+      if (!a.nodes) continue;
+      ObjectSet objects = snapshot.objects;
+      std::vector<Node> copies = planning::NodeCopies(loaded[i], *a.nodes);
+      std::vector<Pod> daemon_pods = planning::DaemonPodsOn(a.daemons, copies);
+      for (const Node& n : copies) page.marked_nodes.push_back(n.meta.name);
+      objects.nodes.insert(objects.nodes.end(), copies.begin(), copies.end());
+      objects.pods.insert(objects.pods.end(), daemon_pods.begin(), daemon_pods.end());
+      planning::CapacityOptions detailed = options;
+      detailed.preemption = false;
+      detailed.pending_preemption = false;
+      detailed.stop_at_first_failure = false;
+      detailed.record_details = true;
+      detailed.progress = nullptr;
+      auto r = planning::PlanCapacity(std::move(objects), snapshot.pending, workloads,
+                                      MakeSchedulerFactory(flags), detailed);
+      if (!r.ok()) {
+        std::cerr << "ksched: " << r.error().message << "\n";
+        return kExitBadInput;
+      }
+      page.title += " " + a.template_name;
+      page.marked_as = "added";
+      page.before = r->before;
+      page.after = r->after;
+      page.priorities = r->priorities;
+      page.pods = r->pending;
+      page.pods.insert(page.pods.end(), r->copies.begin(), r->copies.end());
+      planning::HtmlSection per_node{"Copies per node", {"workload", "node", "copies"}, {}};
+      for (const planning::WorkloadOutcome& w : r->workloads)
+        for (const auto& [node, n] : w.per_node)
+          per_node.rows.push_back({w.label, node, std::to_string(n)});
+      page.sections.push_back(std::move(per_node));
+      break;
+    }
+    return WriteHtml(page, all ? kExitOk : kExitUnschedulable);
+  }
   if (output == "table") {
     TextTable table({"TEMPLATE", "FILE", "NODES TO ADD", "RUNS (k+ fits, k- does not)"});
     std::string notes;

@@ -48,7 +48,7 @@ CLI::App* AddScheduleCommand(CLI::App* app, ScheduleArgs* args) {
   cmd->add_option("--add-node", args->add_node,
                   "Node template FILE[=MAX]: the fewest copies (0..MAX, default 1000) to add so "
                   "that every pending pod fits; repeat for several templates (each answered "
-                  "on its own). Prints table, json or yaml; -o html is refused");
+                  "on its own). -o html draws the first answer's run");
   cmd->add_option("--add-node-search", args->add_node_search,
                   "bisect (exponential then binary search) or linear (every k from 0: "
                   "exactly the smallest, more runs)")

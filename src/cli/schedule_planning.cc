@@ -21,10 +21,6 @@ int RunScheduleAddNode(const ScheduleArgs& args) {
     std::cerr << "ksched: " << snap.error().message << "\n";
     return kExitBadInput;
   }
-  if (args.output == "html") {
-    std::cerr << "ksched: --add-node prints table, json or yaml, not html\n";
-    return kExitBadInput;
-  }
   planning::CapacityOptions options;
   return RunAddNode(*snap, {}, args.add_node, args.add_node_search, args.flags, options,
                     args.output);

@@ -349,6 +349,7 @@ Result<AddNodeAnswer> FindNodesToAdd(const Snapshot& snapshot,
       never);
   if (!answer.ok()) return answer.error();
   answer->daemon_sets = fit->daemon_names;
+  answer->daemons = fit->daemons;
   answer->template_name = t.node.meta.name;
   answer->file = t.file;
   return answer;

@@ -116,6 +116,7 @@ struct AddNodeAnswer {
   // why (the search then stopped after the runs at 0 and max).
   std::string never_pod, never;
   std::vector<std::string> daemon_sets;  // the DaemonSets each new node runs
+  std::vector<Pod> daemons;              // their pods' templates (DaemonPodsOn)
   // The successful run of the answer.
   const Trial* answer_trial() const {
     for (const Trial& t : trials)
