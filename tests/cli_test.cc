@@ -10,7 +10,9 @@
 #include <array>
 #include <cstdio>
 #include <fstream>
+#include <iterator>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -204,7 +206,9 @@ items:
   EXPECT_NE(r.out.find("Attempt 2 (after preemption):\n\nPod default/high -> n1"),
             std::string::npos)
       << r.out;
-  EXPECT_NE(r.out.find("Preemption: nominated to n1, deleting default/low."), std::string::npos)
+  // The PREEMPTION table starts on a line of its own.
+  EXPECT_NE(r.out.find("Preemption: nominated to n1, deleting default/low.\nNODE"),
+            std::string::npos)
       << r.out;
   EXPECT_NE(r.out.find("n1    candidate: victims default/low (chosen)"), std::string::npos)
       << r.out;
@@ -227,17 +231,21 @@ items:
 }
 
 TEST(Cli, VersionAndHelp) {
+  const std::string version = std::string("ksched ") + KSCHED_VERSION +
+                              " (kube-scheduler v1.26.0 framework and v1.15.5 algorithm)\n";
   CommandRun v = Ksched("--version");
   EXPECT_EQ(v.status, 0);
-  EXPECT_EQ(v.out,
-            std::string("ksched ") + KSCHED_VERSION + " (kube-scheduler v1.15.5 algorithm)\n");
+  EXPECT_EQ(v.out, version);
+  CommandRun short_v = Ksched("-v");  // as `kubectl version` users type it
+  EXPECT_EQ(short_v.status, 0) << short_v.err;
+  EXPECT_EQ(short_v.out, version);
   CommandRun h = Ksched("--help");
   EXPECT_EQ(h.status, 0);
   // schedule is listed first; the defaults that differ from upstream are named.
   EXPECT_LT(h.out.find("  schedule "), h.out.find("  replay "));
   EXPECT_LT(h.out.find("  schedule "), h.out.find("  capacity "));
   EXPECT_NE(h.out.find("--tie-break round-robin"), std::string::npos) << h.out;
-  EXPECT_NE(h.out.find("--percentage-of-nodes-to-score 0"), std::string::npos) << h.out;
+  EXPECT_NE(h.out.find("--percentage-of-nodes-to-score 100"), std::string::npos) << h.out;
 }
 
 TEST(Cli, EveryErrorLineStartsWithKsched) {
@@ -382,6 +390,120 @@ TEST(Cli, BenchDetailsDecidesAsBenchAndCountsReplaysBytes) {
   EXPECT_EQ(d["digest"], nlohmann::json::parse(plain.out)[0]["digest"]);
   EXPECT_EQ(d["outputBytes"], replay.out.size());
   EXPECT_FALSE(nlohmann::json::parse(plain.out)[0].contains("outputBytes"));
+}
+
+// One truth for the documentation: README, docs/ and --help say the same.
+std::string SourceFile(const std::string& rel) {
+  std::ifstream in(std::string(KSCHED_SOURCE_DIR) + "/" + rel);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+// Every run of whitespace as one space, so wrapped lines compare as text.
+std::string Squash(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    const bool space = c == ' ' || c == '\n' || c == '\t' || c == '\r';
+    if (space && (out.empty() || out.back() == ' ')) continue;
+    out += space ? ' ' : c;
+  }
+  return out;
+}
+
+TEST(Cli, DefaultsReadTheSameInHelpReadmeAndDocs) {
+  const std::string readme = Squash(SourceFile("README.md"));
+  const std::string run_md = Squash(SourceFile("docs/run.md"));
+  ASSERT_FALSE(readme.empty());
+  ASSERT_FALSE(run_md.empty());
+  const std::string percentage =
+      "kube-scheduler's default is 50 in v1.15 and 0 (adaptive) in v1.26, either of which only "
+      "matters from 100 nodes up";
+  const std::string tie_break =
+      "round-robin picks as kube-scheduler's selectHost does (v1.15 rotates among them, v1.26 "
+      "picks one at random)";
+  std::vector<std::pair<std::string, std::string>> texts = {{"README.md", readme}};
+  for (const char* cmd : {"--help", "schedule --help", "capacity --help", "drain --help"}) {
+    CommandRun r = Ksched(cmd);
+    ASSERT_EQ(r.status, 0) << cmd;
+    texts.emplace_back(cmd, Squash(r.out));
+  }
+  for (const auto& [where, text] : texts) {
+    EXPECT_NE(text.find(percentage), std::string::npos) << where << ": " << text;
+    EXPECT_NE(text.find(tie_break), std::string::npos) << where << ": " << text;
+  }
+  // `run` keeps kube-scheduler's defaults (the engine's upstream percentage):
+  // its help, docs/run.md, README and the top-level help agree.
+  CommandRun run = Ksched("run --help");
+  ASSERT_EQ(run.status, 0);
+  const std::string run_help = Squash(run.out);
+  EXPECT_NE(run_help.find("Default: v1.26 --config's percentageOfNodesToScore, else adaptive; "
+                          "v1.15 50"),
+            std::string::npos)
+      << run_help;
+  EXPECT_NE(run_help.find("--tie-break TEXT:{name,round-robin}=round-robin"), std::string::npos)
+      << run_help;
+  EXPECT_NE(run_md.find("| `--percentage-of-nodes-to-score N` | v1.26: `--config`'s "
+                        "`percentageOfNodesToScore`, else adaptive (0); v1.15: 50 |"),
+            std::string::npos);
+  EXPECT_NE(run_md.find("| `--tie-break name\\|round-robin` | `round-robin` |"), std::string::npos);
+  EXPECT_NE(readme.find("`ksched run` keeps kube-scheduler's: `--tie-break round-robin` and, for "
+                        "`--percentage-of-nodes-to-score`, the engine's upstream default (v1.26: "
+                        "`--config`'s percentageOfNodesToScore, else adaptive; v1.15: 50)"),
+            std::string::npos);
+  EXPECT_NE(texts[1].second.find("run keeps kube-scheduler's: --tie-break round-robin and, for "
+                                 "--percentage-of-nodes-to-score, the engine's upstream default: "
+                                 "v1.26 --config's percentageOfNodesToScore, else adaptive; v1.15 "
+                                 "50"),
+            std::string::npos)
+      << texts[1].second;
+  // --pending's pods go in queue order, priority first.
+  EXPECT_NE(texts[2].second.find("They go in queue order, as kube-scheduler's queue takes them: "
+                                 "higher spec.priority first, then the order in the file"),
+            std::string::npos)
+      << texts[2].second;
+}
+
+// README's synopses of capacity and drain name every flag --help lists (the
+// common scheduler flags are listed once, after the table).
+TEST(Cli, ReadmeSynopsesNameEveryFlag) {
+  const std::string readme = SourceFile("README.md");
+  const std::string common = readme.substr(readme.find("Common flags of `schedule`"));
+  for (const char* cmd : {"schedule", "capacity", "drain"}) {
+    const std::string head = std::string("| `ksched ") + cmd + " ";
+    const size_t at = readme.find(head);
+    ASSERT_NE(at, std::string::npos) << cmd;
+    const std::string row = readme.substr(at, readme.find('\n', at) - at);
+    const std::string synopsis = row.substr(0, row.find("` |"));
+    CommandRun help = Ksched(std::string(cmd) + " --help");
+    ASSERT_EQ(help.status, 0);
+    // The options, after "Options:": "  -f,--filename TEXT ...", "  --max INT ...".
+    std::istringstream lines(help.out.substr(help.out.find("Options:")));
+    std::string line;
+    size_t flags = 0;
+    while (std::getline(lines, line)) {
+      const size_t start = line.find_first_not_of(' ');
+      if (start == std::string::npos || line[start] != '-' || start > 2) continue;
+      const std::string names = line.substr(start, line.find_first_of(" =", start) - start);
+      // "-f,--filename": the short name is the one a synopsis uses.
+      const std::string flag = names.substr(0, names.find(','));
+      if (flag == "-h" || flag == "--warnings") continue;
+      ++flags;
+      const bool in_synopsis = synopsis.find(flag + " ") != std::string::npos ||
+                               synopsis.find(flag + "]") != std::string::npos;
+      const bool in_common = common.find("`" + flag) != std::string::npos;
+      EXPECT_TRUE(in_synopsis || in_common) << cmd << " " << flag << " is not in README";
+    }
+    EXPECT_GT(flags, 5u) << help.out;
+  }
+}
+
+// The command list docs/input-limits.md quotes is the one ksched prints.
+TEST(Cli, InputLimitsQuotesTheCommandList) {
+  CommandRun typo = Ksched("schedul");
+  ASSERT_EQ(typo.status, 2);
+  std::string message = typo.err.substr(std::string("ksched: ").size());
+  message.erase(message.find_last_not_of('\n') + 1);
+  message = message.substr(0, message.find("; see ksched --help"));
+  EXPECT_NE(SourceFile("docs/input-limits.md").find(message), std::string::npos) << message;
 }
 
 }  // namespace

@@ -75,6 +75,15 @@ TEST(PlanningCli, AddNodeForScheduleAndCapacity) {
   // host of its own.
   EXPECT_EQ(j[0]["template"], "node-c");
   EXPECT_EQ(j[0]["nodes"], 1);
+  // Where the pods land with the answer's k.
+  std::map<std::string, std::string> where;
+  for (const auto& p : j[0]["placements"]) where[p["pod"]] = p["node"];
+  EXPECT_EQ(where.size(), 5u) << s.out;
+  EXPECT_EQ(where["shop/report-builder"], "node-c-1") << s.out;
+  CommandRun table = Ksched("schedule -f " + Example("cluster.yaml") + " --add-node " +
+                            Example("node-template.yaml"));
+  EXPECT_NE(table.out.find("With 1 node-c added, the pending pods land here:"), std::string::npos)
+      << table.out;
   CommandRun c =
       Ksched("capacity -f " + Example("cluster.yaml") + " --pod " + Example("web-deployment.yaml") +
              "=40 --add-node " + Example("node-template.yaml") + "=10");
@@ -88,7 +97,13 @@ status: {allocatable: {cpu: 100m, memory: 1Gi, pods: "110"}}
   CommandRun none = Ksched("schedule -f " + Example("cluster.yaml") + " --add-node " + tiny + "=4");
   EXPECT_EQ(none.status, 1);
   EXPECT_NE(none.out.find("none up to 4"), std::string::npos) << none.out;
-  EXPECT_NE(none.out.find("even with 4 nodes added, shop/"), std::string::npos) << none.out;
+  // Said at once, after the runs at 0 and 4: a 100m node takes no web pod.
+  EXPECT_NE(none.out.find("0- 4-"), std::string::npos) << none.out;
+  EXPECT_NE(none.out.find("tiny: no number of nodes helps: shop/web-7d9f-"), std::string::npos)
+      << none.out;
+  EXPECT_NE(none.out.find("cannot run on a new tiny: NodeResourcesFit: Insufficient cpu."),
+            std::string::npos)
+      << none.out;
   CommandRun unbounded = Ksched("capacity -f " + Example("cluster.yaml") + " --pod " +
                                 Example("web-pod.yaml") + " --add-node " + tiny);
   EXPECT_EQ(unbounded.status, 2);
@@ -107,6 +122,56 @@ TEST(PlanningCli, DrainVerdictAndExitStatus) {
   CommandRun missing = Ksched("drain -f " + Example("cluster.yaml") + " nope");
   EXPECT_EQ(missing.status, 2);
   EXPECT_NE(missing.err.find("node \"nope\" is not in the snapshot"), std::string::npos);
+}
+
+// kubectl drain's rules through the command line: a pod with emptyDir data
+// stops the drain until --delete-emptydir-data; a deleted bare pod names its
+// node; pending pods are said to be left out.
+TEST(PlanningCli, DrainLocalDataAndDeletedPods) {
+  const std::string snap = WriteTemp("drain-local.yaml", R"(apiVersion: v1
+kind: List
+items:
+- kind: Node
+  metadata: {name: n1}
+  status: {allocatable: {cpu: "4", memory: 4Gi, pods: "110"}}
+- kind: Node
+  metadata: {name: n2}
+  status: {allocatable: {cpu: "4", memory: 4Gi, pods: "110"}}
+- kind: Pod
+  metadata:
+    name: cache-1
+    namespace: default
+    ownerReferences: [{apiVersion: apps/v1, kind: ReplicaSet, name: cache, uid: u-c, controller: true}]
+  spec:
+    nodeName: n1
+    volumes: [{name: scratch, emptyDir: {}}]
+    containers: [{name: c, image: x, resources: {requests: {cpu: 100m}}}]
+- kind: Pod
+  metadata: {name: bare, namespace: default}
+  spec: {nodeName: n1, containers: [{name: c, image: x}]}
+- kind: Pod
+  metadata: {name: waiting, namespace: default}
+  spec: {containers: [{name: c, image: x}]}
+)");
+  CommandRun blocked = Ksched("drain -f " + snap + " n1");
+  EXPECT_EQ(blocked.status, 1) << blocked.err;
+  EXPECT_EQ(blocked.out.rfind("not safe to drain: kubectl drain refuses 1 pod with local data "
+                              "(emptyDir): default/cache-1; --delete-emptydir-data",
+                              0),
+            0u)
+      << blocked.out;
+  EXPECT_NE(blocked.out.find("the snapshot's 1 pending pod is left out"), std::string::npos)
+      << blocked.out;
+  EXPECT_NE(blocked.out.find("default/bare  n1    deleted, not recreated (no controller)"),
+            std::string::npos)
+      << blocked.out;
+  CommandRun ok = Ksched("drain -f " + snap + " n1 --delete-emptydir-data -o json");
+  EXPECT_EQ(ok.status, 0) << ok.err << ok.out;
+  auto j = nlohmann::json::parse(ok.out);
+  EXPECT_EQ(j["localDataBlocks"], false);
+  EXPECT_EQ(j["localData"][0]["emptyDirVolumes"][0], "scratch");
+  EXPECT_EQ(j["deleted"][0]["node"], "n1");
+  EXPECT_EQ(j["pendingLeftOut"], 1);
 }
 
 TEST(PlanningCli, HtmlReportsAreOnePage) {
@@ -147,6 +212,153 @@ TEST(PlanningCli, HtmlScheduleAgreesWithJson) {
   }
   EXPECT_EQ(compared, 5u);
   EXPECT_EQ(from_html.size(), 5u);
+}
+
+// A one-core node full of a priority-0 pod, and a pending priority-1000 pod
+// that fits only by preempting it.
+const char* kPreemptingPending = R"(apiVersion: v1
+kind: List
+items:
+- apiVersion: v1
+  kind: Node
+  metadata: {name: n1, labels: {kubernetes.io/hostname: n1}}
+  status: {allocatable: {cpu: "1", memory: 4Gi, pods: "110"}}
+- apiVersion: v1
+  kind: Pod
+  metadata: {name: low, namespace: default, uid: u-low, creationTimestamp: "2024-01-01T00:00:00Z"}
+  spec:
+    nodeName: n1
+    priority: 0
+    containers: [{name: c, image: x, resources: {requests: {cpu: "1"}}}]
+  status: {phase: Running}
+- apiVersion: v1
+  kind: Pod
+  metadata: {name: high, namespace: default, uid: u-high, creationTimestamp: "2024-01-02T00:00:00Z"}
+  spec:
+    priority: 1000
+    containers: [{name: c, image: x, resources: {requests: {cpu: "1"}}}]
+  status: {phase: Pending}
+)";
+
+// capacity schedules the snapshot's pending pods as schedule does,
+// preemption included, so the two never disagree on one file.
+TEST(PlanningCli, CapacityAndScheduleAgreeOnPendingPods) {
+  const std::string snap = WriteTemp("preempting-pending.yaml", kPreemptingPending);
+  const std::string small = WriteTemp("small.yaml", R"(apiVersion: v1
+kind: Pod
+metadata: {name: small}
+spec: {containers: [{name: c, image: x, resources: {requests: {cpu: 100m}}}]}
+)");
+  for (const std::string& extra : {std::string(), std::string(" --disable-preemption")}) {
+    CommandRun s = Ksched("schedule -f " + snap + extra + " -o json");
+    ASSERT_NE(s.status, 2) << s.err;
+    std::string scheduled_on;
+    for (const auto& step : nlohmann::json::parse(s.out))
+      if (step["pod"] == "default/high" && step["node"].is_string()) scheduled_on = step["node"];
+    CommandRun c = Ksched("capacity -f " + snap + " --pod " + small + "=1" + extra + " -o json");
+    ASSERT_NE(c.status, 2) << c.err;
+    auto j = nlohmann::json::parse(c.out);
+    ASSERT_EQ(j["pending"]["pods"].size(), 1u) << c.out;
+    const auto& high = j["pending"]["pods"][0];
+    EXPECT_EQ(high["node"].is_null() ? "" : high["node"].get<std::string>(), scheduled_on)
+        << extra << c.out;
+    EXPECT_EQ(j["pending"]["unscheduled"], scheduled_on.empty() ? 1 : 0) << extra;
+    if (extra.empty()) {
+      EXPECT_EQ(scheduled_on, "n1");
+      EXPECT_EQ(high["victims"], nlohmann::json::array({"default/low"})) << c.out;
+    } else {
+      EXPECT_EQ(scheduled_on, "");
+    }
+  }
+  CommandRun table = Ksched("capacity -f " + snap + " --pod " + small + "=1");
+  EXPECT_NE(table.out.find("default/high preempted default/low on n1\n"), std::string::npos)
+      << table.out;
+  EXPECT_NE(table.out.find("as `ksched schedule` would: 1 placed, 0 did not fit"),
+            std::string::npos)
+      << table.out;
+}
+
+// The page's embedded data, parsed.
+nlohmann::json PageData(const std::string& html) {
+  const std::string open = "id=\"ksched-data\">";
+  size_t begin = html.find(open);
+  if (begin == std::string::npos) return nullptr;
+  begin += open.size();
+  return nlohmann::json::parse(html.substr(begin, html.find("</script>", begin) - begin));
+}
+
+// --explain with -o html writes a page: the verdict, every node's result and
+// what preemption decided.
+TEST(PlanningCli, ExplainAsHtml) {
+  CommandRun r =
+      Ksched("schedule -f " + Example("cluster.yaml") + " --explain shop/report-builder -o html");
+  EXPECT_EQ(r.status, 1) << r.err;
+  ASSERT_EQ(r.out.rfind("<!DOCTYPE html>", 0), 0u) << r.out.substr(0, 200);
+  auto data = PageData(r.out);
+  ASSERT_TRUE(data.is_object());
+  EXPECT_EQ(data["title"], "ksched schedule --explain shop/report-builder");
+  EXPECT_EQ(data["verdictOk"], false);
+  EXPECT_EQ(data["verdict"].get<std::string>().rfind(
+                "Pod shop/report-builder cannot be scheduled: 0/5 nodes are available:", 0),
+            0u)
+      << data["verdict"];
+  EXPECT_EQ(data["after"].size(), 5u);  // the nodes as the pod saw them
+  bool taint = false;
+  for (const auto& section : data["sections"]) {
+    if (section["title"] != "Nodes that do not fit") continue;
+    EXPECT_EQ(section["rows"].size(), 5u);
+    for (const auto& row : section["rows"])
+      taint = taint || (row[0] == "gpu-b3" &&
+                        row[3].get<std::string>().find("taint nvidia.com/gpu=present:NoSchedule") !=
+                            std::string::npos);
+  }
+  EXPECT_TRUE(taint) << data["sections"];
+  // A pod that preempts: both attempts, and the candidates.
+  const std::string snap = WriteTemp("explain-preempt.yaml", kPreemptingPending);
+  CommandRun p = Ksched("schedule -f " + snap + " --explain high -o html");
+  EXPECT_EQ(p.status, 0) << p.err;
+  auto pd = PageData(p.out);
+  ASSERT_TRUE(pd.is_object());
+  EXPECT_EQ(pd["verdictOk"], true);
+  EXPECT_EQ(pd["verdict"], "Pod default/high -> n1");
+  EXPECT_NE(pd["summary"].dump().find(
+                R"(["Attempt 1 (it preempted, then was retried): preemption","nominated to n1, )"
+                R"(deleting default/low"])"),
+            std::string::npos)
+      << pd["summary"];
+  // v1.15 lists every node's preemption verdict.
+  CommandRun v115 =
+      Ksched("schedule --scheduler-version v1.15 -f " + snap + " --explain high -o html");
+  EXPECT_EQ(v115.status, 0) << v115.err;
+  std::string candidates;
+  const nlohmann::json v115_data = PageData(v115.out);
+  for (const auto& section : v115_data["sections"])
+    if (section["title"] == "Attempt 1 (it preempted, then was retried): Preemption")
+      candidates = section["rows"].dump();
+  EXPECT_NE(candidates.find("candidate: victims default/low (chosen)"), std::string::npos)
+      << v115.out;
+}
+
+// --add-node -o html draws the answer's run, the added nodes marked.
+TEST(PlanningCli, AddNodeAsHtml) {
+  for (const char* cmd : {"schedule", "capacity"}) {
+    CommandRun help = Ksched(std::string(cmd) + " --help");
+    EXPECT_NE(help.out.find("-o html draws the first answer's run"), std::string::npos) << help.out;
+  }
+  CommandRun r = Ksched("schedule -f " + Example("cluster.yaml") + " --add-node " +
+                        Example("node-template.yaml") + " -o html");
+  EXPECT_EQ(r.status, 0) << r.err;
+  ASSERT_EQ(r.out.rfind("<!DOCTYPE html>", 0), 0u) << r.out.substr(0, 200);
+  const nlohmann::json data = PageData(r.out);
+  ASSERT_TRUE(data.is_object());
+  EXPECT_EQ(data["verdict"], "1 node-c to add");
+  EXPECT_EQ(data["markedNodes"], nlohmann::json::array({"node-c-1"}));
+  EXPECT_EQ(data["markedAs"], "added");
+  EXPECT_EQ(data["after"].size(), 6u);
+  std::map<std::string, std::string> where;
+  for (const auto& p : data["pods"]) where[p["pod"]] = p["node"];
+  EXPECT_EQ(where["shop/report-builder"], "node-c-1") << data["pods"];
+  EXPECT_EQ(where.size(), 5u);
 }
 
 TEST(PlanningCli, HelpHasExamples) {

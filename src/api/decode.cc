@@ -718,7 +718,10 @@ class Decoder {
         vol->kind = VolumeKind::kEphemeral;
         return v.is_object() ? true : TypeError(v, "an object");
       } else {
-        return true;  // emptyDir, hostPath, configMap, ...: kOther
+        // emptyDir, hostPath, configMap, ...: kOther, the source's name kept
+        // in id (drain planning asks for emptyDir).
+        vol->id = std::string(k);
+        return true;
       }
       vol->kind = kind;
       if (kind == VolumeKind::kRBD) vol->rbd_pool = "rbd";

@@ -236,7 +236,9 @@ void ExpectFullPod(const Pod& pod) {
   EXPECT_EQ(s.volumes[7].id, "ebs.csi.aws.com");
   EXPECT_EQ(s.volumes[8].kind, VolumeKind::kOther);
   EXPECT_EQ(s.volumes[8].name, "v8");
+  EXPECT_EQ(s.volumes[8].id, "emptyDir");  // the source's name, for drain planning
   EXPECT_EQ(s.volumes[9].kind, VolumeKind::kOther);
+  EXPECT_EQ(s.volumes[9].id, "secret");
   EXPECT_EQ(s.priority, 1000);
   EXPECT_EQ(s.scheduler_name, "my-scheduler");
   EXPECT_EQ(pod.phase, "Running");

@@ -3,6 +3,7 @@
 // with --add-node how many nodes must be added for all of them to fit
 // (planning/add_node.h).
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <cstdio>
 #include <iostream>
@@ -40,7 +41,8 @@ CLI::App* AddCapacityCommand(CLI::App* app, CapacityArgs* args) {
       "  or Job (its template; copies get the labels and owner its controller gives them).\n"
       "  FILE=N asks for N copies, FILE=max for as many as fit; without either, a\n"
       "  workload's spec.replicas (a Job's parallelism) is the count, and a bare Pod\n"
-      "  is copied until one does not fit. The snapshot's pending pods go first.\n"
+      "  is copied until one does not fit. The snapshot's pending pods go first, as\n"
+      "  `ksched schedule` places them (preempting unless --disable-preemption).\n"
       "  examples:\n"
       "    ksched capacity -f snap.yaml --pod web-pod.yaml --max 500\n"
       "    ksched capacity -f snap.yaml --pod web-deploy.yaml=30 --pod db-sts.yaml -o json\n"
@@ -60,7 +62,11 @@ CLI::App* AddCapacityCommand(CLI::App* app, CapacityArgs* args) {
       ->check(CLI::IsMember({"table", "json", "yaml", "html"}))
       ->capture_default_str();
   cmd->add_flag("--ignore-pending", args->ignore_pending,
-                "Leave the snapshot's pending pods out (default: schedule them first)");
+                "Leave the snapshot's pending pods out (default: schedule them first, as "
+                "`ksched schedule` does)");
+  cmd->add_flag("--disable-preemption", args->disable_preemption,
+                "The snapshot's pending pods do not preempt lower-priority pods (as `schedule "
+                "--disable-preemption`; default: they do, as in `schedule`)");
   cmd->add_flag("--preemption", args->preemption,
                 "Let copies preempt lower-priority pods, as the scheduler would (default: off, "
                 "as cluster-capacity counts)");
@@ -73,7 +79,7 @@ CLI::App* AddCapacityCommand(CLI::App* app, CapacityArgs* args) {
   cmd->add_option("--add-node", args->add_node,
                   "Node template FILE[=MAX]: the fewest copies (0..MAX, default 1000) to add so "
                   "that every pending pod and every requested copy fits; repeat for several "
-                  "templates (each answered on its own)");
+                  "templates (each answered on its own). -o html draws the first answer's run");
   cmd->add_option("--add-node-search", args->add_node_search,
                   "bisect (exponential then binary search) or linear (every k from 0: "
                   "exactly the smallest, more runs)")
@@ -122,13 +128,10 @@ int RunCapacity(const CapacityArgs& args) {
   }
   planning::CapacityOptions options;
   options.schedule_pending = !args.ignore_pending;
+  options.pending_preemption = !args.disable_preemption;
   options.preemption = args.preemption;
   options.max = args.max;
   if (!args.add_node.empty()) {
-    if (args.output == "html") {
-      std::cerr << "ksched: --add-node prints table, json or yaml, not html\n";
-      return kExitBadInput;
-    }
     return RunAddNode(*snap, workloads, args.add_node, args.add_node_search, args.flags, options,
                       args.output);
   }
@@ -155,8 +158,10 @@ int RunCapacity(const CapacityArgs& args) {
   } else if (num_pending == 0) {
     pending_line = "none in the snapshot";
   } else {
-    pending_line = fmt::format("{} scheduled first: {} placed, {} did not fit", num_pending,
-                               num_pending - r->pending_unscheduled, r->pending_unscheduled);
+    pending_line =
+        fmt::format("{} scheduled first, as `ksched schedule` would{}: {} placed, {} did not fit",
+                    num_pending, args.disable_preemption ? " with --disable-preemption" : "",
+                    num_pending - r->pending_unscheduled, r->pending_unscheduled);
   }
 
   if (args.output == "html") {
@@ -186,8 +191,13 @@ int RunCapacity(const CapacityArgs& args) {
   std::string out;
   if (args.output == "table") {
     out += "Pending pods: " + pending_line + "\n";
-    for (const planning::PodRecord& p : r->pending)
+    for (const planning::PodRecord& p : r->pending) {
+      if (!p.victims.empty()) {
+        out += fmt::format("  {} preempted {} on {}{}\n", p.pod, fmt::join(p.victims, ", "),
+                           p.preempted_on, p.node.empty() ? " (and still did not fit)" : "");
+      }
       if (p.node.empty()) out += fmt::format("  {} did not fit: {}\n", p.pod, p.error);
+    }
     for (const planning::WorkloadOutcome& w : r->workloads) {
       out += "\n";
       if (w.requested) {

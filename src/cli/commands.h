@@ -37,8 +37,9 @@ struct CapacityArgs {
   int64_t max = 0;                // 0: until the first failure
   std::string output = "table";
   bool ignore_pending = false;
-  bool preemption = false;
-  std::string scheduler_name;  // "": ServedSchedulerNames' default
+  bool preemption = false;          // copies preempt
+  bool disable_preemption = false;  // pending pods do not preempt
+  std::string scheduler_name;       // "": ServedSchedulerNames' default
   std::vector<std::string> add_node;
   std::string add_node_search = "bisect";
   bool warnings = true;
@@ -53,6 +54,7 @@ struct DrainArgs {
   std::vector<std::string> nodes;
   std::string output = "table";
   bool disable_preemption = false;
+  bool delete_emptydir_data = false;
   bool warnings = true;
   SchedulerFlags flags;
 };

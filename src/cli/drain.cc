@@ -16,10 +16,14 @@ namespace ksched {
 CLI::App* AddDrainCommand(CLI::App* app, DrainArgs* args) {
   CLI::App* cmd = app->add_subcommand(
       "drain",
-      "Simulate kubectl drain: cordon the nodes, evict their pods (DaemonSet and mirror pods\n"
-      "  stay; pods without a controller are deleted, as with --force), check\n"
-      "  PodDisruptionBudgets, and schedule the replacements on the rest of the cluster.\n"
-      "  Exit 0 when it is safe (every replacement fits, no budget blocks), 1 otherwise.\n"
+      "Simulate kubectl drain --force --ignore-daemonsets: cordon the nodes, evict their\n"
+      "  pods (DaemonSet and mirror pods stay; pods without a controller are deleted),\n"
+      "  check PodDisruptionBudgets (one that blocks for good, or one kubectl's retries\n"
+      "  get through once replacements are Ready), and schedule the replacements on the\n"
+      "  rest of the cluster. A pod with an emptyDir volume stops kubectl unless\n"
+      "  --delete-emptydir-data. The snapshot's pending pods are left out (counted).\n"
+      "  Exit 0 when it is safe (every replacement fits, no budget blocks for good, no\n"
+      "  local data in the way), 1 otherwise.\n"
       "  examples:\n"
       "    ksched drain -f snap.yaml node-a1\n"
       "    ksched drain -f snap.yaml node-a1 node-a2 -o json\n"
@@ -36,6 +40,9 @@ CLI::App* AddDrainCommand(CLI::App* app, DrainArgs* args) {
       ->capture_default_str();
   cmd->add_flag("--disable-preemption", args->disable_preemption,
                 "Replacements do not preempt lower-priority pods (as kube-scheduler's flag)");
+  cmd->add_flag("--delete-emptydir-data", args->delete_emptydir_data,
+                "Go on with pods whose emptyDir volumes hold local data, deleting it (as "
+                "kubectl drain's flag; without it such a pod stops the drain)");
   AddWarningsFlag(cmd, &args->warnings);
   args->flags.AddTo(cmd);
   return cmd;
@@ -57,6 +64,7 @@ int RunDrain(const DrainArgs& args) {
   ObjectSet objects = std::move(loaded).value();
   planning::DrainOptions options;
   options.preemption = !args.disable_preemption;
+  options.delete_emptydir_data = args.delete_emptydir_data;
   options.record_details = args.output == "html";
   auto r = planning::PlanDrain(std::move(objects), args.nodes, MakeSchedulerFactory(args.flags),
                                options);
@@ -70,24 +78,33 @@ int RunDrain(const DrainArgs& args) {
     page.title = "ksched drain " + fmt::format("{}", fmt::join(args.nodes, " "));
     page.verdict = r->verdict;
     page.verdict_ok = r->safe;
-    page.summary = {{"evicted", std::to_string(r->evicted.size())},
-                    {"did not fit", std::to_string(r->unschedulable)},
-                    {"deleted (no controller)", std::to_string(r->deleted.size())},
-                    {"staying (DaemonSet, mirror)", std::to_string(r->staying.size())}};
+    page.summary = {
+        {"evicted", std::to_string(r->evicted.size())},
+        {"did not fit", std::to_string(r->unschedulable)},
+        {"deleted (no controller)", std::to_string(r->deleted.size())},
+        {"staying (DaemonSet, mirror)", std::to_string(r->staying.size())},
+        {"with local data (emptyDir)", std::to_string(r->local_data.size())},
+        {"the snapshot's pending pods (left out)", std::to_string(r->pending_left_out)}};
     page.before = r->before;
     page.after = r->after;
     page.marked_nodes = r->nodes;
     page.marked_as = "drained";
     page.priorities = r->priorities;
     for (const planning::EvictedPod& e : r->evicted) page.pods.push_back(e.record);
-    planning::HtmlSection pdbs{"PodDisruptionBudgets that block", {"budget", "why", "pods"}, {}};
+    planning::HtmlSection pdbs{
+        "PodDisruptionBudgets that block", {"budget", "blocks", "why", "pods"}, {}};
     for (const planning::BlockingBudget& b : r->blocking)
-      pdbs.rows.push_back({b.pdb, b.why, fmt::format("{}", fmt::join(b.pods, ", "))});
-    planning::HtmlSection gone{"Deleted, not recreated (no controller)", {"pod"}, {}};
-    for (const std::string& p : r->deleted) gone.rows.push_back({p});
+      pdbs.rows.push_back({b.pdb, b.permanent ? "for good" : "until replacements are Ready", b.why,
+                           fmt::format("{}", fmt::join(b.pods, ", "))});
+    planning::HtmlSection local{
+        "Local data (emptyDir) deleted by the eviction", {"pod", "node", "volumes"}, {}};
+    for (const planning::LocalDataPod& l : r->local_data)
+      local.rows.push_back({l.pod, l.node, fmt::format("{}", fmt::join(l.volumes, ", "))});
+    planning::HtmlSection gone{"Deleted, not recreated (no controller)", {"pod", "node"}, {}};
+    for (const planning::DeletedPod& d : r->deleted) gone.rows.push_back({d.pod, d.node});
     planning::HtmlSection stay{"Staying on the drained nodes", {"pod", "node", "why"}, {}};
     for (const planning::StayingPod& s : r->staying) stay.rows.push_back({s.pod, s.node, s.why});
-    page.sections = {std::move(pdbs), std::move(gone), std::move(stay)};
+    page.sections = {std::move(pdbs), std::move(local), std::move(gone), std::move(stay)};
     return WriteHtml(page, status);
   }
   std::string out;
@@ -107,16 +124,26 @@ int RunDrain(const DrainArgs& args) {
     }
     if (!r->blocking.empty()) {
       out += "\n";
-      TextTable table({"PODDISRUPTIONBUDGET", "BLOCKS", "PODS"});
+      TextTable table({"PODDISRUPTIONBUDGET", "BLOCKS", "WHY", "PODS"});
       for (const planning::BlockingBudget& b : r->blocking)
-        table.AddRow({b.pdb, b.why, fmt::format("{}", fmt::join(b.pods, ", "))});
+        table.AddRow({b.pdb, b.permanent ? "for good" : "until replacements are Ready", b.why,
+                      fmt::format("{}", fmt::join(b.pods, ", "))});
+      out += table.Render();
+    }
+    if (!r->local_data.empty()) {
+      out += "\n";
+      TextTable table({"POD", "NODE", "EMPTYDIR VOLUMES", "LOCAL DATA"});
+      for (const planning::LocalDataPod& l : r->local_data)
+        table.AddRow({l.pod, l.node, fmt::format("{}", fmt::join(l.volumes, ", ")),
+                      r->local_data_blocks ? "stops kubectl drain (--delete-emptydir-data)"
+                                           : "deleted (--delete-emptydir-data)"});
       out += table.Render();
     }
     if (!r->deleted.empty() || !r->staying.empty()) {
       out += "\n";
       TextTable table({"POD", "NODE", "FATE"});
-      for (const std::string& p : r->deleted)
-        table.AddRow({p, "", "deleted, not recreated (no controller)"});
+      for (const planning::DeletedPod& d : r->deleted)
+        table.AddRow({d.pod, d.node, "deleted, not recreated (no controller)"});
       for (const planning::StayingPod& s : r->staying)
         table.AddRow({s.pod, s.node, "stays (" + s.why + ")"});
       out += table.Render();
@@ -146,11 +173,21 @@ int RunDrain(const DrainArgs& args) {
     for (const planning::BlockingBudget& b : r->blocking) {
       blocking.push_back({{"podDisruptionBudget", b.pdb},
                           {"disruptionsAllowed", b.disruptions_allowed},
+                          {"permanent", b.permanent},
                           {"pods", b.pods},
                           {"reason", b.why}});
     }
     j["blockingBudgets"] = std::move(blocking);
-    j["deleted"] = r->deleted;
+    json deleted = json::array();
+    for (const planning::DeletedPod& d : r->deleted)
+      deleted.push_back({{"pod", d.pod}, {"node", d.node}});
+    j["deleted"] = std::move(deleted);
+    json local = json::array();
+    for (const planning::LocalDataPod& l : r->local_data)
+      local.push_back({{"pod", l.pod}, {"node", l.node}, {"emptyDirVolumes", l.volumes}});
+    j["localData"] = std::move(local);
+    j["localDataBlocks"] = r->local_data_blocks;
+    j["pendingLeftOut"] = r->pending_left_out;
     json stay = json::array();
     for (const planning::StayingPod& s : r->staying)
       stay.push_back({{"pod", s.pod}, {"node", s.node}, {"reason", s.why}});

@@ -52,24 +52,58 @@ std::string FailureText(const NodeFailure& f) {
   return why;
 }
 
+// Why a node was or was not a place to preempt, in words.
+std::string CandidateWhy(const Decision& d, const PreemptionCandidate& c,
+                         const ClusterState& cluster) {
+  const PreemptionResult& p = *d.preemption;
+  std::string why;
+  switch (c.verdict) {
+    case PreemptionCandidate::Verdict::kUnresolvable: {
+      why = "not a candidate: removing pods cannot cure";
+      std::string reasons;
+      for (const NodeFailure& f : d.result.failures) {
+        if (f.node != c.node) continue;
+        for (const std::string& r : f.reasons)
+          if (IsUnresolvableReason(r)) reasons += (reasons.empty() ? " " : "; ") + r;
+      }
+      why += reasons.empty() ? " its failure" : reasons;
+      break;
+    }
+    case PreemptionCandidate::Verdict::kDoesNotFit:
+      why = "not a candidate: the pod does not fit even without every lower-priority pod";
+      break;
+    case PreemptionCandidate::Verdict::kCandidate:
+      why = c.victims.pods.empty()
+                ? "candidate: fits without victims"
+                : fmt::format("candidate: victims {}", PodNames(cluster, c.victims.pods));
+      if (c.victims.num_pdb_violations > 0)
+        why += fmt::format(" ({} violate a PodDisruptionBudget)", c.victims.num_pdb_violations);
+      if (c.node == p.node) why += " (chosen)";
+      break;
+  }
+  return why;
+}
+
 // Why each node was or was not a place to preempt.
 std::string ExplainPreemption(const Decision& d, const ClusterState& cluster, size_t width) {
   const PreemptionResult& p = *d.preemption;
   std::string out = "\nPreemption: ";
   if (!p.error.empty()) return out + "failed: " + p.error + "\n";
   if (!p.eligible) {
-    return out + WrapText(fmt::format("not attempted: the pod is nominated to {} where a "
-                                      "lower-priority pod is still terminating (it waits for "
-                                      "its earlier victims to go).",
-                                      d.pod.nominated_node_name),
-                          width, 0);
+    return out +
+           WrapText(fmt::format("not attempted: the pod is nominated to {} where a "
+                                "lower-priority pod is still terminating (it waits for "
+                                "its earlier victims to go).",
+                                d.pod.nominated_node_name),
+                    width, 0) +
+           "\n";
   }
   if (p.node != kNoNode) {
     std::string s = fmt::format("nominated to {}, deleting {}", cluster.node(p.node).meta.name,
                                 PodNames(cluster, p.victims));
     if (p.num_pdb_violations > 0)
       s += fmt::format(" ({} against a PodDisruptionBudget)", p.num_pdb_violations);
-    out += WrapText(s + ".", width > 12 ? width - 12 : width, 0);
+    out += WrapText(s + ".", width > 12 ? width - 12 : width, 0) + "\n";
   } else {
     out += "no node would help.\n";
   }
@@ -81,31 +115,7 @@ std::string ExplainPreemption(const Decision& d, const ClusterState& cluster, si
     return cluster.node(a->node).meta.name < cluster.node(b->node).meta.name;
   });
   for (const PreemptionCandidate* c : cs) {
-    std::string why;
-    switch (c->verdict) {
-      case PreemptionCandidate::Verdict::kUnresolvable: {
-        why = "not a candidate: removing pods cannot cure";
-        std::string reasons;
-        for (const NodeFailure& f : d.result.failures) {
-          if (f.node != c->node) continue;
-          for (const std::string& r : f.reasons)
-            if (IsUnresolvableReason(r)) reasons += (reasons.empty() ? " " : "; ") + r;
-        }
-        why += reasons.empty() ? " its failure" : reasons;
-        break;
-      }
-      case PreemptionCandidate::Verdict::kDoesNotFit:
-        why = "not a candidate: the pod does not fit even without every lower-priority pod";
-        break;
-      case PreemptionCandidate::Verdict::kCandidate:
-        why = c->victims.pods.empty()
-                  ? "candidate: fits without victims"
-                  : fmt::format("candidate: victims {}", PodNames(cluster, c->victims.pods));
-        if (c->victims.num_pdb_violations > 0)
-          why += fmt::format(" ({} violate a PodDisruptionBudget)", c->victims.num_pdb_violations);
-        if (c->node == p.node) why += " (chosen)";
-        break;
-    }
+    const std::string why = CandidateWhy(d, *c, cluster);
     table.AddRow({std::string(cluster.node(c->node).meta.name), why});
   }
   return out + table.Render(width);
@@ -635,6 +645,105 @@ void WriteExplain(DocumentWriter* w, const Decision& d,
   }
   if (extra_fields) extra_fields(w);
   w->EndObject();
+}
+
+planning::HtmlReport ExplainHtml(
+    const std::vector<Decision>& attempts,
+    const std::vector<std::vector<std::vector<explain::Cause>>>& causes,
+    const ClusterState& cluster, const ScoreColumns& config,
+    std::vector<planning::NodeUsage> usage) {
+  planning::HtmlReport page;
+  if (attempts.empty()) return page;
+  const Decision& last = attempts.back();
+  page.title = "ksched schedule --explain " + last.pod.Key();
+  // The headline of the text report: "Pod x -> node (score n)" or "Pod x
+  // cannot be scheduled: <FitError>".
+  const std::string text = ExplainTable(last, causes.back(), cluster, config, 0);
+  page.verdict = text.substr(0, text.find('\n'));
+  page.verdict_ok = last.result.chosen != kNoNode;
+  page.after = std::move(usage);
+  for (const ScoreColumn& c : config.columns) page.priorities.push_back(c.name);
+  const bool several = attempts.size() > 1;
+  for (size_t a = 0; a < attempts.size(); ++a) {
+    const Decision& d = attempts[a];
+    const ScheduleResult& r = d.result;
+    std::string attempt;
+    if (several) {
+      attempt = a == 0 ? "Attempt 1 (it preempted, then was retried): "
+                       : "Attempt 2 (after preemption): ";
+    }
+    page.summary.push_back({several ? fmt::format("attempt {}", a + 1) : "result",
+                            r.chosen != kNoNode
+                                ? fmt::format("{} (score {})", cluster.node(r.chosen).meta.name,
+                                              r.scored ? std::to_string(d.score) : "not scored")
+                                : r.error});
+    if (d.pre_filter && !d.pre_filter->message.empty()) {
+      page.summary.push_back(
+          {"PreFilter", fmt::format("{} rejected the pod before any node was filtered: {}",
+                                    d.pre_filter->plugin, d.pre_filter->message)});
+    }
+    // The nodes that fit, best first, with each plugin's (priority's) score.
+    planning::HtmlSection fits{attempt + "Nodes that fit", {"node", "result", "total"}, {}};
+    for (const ScoreColumn& c : config.columns)
+      fits.headers.push_back(c.weight != 1 ? fmt::format("{} (x{})", c.name, c.weight) : c.name);
+    for (size_t i : FeasibleOrder(r, cluster)) {
+      const NodeId n = r.feasible[i];
+      std::vector<std::string> row = {std::string(cluster.node(n).meta.name),
+                                      n == r.chosen ? "fits (chosen)" : "fits"};
+      if (r.scored) {
+        row.push_back(std::to_string(r.totals[i]));
+        for (size_t p = 0; p < config.columns.size() && p < r.priority_scores.size(); ++p) {
+          row.push_back(std::to_string(r.priority_scores[p][i] *
+                                       (config.weighted ? config.columns[p].weight : 1)));
+        }
+      }
+      fits.rows.push_back(std::move(row));
+    }
+    page.sections.push_back(std::move(fits));
+    planning::HtmlSection fails{
+        attempt + "Nodes that do not fit",
+        {"node", d.framework ? "plugin" : "predicate", "reasons", "what to change"},
+        {}};
+    for (size_t k : FailuresByNodeName(r, cluster)) {
+      const NodeFailure& f = r.failures[k];
+      std::string reasons, what;
+      for (const std::string& reason : f.reasons) reasons += (reasons.empty() ? "" : "; ") + reason;
+      if (k < causes[a].size())
+        for (const explain::Cause& c : causes[a][k]) what += (what.empty() ? "" : "; ") + c.message;
+      fails.rows.push_back(
+          {std::string(cluster.node(f.node).meta.name), f.predicate, reasons, what});
+    }
+    page.sections.push_back(std::move(fails));
+    if (d.preemption) {
+      const PreemptionResult& p = *d.preemption;
+      std::string verdict;
+      if (!p.error.empty()) {
+        verdict = "failed: " + p.error;
+      } else if (!p.eligible) {
+        verdict = fmt::format(
+            "not attempted: nominated to {}, where a lower-priority pod is "
+            "still terminating",
+            d.pod.nominated_node_name);
+      } else if (p.node != kNoNode) {
+        verdict = fmt::format("nominated to {}, deleting {}", cluster.node(p.node).meta.name,
+                              PodNames(cluster, p.victims));
+      } else {
+        verdict = "no node would help";
+      }
+      page.summary.push_back({attempt + "preemption", verdict});
+      planning::HtmlSection candidates{attempt + "Preemption", {"node", "verdict"}, {}};
+      std::vector<const PreemptionCandidate*> cs;
+      for (const PreemptionCandidate& c : p.candidates) cs.push_back(&c);
+      std::sort(cs.begin(), cs.end(), [&](const auto* x, const auto* y) {
+        return cluster.node(x->node).meta.name < cluster.node(y->node).meta.name;
+      });
+      for (const PreemptionCandidate* c : cs)
+        candidates.rows.push_back(
+            {std::string(cluster.node(c->node).meta.name), CandidateWhy(d, *c, cluster)});
+      if (!candidates.rows.empty()) page.sections.push_back(std::move(candidates));
+    }
+  }
+  return page;
 }
 
 }  // namespace ksched

@@ -15,6 +15,7 @@
 #include "cli/document_writer.h"
 #include "engine/engine.h"
 #include "explain/cause.h"
+#include "planning/html_report.h"
 #include "preemption/preempt.h"
 
 namespace ksched {
@@ -92,5 +93,15 @@ void WriteExplain(DocumentWriter* w, const Decision& d,
 void WriteCausesField(DocumentWriter* w, const ScheduleResult& result,
                       const std::vector<std::vector<explain::Cause>>& causes,
                       const ClusterState& cluster);
+
+// The --explain page (-o html): per attempt (two when the first preempted)
+// the verdict, the scores of the nodes that fit, the failing plugin
+// (predicate), reasons and causes of the others, and what preemption
+// decided; `usage` is the cluster as the pod's first attempt saw it.
+planning::HtmlReport ExplainHtml(
+    const std::vector<Decision>& attempts,
+    const std::vector<std::vector<std::vector<explain::Cause>>>& causes,
+    const ClusterState& cluster, const ScoreColumns& config,
+    std::vector<planning::NodeUsage> usage);
 
 }  // namespace ksched

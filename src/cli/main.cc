@@ -93,17 +93,25 @@ int RunReplayCommand(const std::string& file, const std::string& tie_break, int 
 #endif
 
 int main(int argc, char** argv) {
-  CLI::App app{"ksched: the kube-scheduler v1.15 scheduling algorithm, fast"};
+  CLI::App app{
+      "ksched: kube-scheduler's decisions (v1.26's framework, v1.15's algorithm), fast, from a "
+      "snapshot or a live cluster"};
   app.require_subcommand(1);
-  app.set_version_flag("--version", "ksched " KSCHED_VERSION " (kube-scheduler v1.15.5 algorithm)",
+  app.set_version_flag("-v,--version",
+                       "ksched " KSCHED_VERSION
+                       " (kube-scheduler v1.26.0 framework and v1.15.5 algorithm)",
                        "Print the version and exit");
   app.footer(
-      "Defaults that differ from kube-scheduler's:\n"
-      "  --tie-break name: among equally scored nodes pick the smallest name, so runs\n"
-      "    repeat; --tie-break round-robin rotates as upstream's selectHost does.\n"
-      "  --percentage-of-nodes-to-score 100: check every node; upstream's default is\n"
-      "    adaptive (--percentage-of-nodes-to-score 0), which stops early from 100\n"
-      "    nodes up.\n"
+      "Defaults of schedule, capacity and drain that differ from kube-scheduler's\n"
+      "(run keeps kube-scheduler's: --tie-break round-robin and, for\n"
+      "--percentage-of-nodes-to-score, the engine's upstream default: v1.26\n"
+      "--config's percentageOfNodesToScore, else adaptive; v1.15 50):\n"
+      "  --tie-break name: among the best-scoring nodes pick the smallest name, so runs\n"
+      "    repeat; round-robin picks as kube-scheduler's selectHost does (v1.15 rotates\n"
+      "    among them, v1.26 picks one at random).\n"
+      "  --percentage-of-nodes-to-score 100: every node is checked; kube-scheduler's\n"
+      "    default is 50 in v1.15 and 0 (adaptive) in v1.26, either of which only matters\n"
+      "    from 100 nodes up.\n"
       "Run ksched COMMAND --help for a command's flags.");
   // Every error line starts with "ksched:", as ksched's own errors do.
   app.failure_message([](const CLI::App* a, const CLI::Error& e) {

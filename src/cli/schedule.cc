@@ -18,6 +18,8 @@
 #include "cli/replay.h"
 #include "cli/step_writer.h"
 #include "loop/snapshot_loop.h"
+#include "planning/html_report.h"
+#include "planning/report.h"
 #include "planning/snapshot.h"
 
 namespace ksched {
@@ -36,15 +38,17 @@ CLI::App* AddScheduleCommand(CLI::App* app, ScheduleArgs* args) {
                   "Snapshot file(s): YAML or JSON, List or multi-document; - for stdin")
       ->required();
   cmd->add_option("--pending", args->pending_file,
-                  "Pods to schedule, in order (default: the snapshot's pods without a node, "
-                  "oldest first)");
+                  "Pods to schedule instead of the snapshot's pending pods. They go in queue "
+                  "order, as kube-scheduler's queue takes them: higher spec.priority first, "
+                  "then the order in the file (default: the snapshot's pods without a node, "
+                  "priority first, then oldest first)");
   cmd->add_option("-o,--output", args->output, "Output format: table, json, yaml or html")
       ->check(CLI::IsMember({"table", "json", "yaml", "html"}))
       ->capture_default_str();
   cmd->add_option("--add-node", args->add_node,
                   "Node template FILE[=MAX]: the fewest copies (0..MAX, default 1000) to add so "
                   "that every pending pod fits; repeat for several templates (each answered "
-                  "on its own)");
+                  "on its own). -o html draws the first answer's run");
   cmd->add_option("--add-node-search", args->add_node_search,
                   "bisect (exponential then binary search) or linear (every k from 0: "
                   "exactly the smallest, more runs)")
@@ -52,7 +56,7 @@ CLI::App* AddScheduleCommand(CLI::App* app, ScheduleArgs* args) {
       ->capture_default_str();
   cmd->add_option("--explain", args->explain,
                   "namespace/name (or name, in default) of one pending pod: every node's verdict, "
-                  "the cause of each failure and the scores; honours -o json|yaml");
+                  "the cause of each failure and the scores; honours -o json|yaml|html");
   cmd->add_option(
          "--scheduler-name", args->scheduler_name,
          "Schedule only pods whose spec.schedulerName is this (as kube-scheduler's "
@@ -168,6 +172,7 @@ int RunSchedule(const ScheduleArgs& args) {
     std::vector<std::vector<explain::Cause>> causes;
   };
   std::vector<ExplainedAttempt> explained;
+  std::vector<planning::NodeUsage> explained_usage;  // the cluster its first attempt saw
   TextTable table({"POD", "NODE", "SCORE", "MESSAGE"});
   std::set<std::string> unscheduled;  // pods whose last attempt failed
   size_t done = 0;
@@ -248,6 +253,8 @@ int RunSchedule(const ScheduleArgs& args) {
     if (explaining) {
       // The cluster changes after this call (binding, victims): explain now.
       explained.push_back({d, ExplainFailures(d.pod, r, *cluster, &loop.nominated(), cycle)});
+      if (args.output == "html" && explained.size() == 1)
+        explained_usage = planning::TakeUsage(*cluster);
     }
     if (r.chosen == kNoNode) {
       unscheduled.insert(d.pod.Key());
@@ -285,6 +292,15 @@ int RunSchedule(const ScheduleArgs& args) {
         text += ExplainTable(explained[i].decision, explained[i].causes, *cluster, cfg,
                              TerminalWidth());
       }
+    } else if (args.output == "html") {
+      std::vector<Decision> decisions;
+      std::vector<std::vector<std::vector<explain::Cause>>> causes;
+      for (const ExplainedAttempt& e : explained) {
+        decisions.push_back(e.decision);
+        causes.push_back(e.causes);
+      }
+      text = planning::RenderHtml(
+          ExplainHtml(decisions, causes, *cluster, cfg, std::move(explained_usage)));
     } else if (!explained.empty()) {
       // One document: the last attempt, earlier ones inside it.
       OutputBuffer buffer(&text);

@@ -21,10 +21,6 @@ int RunScheduleAddNode(const ScheduleArgs& args) {
     std::cerr << "ksched: " << snap.error().message << "\n";
     return kExitBadInput;
   }
-  if (args.output == "html") {
-    std::cerr << "ksched: --add-node prints table, json or yaml, not html\n";
-    return kExitBadInput;
-  }
   planning::CapacityOptions options;
   return RunAddNode(*snap, {}, args.add_node, args.add_node_search, args.flags, options,
                     args.output);
@@ -43,7 +39,7 @@ int RunScheduleHtml(const ScheduleArgs& args) {
     return kExitBadInput;
   }
   planning::CapacityOptions options;
-  options.preemption = !args.disable_preemption;
+  options.pending_preemption = !args.disable_preemption;
   options.record_details = true;
   const size_t num_pending = snap->pending.size();
   auto skipped = std::move(snap->skipped);

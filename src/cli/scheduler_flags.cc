@@ -50,9 +50,10 @@ void SchedulerFlags::AddTo(CLI::App* app) {
       ->each([this](const std::string&) { provider_given = true; })
       ->capture_default_str();
   app->add_option("--percentage-of-nodes-to-score", percentage_of_nodes_to_score,
-                  "Stop filtering after this share of nodes is feasible. Default 100: every "
-                  "node is checked; kube-scheduler's default is 0 (adaptive, only matters "
-                  "from 100 nodes up). A --config file's percentageOfNodesToScore replaces it")
+                  "Stop filtering once this share of the nodes is feasible. Default 100: every "
+                  "node is checked; kube-scheduler's default is 50 in v1.15 and 0 (adaptive) in "
+                  "v1.26, either of which only matters from 100 nodes up. A --config file's "
+                  "percentageOfNodesToScore replaces it")
       ->check(IntegerIn(0, 100))
       ->capture_default_str();
   app->add_option("--hard-pod-affinity-symmetric-weight", hard_pod_affinity_symmetric_weight,
@@ -64,9 +65,9 @@ void SchedulerFlags::AddTo(CLI::App* app) {
       ->each([this](const std::string&) { hard_weight_given = true; })
       ->capture_default_str();
   app->add_option("--tie-break", tie_break,
-                  "Among the best-scoring nodes pick the smallest name (name, the default, "
-                  "repeatable) or pick as kube-scheduler's selectHost does (round-robin: "
-                  "v1.15's rotation, v1.26's random choice among the best)")
+                  "Among the best-scoring nodes: name (the default) picks the smallest name, so "
+                  "runs repeat; round-robin picks as kube-scheduler's selectHost does (v1.15 "
+                  "rotates among them, v1.26 picks one at random)")
       ->check(CLI::IsMember({"name", "round-robin"}))
       ->capture_default_str();
   app->add_option("--feature-gates", feature_gates,

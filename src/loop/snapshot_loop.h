@@ -65,6 +65,11 @@ class SnapshotLoop {
   // victims) are applied to the cluster.
   void Run(std::vector<Pod> pending, const std::function<void(const Attempt&)>& on_attempt);
 
+  // Turns preemption on or off for the next Run() (capacity: the pending
+  // pods preempt as `schedule` lets them, the copies only with --preemption).
+  // Nominations made so far are kept.
+  void set_preemption(bool on) { options_.preemption = on; }
+
   // The pods still nominated when Run() returned.
   const NominatedPods& nominated() const { return nominated_; }
 

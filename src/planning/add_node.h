@@ -21,6 +21,19 @@
 //     the price of k+1 runs.
 // When no k up to MAX succeeds, the answer says so with the FitError of a pod
 // that still did not fit with MAX nodes added.
+//
+// A new node runs the DaemonSets whose pods fit it, as cluster-autoscaler
+// counts them for its template nodes: one pod per DaemonSet that runs in the
+// snapshot (its pods are the template: the controller replaced the
+// DaemonSet's own required node affinity with the node's name, so that part
+// of it is not seen), kept when the engine places it on a fresh copy of the
+// template together with the DaemonSet pods kept before it.
+//
+// When no number of nodes can help the pod that did not fit at k = 0 (the
+// template never matches it: taints, node selector or affinity, or it does
+// not fit beside the DaemonSet pods), the search says so at once: one run at
+// MAX confirms it (the pod could still fit an old node that other pods left
+// for the new ones) instead of searching every k.
 #pragma once
 
 #include <cstdint>
@@ -51,12 +64,41 @@ Result<NodeTemplate> LoadNodeTemplate(const std::string& arg);
 // no uid.
 std::vector<Node> NodeCopies(const NodeTemplate& t, int64_t k);
 
+// The DaemonSets of a snapshot as their running pods show them: one pod
+// per DaemonSet (by owner uid), unbound, without the node-name affinity the
+// controller gave it. In the order of the snapshot's pods.
+std::vector<Pod> DaemonSetTemplates(const ObjectSet& objects);
+
+// What a fresh copy of the template looks like to the engine: the
+// DaemonSet pods it gets (bound to its name), and for a pod that can never
+// run there, why.
+struct TemplateFit {
+  std::vector<Pod> daemons;               // bound to the template's own name
+  std::vector<std::string> daemon_names;  // their DaemonSets, "ns/name"
+  // Runs `pod` on a cluster of this one fresh node (and its DaemonSet
+  // pods): "" when it fits, else the failing predicate/plugin's reason, when
+  // the node itself decides it (taints, selectors, resources, ports,
+  // conditions). Other failures (inter-pod terms, volumes) depend on the
+  // rest of the cluster and are not claimed.
+  std::function<Result<std::string>(const Pod& pod)> never;
+};
+Result<TemplateFit> FitTemplate(const NodeTemplate& t, const std::vector<Pod>& daemon_templates,
+                                const SchedulerFactory& make_scheduler);
+
+// The DaemonSet pods of k copies: each kept DaemonSet's pod on each copy.
+std::vector<Pod> DaemonPodsOn(const std::vector<Pod>& daemons, const std::vector<Node>& copies);
+
 // One candidate's run.
 struct Trial {
   int64_t k = 0;
   bool ok = false;
-  std::string failed_pod;  // a pod (or workload copy) that did not fit
-  std::string error;       // its FitError
+  std::string failed_pod;       // a pod (or workload copy) that did not fit
+  std::string failed_workload;  // the copy's workload (Workload::Label()), or ""
+  std::string error;            // its FitError
+  // When ok: where the pending pods landed (pod, node), in scheduling
+  // order, and each workload's copies per node.
+  std::vector<std::pair<std::string, std::string>> placements;
+  std::vector<WorkloadOutcome> workloads;
 };
 using TrialFn = std::function<Result<Trial>(int64_t k)>;
 
@@ -70,17 +112,37 @@ struct AddNodeAnswer {
   std::vector<Trial> trials;     // in the order run
   // When no k works: the failing pod and FitError of the run at `max`.
   std::string failed_pod, error;
+  // When no number of nodes helps: the pod a new node can never take, and
+  // why (the search then stopped after the runs at 0 and max).
+  std::string never_pod, never;
+  std::vector<std::string> daemon_sets;  // the DaemonSets each new node runs
+  std::vector<Pod> daemons;              // their pods' templates (DaemonPodsOn)
+  // The successful run of the answer.
+  const Trial* answer_trial() const {
+    for (const Trial& t : trials)
+      if (nodes && t.k == *nodes && t.ok) return &t;
+    return nullptr;
+  }
 };
 
-// The search alone, over any trial function (tests give it made-up ones).
-Result<AddNodeAnswer> SearchNodesToAdd(int64_t max, SearchMode mode, const TrialFn& trial);
+// For the failing run at k = 0: when the pod that did not fit is one no new
+// node can ever take, that pod and why; nullopt otherwise.
+using NeverFn =
+    std::function<Result<std::optional<std::pair<std::string, std::string>>>(const Trial&)>;
 
-// The capacity run as a trial: the snapshot plus k template copies, its
-// pending pods (unless options say otherwise) and `workloads` (each must
-// have a count), preemption off.
+// The search alone, over any trial function (tests give it made-up ones).
+// With `never`, a failing run at k = 0 whose pod no new node takes is
+// followed by one run at max: if that fails too, the answer is none at once.
+Result<AddNodeAnswer> SearchNodesToAdd(int64_t max, SearchMode mode, const TrialFn& trial,
+                                       const NeverFn& never = nullptr);
+
+// The capacity run as a trial: the snapshot plus k template copies with
+// their DaemonSet pods (`daemons`, as FitTemplate keeps them), its pending
+// pods (unless options say otherwise) and `workloads` (each must have a
+// count), preemption off.
 TrialFn CapacityTrial(const Snapshot& snapshot, const std::vector<Workload>& workloads,
-                      const NodeTemplate& t, const SchedulerFactory& make_scheduler,
-                      CapacityOptions options);
+                      const NodeTemplate& t, const std::vector<Pod>& daemons,
+                      const SchedulerFactory& make_scheduler, CapacityOptions options);
 
 // Runs the search for one template.
 Result<AddNodeAnswer> FindNodesToAdd(const Snapshot& snapshot,

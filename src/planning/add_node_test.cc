@@ -75,6 +75,33 @@ TEST(SearchNodesToAdd, NonMonotoneSuccessBisectVersusLinear) {
   EXPECT_EQ(Ks(*linear), (std::vector<int64_t>{0, 1, 2, 3}));
 }
 
+// A pod no new node takes: after the failing run at 0, one run at max
+// decides, instead of the whole search.
+TEST(SearchNodesToAdd, NoNumberOfNodesHelps) {
+  NeverFn never = [](const Trial&) -> Result<std::optional<std::pair<std::string, std::string>>> {
+    return std::make_optional(std::make_pair(std::string("default/p"), std::string("taints")));
+  };
+  for (SearchMode mode : {SearchMode::kBisect, SearchMode::kLinear}) {
+    auto a = SearchNodesToAdd(1000, mode, Fake([](int64_t) { return false; }), never);
+    ASSERT_TRUE(a.ok());
+    EXPECT_FALSE(a->nodes);
+    EXPECT_EQ(Ks(*a), (std::vector<int64_t>{0, 1000}));
+    EXPECT_EQ(a->never_pod, "default/p");
+    EXPECT_EQ(a->never, "taints");
+    EXPECT_EQ(a->error, "with 1000");
+  }
+  // When the run at max succeeds after all (others made room on old
+  // nodes), the search goes on below it.
+  auto found =
+      SearchNodesToAdd(100, SearchMode::kBisect, Fake([](int64_t k) { return k >= 30; }), never);
+  EXPECT_EQ(*found->nodes, 30);
+  EXPECT_EQ(found->trials[1].k, 100);
+  auto linear =
+      SearchNodesToAdd(3, SearchMode::kLinear, Fake([](int64_t k) { return k >= 3; }), never);
+  EXPECT_EQ(*linear->nodes, 3);
+  EXPECT_EQ(Ks(*linear), (std::vector<int64_t>{0, 3, 1, 2}));
+}
+
 TEST(SearchNodesToAdd, ATrialErrorStopsTheSearch) {
   TrialFn failing = [](int64_t k) -> Result<Trial> {
     if (k == 2) return MakeError("boom");
@@ -122,6 +149,69 @@ TEST(FindNodesToAdd, PendingPodsOfASnapshot) {
   EXPECT_EQ(none->failed_pod, "default/c");
   EXPECT_EQ(none->error, "0/6 nodes are available: 6 Insufficient cpu.");
   EXPECT_EQ(none->trials.back().k, 5);
+  // Said at once: a half-core node never takes a 1-core pod.
+  EXPECT_EQ(none->trials.size(), 2u);
+  EXPECT_EQ(none->never_pod, "default/c");
+  EXPECT_EQ(none->never, "GeneralPredicates: Insufficient cpu");
+  // The answer's run says where the pods land.
+  const Trial* t = a->answer_trial();
+  ASSERT_NE(t, nullptr);
+  ASSERT_EQ(t->placements.size(), 3u);
+  EXPECT_EQ(t->placements[2], (std::pair<std::string, std::string>{"default/c", "extra-1"}));
+}
+
+// A DaemonSet pod running on n1 (pinned there by the controller's
+// metadata.name term): each new node runs one too, when it fits there.
+std::string DaemonPod(const std::string& name, const std::string& cpu, const std::string& node,
+                      const std::string& tolerations = "") {
+  return fmt::format(R"(
+- apiVersion: v1
+  kind: Pod
+  metadata:
+    name: {0}-x1
+    namespace: default
+    ownerReferences: [{{apiVersion: apps/v1, kind: DaemonSet, name: {0}, uid: u-{0}, controller: true}}]
+  spec:
+    nodeName: {2}
+    affinity:
+      nodeAffinity:
+        requiredDuringSchedulingIgnoredDuringExecution:
+          nodeSelectorTerms: [{{matchFields: [{{key: metadata.name, operator: In, values: [{2}]}}]}}]
+    {3}
+    containers: [{{name: c, image: agent, resources: {{requests: {{cpu: "{1}"}}}}}}]
+)",
+                     name, cpu, node, tolerations);
+}
+
+TEST(FindNodesToAdd, NewNodesRunTheirDaemonSets) {
+  // n1: 2 cores, the agent takes 500m: room for one 1-core pod; the other
+  // two need a new node each, as the agent runs there too.
+  Snapshot snap = SnapshotOf(NodeYaml("n1", "2") + DaemonPod("agent", "500m", "n1") +
+                             PodYaml("a", "1", "") + PodYaml("b", "1", "") + PodYaml("c", "1", ""));
+  auto a = FindNodesToAdd(snap, {}, Template("2"), DefaultScheduler(), {}, SearchMode::kLinear);
+  ASSERT_TRUE(a.ok()) << a.error().message;
+  ASSERT_TRUE(a->nodes);
+  EXPECT_EQ(*a->nodes, 2);
+  EXPECT_EQ(a->daemon_sets, (std::vector<std::string>{"default/agent"}));
+  // A 1-core template with the agent on it never takes a 1-core pod.
+  auto never = FindNodesToAdd(snap, {}, Template("1"), DefaultScheduler(), {}, SearchMode::kLinear);
+  ASSERT_TRUE(never.ok()) << never.error().message;
+  EXPECT_FALSE(never->nodes);
+  EXPECT_EQ(never->trials.size(), 2u);
+  EXPECT_EQ(never->never, "GeneralPredicates: Insufficient cpu (beside its 1 DaemonSet pod)");
+  // A DaemonSet that does not tolerate the template's taint stays off it.
+  ObjectSet tainted = testing::DecodeYaml(NodeYaml(
+      "extra", "2",
+      "    annotations: {}\n  spec: {taints: [{key: pool, value: gpu, effect: NoSchedule}]}\n"));
+  NodeTemplate t;
+  t.node = tainted.nodes.at(0);
+  t.file = "tainted.yaml";
+  auto fit = FitTemplate(t, DaemonSetTemplates(snap.objects), DefaultScheduler());
+  ASSERT_TRUE(fit.ok()) << fit.error().message;
+  EXPECT_TRUE(fit->daemons.empty());
+  auto why = fit->never(snap.pending[0]);
+  ASSERT_TRUE(why.ok());
+  EXPECT_EQ(*why, "PodToleratesNodeTaints: node(s) had taints that the pod didn't tolerate");
 }
 
 TEST(FindNodesToAdd, WorkloadCopiesNeedACount) {

@@ -46,13 +46,13 @@ Result<CapacityResult> PlanCapacity(ObjectSet objects, std::vector<Pod> pending,
   result.priorities = PriorityNames(**scheduler);
   result.before = TakeUsage(*cluster);
   LoopOptions loop_options;
-  loop_options.preemption = options.preemption;
+  loop_options.preemption = options.pending_preemption;
   loop_options.record_details = options.record_details;
   SnapshotLoop loop(scheduler->get(), &*cluster, &tree, loop_options);
   const size_t top_n = options.record_details ? options.top_n : 0;
 
   result.pending_scheduled = options.schedule_pending;
-  if (options.stop_at_first_failure && !options.preemption) {
+  if (options.stop_at_first_failure && !options.preemption && !options.pending_preemption) {
     if (options.schedule_pending) {
       SortByQueueOrder(&pending);
       for (Pod& p : pending) {
@@ -72,15 +72,27 @@ Result<CapacityResult> PlanCapacity(ObjectSet objects, std::vector<Pod> pending,
       }
     }
   } else if (options.schedule_pending && !pending.empty()) {
-    result.pending.resize(pending.size());
+    std::vector<PodRecord> records(pending.size());
+    std::vector<size_t> attempt_order;
     loop.Run(std::move(pending), [&](const Attempt& a) {
-      result.pending[a.index] = RecordAttempt(a, *cluster, top_n);
-      result.pending[a.index].group = "pending";
+      if (a.number == 1) attempt_order.push_back(a.index);
+      PodRecord rec = RecordAttempt(a, *cluster, top_n);
+      PodRecord& slot = records[a.index];
+      if (a.number == 2 && rec.preempted_on.empty()) {
+        // The retry after a preemption: keep what the first attempt deleted.
+        rec.preempted_on = std::move(slot.preempted_on);
+        rec.victims = std::move(slot.victims);
+      }
+      slot = std::move(rec);
+      slot.group = "pending";
     });
-    for (const PodRecord& r : result.pending)
-      if (r.node.empty()) ++result.pending_unscheduled;
+    for (size_t i : attempt_order) {
+      if (records[i].node.empty()) ++result.pending_unscheduled;
+      result.pending.push_back(std::move(records[i]));
+    }
   }
 
+  loop.set_preemption(options.preemption);
   // Queue order of the workloads: priority, then the order given.
   std::vector<size_t> order(workloads.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = i;
@@ -128,7 +140,8 @@ Result<CapacityResult> PlanCapacity(ObjectSet objects, std::vector<Pod> pending,
       if (options.progress) options.progress(w, out.placed);
     }
     if (out.stop_reason.empty() && w.count)
-      out.stop_reason = fmt::format("all {} requested copies placed", *w.count);
+      out.stop_reason = *w.count == 1 ? std::string("the 1 requested copy placed")
+                                      : fmt::format("all {} requested copies placed", *w.count);
     out.per_node.assign(per_node.begin(), per_node.end());
     if (options.stop_at_first_failure && !out.failed_pod.empty()) break;
   }

@@ -19,8 +19,8 @@
 #include <vector>
 
 #include "algorithm/generic_scheduler.h"
-#include "engine/engine.h"
 #include "api/decode.h"
+#include "engine/engine.h"
 #include "planning/report.h"
 #include "planning/workloads.h"
 #include "util/result.h"
@@ -33,7 +33,12 @@ using SchedulerFactory = std::function<Result<std::unique_ptr<Engine>>()>;
 
 struct CapacityOptions {
   bool schedule_pending = true;  // false: --ignore-pending
-  bool preemption = false;       // capacity's default; --preemption turns it on
+  // The snapshot's pending pods preempt as `schedule` lets them (false:
+  // --disable-preemption), so both commands place them alike.
+  bool pending_preemption = true;
+  // The workloads' copies preempt: capacity's default is off, --preemption
+  // turns it on.
+  bool preemption = false;
   // Keep each attempt's score breakdown (the HTML report): slower, as every
   // cycle then lists every node.
   bool record_details = false;
@@ -41,8 +46,8 @@ struct CapacityOptions {
   size_t max_copy_records = 200;  // copies per workload whose records are kept
   int64_t max = 0;                // cap for workloads without a count; 0: none
   // Stop at the first pod or copy that does not fit (an --add-node trial
-  // needs no more). Only without preemption, where scheduling the pending
-  // pods one at a time in queue order is the same as the loop over all.
+  // needs no more). Only without preemption (of pending pods and copies), where scheduling the
+  // pending pods one at a time in queue order is the same as the loop over all.
   bool stop_at_first_failure = false;
   // Called after each placed copy.
   std::function<void(const Workload& w, int64_t placed)> progress;
@@ -62,8 +67,10 @@ struct WorkloadOutcome {
 };
 
 struct CapacityResult {
-  bool pending_scheduled = true;   // the pending pods took part
-  std::vector<PodRecord> pending;  // each pending pod's last attempt, in arrival order
+  bool pending_scheduled = true;  // the pending pods took part
+  // Each pending pod's last attempt, in scheduling order (the queue's:
+  // priority, then arrival), as `schedule` lists them.
+  std::vector<PodRecord> pending;
   size_t pending_unscheduled = 0;
   std::vector<WorkloadOutcome> workloads;  // in the order given
   std::vector<PodRecord> copies;           // kept copy records (see max_copy_records)

@@ -48,6 +48,9 @@ TEST(PlanCapacity, ACountStopsThere) {
   EXPECT_EQ(r.workloads[0].placed, 3);
   EXPECT_TRUE(r.workloads[0].complete());
   EXPECT_EQ(r.workloads[0].stop_reason, "all 3 requested copies placed");
+  CapacityResult one =
+      RunCapacity(kTwoNodes, WorkloadsOf(WorkloadYaml("Deployment", "web", "1", 1)));
+  EXPECT_EQ(one.workloads[0].stop_reason, "the 1 requested copy placed");
   EXPECT_TRUE(r.everything_fits());
   // Five asked, four fit.
   WorkloadArg five;
@@ -173,6 +176,28 @@ spec:
   EXPECT_EQ(preempting.after[0].pods, 2);
 }
 
+// The snapshot's pending pods preempt as `schedule` lets them, even when the
+// copies may not; the retry keeps the victims the first attempt named.
+TEST(PlanCapacity, PendingPodsPreemptAsScheduleDoes) {
+  const std::string cluster = NodeYaml("n1", "2") + PodYaml("low-1", "1", "n1") +
+                              PodYaml("low-2", "1", "n1") + PodYaml("vip", "1", "", "", 1000);
+  const std::string copy = WorkloadYaml("Deployment", "web", "1", 1);
+  CapacityResult r = RunCapacity(cluster, WorkloadsOf(copy));
+  ASSERT_EQ(r.pending.size(), 1u);
+  EXPECT_EQ(r.pending_unscheduled, 0u);
+  EXPECT_EQ(r.pending[0].node, "n1");
+  EXPECT_EQ(r.pending[0].attempt, 2);
+  EXPECT_EQ(r.pending[0].preempted_on, "n1");
+  EXPECT_EQ(r.pending[0].victims.size(), 1u);
+  EXPECT_EQ(r.workloads[0].placed, 0);  // the copy (priority 0) does not preempt
+  CapacityOptions off;
+  off.pending_preemption = false;  // --disable-preemption
+  CapacityResult kept = RunCapacity(cluster, WorkloadsOf(copy), off);
+  ASSERT_EQ(kept.pending.size(), 1u);
+  EXPECT_EQ(kept.pending_unscheduled, 1u);
+  EXPECT_TRUE(kept.pending[0].victims.empty());
+}
+
 TEST(PlanCapacity, UsageBeforeAndAfter) {
   CapacityResult r = RunCapacity(kTwoNodes + PodYaml("a", "500m", "n1"),
                                  WorkloadsOf(WorkloadYaml("Deployment", "web", "1", 2)));
@@ -199,6 +224,7 @@ TEST(PlanCapacity, StopAtFirstFailure) {
   Snapshot snap = SnapshotOf(cluster);
   CapacityOptions stop;
   stop.stop_at_first_failure = true;
+  stop.pending_preemption = false;  // as an --add-node trial runs
   auto quick = PlanCapacity(snap.objects, snap.pending, {}, DefaultScheduler(), stop);
   ASSERT_TRUE(quick.ok());
   ASSERT_EQ(quick->pending.size(), 3u);  // d (priority 5), a, then b fails
@@ -209,6 +235,9 @@ TEST(PlanCapacity, StopAtFirstFailure) {
   auto full = PlanCapacity(snap.objects, snap.pending, {}, DefaultScheduler(), {});
   ASSERT_TRUE(full.ok());
   EXPECT_EQ(full->pending.size(), 4u);
+  // Listed in scheduling order, as `schedule` lists them: d first.
+  EXPECT_EQ(full->pending[0].pod, "default/d");
+  EXPECT_EQ(full->pending[1].pod, "default/a");
   EXPECT_EQ(full->pending_unscheduled, 2u);  // b, and c after d and a took both cores
   EXPECT_FALSE(full->everything_fits());
 }

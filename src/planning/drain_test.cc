@@ -41,7 +41,9 @@ TEST(PlanDrain, SortsPodsAsKubectlDrain) {
   EXPECT_EQ(r.evicted[0].record.pod, "default/web-1");
   EXPECT_EQ(r.evicted[0].from, "n1");
   EXPECT_EQ(r.evicted[0].record.node, "n2");
-  EXPECT_EQ(r.deleted, (std::vector<std::string>{"default/bare"}));
+  ASSERT_EQ(r.deleted.size(), 1u);
+  EXPECT_EQ(r.deleted[0].pod, "default/bare");
+  EXPECT_EQ(r.deleted[0].node, "n1");
   ASSERT_EQ(r.staying.size(), 2u);
   EXPECT_EQ(r.staying[0].pod, "default/agent");
   EXPECT_EQ(r.staying[0].why, "DaemonSet agent");
@@ -49,7 +51,59 @@ TEST(PlanDrain, SortsPodsAsKubectlDrain) {
   EXPECT_TRUE(r.safe);
   EXPECT_EQ(r.verdict,
             "safe to drain: 1 pod evicted, all rescheduled; 1 pod without a controller deleted "
-            "for good (kubectl drain --force); 2 pods stay (DaemonSet or mirror)");
+            "for good (kubectl drain --force); 2 pods stay (DaemonSet or mirror); the snapshot's "
+            "1 pending pod is left out (it would compete with the replacements for room)");
+  EXPECT_EQ(r.pending_left_out, 1u);
+}
+
+// A pod with emptyDir volumes stops kubectl drain unless
+// --delete-emptydir-data; DaemonSet pods with one stay and do not count.
+TEST(PlanDrain, EmptyDirNeedsDeleteEmptyDirData) {
+  const std::string scratch = R"(
+- apiVersion: v1
+  kind: Pod
+  metadata:
+    name: cache-1
+    namespace: default
+    ownerReferences: [{apiVersion: apps/v1, kind: ReplicaSet, name: cache, uid: u-c, controller: true}]
+  spec:
+    nodeName: n1
+    volumes: [{name: scratch, emptyDir: {}}, {name: conf, configMap: {name: c}}]
+    containers: [{name: c, image: pause, resources: {requests: {cpu: 100m}}}]
+- apiVersion: v1
+  kind: Pod
+  metadata:
+    name: agent-2
+    namespace: default
+    ownerReferences: [{apiVersion: apps/v1, kind: DaemonSet, name: agent, uid: u-a, controller: true}]
+  spec:
+    nodeName: n1
+    volumes: [{name: buf, emptyDir: {medium: Memory}}]
+    containers: [{name: c, image: pause}]
+)";
+  const std::string cluster = NodeYaml("n1", "4") + NodeYaml("n2", "4") + scratch;
+  DrainReport blocked = Drain(cluster, {"n1"});
+  EXPECT_FALSE(blocked.safe);
+  EXPECT_TRUE(blocked.local_data_blocks);
+  ASSERT_EQ(blocked.local_data.size(), 1u);
+  EXPECT_EQ(blocked.local_data[0].pod, "default/cache-1");
+  EXPECT_EQ(blocked.local_data[0].volumes, (std::vector<std::string>{"scratch"}));
+  EXPECT_EQ(blocked.verdict,
+            "not safe to drain: kubectl drain refuses 1 pod with local data (emptyDir): "
+            "default/cache-1; --delete-emptydir-data deletes that data and lets the drain go on "
+            "(the rest of this report assumes it); 1 pod stays (DaemonSet or mirror)");
+  // The replacement is still scheduled, as it would be with the flag.
+  ASSERT_EQ(blocked.evicted.size(), 1u);
+  EXPECT_EQ(blocked.evicted[0].record.node, "n2");
+  DrainOptions flag;
+  flag.delete_emptydir_data = true;
+  DrainReport ok = Drain(cluster, {"n1"}, flag);
+  EXPECT_TRUE(ok.safe);
+  EXPECT_FALSE(ok.local_data_blocks);
+  EXPECT_NE(
+      ok.verdict.find("; 1 pod loses emptyDir data (--delete-emptydir-data): default/cache-1"),
+      std::string::npos)
+      << ok.verdict;
 }
 
 TEST(PlanDrain, ReplacementsInPriorityThenNameOrder) {
@@ -79,15 +133,16 @@ TEST(PlanDrain, ReplacementsInPriorityThenNameOrder) {
   EXPECT_EQ(e.evicted[0].record.node, "n2");
 }
 
-std::string Pdb(const std::string& name, const std::string& app, int allowed) {
+std::string Pdb(const std::string& name, const std::string& app, int allowed,
+                const std::string& spec = "minAvailable: 1") {
   return fmt::format(R"(
 - apiVersion: policy/v1beta1
   kind: PodDisruptionBudget
   metadata: {{name: {0}, namespace: default}}
-  spec: {{minAvailable: 1, selector: {{matchLabels: {{app: {1}}}}}}}
+  spec: {{{3}, selector: {{matchLabels: {{app: {1}}}}}}}
   status: {{disruptionsAllowed: {2}}}
 )",
-                     name, app, allowed);
+                     name, app, allowed, spec);
 }
 
 TEST(PlanDrain, DisruptionBudgetsBlock) {
@@ -97,15 +152,41 @@ TEST(PlanDrain, DisruptionBudgetsBlock) {
   DrainReport allows_two = Drain(two_web + Pdb("web-pdb", "web", 2), {"n1"});
   EXPECT_TRUE(allows_two.safe);
   EXPECT_TRUE(allows_two.blocking.empty());
+  // One now, and one more once web-1's replacement is Ready: kubectl's
+  // retries get through.
   DrainReport allows_one = Drain(two_web + Pdb("web-pdb", "web", 1), {"n1"});
-  EXPECT_FALSE(allows_one.safe);
+  EXPECT_TRUE(allows_one.safe);
   ASSERT_EQ(allows_one.blocking.size(), 1u);
+  EXPECT_FALSE(allows_one.blocking[0].permanent);
   EXPECT_EQ(allows_one.blocking[0].pdb, "default/web-pdb");
   EXPECT_EQ(allows_one.blocking[0].pods,
             (std::vector<std::string>{"default/web-1", "default/web-2"}));
   EXPECT_EQ(allows_one.verdict,
-            "not safe to drain: PodDisruptionBudget default/web-pdb allows 1 disruption now "
-            "(status.disruptionsAllowed), the drain needs 2");
+            "safe to drain: 2 pods evicted, all rescheduled; PodDisruptionBudget default/web-pdb "
+            "slows the drain: it allows 1 disruption now (status.disruptionsAllowed), the drain "
+            "needs 2; kubectl drain retries, and with minAvailable 1 of 2 pods each eviction goes "
+            "through once the replacements evicted before it are Ready (1 at a time)");
+  // minAvailable equal to the pods, or maxUnavailable 0: no retry helps.
+  for (const std::string& spec : {std::string("minAvailable: 2"), std::string("maxUnavailable: 0"),
+                                  std::string("minAvailable: \"100%\"")}) {
+    DrainReport never = Drain(two_web + Pdb("web-pdb", "web", 0, spec), {"n1"});
+    EXPECT_FALSE(never.safe) << spec;
+    ASSERT_EQ(never.blocking.size(), 1u) << spec;
+    EXPECT_TRUE(never.blocking[0].permanent) << spec;
+    EXPECT_NE(never.verdict.find("it allows none even when all are healthy"), std::string::npos)
+        << never.verdict;
+  }
+  // maxUnavailable 1, but n2 has room for one of the two replacements: the
+  // other never comes back, so the budget never allows its eviction.
+  const std::string no_room = NodeYaml("n1", "4") + NodeYaml("n2", "1") +
+                              PodYaml("web-1", "1", "n1", Owner("ReplicaSet", "web")) +
+                              PodYaml("web-2", "1", "n1", Owner("ReplicaSet", "web"));
+  DrainReport stuck = Drain(no_room + Pdb("web-pdb", "web", 1, "maxUnavailable: 1"), {"n1"});
+  EXPECT_FALSE(stuck.safe);
+  ASSERT_EQ(stuck.blocking.size(), 1u);
+  EXPECT_TRUE(stuck.blocking[0].permanent);
+  EXPECT_NE(stuck.blocking[0].why.find("but default/web-2 never comes back"), std::string::npos)
+      << stuck.blocking[0].why;
   // A budget in another namespace or for other labels does not count.
   DrainReport other = Drain(two_web + Pdb("db-pdb", "db", 0), {"n1"});
   EXPECT_TRUE(other.safe);

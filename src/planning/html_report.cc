@@ -11,7 +11,7 @@ HtmlJson UsageJson(const std::vector<NodeUsage>& nodes) {
   HtmlJson out = HtmlJson::array();
   for (const NodeUsage& u : nodes) {
     out.push_back({u.name, u.cpu_allocatable, u.memory_allocatable, u.pods_allocatable, u.cpu,
-                   u.memory, u.pods});
+                   u.memory, u.pods, u.gpu_allocatable, u.gpu});
   }
   return out;
 }
@@ -123,7 +123,7 @@ constexpr const char* kTail = R"HTML(</script>
   data.markedNodes.forEach(function (n) { marked[n] = true; });
   var rows = after.map(function (a, i) {
     var b = before[i] || a;
-    var changed = b[4] !== a[4] || b[5] !== a[5] || b[6] !== a[6];
+    var changed = b[4] !== a[4] || b[5] !== a[5] || b[6] !== a[6] || b[8] !== a[8];
     return {a: a, b: b, changed: changed, marked: !!marked[a[0]]};
   });
   rows.sort(function (x, y) {
@@ -137,7 +137,10 @@ constexpr const char* kTail = R"HTML(</script>
   legend.innerHTML = 'requested / allocatable:<span style="background:#9aa5b4"></span>before<span style="background:#2f7de1"></span>after';
   root.appendChild(legend);
   var nodeTable = el("table", {cls: "bars", id: "nodes"});
-  nodeTable.appendChild(el("tr", {}, [el("th", {text: "node"}), el("th", {text: "cpu (cores)"}), el("th", {text: "memory"}), el("th", {text: "pods"})]));
+  // A GPU column only when some node has GPUs.
+  var gpus = after.concat(before).some(function (a) { return a[7] > 0; });
+  nodeTable.appendChild(el("tr", {}, [el("th", {text: "node"}), el("th", {text: "cpu (cores)"}), el("th", {text: "memory"}), el("th", {text: "pods"}),
+    gpus ? el("th", {text: "gpu"}) : null]));
   function drawNodes(limit) {
     while (nodeTable.rows.length > 1) nodeTable.deleteRow(1);
     rows.slice(0, limit).forEach(function (r) {
@@ -146,7 +149,8 @@ constexpr const char* kTail = R"HTML(</script>
         el("td", {text: name}),
         el("td", {}, [bar(r.b[4], r.a[4], r.a[1], cores)]),
         el("td", {}, [bar(r.b[5], r.a[5], r.a[2], mem)]),
-        el("td", {}, [bar(r.b[6], r.a[6], r.a[3], String)])]);
+        el("td", {}, [bar(r.b[6], r.a[6], r.a[3], String)]),
+        gpus ? el("td", {cls: "gpu"}, [bar(r.b[8], r.a[8], r.a[7], String)]) : null]);
       nodeTable.appendChild(tr);
     });
   }

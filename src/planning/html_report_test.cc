@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <fstream>
 
+#include "planning/capacity.h"
 #include "planning/drain.h"
 #include "planning/planning_test_util.h"
 
@@ -113,6 +114,65 @@ TEST(RenderHtml, HeadlessBrowserDrawsTheDrainReport) {
       << dom;
   EXPECT_NE(dom.find("Placements (1)"), std::string::npos);
   EXPECT_NE(dom.find("cell-two"), std::string::npos);
+  std::system(("rm -rf " + dir).c_str());
+}
+
+// Nodes with GPUs get a GPU bar: usage counts every GPU resource.
+TEST(RenderHtml, GpuBarsWhenNodesHaveGpus) {
+  EXPECT_TRUE(IsGpuResource("nvidia.com/gpu"));
+  EXPECT_TRUE(IsGpuResource("amd.com/gpu"));
+  EXPECT_TRUE(IsGpuResource("gpu.intel.com/i915"));
+  EXPECT_FALSE(IsGpuResource("example.com/gpus"));
+  EXPECT_FALSE(IsGpuResource("cpu"));
+  const std::string cluster = NodeYaml("cpu-1", "2") + R"(
+- apiVersion: v1
+  kind: Node
+  metadata: {name: gpu-1, labels: {kubernetes.io/hostname: gpu-1}}
+  status: {allocatable: {cpu: "8", memory: 8Gi, pods: "110", nvidia.com/gpu: "4"}}
+- apiVersion: v1
+  kind: Pod
+  metadata: {name: train, namespace: default}
+  spec:
+    containers: [{name: c, image: x, resources: {limits: {nvidia.com/gpu: "3"}, requests: {nvidia.com/gpu: "3"}}}]
+)";
+  Snapshot snap = testing::SnapshotOf(cluster);
+  auto r = PlanCapacity(snap.objects, snap.pending, {}, testing::DefaultScheduler(), {});
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  ASSERT_EQ(r->after.size(), 2u);
+  EXPECT_EQ(r->after[1].name, "gpu-1");
+  EXPECT_EQ(r->after[1].gpu_allocatable, 4);
+  EXPECT_EQ(r->after[1].gpu, 3);
+  EXPECT_EQ(r->before[1].gpu, 0);
+  EXPECT_EQ(r->after[0].gpu_allocatable, 0);
+  HtmlReport page;
+  page.title = "gpus";
+  page.before = r->before;
+  page.after = r->after;
+  const std::string html = RenderHtml(page);
+  EXPECT_NE(html.find("[\"gpu-1\",8000,8589934592,110,0,0,0,4,0]"), std::string::npos) << html;
+  const std::string browser = Chromium();
+  if (browser.empty()) GTEST_SKIP() << "chromium is not installed (scripts/install-deps.sh)";
+  const std::string dir = ::testing::TempDir() + "/ksched-gpu-" + std::to_string(getpid());
+  ASSERT_EQ(std::system(("mkdir -p " + dir).c_str()), 0);
+  std::ofstream(dir + "/gpu.html") << html;
+  const std::string dom =
+      RunCapture(browser + " --headless --no-sandbox --disable-gpu --user-data-dir=" + dir +
+                 "/profile --virtual-time-budget=5000 --dump-dom file://" + dir + "/gpu.html" +
+                 " 2>/dev/null");
+  EXPECT_NE(dom.find("data-rendered=\"ok\""), std::string::npos) << dom.substr(0, 2000);
+  EXPECT_NE(dom.find("<th>gpu</th>"), std::string::npos) << dom;
+  EXPECT_NE(dom.find("0 \u2192 3 / 4 (75%)"), std::string::npos) << dom;
+  // Without GPUs, no column.
+  HtmlReport plain;
+  plain.title = "plain";
+  plain.after = {r->after[0]};
+  std::ofstream(dir + "/plain.html") << RenderHtml(plain);
+  const std::string plain_dom =
+      RunCapture(browser + " --headless --no-sandbox --disable-gpu --user-data-dir=" + dir +
+                 "/profile --virtual-time-budget=5000 --dump-dom file://" + dir + "/plain.html" +
+                 " 2>/dev/null");
+  EXPECT_NE(plain_dom.find("data-rendered=\"ok\""), std::string::npos);
+  EXPECT_EQ(plain_dom.find("<th>gpu</th>"), std::string::npos);
   std::system(("rm -rf " + dir).c_str());
 }
 

@@ -4,6 +4,12 @@
 
 namespace ksched::planning {
 
+bool IsGpuResource(std::string_view name) {
+  const size_t slash = name.find('/');
+  if (slash == std::string_view::npos) return false;
+  return name.substr(slash + 1) == "gpu" || name.substr(0, 4) == "gpu.";
+}
+
 std::vector<NodeUsage> TakeUsage(const ClusterState& cluster) {
   std::vector<NodeUsage> out;
   out.reserve(cluster.num_nodes());
@@ -17,6 +23,10 @@ std::vector<NodeUsage> TakeUsage(const ClusterState& cluster) {
     u.cpu = info.requested.milli_cpu;
     u.memory = info.requested.memory;
     u.pods = static_cast<int64_t>(info.pods.size());
+    for (const auto& [id, amount] : info.allocatable.scalars)
+      if (IsGpuResource(Str(id))) u.gpu_allocatable += amount;
+    for (const auto& [id, amount] : info.requested.scalars)
+      if (IsGpuResource(Str(id))) u.gpu += amount;
     out.push_back(std::move(u));
   }
   return out;

@@ -5,22 +5,30 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "algorithm/generic_scheduler.h"
-#include "engine/engine.h"
 #include "cache/cluster_state.h"
+#include "engine/engine.h"
 #include "loop/snapshot_loop.h"
 
 namespace ksched::planning {
 
 // Requested against allocatable, as NodeInfo counts them (cpu in
-// millicores, memory in bytes, pods as a count).
+// millicores, memory in bytes, pods as a count, GPUs as a count: every
+// extended resource IsGpuResource names, summed).
 struct NodeUsage {
   std::string name;
   int64_t cpu_allocatable = 0, memory_allocatable = 0, pods_allocatable = 0;
   int64_t cpu = 0, memory = 0, pods = 0;
+  int64_t gpu_allocatable = 0, gpu = 0;
 };
+
+// A GPU's extended resource name, as device plugins register them:
+// `<vendor>/gpu` (nvidia.com/gpu, amd.com/gpu) or a `gpu.<vendor>/` domain
+// (gpu.intel.com/i915).
+bool IsGpuResource(std::string_view name);
 
 // Every node of `cluster`, in the cluster's order.
 std::vector<NodeUsage> TakeUsage(const ClusterState& cluster);
