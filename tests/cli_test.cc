@@ -451,8 +451,8 @@ TEST(Cli, DefaultsReadTheSameInHelpReadmeAndDocs) {
             std::string::npos);
   EXPECT_NE(texts[1].second.find("run keeps kube-scheduler's: --tie-break round-robin and, for "
                                  "--percentage-of-nodes-to-score, the engine's upstream default: "
-                                 "v1.26 --config's percentageOfNodesToScore, else adaptive; v1.15 "
-                                 "50"),
+                                 "v1.26 the --config file's percentageOfNodesToScore, else "
+                                 "adaptive; v1.15 50"),
             std::string::npos)
       << texts[1].second;
   // --pending's pods go in queue order, priority first.

@@ -105,7 +105,7 @@ int main(int argc, char** argv) {
       "Defaults of schedule, capacity and drain that differ from kube-scheduler's\n"
       "(run keeps kube-scheduler's: --tie-break round-robin and, for\n"
       "--percentage-of-nodes-to-score, the engine's upstream default: v1.26\n"
-      "--config's percentageOfNodesToScore, else adaptive; v1.15 50):\n"
+      "the --config file's percentageOfNodesToScore, else adaptive; v1.15 50):\n"
       "  --tie-break name: among the best-scoring nodes pick the smallest name, so runs\n"
       "    repeat; round-robin picks as kube-scheduler's selectHost does (v1.15 rotates\n"
       "    among them, v1.26 picks one at random).\n"
