@@ -87,36 +87,22 @@ int RunCapacity(const CapacityArgs& args) {
     std::cerr << "ksched: " << served.error().message << "\n";
     return kExitBadInput;
   }
-  auto snap =
-      LoadPlanningSnapshot(args.files, "", *served, args.flags.EngineVersion(), args.warnings);
+  auto snap = LoadPlanningSnapshot(args.files, "", *served, args.flags, args.warnings);
   if (!snap.ok()) {
     std::cerr << "ksched: " << snap.error().message << "\n";
     return kExitBadInput;
   }
   std::vector<planning::Workload> workloads;
+  Diagnostics diag(args.flags);
   for (const std::string& p : args.pods) {
-    auto arg = planning::ParseWorkloadArg(p);
-    if (!arg.ok()) {
-      std::cerr << "ksched: " << arg.error().message << "\n";
-      return kExitBadInput;
-    }
-    auto ws = planning::LoadWorkloads(*arg);
+    auto ws = LoadWorkloadArg(p, &diag);
     if (!ws.ok()) {
       std::cerr << "ksched: " << ws.error().message << "\n";
       return kExitBadInput;
     }
-    for (planning::Workload& w : *ws) {
-      // The pod template as the API server would default and validate the
-      // pods its controller creates (requests from limits, and so on).
-      SetPodDefaults(&w.pod);
-      AdmitDefaultTolerationSeconds(&w.pod);
-      if (std::vector<std::string> errs = ValidatePods({w.pod}, w.file); !errs.empty()) {
-        for (const std::string& e : errs) std::cerr << "ksched: " << e << "\n";
-        return kExitBadInput;
-      }
-      workloads.push_back(std::move(w));
-    }
+    for (planning::Workload& w : *ws) workloads.push_back(std::move(w));
   }
+  if (args.warnings) diag.Print();
   planning::CapacityOptions options;
   options.schedule_pending = !args.ignore_pending;
   options.preemption = args.preemption;

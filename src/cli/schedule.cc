@@ -74,7 +74,7 @@ int RunSchedule(const ScheduleArgs& args) {
     return kExitBadInput;
   }
   // Decoded, defaulted and validated as the API server would store them.
-  Diagnostics diag(args.flags.EngineVersion());
+  Diagnostics diag(args.flags);
   auto loaded = LoadSnapshot(args.files, &diag);
   if (!loaded.ok()) {
     std::cerr << "ksched: " << loaded.error().message << "\n";

@@ -27,6 +27,9 @@ struct SchedulerFlags {
   // when not given: EngineVersion() decides from the other flags.
   std::string scheduler_version;
   std::string config_file;  // --config: a KubeSchedulerConfiguration; implies v1.26
+  // --validate, as kubectl's: what a field no Kubernetes release has is in
+  // the input files: strict (or true: an error), warn, ignore (or false).
+  std::string validate = "strict";
   // Set while parsing when the flag was given (v1.15-only flags: with the
   // v1.26 engine they are an error rather than silently ignored).
   bool provider_given = false;
