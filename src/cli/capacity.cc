@@ -46,7 +46,9 @@ CLI::App* AddCapacityCommand(CLI::App* app, CapacityArgs* args) {
       "    ksched capacity -f snap.yaml --pod web-deploy.yaml=30 --pod db-sts.yaml -o json\n"
       "    ksched capacity -f snap.yaml --pod web-deploy.yaml=300 --add-node node-tmpl.yaml\n"
       "    ksched capacity -f snap.yaml --pod web-deploy.yaml=max -o html > capacity.html");
-  cmd->add_option("-f,--filename", args->files, "Snapshot file(s): YAML or JSON; - for stdin")
+  cmd->add_option("-f,--filename", args->files,
+                  "Snapshot file(s): YAML or JSON; a directory or a,b as kubectl reads them; - "
+                  "for stdin")
       ->required();
   cmd->add_option("--pod", args->pods,
                   "Workload file, FILE[=N|=max]; repeat for several (queued by priority, then "

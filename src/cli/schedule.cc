@@ -33,7 +33,8 @@ CLI::App* AddScheduleCommand(CLI::App* app, ScheduleArgs* args) {
       "           ksched schedule -f snap.yaml -o html > report.html\n"
       "           ksched schedule -f snap.yaml --add-node node-template.yaml=200");
   cmd->add_option("-f,--filename", args->files,
-                  "Snapshot file(s): YAML or JSON, List or multi-document; - for stdin")
+                  "Snapshot file(s): YAML or JSON, List or multi-document; a directory (its .yaml, "
+                  ".yml and .json files) or a,b as kubectl reads them; - for stdin")
       ->required();
   cmd->add_option("--pending", args->pending_file,
                   "Pods to schedule, in order (default: the snapshot's pods without a node, "
