@@ -4,7 +4,7 @@ ksched reads, for the unknown-field check (src/api/unknown_fields.h).
 
 Two sources, both read from local copies (nothing is downloaded here):
   --go DIR    a Kubernetes v1.15 source tree (or a git dir with --git): the Go
-              structs' json tags of core/v1, apps/v1, policy/v1beta1,
+              structs' json tags of core/v1, apps/v1, batch/v1, policy/v1beta1,
               storage/v1, scheduling/v1 and meta/v1 give the v1.15 fields;
   --ts DIR    the unpacked npm package kubernetes-types (1.30): its TypeScript
               interfaces give the fields later releases added, which are
@@ -27,16 +27,17 @@ import sys
 GO_FILES = [
     "staging/src/k8s.io/api/core/v1/types.go",
     "staging/src/k8s.io/api/apps/v1/types.go",
+    "staging/src/k8s.io/api/batch/v1/types.go",
     "staging/src/k8s.io/api/policy/v1beta1/types.go",
     "staging/src/k8s.io/api/storage/v1/types.go",
     "staging/src/k8s.io/api/scheduling/v1/types.go",
     "staging/src/k8s.io/apimachinery/pkg/apis/meta/v1/types.go",
 ]
-TS_FILES = ["core/v1.d.ts", "apps/v1.d.ts", "policy/v1.d.ts", "storage/v1.d.ts",
+TS_FILES = ["core/v1.d.ts", "apps/v1.d.ts", "batch/v1.d.ts", "policy/v1.d.ts", "storage/v1.d.ts",
             "scheduling/v1.d.ts", "meta/v1.d.ts"]
 ROOTS = ["Pod", "Node", "Service", "ReplicationController", "ReplicaSet", "StatefulSet",
          "PersistentVolume", "PersistentVolumeClaim", "StorageClass", "PodDisruptionBudget",
-         "PriorityClass"]
+         "PriorityClass", "Namespace", "CSINode", "CSIDriver", "Deployment", "Job"]
 # Leaf types whose JSON is a scalar although they are named types.
 SCALARS = {"Quantity", "Time", "MicroTime", "IntOrString", "Duration", "Fields", "FieldsV1",
            "RawExtension", "Object"}

@@ -7,6 +7,7 @@
 
 #include <array>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -168,7 +169,7 @@ items:
       << r.err;
 }
 
-TEST_F(ValidateCli, UnknownFieldIsAnErrorInPendingPodsAndAWarningInTheSnapshot) {
+TEST_F(ValidateCli, UnknownFieldIsAnErrorInEveryFileUnlessValidateSaysOtherwise) {
   const std::string typo = R"(kind: Pod
 metadata: {name: web, namespace: shop}
 spec:
@@ -178,9 +179,14 @@ spec:
   std::string pending = Write("typo.yaml", typo);
   CommandRun e = Ksched("schedule -f " + Example("cluster.yaml") + " --pending " + pending);
   EXPECT_EQ(e.status, 2);
-  EXPECT_TRUE(Has(e.err, pending + ": Pod shop/web: unknown field \"affinty\" in Pod.spec"))
+  EXPECT_TRUE(Has(e.err, "ksched: " + pending +
+                             ": Pod shop/web: strict decoding error: unknown field "
+                             "\"spec.affinty\"\n"))
       << e.err;
+  EXPECT_TRUE(e.out.empty()) << e.out;
 
+  // A snapshot pod whose affinity is misspelt would land where its
+  // affinity forbids: an error too.
   std::string snap = Write("typo-snap.yaml", R"(apiVersion: v1
 kind: List
 items:
@@ -193,11 +199,24 @@ items:
     containers: [{name: c, resources: {requests: {cpu: 100m}}}]
     affinty: {}
 )");
-  CommandRun w = Ksched("schedule -f " + snap);
+  CommandRun s = Ksched("schedule -f " + snap);
+  EXPECT_EQ(s.status, 2) << s.err;
+  EXPECT_TRUE(Has(s.err, "ksched: " + snap +
+                             ": Pod shop/web: strict decoding error: unknown field "
+                             "\"spec.affinty\"\n"))
+      << s.err;
+  EXPECT_TRUE(Has(s.err, "--validate=warn")) << s.err;
+  for (const char* cmd : {"drain", "capacity"}) {
+    std::string args = std::string(cmd) == "drain" ? " n1" : " --pod " + pending;
+    CommandRun c = Ksched(std::string(cmd) + " -f " + snap + args);
+    EXPECT_EQ(c.status, 2) << cmd;
+    EXPECT_TRUE(Has(c.err, "strict decoding error: unknown field \"spec.affinty\"")) << c.err;
+  }
+
+  CommandRun w = Ksched("schedule -f " + snap + " --validate=warn");
   EXPECT_EQ(w.status, 0) << w.err;
-  EXPECT_TRUE(Has(w.err, "ksched: warning: " + snap +
-                             ": Pod shop/web: unknown field \"affinty\" in Pod.spec (ignored)"))
-      << w.err;
+  EXPECT_EQ(w.err, "ksched: warning: " + snap +
+                       ": Pod shop/web: unknown field \"spec.affinty\" (ignored)\n");
   EXPECT_TRUE(Has(w.out, "shop/web  n1")) << "allocatable defaults to capacity: " << w.out;
   std::string many = Write("typo-many.yaml", R"(kind: List
 items:
@@ -211,13 +230,348 @@ items:
   metadata: {name: b, namespace: shop}
   spec: {nodeName: n1, containers: [{name: c, imagePullPolice: Always}]}
 )");
-  CommandRun m = Ksched("schedule -f " + many);
+  CommandRun m = Ksched("schedule -f " + many + " --validate warn");
   EXPECT_EQ(m.err, "ksched: warning: " + many +
-                       ": Pod shop/a: unknown field \"imagePullPolice\" in "
-                       "Pod.spec.containers[0] (ignored), and 2 more like it\n");
-  CommandRun quiet = Ksched("schedule -f " + snap + " --warnings=false");
+                       ": Pod shop/a: unknown field \"spec.containers[0].imagePullPolice\" "
+                       "(ignored), and 2 more like it\n");
+  CommandRun strict = Ksched("schedule -f " + many);
+  EXPECT_EQ(strict.status, 2);
+  EXPECT_TRUE(Has(strict.err,
+                  ": Pod shop/a: strict decoding error: unknown field "
+                  "\"spec.containers[0].imagePullPolice\", unknown field "
+                  "\"spec.containers[1].imagePullPolice\"\n"))
+      << strict.err;
+  EXPECT_TRUE(Has(strict.err,
+                  ": Pod shop/b: strict decoding error: unknown field "
+                  "\"spec.containers[0].imagePullPolice\"\n"))
+      << strict.err;
+  CommandRun quiet = Ksched("schedule -f " + snap + " --validate=warn --warnings=false");
   EXPECT_EQ(quiet.status, 0);
   EXPECT_TRUE(quiet.err.empty()) << quiet.err;
+  CommandRun ignore = Ksched("schedule -f " + snap + " --validate=ignore");
+  EXPECT_EQ(ignore.status, 0);
+  EXPECT_TRUE(ignore.err.empty()) << ignore.err;
+  CommandRun f = Ksched("schedule -f " + snap + " --validate=false");
+  EXPECT_EQ(f.status, 0) << f.err;
+  CommandRun bad = Ksched("schedule -f " + snap + " --validate=sometimes");
+  EXPECT_EQ(bad.status, 2) << bad.err;
+}
+
+// The issue's Deployment: `resources.request:` (for requests) left the pods
+// requesting nothing, and capacity counted more copies than fit.
+TEST_F(ValidateCli, UnknownFieldInAWorkloadTemplateIsAnError) {
+  std::string deploy = Write("typo-deploy.yaml", R"(apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web, namespace: shop}
+spec:
+  replicas: 3
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      containers:
+      - name: c
+        image: nginx
+        resources:
+          request: {cpu: "1"}
+)");
+  CommandRun c = Ksched("capacity -f " + Example("cluster.yaml") + " --pod " + deploy);
+  EXPECT_EQ(c.status, 2) << c.err;
+  EXPECT_TRUE(Has(c.err, "ksched: " + deploy +
+                             ": Deployment shop/web: strict decoding error: unknown field "
+                             "\"spec.template.spec.containers[0].resources.request\"\n"))
+      << c.err;
+  CommandRun w =
+      Ksched("capacity -f " + Example("cluster.yaml") + " --pod " + deploy + " --validate=warn");
+  EXPECT_NE(w.status, 2) << w.err;
+  EXPECT_TRUE(Has(w.err, "ksched: warning: " + deploy +
+                             ": Deployment shop/web: unknown field "
+                             "\"spec.template.spec.containers[0].resources.request\" (ignored)"))
+      << w.err;
+
+  // A Job's own fields and a StatefulSet's are known too.
+  std::string job = Write("typo-job.yaml", R"(apiVersion: batch/v1
+kind: Job
+metadata: {name: batch}
+spec:
+  parallelism: 2
+  backofLimit: 3
+  template:
+    spec:
+      restartPolicy: Never
+      containers: [{name: c, image: busybox}]
+)");
+  CommandRun j = Ksched("capacity -f " + Example("cluster.yaml") + " --pod " + job);
+  EXPECT_EQ(j.status, 2) << j.err;
+  EXPECT_TRUE(Has(j.err,
+                  ": Job default/batch: strict decoding error: unknown field "
+                  "\"spec.backofLimit\"\n"))
+      << j.err;
+  std::string sts = Write("typo-sts.yaml", R"(apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: db}
+spec:
+  replicas: 1
+  serviceName: db
+  selector: {matchLabels: {app: db}}
+  template:
+    metadata: {labels: {app: db}}
+    spec:
+      containers: [{name: c, image: pg}]
+      nodeSelectr: {disk: ssd}
+)");
+  CommandRun t = Ksched("capacity -f " + Example("cluster.yaml") + " --pod " + sts);
+  EXPECT_EQ(t.status, 2) << t.err;
+  EXPECT_TRUE(Has(t.err,
+                  ": StatefulSet default/db: strict decoding error: unknown field "
+                  "\"spec.template.spec.nodeSelectr\"\n"))
+      << t.err;
+}
+
+TEST_F(ValidateCli, WrongTypesAndSelectorsOfWorkloadsAreErrors) {
+  auto deployment = [&](const std::string& name, const std::string& replicas,
+                        const std::string& selector_app) {
+    return Write(name,
+                 "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n"
+                 "  replicas: " +
+                     replicas + "\n  selector: {matchLabels: {app: " + selector_app +
+                     "}}\n  template:\n    metadata: {labels: {app: web}}\n"
+                     "    spec: {containers: [{name: c, image: x}]}\n");
+  };
+  std::string quoted = deployment("quoted.yaml", "\"10\"", "web");
+  CommandRun q = Ksched("capacity -f " + Example("cluster.yaml") + " --pod " + quoted);
+  EXPECT_EQ(q.status, 2) << q.err;
+  EXPECT_EQ(q.err, "ksched: " + quoted +
+                       ": Deployment default/web: spec.replicas: expected an int32, got string "
+                       "\"10\"\n");
+  std::string other = deployment("other.yaml", "2", "api");
+  CommandRun o = Ksched("capacity -f " + Example("cluster.yaml") + " --pod " + other);
+  EXPECT_EQ(o.status, 2) << o.err;
+  EXPECT_TRUE(Has(o.err,
+                  ": Deployment default/web: spec.template.metadata.labels: Invalid "
+                  "value: {\"app\":\"web\"}: `selector` does not match template "
+                  "`labels`"))
+      << o.err;
+  std::string rs = Write("rs.yaml", R"(apiVersion: apps/v1
+kind: ReplicaSet
+metadata: {name: web}
+spec:
+  replicas: 1
+  selector: {matchLabels: {app: api}}
+  template:
+    metadata: {labels: {app: web}}
+    spec: {containers: [{name: c, image: x}]}
+)");
+  CommandRun r = Ksched("capacity -f " + Example("cluster.yaml") + " --pod " + rs);
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_TRUE(Has(r.err, "`selector` does not match template `labels`")) << r.err;
+  std::string ok = deployment("ok.yaml", "2", "web");
+  CommandRun g = Ksched("capacity -f " + Example("cluster.yaml") + " --pod " + ok);
+  EXPECT_EQ(g.status, 0) << g.err;
+}
+
+// What the API server rejects in a pod is an error in any file; an enum
+// value in a workload's template among them.
+TEST_F(ValidateCli, WhenUnsatisfiableOutsideItsValuesIsAnError) {
+  std::string deploy = Write("tsc-deploy.yaml", R"(apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      containers: [{name: c, image: x}]
+      topologySpreadConstraints:
+      - {maxSkew: 1, topologyKey: zone, whenUnsatisfiable: DoNotSchedul,
+         labelSelector: {matchLabels: {app: web}}}
+)");
+  CommandRun c = Ksched("capacity -f " + Example("cluster.yaml") + " --pod " + deploy);
+  EXPECT_EQ(c.status, 2) << c.err;
+  EXPECT_TRUE(Has(c.err, "whenUnsatisfiable: Unsupported value: \"DoNotSchedul\"")) << c.err;
+}
+
+// A pod and a node as `kubectl get -o yaml` prints them from a current
+// cluster: every field is real, so none is an error.
+TEST_F(ValidateCli, CurrentClusterObjectsHaveNoUnknownFields) {
+  std::string snap = Write("current.yaml", R"(apiVersion: v1
+kind: List
+items:
+- apiVersion: v1
+  kind: Node
+  metadata:
+    name: n1
+    labels: {kubernetes.io/os: linux}
+    managedFields:
+    - {apiVersion: v1, fieldsType: FieldsV1, fieldsV1: {f:metadata: {}}, manager: kubelet,
+       operation: Update, subresource: status, time: "2025-01-01T00:00:00Z"}
+  spec: {podCIDR: 10.0.0.0/24, podCIDRs: [10.0.0.0/24], providerID: "kind://x"}
+  status:
+    addresses: [{type: InternalIP, address: 10.0.0.2}]
+    allocatable: {cpu: "4", memory: 8Gi, pods: "110"}
+    capacity: {cpu: "4", memory: 8Gi, pods: "110"}
+    conditions:
+    - {type: Ready, status: "True", lastHeartbeatTime: "2025-01-01T00:00:00Z",
+       lastTransitionTime: "2025-01-01T00:00:00Z", reason: KubeletReady, message: ok}
+    daemonEndpoints: {kubeletEndpoint: {Port: 10250}}
+    features: {supplementalGroupsPolicy: true}
+    runtimeHandlers: [{name: runc, features: {recursiveReadOnlyMounts: true, userNamespaces: true}}]
+    nodeInfo: {architecture: amd64, bootID: x, containerRuntimeVersion: "containerd://2.0",
+               kernelVersion: "6.1", kubeProxyVersion: "", kubeletVersion: v1.33.1,
+               machineID: x, operatingSystem: linux, osImage: Debian, systemUUID: x,
+               swap: {capacity: 0}}
+    images: [{names: [nginx], sizeBytes: 1000}]
+- apiVersion: v1
+  kind: Pod
+  metadata:
+    name: web
+    namespace: default
+    generateName: web-
+    uid: 0b1f5d2c
+    resourceVersion: "5"
+    creationTimestamp: "2025-01-01T00:00:00Z"
+    managedFields:
+    - {apiVersion: v1, fieldsType: FieldsV1, fieldsV1: {f:spec: {}}, manager: kube-controller-manager,
+       operation: Update, time: "2025-01-01T00:00:00Z"}
+  spec:
+    os: {name: linux}
+    hostUsers: true
+    enableServiceLinks: true
+    preemptionPolicy: PreemptLowerPriority
+    priority: 0
+    schedulerName: default-scheduler
+    securityContext: {seccompProfile: {type: RuntimeDefault}, supplementalGroupsPolicy: Merge}
+    containers:
+    - name: c
+      image: nginx
+      imagePullPolicy: Always
+      resizePolicy: [{resourceName: cpu, restartPolicy: NotRequired}]
+      resources: {requests: {cpu: 100m}}
+      securityContext: {appArmorProfile: {type: RuntimeDefault}}
+      terminationMessagePath: /dev/termination-log
+      terminationMessagePolicy: File
+      volumeMounts: [{name: v, mountPath: /v, recursiveReadOnly: Disabled}]
+    volumes:
+    - name: v
+      projected:
+        sources:
+        - serviceAccountToken: {expirationSeconds: 3607, path: token}
+        - clusterTrustBundle: {signerName: x, path: b}
+    tolerations: [{key: node.kubernetes.io/not-ready, operator: Exists, effect: NoExecute,
+                   tolerationSeconds: 300}]
+  status:
+    phase: Pending
+    qosClass: Burstable
+    conditions:
+    - {type: PodReadyToStartContainers, status: "False", lastProbeTime: null,
+       lastTransitionTime: "2025-01-01T00:00:00Z", observedGeneration: 1}
+    hostIPs: [{ip: 10.0.0.2}]
+    podIPs: [{ip: 10.1.0.3}]
+    observedGeneration: 1
+)");
+  CommandRun r = Ksched("schedule -f " + snap);
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(r.err.empty()) << r.err;
+  EXPECT_TRUE(Has(r.out, "default/web  n1")) << r.out;
+}
+
+TEST_F(ValidateCli, FileThatIsNoSnapshotSaysWhatItIsAndWhatReadsIt) {
+  std::string empty = Write("empty.yaml", "");
+  CommandRun e = Ksched("schedule -f " + empty);
+  EXPECT_EQ(e.status, 2);
+  EXPECT_EQ(e.err, "ksched: " + empty +
+                       ": no objects in this file: a snapshot is `kubectl get nodes,pods,... -A "
+                       "-o yaml` output (see README)\n");
+  EXPECT_TRUE(e.out.empty());
+  CommandRun ep = Ksched("schedule -f " + Example("cluster.yaml") + " --pending " + empty);
+  EXPECT_EQ(ep.status, 2);
+  EXPECT_TRUE(Has(ep.err, empty + ": no objects in this file: --pending reads Pods")) << ep.err;
+  EXPECT_TRUE(ep.out.empty()) << ep.out;
+
+  std::string deploy = Example("web-deployment.yaml");
+  for (const char* cmd : {"schedule -f ", "drain n1 -f ", "capacity --pod x.yaml -f "}) {
+    CommandRun d = Ksched(cmd + deploy);
+    EXPECT_EQ(d.status, 2) << cmd;
+    EXPECT_TRUE(Has(d.err, deploy + ": a Deployment is not a cluster snapshot; this file is a "
+                                    "workload: `ksched capacity -f SNAPSHOT --pod FILE` places "
+                                    "its pods"))
+        << cmd << d.err;
+  }
+  std::string pods = Write("pods-only.yaml", R"(kind: Pod
+metadata: {name: web}
+spec: {containers: [{name: c}]}
+)");
+  CommandRun p = Ksched("schedule -f " + pods);
+  EXPECT_EQ(p.status, 2);
+  EXPECT_TRUE(Has(p.err, pods + ": no Node in the snapshot")) << p.err;
+  EXPECT_TRUE(p.out.empty()) << p.out;
+  std::string config = Write("config.yaml", R"(apiVersion: kubescheduler.config.k8s.io/v1
+kind: KubeSchedulerConfiguration
+profiles: [{schedulerName: default-scheduler}]
+)");
+  CommandRun c = Ksched("schedule -f " + config);
+  EXPECT_EQ(c.status, 2);
+  EXPECT_TRUE(Has(c.err, "give it with --config FILE")) << c.err;
+}
+
+TEST_F(ValidateCli, EncodingsTabsDirectoriesListsAndGenerateName) {
+  const std::string node =
+      "kind: Node\nmetadata: {name: n1}\nstatus: {allocatable: {cpu: 2, pods: 10}}\n";
+  // A UTF-8 byte order mark is skipped, in YAML and in JSON.
+  std::string bom = Write("bom.yaml", "\xEF\xBB\xBF" + node);
+  CommandRun b = Ksched("schedule -f " + bom);
+  EXPECT_EQ(b.status, 0) << b.err;
+  std::string bom_json =
+      Write("bom.json", "\xEF\xBB\xBF{\"kind\":\"Node\",\"metadata\":{\"name\":\"n1\"}}");
+  CommandRun bj = Ksched("schedule -f " + bom_json);
+  EXPECT_EQ(bj.status, 0) << bj.err;
+  // UTF-16, as PowerShell's > writes it.
+  std::string utf16 = "\xFF\xFE";
+  for (char ch : node) {
+    utf16.push_back(ch);
+    utf16.push_back('\0');
+  }
+  std::string u = Write("utf16.yaml", utf16);
+  CommandRun uu = Ksched("schedule -f " + u);
+  EXPECT_EQ(uu.status, 2);
+  EXPECT_TRUE(Has(uu.err, u + ": the file is UTF-16, and ksched reads UTF-8")) << uu.err;
+  std::string tab = Write("tab.yaml", "kind: Node\nmetadata:\n\tname: n1\n");
+  CommandRun t = Ksched("schedule -f " + tab);
+  EXPECT_EQ(t.status, 2);
+  EXPECT_TRUE(Has(t.err, "a tab indents this line, and YAML indents with spaces only")) << t.err;
+
+  // -f a,b and -f DIR, as kubectl reads them.
+  std::string pod = R"(kind: Pod
+metadata: {generateName: web-}
+spec: {containers: [{name: c}]}
+)";
+  std::string dir = TempPath("snapdir");
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir + "/1-nodes.yaml") << node;
+  std::ofstream(dir + "/2-pods.json")
+      << R"({"kind":"Pod","metadata":{"name":"api"},"spec":{"containers":[{"name":"c"}]}})";
+  std::ofstream(dir + "/README.md") << "not read";
+  CommandRun d = Ksched("schedule -f " + dir);
+  EXPECT_EQ(d.status, 0) << d.err;
+  EXPECT_TRUE(Has(d.out, "default/api  n1")) << d.out;
+  std::string gen = Write("gen.yaml", pod + "---\n" + pod);
+  CommandRun l = Ksched("schedule -f " + dir + "/1-nodes.yaml," + gen);
+  EXPECT_EQ(l.status, 0) << l.err;
+  // generateName names each pod, as the API server does.
+  EXPECT_TRUE(Has(l.out, "default/web-bbbbb  n1")) << l.out;
+  EXPECT_TRUE(Has(l.out, "default/web-bbbbc  n1")) << l.out;
+  std::filesystem::remove_all(dir);
+}
+
+TEST_F(ValidateCli, PolicyUnknownFieldIsAnError) {
+  std::string policy = Write("typo-policy.json", R"({"kind":"Policy","apiVersion":"v1",
+      "predicates":[{"name":"PodFitsResources"}],
+      "priorities":[{"name":"LeastRequestedPriority","wieght":1}]})");
+  CommandRun r = Ksched("schedule -f " + Example("cluster.yaml") + " --policy " + policy);
+  EXPECT_EQ(r.status, 2);
+  EXPECT_TRUE(Has(r.err, policy + ": Policy: strict decoding error: unknown field "
+                                  "\"priorities[0].wieght\"\n"))
+      << r.err;
 }
 
 TEST_F(ValidateCli, NewerFieldsAreOneSummarisedWarningAndInJson) {

@@ -2,7 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <fstream>
+#include <initializer_list>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
@@ -27,6 +29,21 @@ class Reader {
 
   Status Fail(const std::string& path, const std::string& what) const {
     return MakeError(fmt::format("{}: Policy: {}: {}", file_, path, what));
+  }
+
+  // Every key of `obj` must be one of `keys` (upstream's v1 Policy fields):
+  // a misspelt field would otherwise be dropped without a word (upstream's
+  // decoder ignores it), as in `strict decoding error: unknown field
+  // "predicates[0].nme"`. `path` ends with "." or is empty.
+  Status Known(const json& obj, const std::string& path,
+               std::initializer_list<std::string_view> keys) const {
+    for (const auto& [key, value] : obj.items()) {
+      if (std::find(keys.begin(), keys.end(), key) == keys.end()) {
+        return MakeError(fmt::format("{}: Policy: strict decoding error: unknown field \"{}{}\"",
+                                     file_, path, key));
+      }
+    }
+    return Status::Ok();
   }
 
   Status String(const json& obj, const char* key, const std::string& path, std::string* out) const {
@@ -78,14 +95,17 @@ class Reader {
 Result<PredicatePolicy> ParsePredicate(const Reader& r, const json& j, const std::string& path) {
   if (!j.is_object()) return r.Fail(path, "must be an object").error();
   PredicatePolicy p;
+  KSCHED_TRY(r.Known(j, path + ".", {"name", "argument"}));
   KSCHED_TRY(r.String(j, "name", path + ".", &p.name));
   auto arg = j.find("argument");
   if (arg != j.end() && !arg->is_null()) {
     if (!arg->is_object()) return r.Fail(path + ".argument", "must be an object").error();
     std::string ap = path + ".argument.";
+    KSCHED_TRY(r.Known(*arg, ap, {"serviceAffinity", "labelsPresence"}));
     auto sa = arg->find("serviceAffinity");
     if (sa != arg->end() && !sa->is_null()) {
       if (!sa->is_object()) return r.Fail(ap + "serviceAffinity", "must be an object").error();
+      KSCHED_TRY(r.Known(*sa, ap + "serviceAffinity.", {"labels"}));
       std::vector<std::string> labels;
       KSCHED_TRY(r.StringList(*sa, "labels", ap + "serviceAffinity.", &labels));
       p.service_affinity_labels = std::move(labels);
@@ -93,6 +113,7 @@ Result<PredicatePolicy> ParsePredicate(const Reader& r, const json& j, const std
     auto lp = arg->find("labelsPresence");
     if (lp != arg->end() && !lp->is_null()) {
       if (!lp->is_object()) return r.Fail(ap + "labelsPresence", "must be an object").error();
+      KSCHED_TRY(r.Known(*lp, ap + "labelsPresence.", {"labels", "presence"}));
       std::vector<std::string> labels;
       bool presence = false;
       KSCHED_TRY(r.StringList(*lp, "labels", ap + "labelsPresence.", &labels));
@@ -106,15 +127,19 @@ Result<PredicatePolicy> ParsePredicate(const Reader& r, const json& j, const std
 Result<PriorityPolicy> ParsePriority(const Reader& r, const json& j, const std::string& path) {
   if (!j.is_object()) return r.Fail(path, "must be an object").error();
   PriorityPolicy p;
+  KSCHED_TRY(r.Known(j, path + ".", {"name", "weight", "argument"}));
   KSCHED_TRY(r.String(j, "name", path + ".", &p.name));
   KSCHED_TRY(r.Int(j, "weight", path + ".", &p.weight));
   auto arg = j.find("argument");
   if (arg != j.end() && !arg->is_null()) {
     if (!arg->is_object()) return r.Fail(path + ".argument", "must be an object").error();
     std::string ap = path + ".argument.";
+    KSCHED_TRY(r.Known(
+        *arg, ap, {"serviceAntiAffinity", "labelPreference", "requestedToCapacityRatioArguments"}));
     auto saa = arg->find("serviceAntiAffinity");
     if (saa != arg->end() && !saa->is_null()) {
       if (!saa->is_object()) return r.Fail(ap + "serviceAntiAffinity", "must be an object").error();
+      KSCHED_TRY(r.Known(*saa, ap + "serviceAntiAffinity.", {"label"}));
       std::string label;
       KSCHED_TRY(r.String(*saa, "label", ap + "serviceAntiAffinity.", &label));
       p.service_anti_affinity_label = std::move(label);
@@ -122,6 +147,7 @@ Result<PriorityPolicy> ParsePriority(const Reader& r, const json& j, const std::
     auto lp = arg->find("labelPreference");
     if (lp != arg->end() && !lp->is_null()) {
       if (!lp->is_object()) return r.Fail(ap + "labelPreference", "must be an object").error();
+      KSCHED_TRY(r.Known(*lp, ap + "labelPreference.", {"label", "presence"}));
       std::string label;
       bool presence = false;
       KSCHED_TRY(r.String(*lp, "label", ap + "labelPreference.", &label));
@@ -133,6 +159,7 @@ Result<PriorityPolicy> ParsePriority(const Reader& r, const json& j, const std::
       if (!rtc->is_object()) {
         return r.Fail(ap + "requestedToCapacityRatioArguments", "must be an object").error();
       }
+      KSCHED_TRY(r.Known(*rtc, ap + "requestedToCapacityRatioArguments.", {"shape"}));
       std::vector<std::pair<int64_t, int64_t>> shape;
       auto s = rtc->find("shape");
       if (s != rtc->end() && !s->is_null()) {
@@ -142,6 +169,7 @@ Result<PriorityPolicy> ParsePriority(const Reader& r, const json& j, const std::
         for (size_t i = 0; i < s->size(); ++i) {
           std::string pp = fmt::format("{}requestedToCapacityRatioArguments.shape[{}]", ap, i);
           if (!(*s)[i].is_object()) return r.Fail(pp, "must be an object").error();
+          KSCHED_TRY(r.Known((*s)[i], pp + ".", {"utilization", "score"}));
           int64_t u = 0, sc = 0;
           KSCHED_TRY(r.Int((*s)[i], "utilization", pp + ".", &u));
           KSCHED_TRY(r.Int((*s)[i], "score", pp + ".", &sc));
@@ -158,6 +186,10 @@ Result<ExtenderConfig> ParseExtender(const Reader& r, const json& j, const std::
   if (!j.is_object()) return r.Fail(path, "must be an object").error();
   ExtenderConfig e;
   std::string p = path + ".";
+  KSCHED_TRY(r.Known(j, p,
+                     {"urlPrefix", "filterVerb", "preemptVerb", "prioritizeVerb", "weight",
+                      "bindVerb", "enableHttps", "tlsConfig", "httpTimeout", "nodeCacheCapable",
+                      "managedResources", "ignorable"}));
   KSCHED_TRY(r.String(j, "urlPrefix", p, &e.url_prefix));
   KSCHED_TRY(r.String(j, "filterVerb", p, &e.filter_verb));
   KSCHED_TRY(r.String(j, "preemptVerb", p, &e.preempt_verb));
@@ -173,6 +205,9 @@ Result<ExtenderConfig> ParseExtender(const Reader& r, const json& j, const std::
     if (!tls->is_object()) return r.Fail(p + "tlsConfig", "must be an object").error();
     ExtenderTlsConfig t;
     std::string tp = p + "tlsConfig.";
+    KSCHED_TRY(r.Known(*tls, tp,
+                       {"insecure", "serverName", "certFile", "keyFile", "caFile", "certData",
+                        "keyData", "caData"}));
     KSCHED_TRY(r.Bool(*tls, "insecure", tp, &t.insecure));
     KSCHED_TRY(r.String(*tls, "serverName", tp, &t.server_name));
     KSCHED_TRY(r.String(*tls, "certFile", tp, &t.cert_file));
@@ -199,6 +234,7 @@ Result<ExtenderConfig> ParseExtender(const Reader& r, const json& j, const std::
     for (size_t i = 0; i < mr->size(); ++i) {
       std::string mp = fmt::format("{}managedResources[{}]", p, i);
       if (!(*mr)[i].is_object()) return r.Fail(mp, "must be an object").error();
+      KSCHED_TRY(r.Known((*mr)[i], mp + ".", {"name", "ignoredByScheduler"}));
       ExtenderManagedResource m;
       KSCHED_TRY(r.String((*mr)[i], "name", mp + ".", &m.name));
       KSCHED_TRY(r.Bool((*mr)[i], "ignoredByScheduler", mp + ".", &m.ignored_by_scheduler));
@@ -266,6 +302,9 @@ Result<Policy> ParsePolicy(std::string_view text, std::string_view filename) {
   if (j.is_discarded()) return MakeError(fmt::format("{}: Policy: not valid JSON", file));
   if (!j.is_object()) return MakeError(fmt::format("{}: Policy: must be an object", file));
   Reader r(file);
+  KSCHED_TRY(r.Known(j, "",
+                     {"kind", "apiVersion", "predicates", "priorities", "extenders",
+                      "hardPodAffinitySymmetricWeight", "alwaysCheckAllPredicates"}));
   std::string kind;
   KSCHED_TRY(r.String(j, "kind", "", &kind));
   if (!kind.empty() && kind != "Policy") {

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <charconv>
 #include <cstring>
@@ -184,6 +185,20 @@ StrId DefaultNamespace() {
 // Walks one object. Every method returns false on the first error, after
 // recording the message; each enclosing level then adds its path segment on
 // the way out, so the success path never builds path strings.
+// The suffix of the next object named by metadata.generateName: "bbbbb",
+// "bbbbc", ... over upstream's rand alphabet (no vowels, no look-alikes).
+std::string GeneratedSuffix() {
+  static std::atomic<uint64_t> next{0};
+  constexpr std::string_view kAlphabet = "bcdfghjklmnpqrstvwxz2456789";
+  uint64_t n = next.fetch_add(1, std::memory_order_relaxed);
+  std::string s(5, kAlphabet[0]);
+  for (int i = 4; i >= 0 && n > 0; --i) {
+    s[static_cast<size_t>(i)] = kAlphabet[n % kAlphabet.size()];
+    n /= kAlphabet.size();
+  }
+  return s;
+}
+
 class Decoder {
  public:
   // The error, as "field.path: message" (or just "message" at the top).
@@ -407,8 +422,10 @@ class Decoder {
   // ---------------------------------------------------------------- metadata
 
   bool Meta(dom::element e, bool namespaced, ObjectMeta* m) {
+    std::string generate_name;
     bool ok = Fields(e, [&](std::string_view k, dom::element v) {
       if (k == "name") return String(v, &m->name);
+      if (k == "generateName") return String(v, &generate_name);
       if (k == "namespace") {
         StrId ns = kEmptyStr;
         if (!Interned(v, &ns)) return false;
@@ -432,6 +449,12 @@ class Decoder {
       if (k == "resourceVersion") return String(v, &m->resource_version);
       return true;
     });
+    if (ok && m->name.empty() && !generate_name.empty()) {
+      // As the API server names an object created with generateName: five
+      // characters of its alphabet appended; here counted up per object
+      // (the same input gives the same names).
+      m->name = generate_name + GeneratedSuffix();
+    }
     if (ok && m->name.empty()) {
       Fail("missing");
       PushKey("name");
@@ -1197,6 +1220,9 @@ struct KindInfo<StorageClass> {
   static constexpr bool kNamespaced = false;
 };
 
+// The UTF-8 byte order mark some editors write first.
+constexpr std::string_view kUtf8Bom = "\xEF\xBB\xBF";
+
 // How an object is named in messages while its name is unknown.
 std::string Unnamed(std::string_view kind, std::string_view where) {
   return where.empty() ? std::string(kind) : std::string(where) + " (" + std::string(kind) + ")";
@@ -1491,6 +1517,8 @@ Status DecodeYaml(std::string_view text, std::string_view file, ObjectSet* out) 
 }  // namespace
 
 bool LooksLikeJson(std::string_view text) {
+  // UTF-16 text goes to the YAML path, which names its encoding.
+  if (text.size() >= 2 && (text[0] == '\0' || text[1] == '\0')) return false;
   for (char c : text) {
     if (c == ' ' || c == '\t' || c == '\n' || c == '\r') continue;
     // A UTF-8 byte order mark is not JSON; such input goes to the YAML path,
@@ -1599,6 +1627,7 @@ Status DecodeAny(simdjson::dom::element e, std::string_view file, std::string_vi
 }
 
 Status DecodeObjects(std::string_view text, std::string_view filename, ObjectSet* out) {
+  if (text.starts_with(kUtf8Bom)) text.remove_prefix(kUtf8Bom.size());
   if (LooksLikeJson(text)) {
     simdjson::padded_string padded(text);
     return DecodeJson(padded, filename, out);
@@ -1611,6 +1640,8 @@ Status DecodeFile(const std::string& path, ObjectSet* out) {
   if (!file.ok()) return file.error();
   std::string_view name = path == "-" ? std::string_view("<stdin>") : std::string_view(path);
   std::string_view text = file->view();
+  // A UTF-8 byte order mark is skipped (the padding still follows the text).
+  if (text.starts_with(kUtf8Bom)) text.remove_prefix(kUtf8Bom.size());
   if (LooksLikeJson(text)) return DecodeJson(text, name, out);
   return DecodeYaml(text, name, out);
 }

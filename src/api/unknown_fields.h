@@ -9,7 +9,8 @@
 // name of the v1.15 API for the kinds ksched reads (api_fields.inc, written
 // by scripts/gen-api-fields.py), and sorts what it finds:
 //   - kUnknown: not a field of v1.15 nor of any later release the table
-//     knows; almost always a typo;
+//     knows (up to the current one); a typo, and an error unless
+//     --validate says otherwise (cli/input.h);
 //   - kNewer: a field added after v1.15 (topologySpreadConstraints,
 //     overhead, ...). It is no typo, and most such fields (status.podIPs,
 //     spec.os, managedFields) do not change what a scheduler does; the ones
@@ -49,7 +50,8 @@ struct FieldFinding {
 
 // True when the table covers `kind` (Pod, Node, Service, ReplicationController,
 // ReplicaSet, StatefulSet, PersistentVolume, PersistentVolumeClaim,
-// StorageClass, PodDisruptionBudget, PriorityClass).
+// StorageClass, PodDisruptionBudget, PriorityClass, Namespace, CSINode,
+// CSIDriver, and the workloads of `capacity --pod`: Deployment, Job).
 bool HasFieldTable(std::string_view kind);
 
 // Which newer fields to report (true: report); nullptr reports all of them.

@@ -72,7 +72,16 @@ TEST(UnknownFields, EveryKindWithATable) {
       "ports":[{"port":80,"targetPort":"http"}]}})")
                   .unknown,
               IsEmpty());
-  EXPECT_THAT(Check("Deployment", R"({"spec":{"anything":1}})").unknown, IsEmpty())
+  // capacity --pod's workloads, their templates included.
+  EXPECT_THAT(
+      Check("Deployment", R"({"spec":{"anything":1,"template":{"spec":{"nodeSelectr":{}}}}})")
+          .unknown,
+      ElementsAre("unknown field \"anything\" in Deployment.spec",
+                  "unknown field \"nodeSelectr\" in Deployment.spec.template.spec"));
+  EXPECT_THAT(
+      Check("Job", R"({"spec":{"backoffLimit":1,"podFailurePolicy":{"rules":[]}}})").unknown,
+      IsEmpty());
+  EXPECT_THAT(Check("ConfigMap", R"({"data":{"anything":1}})").unknown, IsEmpty())
       << "kinds ksched does not read are not checked";
   EXPECT_TRUE(HasFieldTable("PodDisruptionBudget"));
   EXPECT_FALSE(HasFieldTable("ConfigMap"));

@@ -375,8 +375,24 @@ std::string Located(std::string_view filename, Mark mark, std::string_view msg) 
   return s;
 }
 
+// True when line `line` (0-based) of `text` has a tab before column
+// `column` in its indentation, or at that column.
+bool TabAt(std::string_view text, size_t line, size_t column) {
+  size_t start = 0;
+  for (size_t l = 0; l < line; ++l) {
+    start = text.find('\n', start);
+    if (start == std::string_view::npos) return false;
+    ++start;
+  }
+  for (size_t i = start; i < text.size() && i <= start + column; ++i) {
+    if (text[i] == '\t') return true;
+    if (text[i] != ' ') return false;
+  }
+  return false;
+}
+
 // The error libyaml reports, in the file:line:col form used everywhere else.
-std::string ParserError(const yaml_parser_t& p, std::string_view filename) {
+std::string ParserError(const yaml_parser_t& p, std::string_view filename, std::string_view text) {
   std::string_view problem = p.problem != nullptr ? p.problem : "unknown problem parsing YAML";
   switch (p.error) {
     case YAML_MEMORY_ERROR:
@@ -392,6 +408,8 @@ std::string ParserError(const yaml_parser_t& p, std::string_view filename) {
     msg += std::string(" (") + p.context + " at line " + std::to_string(p.context_mark.line + 1) +
            ", column " + std::to_string(p.context_mark.column + 1) + ")";
   }
+  if (TabAt(text, p.problem_mark.line, p.problem_mark.column))
+    msg += ": a tab indents this line, and YAML indents with spaces only";
   return Located(filename, Mark{p.problem_mark.line, p.problem_mark.column}, msg);
 }
 
@@ -399,6 +417,16 @@ std::string ParserError(const yaml_parser_t& p, std::string_view filename) {
 // characters are not allowed") in valid UTF-8. Checked up front, for the whole
 // text, so that the error names the first offending line and column.
 std::optional<std::string> CheckYamlText(std::string_view yaml, std::string_view filename) {
+  // UTF-16 (Windows PowerShell's `>` writes it): a byte order mark, or the
+  // zero bytes of ASCII text in two-byte units.
+  auto byte = [&](size_t i) { return i < yaml.size() ? static_cast<unsigned char>(yaml[i]) : 1; };
+  if ((byte(0) == 0xFF && byte(1) == 0xFE) || (byte(0) == 0xFE && byte(1) == 0xFF) ||
+      (yaml.size() >= 2 && (byte(0) == 0 || byte(1) == 0))) {
+    return std::string(filename) +
+           ": the file is UTF-16, and ksched reads UTF-8 (as kubectl writes it); convert it, "
+           "e.g. iconv -f UTF-16 -t UTF-8, or in PowerShell write it with Out-File -Encoding "
+           "utf8";
+  }
   if (!simdjson::validate_utf8(yaml.data(), yaml.size())) {
     return std::string(filename) + ": YAML: invalid UTF-8";
   }
@@ -422,6 +450,8 @@ std::optional<std::string> CheckYamlText(std::string_view yaml, std::string_view
 
 Result<std::vector<std::string>> YamlDocumentsToJson(std::string_view yaml,
                                                      std::string_view filename) {
+  // A UTF-8 byte order mark (Windows editors write one) is no content.
+  if (yaml.starts_with("\xEF\xBB\xBF")) yaml.remove_prefix(3);
   if (std::optional<std::string> bad = CheckYamlText(yaml, filename)) return MakeError(*bad);
   // Aliases may legitimately repeat parts of a document, but not without bound.
   JsonWriter writer(yaml.size() * 16 + (size_t{1} << 20));
@@ -436,7 +466,8 @@ Result<std::vector<std::string>> YamlDocumentsToJson(std::string_view yaml,
   yaml_parser_set_encoding(&parser, YAML_UTF8_ENCODING);
   for (;;) {
     yaml_event_t event;
-    if (yaml_parser_parse(&parser, &event) == 0) return MakeError(ParserError(parser, filename));
+    if (yaml_parser_parse(&parser, &event) == 0)
+      return MakeError(ParserError(parser, filename, yaml));
     std::unique_ptr<yaml_event_t, void (*)(yaml_event_t*)> event_owner(&event, &yaml_event_delete);
     if (std::optional<ConvertError> err = writer.Handle(event)) {
       return MakeError(Located(filename, err->mark, err->message));

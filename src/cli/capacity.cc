@@ -48,7 +48,9 @@ CLI::App* AddCapacityCommand(CLI::App* app, CapacityArgs* args) {
       "    ksched capacity -f snap.yaml --pod web-deploy.yaml=30 --pod db-sts.yaml -o json\n"
       "    ksched capacity -f snap.yaml --pod web-deploy.yaml=300 --add-node node-tmpl.yaml\n"
       "    ksched capacity -f snap.yaml --pod web-deploy.yaml=max -o html > capacity.html");
-  cmd->add_option("-f,--filename", args->files, "Snapshot file(s): YAML or JSON; - for stdin")
+  cmd->add_option("-f,--filename", args->files,
+                  "Snapshot file(s): YAML or JSON; a directory or a,b as kubectl reads them; - "
+                  "for stdin")
       ->required();
   cmd->add_option("--pod", args->pods,
                   "Workload file, FILE[=N|=max]; repeat for several (queued by priority, then "
@@ -96,36 +98,22 @@ int RunCapacity(const CapacityArgs& args) {
     std::cerr << "ksched: " << served.error().message << "\n";
     return kExitBadInput;
   }
-  auto snap =
-      LoadPlanningSnapshot(args.files, "", *served, args.flags.EngineVersion(), args.warnings);
+  auto snap = LoadPlanningSnapshot(args.files, "", *served, args.flags, args.warnings);
   if (!snap.ok()) {
     std::cerr << "ksched: " << snap.error().message << "\n";
     return kExitBadInput;
   }
   std::vector<planning::Workload> workloads;
+  Diagnostics diag(args.flags);
   for (const std::string& p : args.pods) {
-    auto arg = planning::ParseWorkloadArg(p);
-    if (!arg.ok()) {
-      std::cerr << "ksched: " << arg.error().message << "\n";
-      return kExitBadInput;
-    }
-    auto ws = planning::LoadWorkloads(*arg);
+    auto ws = LoadWorkloadArg(p, &diag);
     if (!ws.ok()) {
       std::cerr << "ksched: " << ws.error().message << "\n";
       return kExitBadInput;
     }
-    for (planning::Workload& w : *ws) {
-      // The pod template as the API server would default and validate the
-      // pods its controller creates (requests from limits, and so on).
-      SetPodDefaults(&w.pod);
-      AdmitDefaultTolerationSeconds(&w.pod);
-      if (std::vector<std::string> errs = ValidatePods({w.pod}, w.file); !errs.empty()) {
-        for (const std::string& e : errs) std::cerr << "ksched: " << e << "\n";
-        return kExitBadInput;
-      }
-      workloads.push_back(std::move(w));
-    }
+    for (planning::Workload& w : *ws) workloads.push_back(std::move(w));
   }
+  if (args.warnings) diag.Print();
   planning::CapacityOptions options;
   options.schedule_pending = !args.ignore_pending;
   options.pending_preemption = !args.disable_preemption;

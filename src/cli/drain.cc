@@ -30,7 +30,8 @@ CLI::App* AddDrainCommand(CLI::App* app, DrainArgs* args) {
       "    ksched drain -f snap.yaml node-a1 -o html > drain.html");
   // One file per -f, so that the node names after it stay positional.
   cmd->add_option("-f,--filename", args->files,
-                  "Snapshot file: YAML or JSON; - for stdin; repeat -f for several")
+                  "Snapshot file: YAML or JSON, a directory or a,b as kubectl reads them; - for "
+                  "stdin; repeat -f for several")
       ->required()
       ->allow_extra_args(false)
       ->take_all();
@@ -54,7 +55,7 @@ int RunDrain(const DrainArgs& args) {
     return kExitBadInput;
   }
   // Decoded, defaulted and validated as the API server would store them.
-  Diagnostics diag(args.flags.EngineVersion());
+  Diagnostics diag(args.flags);
   auto loaded = LoadSnapshot(args.files, &diag);
   if (!loaded.ok()) {
     std::cerr << "ksched: " << loaded.error().message << "\n";

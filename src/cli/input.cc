@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <filesystem>
+#include <functional>
 #include <iostream>
 #include <iterator>
 #include <set>
@@ -9,6 +12,7 @@
 
 #include "api/defaults.h"
 #include "api/validation.h"
+#include "api/yaml_to_json.h"
 
 namespace ksched {
 namespace {
@@ -67,18 +71,152 @@ std::string WithoutIndices(const std::string& s) {
   return out;
 }
 
-// Snapshot notes: unknown fields are grouped by message (array indices
-// aside), at most kMaxUnknown lines; newer fields go to the skew report.
-void WarnSnapshotNotes(const std::vector<FieldNote>& notes, Diagnostics* diag) {
-  constexpr size_t kMaxUnknown = 10;
-  std::map<std::string, std::vector<const FieldNote*>> unknown;
-  std::vector<std::string> order;
+// Workload kinds of a --pod file, and the other files a user may give in
+// place of a snapshot, with what reads them.
+std::string_view ReaderOfKind(std::string_view kind) {
+  if (kind == "Deployment" || kind == "Job" || kind == "DaemonSet" || kind == "CronJob")
+    return "a workload: `ksched capacity -f SNAPSHOT --pod FILE` places its pods";
+  if (kind == "KubeSchedulerConfiguration")
+    return "a scheduler configuration: give it with --config FILE";
+  if (kind == "Policy") return "a v1.15 scheduler Policy: give it with --policy FILE";
+  return {};
+}
+
+// The kinds of the objects in `file` (List items included), in order, each
+// once. Only for messages about a file that holds nothing ksched reads, so
+// the file is read again.
+std::vector<std::string> KindsIn(const std::string& file) {
+  std::vector<std::string> kinds;
+  auto f = PaddedFile::Load(file);
+  if (!f.ok()) return kinds;
+  std::vector<std::string> docs;
+  if (LooksLikeJson(f->view())) {
+    docs.emplace_back(f->view());
+  } else if (auto y = YamlDocumentsToJson(f->view(), file); y.ok()) {
+    docs = std::move(y).value();
+  }
+  auto add = [&](std::string_view k) {
+    if (!k.empty() && std::find(kinds.begin(), kinds.end(), k) == kinds.end())
+      kinds.emplace_back(k);
+  };
+  std::function<void(simdjson::dom::element)> walk = [&](simdjson::dom::element e) {
+    if (simdjson::dom::array a; e.get(a) == simdjson::SUCCESS) {
+      for (simdjson::dom::element item : a) walk(item);
+      return;
+    }
+    std::string_view kind;
+    if (e["kind"].get(kind) != simdjson::SUCCESS) return;
+    simdjson::dom::array items;
+    if (kind.ends_with("List") && e["items"].get(items) == simdjson::SUCCESS) {
+      for (simdjson::dom::element item : items) walk(item);
+      return;
+    }
+    add(kind);
+  };
+  simdjson::dom::parser parser;
+  for (const std::string& d : docs) {
+    simdjson::dom::element root;
+    if (parser.parse(d).get(root) == simdjson::SUCCESS) walk(root);
+  }
+  return kinds;
+}
+
+size_t ObjectCount(const ObjectSet& s) {
+  return s.nodes.size() + s.pods.size() + s.services.size() + s.replication_controllers.size() +
+         s.replica_sets.size() + s.stateful_sets.size() + s.persistent_volumes.size() +
+         s.persistent_volume_claims.size() + s.storage_classes.size() +
+         s.pod_disruption_budgets.size() + s.priority_classes.size() + s.namespaces.size() +
+         s.csi_nodes.size() + s.csi_drivers.size();
+}
+
+constexpr std::string_view kSnapshotHint =
+    "a snapshot is `kubectl get nodes,pods,... -A -o yaml` output (see README)";
+
+// A file of the snapshot that holds no object ksched reads: what it is
+// instead, and what reads it.
+Error NotASnapshot(const std::string& file, std::string_view name, size_t skipped) {
+  if (skipped == 0)
+    return MakeError(fmt::format("{}: no objects in this file: {}", name, kSnapshotHint));
+  std::vector<std::string> kinds = file == "-" ? std::vector<std::string>{} : KindsIn(file);
+  for (const std::string& k : kinds) {
+    if (std::string_view reader = ReaderOfKind(k); !reader.empty()) {
+      return MakeError(
+          fmt::format("{}: a {} is not a cluster snapshot; this file is {}", name, k, reader));
+    }
+  }
+  return MakeError(fmt::format(
+      "{}: no object of a kind the scheduler reads ({}): {}", name,
+      kinds.empty() ? "Node, Pod, ..." : fmt::format("found {}", fmt::join(kinds, ", ")),
+      kSnapshotHint));
+}
+
+}  // namespace
+
+Result<ValidateMode> ParseValidateMode(std::string_view flag) {
+  if (flag == "strict" || flag == "true") return ValidateMode::kStrict;
+  if (flag == "warn") return ValidateMode::kWarn;
+  if (flag == "ignore" || flag == "false") return ValidateMode::kIgnore;
+  return MakeError(fmt::format(
+      "--validate: must be one of strict (or true), warn, ignore (or false), got \"{}\"", flag));
+}
+
+Diagnostics::Diagnostics(const SchedulerFlags& flags) : Diagnostics(flags.EngineVersion()) {
+  if (auto v = ParseValidateMode(flags.validate); v.ok()) validate_ = *v;
+}
+
+Status ReportFieldNotes(const std::vector<FieldNote>& notes, std::string_view file,
+                        Diagnostics* diag) {
+  // Unknown fields, one entry per object (kind and name), in input order.
+  struct Object {
+    const FieldNote* first;
+    std::vector<std::string> paths;
+  };
+  std::vector<Object> objects;
   for (const FieldNote& n : notes) {
     if (n.skew >= 0) {
       if (n.kind == "Pod") diag->skew().Add(n.skew, n.object);
       continue;
     }
-    std::string group = WithoutIndices(n.finding.Message(n.kind));
+    if (diag->validate() == ValidateMode::kIgnore) continue;
+    if (objects.empty() || objects.back().first->kind != n.kind ||
+        objects.back().first->object != n.object) {
+      objects.push_back(Object{&n, {}});
+    }
+    objects.back().paths.push_back(n.finding.Path());
+  }
+  if (objects.empty()) return Status::Ok();
+  auto fields = [](const Object& o) {
+    std::string s;
+    for (const std::string& p : o.paths)
+      s += fmt::format("{}unknown field \"{}\"", s.empty() ? "" : ", ", p);
+    return s;
+  };
+  if (diag->validate() == ValidateMode::kStrict) {
+    // As many lines as objects, up to ten: a snapshot of a thousand pods
+    // with one typo in their template says so in ten lines.
+    constexpr size_t kMaxLines = 10;
+    std::vector<std::string> lines;
+    for (size_t i = 0; i < objects.size() && i < kMaxLines; ++i) {
+      lines.push_back(fmt::format("{}: {}: strict decoding error: {}", file,
+                                  NoteObject(*objects[i].first), fields(objects[i])));
+    }
+    if (objects.size() > kMaxLines) {
+      lines.push_back(fmt::format("{}: ... and {} more objects with unknown fields", file,
+                                  objects.size() - kMaxLines));
+    }
+    lines.push_back(
+        "no Kubernetes release has such a field: a typo? (--validate=warn reads the file "
+        "without it, as kubectl's flag does)");
+    return Lines(lines);
+  }
+  // Warnings, grouped by field (array indices aside): the same typo in every
+  // pod of a workload is one line.
+  constexpr size_t kMaxUnknown = 10;
+  std::map<std::string, std::vector<const FieldNote*>> unknown;
+  std::vector<std::string> order;
+  for (const FieldNote& n : notes) {
+    if (n.skew >= 0) continue;
+    std::string group = n.kind + " " + WithoutIndices(n.finding.Path());
     auto& users = unknown[group];
     if (users.empty()) order.push_back(group);
     users.push_back(&n);
@@ -86,25 +224,56 @@ void WarnSnapshotNotes(const std::vector<FieldNote>& notes, Diagnostics* diag) {
   for (size_t i = 0; i < order.size() && i < kMaxUnknown; ++i) {
     const auto& users = unknown[order[i]];
     const FieldNote& first = *users[0];
-    std::string msg = first.finding.Message(first.kind);
-    if (users.size() == 1) {
-      diag->Warn(fmt::format("{}: {}: {} (ignored)", first.file, NoteObject(first), msg));
-    } else {
-      diag->Warn(fmt::format("{}: {}: {} (ignored), and {} more like it", first.file,
-                             NoteObject(first), msg, users.size() - 1));
-    }
+    std::string more =
+        users.size() == 1 ? "" : fmt::format(", and {} more like it", users.size() - 1);
+    diag->Warn(fmt::format("{}: {}: unknown field \"{}\" (ignored){}", file, NoteObject(first),
+                           first.finding.Path(), more));
   }
   if (order.size() > kMaxUnknown) {
-    diag->Warn(fmt::format("{}: ... and {} more unknown fields (ignored)", notes[0].file,
+    diag->Warn(fmt::format("{}: ... and {} more unknown fields (ignored)", file,
                            order.size() - kMaxUnknown));
   }
+  return Status::Ok();
 }
 
-}  // namespace
+Result<std::vector<std::string>> ExpandFileArgs(const std::vector<std::string>& args) {
+  std::vector<std::string> out;
+  for (const std::string& arg : args) {
+    size_t start = 0;
+    while (start <= arg.size()) {
+      size_t comma = arg == "-" ? std::string::npos : arg.find(',', start);
+      if (comma == std::string::npos) comma = arg.size();
+      std::string one = arg.substr(start, comma - start);
+      start = comma + 1;
+      if (one.empty()) {
+        if (arg.size() > 0 && comma < arg.size()) continue;  // "a.yaml," as kubectl
+        return MakeError("-f: empty file name");
+      }
+      std::error_code ec;
+      if (one != "-" && std::filesystem::is_directory(one, ec)) {
+        std::vector<std::string> found;
+        for (const auto& entry : std::filesystem::directory_iterator(one, ec)) {
+          const std::string ext = entry.path().extension().string();
+          if ((ext == ".yaml" || ext == ".yml" || ext == ".json") && !entry.is_directory())
+            found.push_back(entry.path().string());
+        }
+        if (ec) return MakeError(fmt::format("{}: cannot list: {}", one, ec.message()));
+        if (found.empty()) {
+          return MakeError(fmt::format("{}: a directory without .yaml, .yml or .json files", one));
+        }
+        std::sort(found.begin(), found.end());
+        out.insert(out.end(), found.begin(), found.end());
+        continue;
+      }
+      out.push_back(std::move(one));
+    }
+  }
+  return out;
+}
 
 void AddWarningsFlag(CLI::App* cmd, bool* warnings) {
   cmd->add_flag("--warnings", *warnings,
-                "Print warnings about the input (unknown fields in the snapshot, fields newer "
+                "Print warnings about the input (unknown fields with --validate=warn, fields newer "
                 "than the engine's version that it ignores, missing controllers) on stderr and "
                 "in -o json|yaml; --warnings=false silences them")
       ->capture_default_str();
@@ -131,18 +300,30 @@ void Diagnostics::Print() const {
   for (const std::string& l : Lines()) std::cerr << "ksched: warning: " << l << "\n";
 }
 
-Result<ObjectSet> LoadSnapshot(const std::vector<std::string>& files, Diagnostics* diag) {
+Result<ObjectSet> LoadSnapshot(const std::vector<std::string>& args, Diagnostics* diag) {
+  auto files = ExpandFileArgs(args);
+  if (!files.ok()) return files.error();
   ObjectSet all;
-  for (const std::string& f : files) {
+  for (const std::string& f : *files) {
     ObjectSet one;
     if (Status s = DecodeFile(f, &one); !s.ok()) return s.error();
     std::string_view name = f == "-" ? std::string_view("<stdin>") : std::string_view(f);
+    if (ObjectCount(one) == 0) return NotASnapshot(f, name, one.skipped);
+    if (Status s = ReportFieldNotes(one.field_notes, name, diag); !s.ok()) return s.error();
+    one.field_notes.clear();
     ApplyApiServerDefaults(&one);
     if (std::vector<std::string> errs = ValidateObjects(one, name); !errs.empty())
       return Lines(errs);
-    WarnSnapshotNotes(one.field_notes, diag);
-    one.field_notes.clear();
     AppendObjects(std::move(one), &all);
+  }
+  if (all.nodes.empty()) {
+    std::string names;
+    for (const std::string& f : *files)
+      names += (names.empty() ? "" : ", ") + (f == "-" ? std::string("<stdin>") : f);
+    return MakeError(fmt::format(
+        "{}: no Node in the snapshot: the scheduler places pods on nodes, so {} (add nodes to "
+        "the kubectl get command)",
+        names, kSnapshotHint));
   }
   // Once for all files: a Namespace may be listed in another file than its
   // pods.
@@ -154,17 +335,11 @@ Result<std::vector<Pod>> LoadPods(const std::string& file, Diagnostics* diag) {
   ObjectSet set;
   if (Status s = DecodeFile(file, &set); !s.ok()) return s.error();
   std::string_view name = file == "-" ? std::string_view("<stdin>") : std::string_view(file);
-  std::vector<std::string> errs;
-  for (const FieldNote& n : set.field_notes) {
-    if (n.skew >= 0) {
-      if (n.kind == "Pod") diag->skew().Add(n.skew, n.object);
-      continue;
-    }
-    errs.push_back(fmt::format("{}: {}: {}", name, NoteObject(n), n.finding.Message(n.kind)));
-  }
-  if (!errs.empty()) return Lines(errs);
+  if (Status s = ReportFieldNotes(set.field_notes, name, diag); !s.ok()) return s.error();
   ApplyPodDefaults(&set.pods);
   if (std::vector<std::string> v = ValidatePods(set.pods, name); !v.empty()) return Lines(v);
+  if (set.pods.empty() && ObjectCount(set) == 0 && set.skipped == 0)
+    return MakeError(fmt::format("{}: no objects in this file: --pending reads Pods", name));
   if (set.pods.empty()) {
     size_t others = set.nodes.size() + set.services.size() + set.replica_sets.size() +
                     set.stateful_sets.size() + set.replication_controllers.size() + set.skipped;
@@ -176,6 +351,26 @@ Result<std::vector<Pod>> LoadPods(const std::string& file, Diagnostics* diag) {
     }
   }
   return std::move(set.pods);
+}
+
+Result<std::vector<planning::Workload>> LoadWorkloadArg(const std::string& text,
+                                                        Diagnostics* diag) {
+  auto arg = planning::ParseWorkloadArg(text);
+  if (!arg.ok()) return arg.error();
+  std::vector<FieldNote> notes;
+  auto ws = planning::LoadWorkloads(*arg, &notes);
+  if (!ws.ok()) return ws.error();
+  std::string_view name = arg->file == "-" ? std::string_view("<stdin>") : arg->file;
+  if (Status s = ReportFieldNotes(notes, name, diag); !s.ok()) return s.error();
+  for (planning::Workload& w : *ws) {
+    // The pod template as the API server would default and validate the
+    // pods its controller creates (requests from limits, and so on).
+    SetPodDefaults(&w.pod);
+    AdmitDefaultTolerationSeconds(&w.pod);
+    if (std::vector<std::string> errs = ValidatePods({w.pod}, w.file); !errs.empty())
+      return Lines(errs);
+  }
+  return ws;
 }
 
 void CheckOwners(const std::vector<Pod>& pods, const ClusterState& cluster, Diagnostics* diag) {

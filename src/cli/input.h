@@ -7,9 +7,14 @@
 // labels), validate (api/validation.h). Then:
 //   - an object the API server would reject stops the run (exit 2), from
 //     any file: `kubectl get` output always passes;
-//   - an unknown field (api/unknown_fields.h) is an error in hand-written
-//     pods (--pending, --pod) and a warning in a snapshot, whose objects
-//     come from a server that accepted them;
+//   - a field that no Kubernetes release has (api/unknown_fields.h) is a
+//     typo, and an error in every file (snapshot, --pending, --pod), as
+//     kubectl's --validate=strict makes it: `FILE: Pod default/p: strict
+//     decoding error: unknown field "spec.affinty"`; --validate=warn makes
+//     it a warning, --validate=ignore says nothing;
+//   - a file that holds nothing the command reads (empty, no Node in the
+//     snapshot, a Deployment given as a snapshot) is an error naming the
+//     file and what reads such a file;
 //   - a field newer than the engine's version that changes scheduling
 //     (api/version_skew.h) and a pending pod whose owning ReplicaSet,
 //     StatefulSet or ReplicationController is not in the snapshot are
@@ -26,17 +31,32 @@
 #include "api/decode.h"
 #include "api/version_skew.h"
 #include "cache/cluster_state.h"
+#include "cli/scheduler_flags.h"
+#include "planning/workloads.h"
 #include "util/result.h"
 
 namespace ksched {
 
+// What an unknown field is (--validate, as kubectl's flag): an error, a
+// warning, or nothing.
+enum class ValidateMode { kStrict, kWarn, kIgnore };
+
+// "strict" or "true", "warn", "ignore" or "false".
+Result<ValidateMode> ParseValidateMode(std::string_view flag);
+
 class Diagnostics {
  public:
   // The engine the warnings speak of: "v1.26" (default) or "v1.15".
-  explicit Diagnostics(std::string_view engine = "v1.26") : engine_(engine) {
+  explicit Diagnostics(std::string_view engine = "v1.26",
+                       ValidateMode validate = ValidateMode::kStrict)
+      : engine_(engine), validate_(validate) {
     skew_.set_engine(engine);
   }
+  // The engine and --validate of a command's flags (SchedulerFlags::validate
+  // was checked by its flag parser).
+  explicit Diagnostics(const SchedulerFlags& flags);
   const std::string& engine() const { return engine_; }
+  ValidateMode validate() const { return validate_; }
   // A warning about the input as a whole (or about objects that are not
   // pending pods).
   void Warn(std::string line) { general_.push_back(std::move(line)); }
@@ -54,6 +74,7 @@ class Diagnostics {
 
  private:
   std::string engine_;
+  ValidateMode validate_ = ValidateMode::kStrict;
   std::vector<std::string> general_;
   std::map<std::string, std::vector<std::string>> by_pod_;
   SkewReport skew_;
@@ -62,13 +83,35 @@ class Diagnostics {
 // Adds --warnings (default true; --warnings=false silences the warnings).
 void AddWarningsFlag(CLI::App* cmd, bool* warnings);
 
-// Decodes the snapshot files into one set, defaulted (for diag->engine()'s
-// API server) and validated.
+// The files of `-f` arguments as kubectl reads them: "a.yaml,b.yaml" is two
+// files, a directory stands for its *.yaml, *.yml and *.json files (not
+// recursive, in name order), "-" is standard input.
+Result<std::vector<std::string>> ExpandFileArgs(const std::vector<std::string>& args);
+
+// Decodes the snapshot files (after ExpandFileArgs) into one set, defaulted
+// (for diag->engine()'s API server) and validated. A file without any object
+// ksched reads, and a snapshot without a Node, are errors that say what the
+// file looks like instead and which command or flag reads that.
 Result<ObjectSet> LoadSnapshot(const std::vector<std::string>& files, Diagnostics* diag);
 
-// Decodes hand-written pods (`--pending`, `--pod`): unknown fields and
-// invalid values are errors; defaults and DefaultTolerationSeconds applied.
+// Decodes hand-written pods (`--pending`): unknown fields (by
+// diag->validate()) and invalid values are errors; defaults and
+// DefaultTolerationSeconds applied.
 Result<std::vector<Pod>> LoadPods(const std::string& file, Diagnostics* diag);
+
+// Reads one `--pod` argument (FILE[=N|=max]) as planning::LoadWorkloads
+// does, with unknown fields of the workloads and their templates reported
+// by diag->validate(), and each template defaulted and validated as the API
+// server would the pods its controller creates.
+Result<std::vector<planning::Workload>> LoadWorkloadArg(const std::string& arg, Diagnostics* diag);
+
+// The unknown and newer fields of one file's objects (ObjectSet::field_notes):
+// fields newer than the engine that change scheduling go to diag->skew();
+// unknown fields are an error (one line per object, every field of it, as
+// the API server's strict decoding lists them), a warning or nothing, by
+// diag->validate(). `file` names the file in messages.
+Status ReportFieldNotes(const std::vector<FieldNote>& notes, std::string_view file,
+                        Diagnostics* diag);
 
 // Warns about each pod of `pods` whose controller (an ownerReference with
 // controller: true to a ReplicaSet, StatefulSet or ReplicationController)

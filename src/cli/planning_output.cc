@@ -28,9 +28,9 @@ Result<std::vector<std::string>> CheckFlagsAndServedNames(const SchedulerFlags& 
 Result<planning::Snapshot> LoadPlanningSnapshot(const std::vector<std::string>& files,
                                                 const std::string& pending_file,
                                                 const std::vector<std::string>& scheduler_names,
-                                                std::string_view engine, bool warnings) {
+                                                const SchedulerFlags& flags, bool warnings) {
   // Decoded, defaulted and validated as the API server would store them.
-  Diagnostics diag(engine);
+  Diagnostics diag(flags);
   auto objects = LoadSnapshot(files, &diag);
   if (!objects.ok()) return objects.error();
   auto snap = planning::SplitSnapshot(std::move(objects).value(), scheduler_names);

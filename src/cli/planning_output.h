@@ -19,14 +19,14 @@ namespace ksched {
 
 planning::SchedulerFactory MakeSchedulerFactory(const SchedulerFlags& flags);
 
-// The snapshot as cli/input.h's LoadSnapshot reads it for `engine` ("v1.15"
-// or "v1.26": defaulted, validated; warnings printed unless `warnings` is
+// The snapshot as cli/input.h's LoadSnapshot reads it for the engine and
+// --validate of `flags` (defaulted, validated; warnings printed unless `warnings` is
 // false), split for the scheduler names served, with the pending
 // pods replaced by `pending_file`'s when it is set (priority classes applied).
 Result<planning::Snapshot> LoadPlanningSnapshot(const std::vector<std::string>& files,
                                                 const std::string& pending_file,
                                                 const std::vector<std::string>& scheduler_names,
-                                                std::string_view engine, bool warnings = true);
+                                                const SchedulerFlags& flags, bool warnings = true);
 
 // The engine the flags choose, built once to check them (exit 2 on an
 // error), and the scheduler names the run serves (ServedSchedulerNames).

@@ -35,7 +35,8 @@ CLI::App* AddScheduleCommand(CLI::App* app, ScheduleArgs* args) {
       "           ksched schedule -f snap.yaml -o html > report.html\n"
       "           ksched schedule -f snap.yaml --add-node node-template.yaml=200");
   cmd->add_option("-f,--filename", args->files,
-                  "Snapshot file(s): YAML or JSON, List or multi-document; - for stdin")
+                  "Snapshot file(s): YAML or JSON, List or multi-document; a directory (its .yaml, "
+                  ".yml and .json files) or a,b as kubectl reads them; - for stdin")
       ->required();
   cmd->add_option("--pending", args->pending_file,
                   "Pods to schedule instead of the snapshot's pending pods. They go in queue "
@@ -81,7 +82,7 @@ int RunSchedule(const ScheduleArgs& args) {
     return kExitBadInput;
   }
   // Decoded, defaulted and validated as the API server would store them.
-  Diagnostics diag(args.flags.EngineVersion());
+  Diagnostics diag(args.flags);
   auto loaded = LoadSnapshot(args.files, &diag);
   if (!loaded.ok()) {
     std::cerr << "ksched: " << loaded.error().message << "\n";

@@ -15,8 +15,8 @@ int RunScheduleAddNode(const ScheduleArgs& args) {
     std::cerr << "ksched: " << served.error().message << "\n";
     return kExitBadInput;
   }
-  auto snap = LoadPlanningSnapshot(args.files, args.pending_file, *served,
-                                   args.flags.EngineVersion(), args.warnings);
+  auto snap =
+      LoadPlanningSnapshot(args.files, args.pending_file, *served, args.flags, args.warnings);
   if (!snap.ok()) {
     std::cerr << "ksched: " << snap.error().message << "\n";
     return kExitBadInput;
@@ -32,8 +32,8 @@ int RunScheduleHtml(const ScheduleArgs& args) {
     std::cerr << "ksched: " << served.error().message << "\n";
     return kExitBadInput;
   }
-  auto snap = LoadPlanningSnapshot(args.files, args.pending_file, *served,
-                                   args.flags.EngineVersion(), args.warnings);
+  auto snap =
+      LoadPlanningSnapshot(args.files, args.pending_file, *served, args.flags, args.warnings);
   if (!snap.ok()) {
     std::cerr << "ksched: " << snap.error().message << "\n";
     return kExitBadInput;

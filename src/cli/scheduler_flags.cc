@@ -41,6 +41,12 @@ void SchedulerFlags::AddTo(CLI::App* app) {
                   "v1.26: KubeSchedulerConfiguration file (kubescheduler.config.k8s.io/v1 or "
                   "v1beta3, JSON or YAML) as kube-scheduler --config reads it: profiles, "
                   "plugins, pluginConfig, percentageOfNodesToScore");
+  app->add_option("--validate", validate,
+                  "What a field no Kubernetes release has (a typo: `affinty:`) is, in every "
+                  "input file (snapshot, --pending, --pod): strict (or true) an error (exit 2), "
+                  "warn a warning, ignore (or false) nothing; as kubectl's --validate")
+      ->check(CLI::IsMember({"strict", "true", "warn", "ignore", "false"}))
+      ->capture_default_str();
   app->add_option("--policy", policy_file,
                   "v1.15: kube-scheduler v1 Policy file (JSON or YAML); replaces --provider; "
                   "selects the v1.15 engine");

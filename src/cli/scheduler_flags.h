@@ -31,6 +31,9 @@ struct SchedulerFlags {
   // --scheduler-name: without --config, the schedulerName of v1.26's default
   // profile (so that pods naming it are scheduled by the default plugins).
   std::string profile_name;
+  // --validate, as kubectl's: what a field no Kubernetes release has is in
+  // the input files: strict (or true: an error), warn, ignore (or false).
+  std::string validate = "strict";
   // Set while parsing when the flag was given (v1.15-only flags: with the
   // v1.26 engine they are an error rather than silently ignored).
   bool provider_given = false;

@@ -4,7 +4,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "api/unknown_fields.h"
 #include "api/yaml_to_json.h"
+#include "labels/label_selector.h"
 #include "labels/validation.h"
 
 namespace ksched::planning {
@@ -83,12 +85,89 @@ Result<ObjectSet> DecodeOne(const WorkloadJson& obj, std::string_view context) {
   return set;
 }
 
-std::optional<int64_t> IntField(const WorkloadJson& obj, const char* a, const char* b) {
+// spec.replicas or spec.parallelism: absent (or null) is nullopt; any other
+// value than an integer is an error, as the API server's decoding makes it
+// (`replicas: "10"` does not mean ten).
+Result<std::optional<int64_t>> IntField(const WorkloadJson& obj, const char* a, const char* b) {
   auto s = obj.find(a);
-  if (s == obj.end() || !s->is_object()) return std::nullopt;
+  if (s == obj.end() || !s->is_object()) return std::optional<int64_t>();
   auto v = s->find(b);
-  if (v == s->end() || !v->is_number_integer()) return std::nullopt;
-  return v->get<int64_t>();
+  if (v == s->end() || v->is_null()) return std::optional<int64_t>();
+  if (!v->is_number_integer() || (v->is_number_unsigned() && v->get<uint64_t>() > INT32_MAX)) {
+    const char* type = v->is_string()            ? "string"
+                       : v->is_boolean()         ? "bool"
+                       : v->is_number_float()    ? "number"
+                       : v->is_number_unsigned() ? "number"
+                       : v->is_object()          ? "object"
+                                                 : "array";
+    return MakeError(fmt::format("{}.{}: expected an int32, got {} {}", a, b, type, v->dump()));
+  }
+  return std::optional<int64_t>(v->get<int64_t>());
+}
+
+// The unknown fields of a whole workload object (its template included),
+// as the snapshot decoder notes them (api/decode.h).
+void NoteUnknownFields(const WorkloadJson& obj, std::string_view kind, std::string_view file,
+                       const std::string& object, std::vector<FieldNote>* notes) {
+  if (notes == nullptr || !HasFieldTable(kind)) return;
+  simdjson::dom::parser parser;
+  simdjson::dom::element root;
+  if (parser.parse(obj.dump()).get(root) != simdjson::SUCCESS) return;
+  std::vector<FieldFinding> found;
+  FindUnknownFields(root, kind, &found, [](std::string_view, std::string_view) { return false; });
+  for (FieldFinding& f : found) {
+    if (f.what != FieldFinding::What::kUnknown) continue;
+    f.value = simdjson::dom::element();
+    FieldNote n;
+    n.file.assign(file);
+    n.kind.assign(kind);
+    n.object = object;
+    n.finding = std::move(f);
+    notes->push_back(std::move(n));
+  }
+}
+
+Status CheckSelects(const labels::Selector& selector, const Labels& template_labels,
+                    std::string_view at, std::string_view label, const Labels* shown = nullptr);
+
+// CheckSelects for the selector of each decoded set (a set without one
+// selects nothing, which no template matches).
+// `shown`: the labels to print, when they differ from those matched (a
+// Deployment's pods also carry the pod-template-hash of its selector).
+Status CheckWorkloadSelector(const std::vector<ReplicaSet>& sets, const Labels& template_labels,
+                             std::string_view at, std::string_view label,
+                             const Labels* shown = nullptr) {
+  for (const ReplicaSet& rs : sets) {
+    if (!rs.selector) {
+      return MakeError(Join(at, fmt::format("{}: spec.selector: Required value", label)));
+    }
+    auto sel = labels::FromLabelSelector(rs.selector);
+    if (!sel.ok())
+      return MakeError(Join(at, fmt::format("{}: spec.selector: {}", label, sel.error().message)));
+    if (sel->Empty()) {
+      std::string kind(label.substr(0, label.find(' ')));
+      for (char& c : kind) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      return MakeError(Join(at, fmt::format("{}: spec.selector: Invalid value: {{}}: empty "
+                                            "selector is invalid for {}",
+                                            label, kind)));
+    }
+    if (Status s = CheckSelects(*sel, template_labels, at, label, shown); !s.ok()) return s;
+  }
+  return Status::Ok();
+}
+
+// The API server's rule for a controller: its selector must select the
+// pods of its template.
+Status CheckSelects(const labels::Selector& selector, const Labels& template_labels,
+                    std::string_view at, std::string_view label, const Labels* shown_labels) {
+  if (selector.Matches(template_labels)) return Status::Ok();
+  std::string shown;
+  for (const auto& [k, v] : shown_labels != nullptr ? *shown_labels : template_labels)
+    shown += fmt::format("{}\"{}\":\"{}\"", shown.empty() ? "" : ",", Str(k), Str(v));
+  return MakeError(Join(
+      at, fmt::format("{}: spec.template.metadata.labels: Invalid value: {{{}}}: `selector` does "
+                      "not match template `labels`",
+                      label, shown)));
 }
 
 const WorkloadJson* Find(const WorkloadJson& obj, std::initializer_list<const char*> path) {
@@ -103,7 +182,8 @@ const WorkloadJson* Find(const WorkloadJson& obj, std::initializer_list<const ch
 }
 
 Result<Workload> DecodeWorkload(const WorkloadJson& obj, std::string_view file,
-                                const std::string& where, const WorkloadArg& arg) {
+                                const std::string& where, const WorkloadArg& arg,
+                                std::vector<FieldNote>* notes) {
   const std::string kind = obj.is_object() && obj.contains("kind") && obj["kind"].is_string()
                                ? obj["kind"].get<std::string>()
                                : "";
@@ -149,6 +229,9 @@ Result<Workload> DecodeWorkload(const WorkloadJson& obj, std::string_view file,
     w.pod.spec.node_name.clear();
     w.pod.nominated_node_name.clear();
     w.prefix = w.name + "-";
+    if (notes != nullptr) {
+      for (FieldNote& n : set->field_notes) notes->push_back(std::move(n));
+    }
   } else {
     const WorkloadJson* tmpl = Find(obj, {"spec", "template"});
     if (tmpl == nullptr || !tmpl->is_object()) {
@@ -171,6 +254,14 @@ Result<Workload> DecodeWorkload(const WorkloadJson& obj, std::string_view file,
     w.pod = std::move(set->pods[0]);
     w.pod.spec.node_name.clear();
     w.pod.meta.owner_references.clear();
+    // Unknown fields of the whole object, template included; the
+    // template's fields newer than the engine as the pod's.
+    NoteUnknownFields(obj, kind, file, ns + "/" + w.name, notes);
+    if (notes != nullptr) {
+      for (FieldNote& n : set->field_notes)
+        if (n.skew >= 0) notes->push_back(std::move(n));
+    }
+    const Labels template_labels = w.pod.meta.labels;
 
     // The workload's uid, or one made up for this run.
     std::string uid;
@@ -211,6 +302,10 @@ Result<Workload> DecodeWorkload(const WorkloadJson& obj, std::string_view file,
         auto set = DecodeOne(rs, Join(at, label + " (its ReplicaSet " + rs_name + ")"));
         if (!set.ok()) return set.error();
         w.replica_sets = std::move(set->replica_sets);
+        if (Status st = CheckWorkloadSelector(w.replica_sets, w.pod.meta.labels, at, label,
+                                              &template_labels);
+            !st.ok())
+          return st.error();
         owner.api_version = "apps/v1";
         owner.kind = "ReplicaSet";
         owner.name = rs_name;
@@ -238,6 +333,17 @@ Result<Workload> DecodeWorkload(const WorkloadJson& obj, std::string_view file,
         w.replica_sets = std::move(set->replica_sets);
         w.stateful_sets = std::move(set->stateful_sets);
         w.replication_controllers = std::move(set->replication_controllers);
+        if (Status st = CheckWorkloadSelector(w.replica_sets, template_labels, at, label); !st.ok())
+          return st.error();
+        if (Status st = CheckWorkloadSelector(w.stateful_sets, template_labels, at, label);
+            !st.ok())
+          return st.error();
+        for (const ReplicationController& rc : w.replication_controllers) {
+          if (rc.has_selector && !rc.selector.empty() &&
+              !template_labels.ContainsAll(rc.selector)) {
+            return CheckSelects(labels::Selector::Nothing(), template_labels, at, label).error();
+          }
+        }
         owner.api_version = w.kind == WorkloadKind::kReplicationController ? "v1" : "apps/v1";
         owner.kind = kind;
         owner.name = w.name;
@@ -250,6 +356,22 @@ Result<Workload> DecodeWorkload(const WorkloadJson& obj, std::string_view file,
         break;
       }
       case WorkloadKind::kJob:
+        if (const WorkloadJson* manual = Find(obj, {"spec", "manualSelector"});
+            manual != nullptr && manual->is_boolean() && manual->get<bool>()) {
+          // A Job's own selector (else the controller-uid one the API
+          // server generates).
+          WorkloadJson rs = WorkloadJson::object();
+          rs["apiVersion"] = "apps/v1";
+          rs["kind"] = "ReplicaSet";
+          rs["metadata"] = WorkloadJson{{"name", w.name}, {"namespace", ns}};
+          if (const WorkloadJson* sel = Find(obj, {"spec", "selector"}))
+            rs["spec"] = WorkloadJson{{"selector", *sel}};
+          auto set = DecodeOne(rs, at);
+          if (!set.ok()) return set.error();
+          if (Status st = CheckWorkloadSelector(set->replica_sets, template_labels, at, label);
+              !st.ok())
+            return st.error();
+        }
         w.pod.meta.labels.Set(Intern("controller-uid"), Intern(uid));
         w.pod.meta.labels.Set(Intern("job-name"), Intern(w.name));
         owner.api_version = "batch/v1";
@@ -262,7 +384,9 @@ Result<Workload> DecodeWorkload(const WorkloadJson& obj, std::string_view file,
         break;
     }
     w.pod.meta.owner_references.push_back(owner);
-    w.count = IntField(obj, "spec", w.kind == WorkloadKind::kJob ? "parallelism" : "replicas");
+    auto count = IntField(obj, "spec", w.kind == WorkloadKind::kJob ? "parallelism" : "replicas");
+    if (!count.ok()) return MakeError(Join(at, label + ": " + count.error().message));
+    w.count = *count;
     if (w.count && *w.count < 0) {
       return MakeError(
           Join(at, label + fmt::format(": spec.{}: must not be negative, got {}",
@@ -353,7 +477,8 @@ Pod Workload::MakeCopy(int64_t n, const std::string& copy_name) const {
 }
 
 Result<std::vector<Workload>> DecodeWorkloads(std::string_view text, std::string_view file,
-                                              const WorkloadArg& arg) {
+                                              const WorkloadArg& arg,
+                                              std::vector<FieldNote>* notes) {
   std::vector<WorkloadJson> docs;
   std::vector<std::string> doc_names;
   try {
@@ -375,7 +500,7 @@ Result<std::vector<Workload>> DecodeWorkloads(std::string_view text, std::string
   for (size_t i = 0; i < docs.size(); ++i) Flatten(docs[i], doc_names[i], &flat);
   std::vector<Workload> out;
   for (const Doc& d : flat) {
-    auto w = DecodeWorkload(*d.obj, file, d.where, arg);
+    auto w = DecodeWorkload(*d.obj, file, d.where, arg, notes);
     if (!w.ok()) return w.error();
     out.push_back(std::move(w).value());
   }
@@ -383,10 +508,10 @@ Result<std::vector<Workload>> DecodeWorkloads(std::string_view text, std::string
   return out;
 }
 
-Result<std::vector<Workload>> LoadWorkloads(const WorkloadArg& arg) {
+Result<std::vector<Workload>> LoadWorkloads(const WorkloadArg& arg, std::vector<FieldNote>* notes) {
   auto f = PaddedFile::Load(arg.file);
   if (!f.ok()) return f.error();
-  return DecodeWorkloads(f->view(), arg.file == "-" ? "<stdin>" : arg.file, arg);
+  return DecodeWorkloads(f->view(), arg.file == "-" ? "<stdin>" : arg.file, arg, notes);
 }
 
 void AddWorkloadObjects(const std::vector<Workload>& workloads, ObjectSet* objects) {

@@ -88,11 +88,20 @@ struct Workload {
 
 // Decodes every workload of a file's text (a single object, a List, or a
 // multi-document YAML stream). Errors name the file, the object and the
-// field; kinds other than the six above are an error naming them.
+// field; kinds other than the six above are an error naming them, and so
+// are a count (spec.replicas, a Job's spec.parallelism) that is not an
+// integer and a selector that does not select the template's labels.
+// When `notes` is given, the fields of each workload that no Kubernetes
+// release has (api/unknown_fields.h; the template's included) and the
+// template's fields newer than v1.15 that change scheduling are appended
+// to it, as the snapshot decoder notes them; what to make of them is the
+// caller's (cli/input.h).
 Result<std::vector<Workload>> DecodeWorkloads(std::string_view text, std::string_view file,
-                                              const WorkloadArg& arg);
+                                              const WorkloadArg& arg,
+                                              std::vector<FieldNote>* notes = nullptr);
 // Reads arg.file ("-" for stdin) and decodes it.
-Result<std::vector<Workload>> LoadWorkloads(const WorkloadArg& arg);
+Result<std::vector<Workload>> LoadWorkloads(const WorkloadArg& arg,
+                                            std::vector<FieldNote>* notes = nullptr);
 
 // Adds the workloads' controller objects to a snapshot's objects.
 void AddWorkloadObjects(const std::vector<Workload>& workloads, ObjectSet* objects);

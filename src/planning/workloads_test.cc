@@ -168,6 +168,49 @@ TEST(Workloads, ErrorsNameTheFileObjectAndField) {
   EXPECT_NE(negative.error().message.find("spec.replicas"), std::string::npos);
 }
 
+TEST(Workloads, UnknownFieldsOfTheWorkloadAndItsTemplateAreNoted) {
+  WorkloadArg arg;
+  std::vector<FieldNote> notes;
+  auto ws = DecodeWorkloads(
+      WorkloadYaml("Deployment", "web", "1", 2, "  paused: false\n  pasued: true\n") +
+          "      nodeSelectr: {disk: ssd}\n",
+      "d.yaml", arg, &notes);
+  ASSERT_TRUE(ws.ok()) << ws.error().message;
+  ASSERT_EQ(notes.size(), 2u);
+  EXPECT_EQ(notes[0].kind, "Deployment");
+  EXPECT_EQ(notes[0].object, "default/web");
+  EXPECT_EQ(notes[0].finding.Path(), "spec.pasued");
+  EXPECT_EQ(notes[1].finding.Path(), "spec.template.spec.nodeSelectr");
+  // Each of the six kinds; a clean file notes nothing.
+  for (const char* kind : {"Deployment", "ReplicaSet", "StatefulSet", "Job"}) {
+    notes.clear();
+    ASSERT_TRUE(DecodeWorkloads(WorkloadYaml(kind, "w", "1", 1), "w.yaml", arg, &notes).ok());
+    EXPECT_TRUE(notes.empty()) << kind << ": " << notes[0].finding.Path();
+  }
+}
+
+TEST(Workloads, CountOfTheWrongTypeAndSelectorsThatMissTheTemplateAreErrors) {
+  WorkloadArg arg;
+  auto quoted = DecodeWorkloads(WorkloadYaml("Deployment", "web", "1", -1, "  replicas: \"10\"\n"),
+                                "q.yaml", arg);
+  ASSERT_FALSE(quoted.ok());
+  EXPECT_EQ(quoted.error().message,
+            "q.yaml: Deployment default/web: spec.replicas: expected an int32, got string \"10\"");
+  auto job =
+      DecodeWorkloads(WorkloadYaml("Job", "j", "1", -1, "  parallelism: 2.5\n"), "j.yaml", arg);
+  ASSERT_FALSE(job.ok());
+  EXPECT_NE(job.error().message.find("spec.parallelism: expected an int32, got number 2.5"),
+            std::string::npos)
+      << job.error().message;
+  std::string other = WorkloadYaml("StatefulSet", "db", "1", 1);
+  other.replace(other.find("{app: db}"), 9, "{app: pg}");
+  auto sts = DecodeWorkloads(other, "s.yaml", arg);
+  ASSERT_FALSE(sts.ok());
+  EXPECT_EQ(sts.error().message,
+            "s.yaml: StatefulSet default/db: spec.template.metadata.labels: Invalid value: "
+            "{\"app\":\"db\"}: `selector` does not match template `labels`");
+}
+
 TEST(Workloads, MalformedInputIsAnErrorNotACrash) {
   WorkloadArg arg;
   for (const char* text :
