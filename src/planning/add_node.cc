@@ -7,17 +7,12 @@
 #include <set>
 #include <string_view>
 
+#include "api/owner.h"
 #include "cache/node_tree.h"
 #include "labels/validation.h"
 
 namespace ksched::planning {
 namespace {
-
-const OwnerReference* ControllerOf(const Pod& pod) {
-  for (const OwnerReference& o : pod.meta.owner_references)
-    if (o.controller) return &o;
-  return nullptr;
-}
 
 // The predicates (v1.15) and plugins (v1.26) that decide on the node alone:
 // a fresh node that fails one of them fails it for every copy.

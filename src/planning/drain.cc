@@ -8,6 +8,7 @@
 #include <optional>
 #include <set>
 
+#include "api/owner.h"
 #include "api/priority_admission.h"
 #include "cache/node_tree.h"
 #include "labels/label_selector.h"
@@ -15,12 +16,6 @@
 
 namespace ksched::planning {
 namespace {
-
-const OwnerReference* ControllerOf(const Pod& pod) {
-  for (const OwnerReference& o : pod.meta.owner_references)
-    if (o.controller) return &o;
-  return nullptr;
-}
 
 std::string Plural(size_t n, const char* one, const char* many) {
   return fmt::format("{} {}", n, n == 1 ? one : many);

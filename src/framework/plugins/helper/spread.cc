@@ -3,6 +3,8 @@
 #include <optional>
 #include <string_view>
 
+#include "api/owner.h"
+
 namespace ksched::framework::plugins::helper {
 
 SpreadSelector SpreadSelector::FromSetAnd(Labels set, const labels::Selector& other) {
@@ -25,13 +27,6 @@ std::optional<GroupVersion> ParseGroupVersion(std::string_view gv) {
   if (slash == std::string_view::npos) return GroupVersion{"", gv};
   if (gv.find('/', slash + 1) != std::string_view::npos) return std::nullopt;
   return GroupVersion{gv.substr(0, slash), gv.substr(slash + 1)};
-}
-
-// metav1.GetControllerOf: the first owner reference marked as controller.
-const OwnerReference* ControllerOf(const Pod& pod) {
-  for (const OwnerReference& ref : pod.meta.owner_references)
-    if (ref.controller) return &ref;
-  return nullptr;
 }
 
 template <typename T>
