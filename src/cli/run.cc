@@ -18,6 +18,7 @@
 
 #include "cli/commands.h"
 #include "client/cluster_client.h"
+#include "config/decode.h"
 #include "config/feature_gates.h"
 #include "config/types.h"
 #include "live/api_health.h"
@@ -55,46 +56,11 @@ class ClientLeaseStore : public live::LeaseStore {
   bool endpoints_;
 };
 
-// Go's time.ParseDuration for the forms the flags take: "15s", "1m30s",
-// "500ms", "1.5s", "2h".
+// Go's time.ParseDuration, as kube-scheduler's duration flags read it.
 std::optional<std::chrono::nanoseconds> ParseGoDuration(const std::string& text) {
-  if (text.empty()) return std::nullopt;
-  if (text == "0") return std::chrono::nanoseconds(0);
-  double total = 0;
-  size_t i = 0;
-  while (i < text.size()) {
-    size_t j = i;
-    while (j < text.size() && (isdigit(static_cast<unsigned char>(text[j])) || text[j] == '.')) ++j;
-    if (j == i) return std::nullopt;
-    double value = 0;
-    try {
-      value = std::stod(text.substr(i, j - i));
-    } catch (...) {
-      return std::nullopt;
-    }
-    size_t k = j;
-    while (k < text.size() && isalpha(static_cast<unsigned char>(text[k]))) ++k;
-    const std::string unit = text.substr(j, k - j);
-    double scale = 0;
-    if (unit == "h")
-      scale = 3600e9;
-    else if (unit == "m")
-      scale = 60e9;
-    else if (unit == "s")
-      scale = 1e9;
-    else if (unit == "ms")
-      scale = 1e6;
-    else if (unit == "us" || unit == "µs")
-      scale = 1e3;
-    else if (unit == "ns")
-      scale = 1;
-    else
-      return std::nullopt;
-    total += value * scale;
-    i = k;
-  }
-  if (total > 1e18) return std::nullopt;
-  return std::chrono::nanoseconds(static_cast<int64_t>(total));
+  std::optional<int64_t> ns = config::ParseGoDuration(text);
+  if (!ns || *ns < 0) return std::nullopt;
+  return std::chrono::nanoseconds(*ns);
 }
 
 CLI::Validator GoDuration() {

@@ -53,62 +53,6 @@ std::string ValueWord(dom::element e) {
   }
 }
 
-// Go's time.ParseDuration: [-+]?([0-9]*(\.[0-9]*)?[a-z]+)+, or "0".
-std::optional<int64_t> ParseGoDuration(std::string_view s) {
-  bool neg = false;
-  if (!s.empty() && (s[0] == '-' || s[0] == '+')) {
-    neg = s[0] == '-';
-    s.remove_prefix(1);
-  }
-  if (s == "0") return 0;
-  if (s.empty()) return std::nullopt;
-  long double total = 0;
-  while (!s.empty()) {
-    size_t i = 0;
-    long double v = 0;
-    bool digits = false;
-    while (i < s.size() && s[i] >= '0' && s[i] <= '9') {
-      v = v * 10 + (s[i] - '0');
-      ++i;
-      digits = true;
-    }
-    if (i < s.size() && s[i] == '.') {
-      ++i;
-      long double scale = 0.1L;
-      while (i < s.size() && s[i] >= '0' && s[i] <= '9') {
-        v += (s[i] - '0') * scale;
-        scale /= 10;
-        ++i;
-        digits = true;
-      }
-    }
-    if (!digits) return std::nullopt;
-    size_t j = i;
-    while (j < s.size() && s[j] != '.' && !(s[j] >= '0' && s[j] <= '9')) ++j;
-    std::string_view unit = s.substr(i, j - i);
-    long double scale = 0;
-    if (unit == "ns")
-      scale = 1;
-    else if (unit == "us" || unit == "\xC2\xB5s" || unit == "\xCE\xBCs")
-      scale = 1e3L;
-    else if (unit == "ms")
-      scale = 1e6L;
-    else if (unit == "s")
-      scale = 1e9L;
-    else if (unit == "m")
-      scale = 60e9L;
-    else if (unit == "h")
-      scale = 3600e9L;
-    else
-      return std::nullopt;
-    total += v * scale;
-    if (total > static_cast<long double>(std::numeric_limits<int64_t>::max())) return std::nullopt;
-    s.remove_prefix(j);
-  }
-  int64_t ns = static_cast<int64_t>(total);
-  return neg ? -ns : ns;
-}
-
 // Walks one JSON document into Go-shaped structs, collecting errors the way
 // sigs.k8s.io/json's strict decoder does: the first wrong type is saved and
 // decoding goes on; an error from a type's own UnmarshalJSON (durations)
@@ -953,6 +897,61 @@ std::string WithFile(std::string_view filename, std::string msg) {
 }
 
 }  // namespace
+
+std::optional<int64_t> ParseGoDuration(std::string_view s) {
+  bool neg = false;
+  if (!s.empty() && (s[0] == '-' || s[0] == '+')) {
+    neg = s[0] == '-';
+    s.remove_prefix(1);
+  }
+  if (s == "0") return 0;
+  if (s.empty()) return std::nullopt;
+  long double total = 0;
+  while (!s.empty()) {
+    size_t i = 0;
+    long double v = 0;
+    bool digits = false;
+    while (i < s.size() && s[i] >= '0' && s[i] <= '9') {
+      v = v * 10 + (s[i] - '0');
+      ++i;
+      digits = true;
+    }
+    if (i < s.size() && s[i] == '.') {
+      ++i;
+      long double scale = 0.1L;
+      while (i < s.size() && s[i] >= '0' && s[i] <= '9') {
+        v += (s[i] - '0') * scale;
+        scale /= 10;
+        ++i;
+        digits = true;
+      }
+    }
+    if (!digits) return std::nullopt;
+    size_t j = i;
+    while (j < s.size() && s[j] != '.' && !(s[j] >= '0' && s[j] <= '9')) ++j;
+    std::string_view unit = s.substr(i, j - i);
+    long double scale = 0;
+    if (unit == "ns")
+      scale = 1;
+    else if (unit == "us" || unit == "\xC2\xB5s" || unit == "\xCE\xBCs")
+      scale = 1e3L;
+    else if (unit == "ms")
+      scale = 1e6L;
+    else if (unit == "s")
+      scale = 1e9L;
+    else if (unit == "m")
+      scale = 60e9L;
+    else if (unit == "h")
+      scale = 3600e9L;
+    else
+      return std::nullopt;
+    total += v * scale;
+    if (total > static_cast<long double>(std::numeric_limits<int64_t>::max())) return std::nullopt;
+    s.remove_prefix(j);
+  }
+  int64_t ns = static_cast<int64_t>(total);
+  return neg ? -ns : ns;
+}
 
 bool PluginHasArgs(std::string_view plugin) {
   return std::find(kArgsPlugins.begin(), kArgsPlugins.end(), plugin) != kArgsPlugins.end();

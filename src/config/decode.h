@@ -18,6 +18,8 @@
 // the split only keeps each step testable).
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -26,6 +28,10 @@
 #include "util/result.h"
 
 namespace ksched::config {
+
+// Go's time.ParseDuration ("15s", "1m30s", "500ms", "-2h", "0"): nanoseconds,
+// or nullopt when the text is not a duration (or is out of range).
+std::optional<int64_t> ParseGoDuration(std::string_view text);
 
 inline constexpr std::string_view kGroup = "kubescheduler.config.k8s.io";
 inline constexpr std::string_view kVersionV1 = "kubescheduler.config.k8s.io/v1";
