@@ -163,16 +163,7 @@ int RunCapacity(const CapacityArgs& args) {
     page.summary.push_back({"pending pods", pending_line});
     for (const planning::WorkloadOutcome& w : r->workloads)
       page.summary.push_back({w.label + " stopped", w.stop_reason});
-    page.before = r->before;
-    page.after = r->after;
-    page.priorities = r->priorities;
-    page.pods = r->pending;
-    page.pods.insert(page.pods.end(), r->copies.begin(), r->copies.end());
-    planning::HtmlSection per_node{"Copies per node", {"workload", "node", "copies"}, {}};
-    for (const planning::WorkloadOutcome& w : r->workloads)
-      for (const auto& [node, n] : w.per_node)
-        per_node.rows.push_back({w.label, node, std::to_string(n)});
-    page.sections.push_back(std::move(per_node));
+    AddCapacityRun(*r, &page);
     return WriteHtml(page, status);
   }
 

@@ -136,16 +136,7 @@ int RunAddNode(const planning::Snapshot& snapshot, const std::vector<planning::W
       }
       page.title += " " + a.template_name;
       page.marked_as = "added";
-      page.before = r->before;
-      page.after = r->after;
-      page.priorities = r->priorities;
-      page.pods = r->pending;
-      page.pods.insert(page.pods.end(), r->copies.begin(), r->copies.end());
-      planning::HtmlSection per_node{"Copies per node", {"workload", "node", "copies"}, {}};
-      for (const planning::WorkloadOutcome& w : r->workloads)
-        for (const auto& [node, n] : w.per_node)
-          per_node.rows.push_back({w.label, node, std::to_string(n)});
-      page.sections.push_back(std::move(per_node));
+      AddCapacityRun(*r, &page);
       break;
     }
     return WriteHtml(page, all ? kExitOk : kExitUnschedulable);
@@ -232,6 +223,19 @@ int RunAddNode(const planning::Snapshot& snapshot, const std::vector<planning::W
   buf.Flush();
   if (!buf.ok()) return ReportWriteError(buf);
   return all ? kExitOk : kExitUnschedulable;
+}
+
+void AddCapacityRun(const planning::CapacityResult& r, planning::HtmlReport* page) {
+  page->before = r.before;
+  page->after = r.after;
+  page->priorities = r.priorities;
+  page->pods = r.pending;
+  page->pods.insert(page->pods.end(), r.copies.begin(), r.copies.end());
+  planning::HtmlSection per_node{"Copies per node", {"workload", "node", "copies"}, {}};
+  for (const planning::WorkloadOutcome& w : r.workloads)
+    for (const auto& [node, n] : w.per_node)
+      per_node.rows.push_back({w.label, node, std::to_string(n)});
+  page->sections.push_back(std::move(per_node));
 }
 
 int WriteHtml(const planning::HtmlReport& report, int status) {

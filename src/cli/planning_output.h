@@ -43,6 +43,9 @@ int RunAddNode(const planning::Snapshot& snapshot, const std::vector<planning::W
 // Writes the page to stdout; returns the exit status for a write error, or
 // `status`.
 int WriteHtml(const planning::HtmlReport& report, int status);
+// A capacity run's page parts: the cluster before and after, the pods placed
+// (pending first, then the copies) and the copies per node.
+void AddCapacityRun(const planning::CapacityResult& r, planning::HtmlReport* page);
 
 // "placed 1200 copies of Deployment shop/web..." on stderr once a run has
 // taken more than a second: redrawn in place on a terminal, a line every
