@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <string>
 #include <vector>
@@ -19,6 +20,16 @@
 namespace ksched::explain::testing {
 
 using ::ksched::testing::List;
+
+// Every cause details one of the node's upstream reasons, with a message and
+// a details object.
+inline void ExpectCausesDetailReasons(const NodeFailure& f, const std::vector<Cause>& causes) {
+  for (const Cause& c : causes) {
+    EXPECT_NE(std::find(f.reasons.begin(), f.reasons.end(), c.reason), f.reasons.end()) << c.reason;
+    EXPECT_FALSE(c.message.empty());
+    EXPECT_TRUE(c.details.is_object());
+  }
+}
 
 struct Explained {
   std::map<std::string, std::vector<std::string>> reasons;  // by node name
@@ -57,13 +68,7 @@ inline Explained ScheduleAndExplain(
     std::string name(cluster.node(f.node).meta.name);
     out.reasons[name] = f.reasons;
     out.causes[name] = explainer.Explain(f);
-    for (const Cause& c : out.causes[name]) {
-      // Every cause details one of the node's upstream reasons.
-      EXPECT_NE(std::find(f.reasons.begin(), f.reasons.end(), c.reason), f.reasons.end())
-          << c.reason;
-      EXPECT_FALSE(c.message.empty());
-      EXPECT_TRUE(c.details.is_object());
-    }
+    ExpectCausesDetailReasons(f, out.causes[name]);
   }
   return out;
 }

@@ -17,6 +17,7 @@
 #include "config/load.h"
 #include "engine/engine.h"
 #include "explain/explain.h"
+#include "explain/explain_test_util.h"
 #include "framework/schedule_one.h"
 
 namespace ksched::explain::testing {
@@ -97,13 +98,7 @@ inline Explained126 ScheduleAndExplainV126(const std::string& objects_json,
     out.reasons[name] = f.reasons;
     out.plugins[name] = f.predicate;
     out.causes[name] = explainer.Explain(f);
-    for (const Cause& c : out.causes[name]) {
-      // Every cause details one of the node's upstream reasons.
-      EXPECT_NE(std::find(f.reasons.begin(), f.reasons.end(), c.reason), f.reasons.end())
-          << c.reason;
-      EXPECT_FALSE(c.message.empty());
-      EXPECT_TRUE(c.details.is_object());
-    }
+    ExpectCausesDetailReasons(f, out.causes[name]);
   }
   return out;
 }

@@ -107,16 +107,15 @@ double Sample(const Metrics& metrics, const std::string& series) {
   return -1;
 }
 
-class LiveSchedulerTest : public ::testing::Test {
+// A LiveScheduler over `engine` with fakes for the API and the clock.
+class LiveFixture : public ::testing::Test {
  protected:
-  LiveSchedulerTest()
-      : engine(MakeV115Engine(BuildFromProvider("DefaultProvider", BuildOptions()).value(),
-                              TieBreak::kName)),
-        sched(engine.get(), &api, &clock, &metrics, Options()) {}
-  static LiveOptions Options() {
-    LiveOptions o;
+  LiveFixture(std::unique_ptr<Engine> e, LiveOptions options)
+      : metrics(e->version()),
+        engine(std::move(e)),
+        sched(engine.get(), &api, &clock, &metrics, WithTestDefaults(std::move(options))) {}
+  static LiveOptions WithTestDefaults(LiveOptions o) {
     o.log_decisions = false;
-    o.bind_workers = 4;
     return o;
   }
   void Event(WatchEventType t, Resource r, std::string json) {
@@ -132,6 +131,19 @@ class LiveSchedulerTest : public ::testing::Test {
   Metrics metrics;
   std::unique_ptr<Engine> engine;
   LiveScheduler sched;
+};
+
+class LiveSchedulerTest : public LiveFixture {
+ protected:
+  LiveSchedulerTest()
+      : LiveFixture(MakeV115Engine(BuildFromProvider("DefaultProvider", BuildOptions()).value(),
+                                   TieBreak::kName),
+                    Options()) {}
+  static LiveOptions Options() {
+    LiveOptions o;
+    o.bind_workers = 4;
+    return o;
+  }
 };
 
 TEST_F(LiveSchedulerTest, BindsWhereTheEngineDecidesAndCountsAssumedPods) {
@@ -306,12 +318,9 @@ TEST_F(LiveSchedulerTest, MetricsAreExposedUnderUpstreamNames) {
 }
 
 // The same loop with kube-scheduler v1.26's framework (the default of `run`).
-class LiveScheduler126Test : public ::testing::Test {
+class LiveScheduler126Test : public LiveFixture {
  protected:
-  LiveScheduler126Test()
-      : metrics("v1.26"),
-        engine(Engine126()),
-        sched(engine.get(), &api, &clock, &metrics, Options()) {}
+  LiveScheduler126Test() : LiveFixture(Engine126(), Options()) {}
   static std::unique_ptr<Engine> Engine126() {
     config::FeatureGates gates;
     gates.pod_scheduling_readiness = true;
@@ -327,25 +336,11 @@ class LiveScheduler126Test : public ::testing::Test {
   }
   static LiveOptions Options() {
     LiveOptions o;
-    o.log_decisions = false;
     o.bind_workers = 2;
     o.scheduler_names = {"default-scheduler", "second"};
     o.disruption_target_condition = true;
     return o;
   }
-  void Event(WatchEventType t, Resource r, std::string json) {
-    sched.OnWatchEvent(WatchEvent{t, r, std::move(json), "1"});
-  }
-  void Cycle() {
-    sched.RunOnce(true);
-    sched.WaitForBindings();
-  }
-
-  FakeClock clock;
-  FakeApi api;
-  Metrics metrics;
-  std::unique_ptr<Engine> engine;
-  LiveScheduler sched;
 };
 
 TEST_F(LiveScheduler126Test, ServesEveryProfile) {

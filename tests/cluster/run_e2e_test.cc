@@ -139,6 +139,15 @@ class RunE2E : public ::testing::Test {
     auto r = server_->CreatePod(ns, name, scheduler, cpu);
     ASSERT_TRUE(r.ok()) << r.error().message;
   }
+  // A PriorityClass (kept if it exists: the server is shared between tests).
+  void PriorityClass(const std::string& name, int value) {
+    json pc = {{"apiVersion", "scheduling.k8s.io/v1"},
+               {"kind", "PriorityClass"},
+               {"metadata", {{"name", name}}},
+               {"value", value}};
+    auto created = server_->CreateObject("/apis/scheduling.k8s.io/v1/priorityclasses", pc.dump());
+    ASSERT_TRUE(created.ok() || created.error().http_code == 409) << created.error().message;
+  }
   void PodJson(const std::string& ns, const json& pod) {
     auto r = server_->CreateObject("/api/v1/namespaces/" + ns + "/pods", pod.dump());
     ASSERT_TRUE(r.ok()) << r.error().message;
@@ -348,12 +357,7 @@ TEST_F(RunE2E, UnschedulablePodIsBoundOnceAFittingNodeArrives) {
 TEST_F(RunE2E, PreemptionDeletesTheVictimAndBindsThePreemptor) {
   const std::string ns = "e2e-preempt", me = "e2e-preempt-sched";
   ASSERT_TRUE(server_->EnsureNamespace(ns).ok());
-  json pc = {{"apiVersion", "scheduling.k8s.io/v1"},
-             {"kind", "PriorityClass"},
-             {"metadata", {{"name", "e2e-high"}}},
-             {"value", 1000}};
-  auto created = server_->CreateObject("/apis/scheduling.k8s.io/v1/priorityclasses", pc.dump());
-  ASSERT_TRUE(created.ok() || created.error().http_code == 409) << created.error().message;
+  PriorityClass("e2e-high", 1000);
   Node("e2e-preempt-n1", "2");
   std::vector<std::string> args = BaseArgs(me);
   args.push_back("--leader-elect=false");
@@ -909,12 +913,7 @@ TEST_F(RunE2E126, ConfigProfilesAreAllServed) {
 TEST_F(RunE2E126, PreemptionMarksTheVictimAndBindsThePreemptor) {
   const std::string ns = "e2e126-preempt", me = "e2e126-preempt-sched";
   ASSERT_TRUE(server_->EnsureNamespace(ns).ok());
-  json pc = {{"apiVersion", "scheduling.k8s.io/v1"},
-             {"kind", "PriorityClass"},
-             {"metadata", {{"name", "e2e126-high"}}},
-             {"value", 1000}};
-  auto created = server_->CreateObject("/apis/scheduling.k8s.io/v1/priorityclasses", pc.dump());
-  ASSERT_TRUE(created.ok() || created.error().http_code == 409) << created.error().message;
+  PriorityClass("e2e126-high", 1000);
   Node("e2e126-preempt-n1", "2");
   std::vector<std::string> args = BaseArgs(me);
   args.push_back("--leader-elect=false");
