@@ -75,6 +75,10 @@ struct ScheduleResult {
   // Extender FailedNodes reasons for node names the cluster does not have,
   // by name in the order first met. Upstream's FitError counts them too.
   std::vector<std::pair<std::string, std::vector<std::string>>> unknown_node_failures;
+  // v1.26: the plugins that rejected the pod in PreFilter or Filter (the
+  // FitError's Diagnosis.UnschedulablePlugins), sorted; the queue moves the
+  // pod on the events they registered for. Empty for v1.15.
+  std::vector<std::string> unschedulable_plugins;
   // Filled only when at least two nodes were feasible (upstream skips
   // scoring otherwise). priority_scores[p][i] is priority p's (reduced,
   // unweighted) score for feasible[i]; totals[i] includes extender scores.

@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -20,6 +21,7 @@
 #include "cache/cluster_state.h"
 #include "cache/node_tree.h"
 #include "cache/nominated_pods.h"
+#include "framework/cluster_event.h"
 #include "preemption/preempt.h"
 
 namespace ksched {
@@ -67,6 +69,18 @@ class Engine {
   // attempted, else why it waits ("waiting for scheduling gates: [...]").
   // A waiting pod is never attempted: no cycle, no event, no preemption.
   virtual std::string PreEnqueue(const Pod& /*pod*/) { return {}; }
+
+  // The queue's moves (v1.26): which plugins registered for which cluster
+  // events, so an event moves only the pods one of their rejecting plugins
+  // cares about (ScheduleResult::unschedulable_plugins). nullopt for v1.15,
+  // where every event moves every unschedulable pod.
+  virtual std::optional<framework::ClusterEventMap> ClusterEvents() const { return std::nullopt; }
+  // v1.26's check of an unschedulable pod against a node just added or
+  // changed (upstream's preCheckForNode): false when the node cannot take
+  // it anyway, so the event does not move it. v1.15 has none.
+  virtual bool PassesNodePreCheck(const Pod& /*pod*/, const NodeInfo& /*node*/) const {
+    return true;
+  }
 
   // One scheduling cycle for `pod`. With `record_details` false only
   // chosen, error and fit_error are certain. `nominated` (may be null) holds

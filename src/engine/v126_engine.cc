@@ -2,6 +2,7 @@
 #include <utility>
 
 #include "engine/engine.h"
+#include "framework/admission.h"
 #include "framework/schedule_one.h"
 
 namespace ksched {
@@ -16,6 +17,7 @@ ScheduleResult ToScheduleResult(const framework::CycleResult& r, const framework
   out.chosen = r.chosen;
   out.error = r.error;
   out.fit_error = r.fit_error;
+  out.unschedulable_plugins = r.unschedulable_plugins;
   out.feasible = r.feasible;
   out.failures.reserve(r.failures.size());
   for (const framework::NodeStatus& ns : r.failures)
@@ -73,6 +75,13 @@ class V126Engine final : public Engine {
     if (fwk == nullptr) return {};  // Schedule() reports the missing profile
     framework::Status gate = fwk->RunPreEnqueuePlugins(pod);
     return gate.IsSuccess() ? std::string() : gate.Message();
+  }
+
+  std::optional<framework::ClusterEventMap> ClusterEvents() const override {
+    return scheduler_->ClusterEvents();
+  }
+  bool PassesNodePreCheck(const Pod& pod, const NodeInfo& node) const override {
+    return framework::PassesNodePreCheck(pod, node);
   }
 
   ScheduleResult Schedule(const Pod& pod, const ClusterState& cluster, NodeTree* /*tree*/,

@@ -24,6 +24,7 @@
 #include "cache/cluster_state.h"
 #include "cache/node_info.h"
 #include "config/types.h"
+#include "framework/cluster_event.h"
 #include "framework/cycle_state.h"
 #include "framework/status.h"
 
@@ -69,36 +70,6 @@ struct PostFilterResult {
   // ksched: what preemption decided, for the loop and reports.
   std::vector<PodId> victims;
   std::vector<PodId> nominated_pods_to_clear;
-};
-
-// Cluster events (upstream's framework.ClusterEvent), for EventsToRegister.
-enum class EventResource : uint8_t {
-  kPod,
-  kNode,
-  kPersistentVolume,
-  kPersistentVolumeClaim,
-  kStorageClass,
-  kCSINode,
-  kCSIDriver,
-  kCSIStorageCapacity,
-  kService,
-  kNamespace,
-  kWildCard,
-};
-enum ActionType : uint32_t {
-  kAdd = 1 << 0,
-  kDelete = 1 << 1,
-  kUpdateNodeAllocatable = 1 << 2,
-  kUpdateNodeLabel = 1 << 3,
-  kUpdateNodeTaint = 1 << 4,
-  kUpdateNodeCondition = 1 << 5,
-  kUpdate = kUpdateNodeAllocatable | kUpdateNodeLabel | kUpdateNodeTaint | kUpdateNodeCondition,
-  kAll = kAdd | kDelete | kUpdate,
-};
-struct ClusterEvent {
-  EventResource resource = EventResource::kWildCard;
-  uint32_t action = kAll;
-  std::string label;  // upstream's event label, e.g. "NodeAdd"
 };
 
 class Handle;

@@ -133,6 +133,12 @@ Framework* Scheduler::FrameworkForPod(const Pod& pod) const {
   return it == by_name_.end() ? nullptr : it->second;
 }
 
+ClusterEventMap Scheduler::ClusterEvents() const {
+  ClusterEventMap map;
+  for (const auto& fwk : profiles_) fwk->RegisterClusterEvents(&map);
+  return map;
+}
+
 void Scheduler::SetCluster(const ClusterState* cluster) {
   cluster_ = cluster;
   for (auto& f : profiles_) f->SetCluster(cluster);

@@ -102,6 +102,9 @@ class Scheduler {
 
   // frameworkForPod: the profile named by spec.schedulerName, or nullptr.
   Framework* FrameworkForPod(const Pod& pod) const;
+  // The cluster events every profile's plugins registered for (one map for
+  // all profiles, as upstream's queue keeps).
+  ClusterEventMap ClusterEvents() const;
   const std::vector<std::unique_ptr<Framework>>& profiles() const { return profiles_; }
 
   // Sets the cluster every profile's Handle reads (the snapshot).

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "api/decode.h"
+#include "queue/events.h"
 
 namespace ksched::live {
 
@@ -74,13 +75,18 @@ bool SameForScheduling(const Node& a, const Node& b) {
          SameConditions(a.conditions, b.conditions) && SameImages(a.images, b.images);
 }
 
+const framework::ClusterEvent* NodeSchedulingPropertiesChange(const Node& o, const Node& n) {
+  if (o.unschedulable != n.unschedulable && !n.unschedulable)
+    return &queue_events::kNodeSpecUnschedulableChange;
+  if (!(o.allocatable == n.allocatable)) return &queue_events::kNodeAllocatableChange;
+  if (!(o.meta.labels == n.meta.labels)) return &queue_events::kNodeLabelChange;
+  if (!SameTaints(o.taints, n.taints)) return &queue_events::kNodeTaintChange;
+  if (!SameConditions(o.conditions, n.conditions)) return &queue_events::kNodeConditionChange;
+  return nullptr;
+}
+
 bool NodeSchedulingPropertiesChanged(const Node& o, const Node& n) {
-  if (o.unschedulable != n.unschedulable && !n.unschedulable) return true;
-  if (!(o.allocatable == n.allocatable)) return true;
-  if (!(o.meta.labels == n.meta.labels)) return true;
-  if (!SameTaints(o.taints, n.taints)) return true;
-  if (!SameConditions(o.conditions, n.conditions)) return true;
-  return false;
+  return NodeSchedulingPropertiesChange(o, n) != nullptr;
 }
 
 LiveCache::LiveCache(const Clock* clock, PriorityQueue* queue, Options options)
@@ -159,6 +165,7 @@ Status LiveCache::Apply(const client::WatchEvent& event) {
     move = moves;
   };
   const bool deleted = type == WatchEventType::kDeleted;
+  bool wait_for_first_consumer = false;  // of a StorageClass decoded below
   switch (event.resource) {
     case Resource::kService:
       handle(
@@ -188,7 +195,13 @@ Status LiveCache::Apply(const client::WatchEvent& event) {
       break;
     case Resource::kStorageClass:
       handle(
-          &scs_, [](auto e, auto f, auto w) { return DecodeStorageClass(e, f, w); },
+          &scs_,
+          [&](auto e, auto f, auto w) {
+            auto sc = DecodeStorageClass(e, f, w);
+            if (sc.ok())
+              wait_for_first_consumer = sc->volume_binding_mode == "WaitForFirstConsumer";
+            return sc;
+          },
           type == WatchEventType::kAdded);
       break;
     case Resource::kPodDisruptionBudget:
@@ -214,8 +227,75 @@ Status LiveCache::Apply(const client::WatchEvent& event) {
     default:
       break;
   }
-  if (move && queue_ != nullptr) queue_->MoveAllToActive();
+  if (!status.ok() || queue_ == nullptr) return status;
+  if (!V126Moves()) {
+    if (move) queue_->MoveAllToActive();
+    return status;
+  }
+  // v1.26: the event of the resource's generic handler (upstream's
+  // buildEvtResHandler), where one is set up.
+  using framework::EventResource;
+  const uint32_t action = type == WatchEventType::kAdded     ? framework::kAdd
+                          : type == WatchEventType::kDeleted ? framework::kDelete
+                                                             : framework::kUpdate;
+  const char* verb = action == framework::kAdd      ? "Add"
+                     : action == framework::kDelete ? "Delete"
+                                                    : "Update";
+  auto raise = [&](EventResource r, const char* short_gvk) {
+    RaiseIfHandled(framework::ClusterEvent{r, action, std::string(short_gvk) + verb});
+  };
+  switch (event.resource) {
+    case Resource::kPersistentVolume:
+      raise(EventResource::kPersistentVolume, "Pv");
+      break;
+    case Resource::kPersistentVolumeClaim:
+      raise(EventResource::kPersistentVolumeClaim, "Pvc");
+      break;
+    case Resource::kCSINode:
+      raise(EventResource::kCSINode, "CSINode");
+      break;
+    case Resource::kCSIDriver:
+      raise(EventResource::kCSIDriver, "CSIDriver");
+      break;
+    case Resource::kStorageClass:
+      // Added: only a WaitForFirstConsumer class can unblock a pod
+      // (onStorageClassAdd); updated: always; deleted: no handler.
+      if ((action == framework::kAdd && wait_for_first_consumer) || action == framework::kUpdate)
+        raise(EventResource::kStorageClass, "StorageClass");
+      break;
+    default:
+      break;  // no v1.26 handler moves pods for Services, Namespaces, ...
+  }
   return status;
+}
+
+void LiveCache::RaiseIfHandled(const framework::ClusterEvent& event) {
+  if (queue_ == nullptr || !options_.cluster_events->Fires(event.resource, event.action)) return;
+  queue_->MoveAllToActive(event);
+}
+
+void LiveCache::FlushNodeMoves() {
+  if (node_moves_.empty()) return;
+  auto moves = std::move(node_moves_);
+  node_moves_.clear();
+  if (queue_ == nullptr) return;
+  if (queue_->sizes().unschedulable == 0) {
+    // Nothing to check; the move request still counts for pods in flight.
+    for (const auto& [event, node] : moves) queue_->MoveAllToActive(event);
+    return;
+  }
+  Prepare();
+  for (const auto& [event, name] : moves) {
+    const NodeId id = state_->FindNode(name);
+    if (id == kNoNode) {  // deleted since: it can take no pod
+      queue_->MoveAllToActive(event, [](const Pod&) { return false; });
+      continue;
+    }
+    const NodeInfo& info = state_->node_info(id);
+    queue_->MoveAllToActive(event, [&](const Pod& pod) {
+      return !options_.node_pre_check || options_.node_pre_check(pod, info);
+    });
+  }
 }
 
 void LiveCache::PlacePod(PodEntry* e, const Pod& placed, const std::string& node) {
@@ -245,7 +325,11 @@ void LiveCache::ApplyPod(WatchEventType type, PodPtr pod) {
     assumed_.erase(key);
     if (queue_ != nullptr) {
       queue_->Delete(*e->pod);
-      if (was_assigned) queue_->MoveAllToActive();
+      if (was_assigned && V126Moves()) {
+        queue_->MoveAllToActive(queue_events::kAssignedPodDelete);
+      } else if (was_assigned) {
+        queue_->MoveAllToActive();
+      }
     }
     pods_.erase(it);
     return;
@@ -313,15 +397,21 @@ void LiveCache::ApplyNode(WatchEventType type, Node node) {
   if (it == nodes_.end()) {
     nodes_.emplace(name, std::move(node));
     dirty_ = true;
-    if (queue_ != nullptr) queue_->MoveAllToActive();
+    if (V126Moves()) {
+      node_moves_.emplace_back(queue_events::kNodeAdd, name);
+    } else if (queue_ != nullptr) {
+      queue_->MoveAllToActive();
+    }
     return;
   }
   if (SameForScheduling(it->second, node)) return;  // heartbeats and the like
-  const bool changed = NodeSchedulingPropertiesChanged(it->second, node);
+  const framework::ClusterEvent* change = NodeSchedulingPropertiesChange(it->second, node);
   it->second = std::move(node);
   dirty_ = true;
-  if (queue_ != nullptr && (changed || queue_->sizes().unschedulable == 0)) {
-    queue_->MoveAllToActive();
+  if (V126Moves()) {
+    if (change != nullptr) node_moves_.emplace_back(*change, name);
+  } else if (queue_ != nullptr && (change != nullptr || queue_->sizes().unschedulable == 0)) {
+    queue_->MoveAllToActive();  // v1.15 also moves when nothing waits
   }
 }
 

@@ -23,10 +23,20 @@
 //                               such as a heartbeat, changes nothing)
 //   node deleted                rebuilt; its pods stay, on a missing node
 //   Service / PV / PVC / SC     rebuilt; MoveAllToActive as upstream
+//                               (v1.15; v1.26: see below)
 //   RC / RS / StatefulSet /     rebuilt
 //     PDB / PriorityClass
-//   Namespace / CSINode /       rebuilt; MoveAllToActive when added or
+//   Namespace / CSINode /       rebuilt; v1.15-style MoveAllToActive when added or
 //     CSIDriver (v1.26)         changed (namespaceSelector, volume limits)
+// With v1.26's framework (Options::cluster_events set) the moves are
+// upstream v1.26's: each event is a ClusterEvent (NodeAdd,
+// NodeLabelChange, AssignedPodDelete, PvcAdd, ...) raised only where
+// upstream has a handler (pods and nodes always; other resources when a
+// plugin registered for them; never Services or Namespaces), and the queue
+// moves only the pods whose rejecting plugins registered for it. A node
+// added or changed moves only the pods that pass its pre-check
+// (Options::node_pre_check, upstream's preCheckForNode); those moves wait
+// for FlushNodeMoves(), which reads the rebuilt state once per batch.
 // The state is also rebuilt to compact it once removed pods outnumber
 // live ones (ClusterState never reuses PodIds).
 //
@@ -40,6 +50,7 @@
 #include <simdjson.h>
 
 #include <chrono>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -54,6 +65,7 @@
 #include "cache/node_tree.h"
 #include "cache/nominated_pods.h"
 #include "client/cluster_client.h"
+#include "framework/cluster_event.h"
 #include "queue/clock.h"
 #include "queue/priority_queue.h"
 #include "util/result.h"
@@ -67,6 +79,11 @@ bool SameForScheduling(const Node& a, const Node& b);
 // Upstream's nodeSchedulingPropertiesChanged: a change that could make an
 // unschedulable pod fit.
 bool NodeSchedulingPropertiesChanged(const Node& old_node, const Node& new_node);
+// v1.26's nodeSchedulingPropertiesChange: the first such change as its
+// event (unschedulable lifted, allocatable, labels, taints, conditions), or
+// nullptr.
+const framework::ClusterEvent* NodeSchedulingPropertiesChange(const Node& old_node,
+                                                              const Node& new_node);
 
 class LiveCache {
  public:
@@ -77,6 +94,10 @@ class LiveCache {
     std::chrono::nanoseconds assumed_pod_ttl = std::chrono::seconds(30);
     // How the engine counts pods (Engine::cache_options()).
     CacheOptions cache_options;
+    // v1.26's moves (Engine::ClusterEvents() and PassesNodePreCheck()); unset:
+    // v1.15's, every event moves every unschedulable pod.
+    std::optional<framework::ClusterEventMap> cluster_events;
+    std::function<bool(const Pod&, const NodeInfo&)> node_pre_check;
   };
 
   // `queue` may be null (tests of the cache alone).
@@ -89,6 +110,9 @@ class LiveCache {
   // Brings the engine's view up to date before a cycle: rebuilds the
   // ClusterState when needed and mirrors the queue's nominated pods.
   void Prepare();
+  // v1.26: the moves of the node events applied since the last call, each
+  // with its node's pre-check against the state as it is now.
+  void FlushNodeMoves();
 
   // The engine's view (valid until the next Apply/Prepare/Assume call).
   ClusterState& state();
@@ -139,6 +163,9 @@ class LiveCache {
   void PlacePod(PodEntry* e, const Pod& placed, const std::string& node);
   void UnplacePod(PodEntry* e);
   bool Responsible(const Pod& pod) const;
+  bool V126Moves() const { return options_.cluster_events.has_value(); }
+  // v1.26: raises `event` when upstream has a handler for it.
+  void RaiseIfHandled(const framework::ClusterEvent& event);
   void Rebuild();
   void SyncNominated();
 
@@ -168,6 +195,8 @@ class LiveCache {
   std::optional<NodeTree> tree_;
   NominatedPods nominated_;
   std::vector<std::pair<std::string, std::string>> nominated_sig_;  // (node, uid)
+  // v1.26 node events waiting for FlushNodeMoves: (event, node name).
+  std::vector<std::pair<framework::ClusterEvent, std::string>> node_moves_;
   bool dirty_ = true;  // the state must be rebuilt before the next cycle
   uint64_t rebuilds_ = 0;
 };

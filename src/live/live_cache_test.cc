@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "algorithm/provider.h"
+#include "framework/admission.h"
 
 namespace ksched::live {
 namespace {
@@ -327,6 +328,59 @@ TEST_F(LiveCacheTest, EngineDecidesOnTheLiveState) {
                                      false, &cache.nominated());
   ASSERT_NE(r.chosen, kNoNode) << r.error;
   EXPECT_EQ(cache.state().node(r.chosen).meta.name, "n2");
+}
+
+// v1.26's handlers: a node added moves only the pods it could take (after
+// FlushNodeMoves), an assigned pod's deletion only the pods whose rejecting
+// plugin registered for it, and a Service change nothing at all.
+TEST(LiveCacheV126, EventsMoveAsUpstreamV126Does) {
+  FakeClock clock;
+  PriorityQueue queue(&clock);
+  framework::ClusterEventMap map;
+  map.Register("NodeResourcesFit",
+               {{framework::EventResource::kPod, framework::kDelete, ""},
+                {framework::EventResource::kNode, framework::kAdd | framework::kUpdate, ""}});
+  map.Register("TaintToleration",
+               {{framework::EventResource::kNode, framework::kAdd | framework::kUpdate, ""}});
+  queue.SetClusterEventMap(map);
+  LiveCache::Options options;
+  options.cluster_events = map;
+  options.node_pre_check = [](const Pod& pod, const NodeInfo& node) {
+    return framework::PassesNodePreCheck(pod, node);
+  };
+  LiveCache cache(&clock, &queue, options);
+  auto apply = [&](WatchEventType t, Resource r, const std::string& json) {
+    Status s = cache.Apply(Ev(t, r, json));
+    ASSERT_TRUE(s.ok()) << s.error().message;
+    cache.FlushNodeMoves();
+  };
+  apply(WatchEventType::kAdded, Resource::kNode, NodeJson("n1", "4"));
+  apply(WatchEventType::kAdded, Resource::kPod, PodJson("big", "", "default-scheduler", "8"));
+  apply(WatchEventType::kAdded, Resource::kPod, PodJson("taint", "", "default-scheduler", "1"));
+  apply(WatchEventType::kAdded, Resource::kPod, PodJson("other", "n1", "x", "1"));
+  auto big = queue.TryPop(), taint = queue.TryPop();
+  ASSERT_TRUE(big && taint);
+  queue.AddUnschedulableIfNotPresent(big, queue.SchedulingCycle(), {"NodeResourcesFit"});
+  queue.AddUnschedulableIfNotPresent(taint, queue.SchedulingCycle(), {"TaintToleration"});
+  clock.Advance(20s);
+
+  apply(WatchEventType::kAdded, Resource::kService,
+        R"({"kind":"Service","metadata":{"name":"s","namespace":"default"},)"
+        R"("spec":{"selector":{"a":"b"}}})");
+  EXPECT_EQ(queue.sizes().unschedulable, 2u);
+  // A 2-CPU node: the taint pod could go there (it moves), the 8-CPU one not.
+  apply(WatchEventType::kAdded, Resource::kNode, NodeJson("n2", "2"));
+  EXPECT_EQ(queue.sizes().unschedulable, 1u);
+  EXPECT_EQ(queue.TryPop()->meta.name, "taint");
+  // A heartbeat is no event; an allocatable change that still leaves too
+  // little room moves nothing either.
+  apply(WatchEventType::kModified, Resource::kNode, NodeJson("n1", "4", "", "t9"));
+  apply(WatchEventType::kModified, Resource::kNode, NodeJson("n1", "6", "", "t9"));
+  EXPECT_EQ(queue.sizes().unschedulable, 1u);
+  // Deleting an assigned pod is an event NodeResourcesFit registered.
+  apply(WatchEventType::kDeleted, Resource::kPod, PodJson("other", "n1", "x", "1"));
+  EXPECT_EQ(queue.sizes().unschedulable, 0u);
+  EXPECT_EQ(queue.TryPop()->meta.name, "big");
 }
 
 }  // namespace

@@ -22,6 +22,32 @@ std::string Profile(const Pod& pod) {
   return pod.spec.scheduler_name.empty() ? "default-scheduler" : pod.spec.scheduler_name;
 }
 
+// The queue's options with its incoming-pods metric.
+PriorityQueue::Options QueueOptionsWithMetrics(PriorityQueue::Options options, Metrics* metrics) {
+  if (metrics != nullptr && metrics->v126()) {
+    options.on_incoming = [metrics](std::string_view queue, std::string_view event) {
+      metrics->QueueIncoming(queue, event);
+    };
+  }
+  return options;
+}
+
+// The cache's options for `engine`: its pod counting and, for v1.26, its
+// cluster events and node pre-check.
+LiveCache::Options CacheOptionsFor(const Engine* engine, const LiveOptions& options) {
+  LiveCache::Options out;
+  out.scheduler_names = options.scheduler_names;
+  out.assumed_pod_ttl = options.assumed_pod_ttl;
+  out.cache_options = engine->cache_options();
+  out.cluster_events = engine->ClusterEvents();
+  if (out.cluster_events) {
+    out.node_pre_check = [engine](const Pod& pod, const NodeInfo& node) {
+      return engine->PassesNodePreCheck(pod, node);
+    };
+  }
+  return out;
+}
+
 }  // namespace
 
 LiveScheduler::LiveScheduler(Engine* engine, SchedulerApi* api, const Clock* clock,
@@ -31,10 +57,8 @@ LiveScheduler::LiveScheduler(Engine* engine, SchedulerApi* api, const Clock* clo
       clock_(clock),
       metrics_(metrics),
       options_(std::move(options)),
-      queue_(clock, options_.queue),
-      cache_(clock, &queue_,
-             LiveCache::Options{options_.scheduler_names, options_.assumed_pod_ttl,
-                                engine->cache_options()}),
+      queue_(clock, QueueOptionsWithMetrics(options_.queue, metrics)),
+      cache_(clock, &queue_, CacheOptionsFor(engine, options_)),
       recorder_(api, options_.scheduler_names.empty() ? std::string("default-scheduler")
                                                       : options_.scheduler_names.front()),
       binders_(std::make_unique<WorkerPool>(options_.bind_workers)),
@@ -69,6 +93,7 @@ void LiveScheduler::DrainInbox() {
   std::vector<InboxItem> items;
   inbox_.Drain(&items);
   for (InboxItem& item : items) Apply(std::move(item));
+  cache_.FlushNodeMoves();
   if (!synced_.load() && cache_.HasSynced()) synced_.store(true);
 }
 
@@ -174,14 +199,15 @@ void LiveScheduler::RecordFailure(const PodPtr& pod, const std::string& reason,
   });
 }
 
-void LiveScheduler::Requeue(const PodPtr& pod, int64_t cycle) {
+void LiveScheduler::Requeue(const PodPtr& pod, int64_t cycle,
+                            std::vector<std::string> unschedulable_plugins) {
   // Upstream's error func re-reads the pod and queues it as unschedulable
   // when it is still pending; the cache is our fresh read.
   const std::string key = pod->Key();
   PodPtr current = cache_.FindPod(key);
   if (current && current->spec.node_name.empty() && !cache_.IsAssumed(key) &&
       current->meta.uid == pod->meta.uid) {
-    queue_.AddUnschedulableIfNotPresent(pod, cycle);
+    queue_.AddUnschedulableIfNotPresent(pod, cycle, std::move(unschedulable_plugins));
   }
 }
 
@@ -340,7 +366,7 @@ void LiveScheduler::ScheduleOne(PriorityQueue::PodPtr popped) {
   }
   Log('I', fmt::format("unschedulable {}: {}", key, message));
   RecordFailure(pod, "Unschedulable", message);
-  Requeue(requeue, cycle);
+  Requeue(requeue, cycle, std::move(r.unschedulable_plugins));
 }
 
 void LiveScheduler::OnBindOutcome(const BindOutcome& o) {

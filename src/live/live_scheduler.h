@@ -126,7 +126,10 @@ class LiveScheduler {
   void RecordFailure(const PodPtr& pod, const std::string& reason, const std::string& message);
   // Upstream's error func: back to the queue as unschedulable, if the pod is
   // still pending (`pod` is the version to queue).
-  void Requeue(const PodPtr& pod, int64_t cycle);
+  // `unschedulable_plugins`: the FitError's, which pick the events that
+  // move the pod (v1.26).
+  void Requeue(const PodPtr& pod, int64_t cycle,
+               std::vector<std::string> unschedulable_plugins = {});
   // PostFilter: returns what v1.26 appends to the FitError ("" for v1.15).
   std::string Preempt(const PodPtr& pod, const ScheduleResult& result, PodPtr* requeue);
   void UpdateGauges();

@@ -84,6 +84,10 @@ Metrics::Metrics(std::string_view version)
     cache_size_nodes_ = &cache.Add({{"type", "nodes"}});
     cache_size_pods_ = &cache.Add({{"type", "pods"}});
     cache_size_assumed_ = &cache.Add({{"type", "assumed_pods"}});
+    queue_incoming_ = &prometheus::BuildCounter()
+                           .Name("scheduler_queue_incoming_pods_total")
+                           .Help("Pods added to a scheduling queue part, by part and event")
+                           .Register(r);
     binding_duration = nullptr;
   } else {
     attempt_duration_ = nullptr;
@@ -157,6 +161,11 @@ void Metrics::CacheSize(size_t nodes, size_t pods, size_t assumed) {
     cache_size_pods_->Set(static_cast<double>(pods));
     cache_size_assumed_->Set(static_cast<double>(assumed));
   }
+}
+
+void Metrics::QueueIncoming(std::string_view queue, std::string_view event) {
+  if (queue_incoming_ == nullptr) return;
+  queue_incoming_->Add({{"queue", std::string(queue)}, {"event", std::string(event)}}).Increment();
 }
 
 std::string Metrics::Serialize() const {

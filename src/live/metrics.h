@@ -18,6 +18,7 @@
 //   scheduler_preemption_attempts_total
 //   scheduler_preemption_victims                     (histogram, buckets 1..64)
 //   scheduler_scheduler_cache_size{type=nodes|pods|assumed_pods}
+//   scheduler_queue_incoming_pods_total{queue,event}  (pods entering a queue part, and why)
 // and ksched's own (both):
 //   ksched_leader                                    (1 while this replica schedules)
 //   ksched_cache_nodes, ksched_cache_pods, ksched_cache_assumed_pods
@@ -54,6 +55,8 @@ class Metrics {
                   size_t victims);
   void PendingPods(size_t active, size_t backoff, size_t unschedulable, size_t gated);
   void CacheSize(size_t nodes, size_t pods, size_t assumed);
+  // A pod entered the queue's part `queue` on `event` (v1.26; no-op for v1.15).
+  void QueueIncoming(std::string_view queue, std::string_view event);
 
   bool v126() const { return v126_; }
 
@@ -74,7 +77,8 @@ class Metrics {
   prometheus::Gauge* preemption_victims_gauge_ = nullptr;                 // v1.15
   prometheus::Histogram* preemption_victims_ = nullptr;                   // v1.26
   prometheus::Gauge *pending_active_, *pending_backoff_, *pending_unschedulable_;
-  prometheus::Gauge* pending_gated_ = nullptr;  // v1.26
+  prometheus::Gauge* pending_gated_ = nullptr;                         // v1.26
+  prometheus::Family<prometheus::Counter>* queue_incoming_ = nullptr;  // v1.26
   prometheus::Gauge *cache_nodes_, *cache_pods_, *cache_assumed_;
   prometheus::Gauge *cache_size_nodes_ = nullptr, *cache_size_pods_ = nullptr,
                     *cache_size_assumed_ = nullptr;  // v1.26

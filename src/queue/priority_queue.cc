@@ -4,6 +4,7 @@
 
 #include "api/priority_admission.h"
 #include "predicates/affinity_terms.h"
+#include "queue/events.h"
 
 namespace ksched {
 
@@ -18,7 +19,11 @@ PriorityQueue::PriorityQueue(const Clock* clock, Options options)
     : clock_(clock), options_(options) {}
 
 PriorityQueue::Entry PriorityQueue::NewEntry(PodPtr pod) {
-  return Entry{std::move(pod), clock_->Now(), next_seq_++};
+  Entry e;
+  e.pod = std::move(pod);
+  e.timestamp = clock_->Now();
+  e.seq = next_seq_++;
+  return e;
 }
 
 void PriorityQueue::PushActive(Entry e) {
@@ -88,6 +93,12 @@ void PriorityQueue::Add(PodPtr pod) {
   EraseBackoff(key);
   NominateLocked(pod, "");
   PushActive(NewEntry(std::move(pod)));
+  Incoming("active", queue_events::kPodAdd);
+}
+
+void PriorityQueue::SetClusterEventMap(framework::ClusterEventMap map) {
+  std::lock_guard<std::mutex> lock(mu_);
+  event_map_ = std::move(map);
 }
 
 void PriorityQueue::AddIfNotPresent(PodPtr pod) {
@@ -98,17 +109,21 @@ void PriorityQueue::AddIfNotPresent(PodPtr pod) {
   PushActive(NewEntry(std::move(pod)));
 }
 
-bool PriorityQueue::AddUnschedulableIfNotPresent(PodPtr pod, int64_t cycle) {
+bool PriorityQueue::AddUnschedulableIfNotPresent(PodPtr pod, int64_t cycle,
+                                                 std::vector<std::string> unschedulable_plugins) {
   std::lock_guard<std::mutex> lock(mu_);
   std::string key = KeyOf(*pod);
   if (unschedulable_.count(key) || InActive(key) || backoff_.count(key)) return false;
   BackoffPod(key);
   NominateLocked(pod, "");
   Entry e = NewEntry(std::move(pod));
+  e.unschedulable_plugins = std::move(unschedulable_plugins);
   if (move_request_cycle_ >= cycle) {
     PushBackoff(std::move(e));
+    Incoming("backoff", queue_events::kScheduleAttemptFailure);
   } else {
     unschedulable_[key] = std::move(e);
+    Incoming("unschedulable", queue_events::kScheduleAttemptFailure);
   }
   return true;
 }
@@ -144,7 +159,15 @@ void PriorityQueue::Update(const PodPtr& old_pod, PodPtr new_pod) {
     const bool changed =
         !old_pod || !(old_pod->meta == new_pod->meta && old_pod->spec == new_pod->spec);
     e.pod = std::move(new_pod);
-    if (changed) {
+    if (changed && event_map_) {
+      // v1.26: a pod still backing off waits out its backoff.
+      unschedulable_.erase(it);
+      if (IsBackingOff(key)) {
+        PushBackoff(std::move(e));
+      } else {
+        PushActive(std::move(e));
+      }
+    } else if (changed) {
       backoff_state_.erase(key);
       unschedulable_.erase(it);
       PushActive(std::move(e));
@@ -155,6 +178,7 @@ void PriorityQueue::Update(const PodPtr& old_pod, PodPtr new_pod) {
   }
   NominateLocked(new_pod, "");
   PushActive(NewEntry(std::move(new_pod)));
+  Incoming("active", queue_events::kPodAdd);
 }
 
 void PriorityQueue::Delete(const Pod& pod) {
@@ -170,31 +194,49 @@ void PriorityQueue::Delete(const Pod& pod) {
   unschedulable_.erase(key);
 }
 
-void PriorityQueue::MoveToActiveLocked(const std::vector<std::string>& keys) {
+void PriorityQueue::MoveToActiveLocked(const std::vector<std::string>& keys,
+                                       const framework::ClusterEvent& event) {
   for (const std::string& key : keys) {
     auto it = unschedulable_.find(key);
     if (it == unschedulable_.end()) continue;
+    // Pods no plugin rejected (an error, an extender) move on any event.
+    const std::vector<std::string>& plugins = it->second.unschedulable_plugins;
+    if (event_map_ && !plugins.empty() && !event_map_->Matches(plugins, event)) continue;
     Entry e = std::move(it->second);
     unschedulable_.erase(it);
     if (IsBackingOff(key)) {
       PushBackoff(std::move(e));
+      Incoming("backoff", event.label);
     } else {
       PushActive(std::move(e));
+      Incoming("active", event.label);
     }
   }
   move_request_cycle_ = scheduling_cycle_;
   cv_.notify_all();
 }
 
-void PriorityQueue::MoveAllToActive() {
+void PriorityQueue::MoveAllToActive(const framework::ClusterEvent& event,
+                                    const PreEnqueueCheck& check) {
   std::lock_guard<std::mutex> lock(mu_);
   std::vector<std::string> keys;
   keys.reserve(unschedulable_.size());
-  for (const auto& [key, e] : unschedulable_) keys.push_back(key);
-  MoveToActiveLocked(keys);
+  for (const auto& [key, e] : unschedulable_)
+    if (!check || check(*e.pod)) keys.push_back(key);
+  MoveToActiveLocked(keys, event);
 }
 
+void PriorityQueue::MoveAllToActive() { MoveAllToActive(queue_events::kWildCard); }
+
 void PriorityQueue::AssignedPodAdded(const Pod& pod) {
+  AssignedPodChanged(pod, queue_events::kAssignedPodAdd);
+}
+
+void PriorityQueue::AssignedPodUpdated(const Pod& pod) {
+  AssignedPodChanged(pod, queue_events::kAssignedPodUpdate);
+}
+
+void PriorityQueue::AssignedPodChanged(const Pod& pod, const framework::ClusterEvent& event) {
   std::lock_guard<std::mutex> lock(mu_);
   // Unschedulable pods with a required pod-affinity term that `pod` matches.
   std::vector<std::string> keys;
@@ -209,10 +251,8 @@ void PriorityQueue::AssignedPodAdded(const Pod& pod) {
     }
   }
   // Upstream records a move request here even when nothing moved.
-  MoveToActiveLocked(keys);
+  MoveToActiveLocked(keys, event);
 }
-
-void PriorityQueue::AssignedPodUpdated(const Pod& pod) { AssignedPodAdded(pod); }
 
 void PriorityQueue::FlushBackoffCompleted() {
   std::lock_guard<std::mutex> lock(mu_);
@@ -226,6 +266,7 @@ void PriorityQueue::FlushBackoffCompleted() {
     Entry e = std::move(it->second);
     it = backoff_.erase(it);
     PushActive(std::move(e));
+    Incoming("active", queue_events::kBackoffComplete);
   }
 }
 
@@ -236,7 +277,7 @@ void PriorityQueue::FlushUnschedulableLeftover() {
   for (const auto& [key, e] : unschedulable_) {
     if (now - e.timestamp > options_.unschedulable_timeout) keys.push_back(key);
   }
-  if (!keys.empty()) MoveToActiveLocked(keys);
+  if (!keys.empty()) MoveToActiveLocked(keys, queue_events::kUnschedulableTimeout);
 }
 
 PriorityQueue::PodPtr PriorityQueue::Pop() {

@@ -9,12 +9,17 @@
 //                  backoff (1 s, 2 s, ... at most 10 s); FlushBackoffCompleted()
 //                  moves those whose backoff is over to active.
 //   unschedulable  pods that failed and wait for the cluster to change.
-//                  MoveAllToActive() (a node added or changed, a pod deleted,
-//                  a PV/PVC/Service/StorageClass change) moves them to
-//                  active, or to backoff while backing off;
+//                  MoveAllToActive(event) (a node added or changed, a pod
+//                  deleted, a PV/PVC/Service/StorageClass change) moves them
+//                  to active, or to backoff while backing off;
 //                  AssignedPodAdded/Updated moves those whose required pod
 //                  affinity matches the pod; FlushUnschedulableLeftover()
-//                  moves those that waited over 60 s.
+//                  moves those that waited longer than the timeout (v1.15
+//                  60 s, v1.26 5 minutes).
+// With a ClusterEventMap (v1.26's framework) a move takes only the pods
+// that one of the plugins that rejected them registered the event for
+// (EventsToRegister); pods rejected by no plugin move on every event.
+// Without one (v1.15) every move takes every pod.
 // A pod that fails after a move request during its cycle goes to backoff
 // rather than unschedulable, so the move is not missed (the scheduling
 // cycle counter). The queue also keeps upstream's nominated-pods map.
@@ -26,16 +31,19 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
 #include "api/types.h"
+#include "framework/cluster_event.h"
 #include "queue/clock.h"
 
 namespace ksched {
@@ -48,7 +56,13 @@ class PriorityQueue {
     std::chrono::nanoseconds initial_backoff = std::chrono::seconds(1);
     std::chrono::nanoseconds max_backoff = std::chrono::seconds(10);
     std::chrono::nanoseconds unschedulable_timeout = std::chrono::seconds(60);
+    // Called (under the queue's lock: keep it short) for each pod entering
+    // a part, with the part ("active", "backoff", "unschedulable") and the
+    // event's label, for scheduler_queue_incoming_pods_total.
+    std::function<void(std::string_view queue, std::string_view event)> on_incoming;
   };
+  // A node's check of a pod before a move (upstream's PreEnqueueCheck).
+  using PreEnqueueCheck = std::function<bool(const Pod&)>;
 
   explicit PriorityQueue(const Clock* clock) : PriorityQueue(clock, Options()) {}
   PriorityQueue(const Clock* clock, Options options);
@@ -58,10 +72,15 @@ class PriorityQueue {
   void Add(PodPtr pod);
   // Adds unless the pod is in some part already.
   void AddIfNotPresent(PodPtr pod);
+  // Filters moves by the plugins that rejected each pod (v1.26).
+  void SetClusterEventMap(framework::ClusterEventMap map);
+
   // A pod that failed its cycle `cycle` (SchedulingCycle() when it was
   // popped): to backoff if a move request came since, else unschedulable.
-  // Its backoff grows either way. False when it is queued already.
-  bool AddUnschedulableIfNotPresent(PodPtr pod, int64_t cycle);
+  // Its backoff grows either way. `unschedulable_plugins` are the plugins
+  // that rejected it (the FitError's). False when it is queued already.
+  bool AddUnschedulableIfNotPresent(PodPtr pod, int64_t cycle,
+                                    std::vector<std::string> unschedulable_plugins = {});
   // The pod changed: updated in place in active/backoff (backoff ones go to
   // active); an unschedulable one goes to active if its spec or metadata
   // changed (not only its status), resetting its backoff; a pod in no part
@@ -71,8 +90,9 @@ class PriorityQueue {
   // from the nominated map.
   void Delete(const Pod& pod);
 
-  // Cluster events.
-  void MoveAllToActive();
+  // Cluster events. `check`, when given, must accept a pod for it to move.
+  void MoveAllToActive(const framework::ClusterEvent& event, const PreEnqueueCheck& check = {});
+  void MoveAllToActive();  // a wildcard event
   void AssignedPodAdded(const Pod& pod);
   void AssignedPodUpdated(const Pod& pod);
   void FlushBackoffCompleted();
@@ -99,8 +119,9 @@ class PriorityQueue {
  private:
   struct Entry {
     PodPtr pod;
-    Clock::TimePoint timestamp;  // when it entered the queue
-    uint64_t seq = 0;            // ties between equal timestamps: arrival
+    Clock::TimePoint timestamp;                      // when it entered the queue
+    uint64_t seq = 0;                                // ties between equal timestamps: arrival
+    std::vector<std::string> unschedulable_plugins;  // of its last FitError
   };
   struct ActiveLess {
     bool operator()(const Entry& a, const Entry& b) const;
@@ -120,7 +141,13 @@ class PriorityQueue {
   std::optional<Clock::TimePoint> BackoffTime(const std::string& key) const;
   bool IsBackingOff(const std::string& key) const;
   void BackoffPod(const std::string& key);
-  void MoveToActiveLocked(const std::vector<std::string>& keys);
+  // Moves those of `keys` that `event` may help (all without an event map).
+  void AssignedPodChanged(const Pod& pod, const framework::ClusterEvent& event);
+  void MoveToActiveLocked(const std::vector<std::string>& keys,
+                          const framework::ClusterEvent& event);
+  void Incoming(std::string_view part, std::string_view event) const {
+    if (options_.on_incoming) options_.on_incoming(part, event);
+  }
   void NominateLocked(const PodPtr& pod, const std::string& node);
   void UnnominateLocked(const Pod& pod);
   void UpdateNominationLocked(const Pod& old_pod, const PodPtr& new_pod);
@@ -133,6 +160,7 @@ class PriorityQueue {
   uint64_t next_seq_ = 0;
   int64_t scheduling_cycle_ = 0;
   int64_t move_request_cycle_ = -1;
+  std::optional<framework::ClusterEventMap> event_map_;
 
   std::set<Entry, ActiveLess> active_;
   std::unordered_map<std::string, std::set<Entry, ActiveLess>::iterator> active_index_;

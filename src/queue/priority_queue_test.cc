@@ -4,6 +4,7 @@
 
 #include <thread>
 
+#include "queue/events.h"
 #include "tests/fixtures.h"
 
 namespace ksched {
@@ -170,6 +171,71 @@ TEST(PriorityQueue, PopBlocksUntilAddOrClose) {
   });
   EXPECT_EQ(q.Pop(), nullptr);
   c.join();
+}
+
+// v1.26: with a ClusterEventMap, an event moves only the pods whose
+// rejecting plugins registered for it; pods no plugin rejected move on any
+// event; a pre-check keeps pods the node cannot take; moves are counted for
+// scheduler_queue_incoming_pods_total.
+TEST(PriorityQueue, EventsMoveOnlyThePodsTheirPluginsRegisteredFor) {
+  FakeClock clock;
+  std::vector<std::string> incoming;
+  PriorityQueue::Options options;
+  options.on_incoming = [&](std::string_view part, std::string_view event) {
+    incoming.push_back(std::string(part) + "/" + std::string(event));
+  };
+  PriorityQueue q(&clock, options);
+  framework::ClusterEventMap map;
+  map.Register("NodeResourcesFit",
+               {{framework::EventResource::kPod, framework::kDelete, ""},
+                {framework::EventResource::kNode, framework::kAdd | framework::kUpdate, ""}});
+  map.Register("VolumeBinding",
+               {{framework::EventResource::kPersistentVolumeClaim, framework::kAdd, ""}});
+  q.SetClusterEventMap(map);
+  q.Add(P("cpu", 0));
+  q.Add(P("pvc", 0));
+  q.Add(P("error", 0));
+  PodPtr cpu = q.TryPop(), pvc = q.TryPop(), error = q.TryPop();
+  const int64_t cycle = q.SchedulingCycle();
+  q.AddUnschedulableIfNotPresent(cpu, cycle, {"NodeResourcesFit"});
+  q.AddUnschedulableIfNotPresent(pvc, cycle, {"VolumeBinding"});
+  q.AddUnschedulableIfNotPresent(error, cycle, {});
+  EXPECT_EQ(q.sizes().unschedulable, 3u);
+  clock.Advance(20s);  // past every backoff
+
+  q.MoveAllToActive({framework::EventResource::kPersistentVolumeClaim, framework::kAdd, "PvcAdd"});
+  EXPECT_EQ(q.sizes().active, 2u);  // pvc, and error (no plugin rejected it)
+  EXPECT_EQ(q.sizes().unschedulable, 1u);
+  // A node the pod cannot take does not move it.
+  q.MoveAllToActive(queue_events::kNodeAdd, [](const Pod&) { return false; });
+  EXPECT_EQ(q.sizes().unschedulable, 1u);
+  q.MoveAllToActive(queue_events::kAssignedPodAdd);
+  EXPECT_EQ(q.sizes().unschedulable, 1u);
+  q.MoveAllToActive(queue_events::kAssignedPodDelete);
+  EXPECT_EQ(q.sizes().unschedulable, 0u);
+  EXPECT_EQ(q.sizes().active, 3u);
+  const std::vector<std::string> want = {"active/PodAdd",
+                                         "active/PodAdd",
+                                         "active/PodAdd",
+                                         "unschedulable/ScheduleAttemptFailure",
+                                         "unschedulable/ScheduleAttemptFailure",
+                                         "unschedulable/ScheduleAttemptFailure",
+                                         "active/PvcAdd",
+                                         "active/PvcAdd",
+                                         "active/AssignedPodDelete"};
+  EXPECT_EQ(incoming, want);
+}
+
+// v1.15 (no map): every event moves every pod, whatever rejected it.
+TEST(PriorityQueue, WithoutAnEventMapEveryEventMovesEveryPod) {
+  FakeClock clock;
+  PriorityQueue q(&clock);
+  q.Add(P("cpu", 0));
+  PodPtr cpu = q.TryPop();
+  q.AddUnschedulableIfNotPresent(cpu, q.SchedulingCycle(), {"NodeResourcesFit"});
+  clock.Advance(20s);
+  q.MoveAllToActive({framework::EventResource::kService, framework::kAdd, "ServiceAdd"});
+  EXPECT_EQ(q.sizes().active, 1u);
 }
 
 }  // namespace

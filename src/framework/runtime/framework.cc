@@ -451,6 +451,16 @@ Result<std::unique_ptr<Framework>> Framework::New(const config::Profile& profile
   return f;
 }
 
+void Framework::RegisterClusterEvents(ClusterEventMap* map) const {
+  for (const std::unique_ptr<Plugin>& p : plugins_) {
+    if (const auto* ext = dynamic_cast<const EnqueueExtensions*>(p.get())) {
+      map->Register(p->Name(), ext->EventsToRegister());  // none: never moved by an event
+    } else {
+      map->Register(p->Name(), AllClusterEvents());
+    }
+  }
+}
+
 std::vector<std::string> Framework::PluginNames(ExtensionPoint point) const {
   std::vector<std::string> out;
   auto add = [&](const auto& list) {

@@ -111,6 +111,9 @@ class Framework final : public Handle {
   bool HasScorePlugins() const { return !score_.empty(); }
   // Plugin names per extension point, in run order (upstream's ListPlugins).
   std::vector<std::string> PluginNames(ExtensionPoint point) const;
+  // Registers every plugin of the profile for the cluster events it asked
+  // for (EnqueueExtensions), or for AllClusterEvents() when it did not say.
+  void RegisterClusterEvents(ClusterEventMap* map) const;
   // The score plugins' names and weights, in run order.
   const std::vector<int64_t>& score_weights() const { return score_weights_; }
   std::string_view ScorePluginName(size_t i) const { return score_[i]->Name(); }

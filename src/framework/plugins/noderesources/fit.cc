@@ -94,7 +94,12 @@ bool Fit::Ignored(std::string_view name) const {
          has(ignored_resource_groups_, name.substr(0, name.find('/')));
 }
 
-std::unique_ptr<PodFitRequest> Fit::MakeFitRequest(const Pod& pod) const {
+namespace {
+
+// The request PreFilter writes, without the extended resources `ignored`
+// names.
+template <typename IgnoredFn>
+std::unique_ptr<PodFitRequest> BuildFitRequest(const Pod& pod, IgnoredFn ignored) {
   Resource r = ComputePodResourceRequest(pod);
   auto state = std::make_unique<PodFitRequest>();
   state->milli_cpu = r.milli_cpu;
@@ -104,7 +109,7 @@ std::unique_ptr<PodFitRequest> Fit::MakeFitRequest(const Pod& pod) const {
   for (const auto& [name, quantity] : r.scalars) {
     if (quantity == 0) continue;
     std::string_view s = Str(name);
-    if (IsExtendedResourceName(s) && Ignored(s)) continue;
+    if (IsExtendedResourceName(s) && ignored(s)) continue;
     state->scalars.push_back({name, quantity, "Insufficient " + std::string(s)});
   }
   std::sort(state->scalars.begin(), state->scalars.end(),
@@ -112,6 +117,16 @@ std::unique_ptr<PodFitRequest> Fit::MakeFitRequest(const Pod& pod) const {
               return Str(a.name) < Str(b.name);
             });
   return state;
+}
+
+}  // namespace
+
+std::unique_ptr<PodFitRequest> Fit::MakeFitRequest(const Pod& pod) const {
+  return BuildFitRequest(pod, [this](std::string_view s) { return Ignored(s); });
+}
+
+std::unique_ptr<PodFitRequest> FitRequestIgnoringNothing(const Pod& pod) {
+  return BuildFitRequest(pod, [](std::string_view) { return false; });
 }
 
 Status Fit::PreFilter(CycleState* state, const Pod& pod, PreFilterResult*) {

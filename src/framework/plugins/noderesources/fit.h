@@ -45,6 +45,10 @@ struct PodFitRequest final : StateData {
 // v1.26's computePodResourceRequest.
 Resource ComputePodResourceRequest(const Pod& pod);
 
+// The request as upstream's noderesources.Fits checks it (no resource
+// ignored), for the queue's admission check of a node added or changed.
+std::unique_ptr<PodFitRequest> FitRequestIgnoringNothing(const Pod& pod);
+
 class Fit final : public PreFilterPlugin,
                   public FilterPlugin,
                   public EnqueueExtensions,
