@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "config/defaults.h"
 #include "framework/runtime/fake_plugins_test.h"
 #include "tests/fixtures.h"
 
@@ -62,12 +63,14 @@ class CycleTest : public ::testing::Test {
   ClusterState cluster_ = TestCluster(kNodes);
   std::vector<RegistryEntry> registry_;
   size_t filter_ = 0, score_ = 0;
-  Pod pod_ = TestPod(R"({"kind":"Pod","metadata":{"name":"p","uid":"p"},"spec":{"containers":[{"name":"c"}]}})");
+  Pod pod_ = TestPod(
+      R"({"kind":"Pod","metadata":{"name":"p","uid":"p"},"spec":{"containers":[{"name":"c"}]}})");
 };
 
 TEST_F(CycleTest, FitErrorCountsReasonsSortedAsStrings) {
   Spec(filter_).filter_fn = [](const Pod&, const NodeInfo& n) {
-    if (n.name() == "n1") return Status(Code::kUnschedulable, std::vector<std::string>{"b reason", "a reason"});
+    if (n.name() == "n1")
+      return Status(Code::kUnschedulable, std::vector<std::string>{"b reason", "a reason"});
     return Status::Unschedulable("b reason");
   };
   auto s = Build();
@@ -180,6 +183,30 @@ TEST(FitErrorMessage, PreFilterAndPostFilterParts) {
   EXPECT_EQ(FitErrorMessage(3, "", failures, {}, "preemption: y"),
             "0/3 nodes are available: 1 r. preemption: y.");
   EXPECT_EQ(FitErrorMessage(3, "", {}, {}), "0/3 nodes are available:");
+}
+
+// The default profile's registrations, as upstream's plugins make them: a
+// pod NodeResourcesFit rejected moves when a pod is deleted or a node added
+// or changed, never on a PVC or Service change; one only VolumeBinding
+// rejected moves on a PVC.
+TEST(SchedulerClusterEvents, DefaultProfileRegistersUpstreamsEvents) {
+  config::DecodedConfiguration decoded;
+  decoded.api_version = config::kVersionV1;
+  config::FeatureGates gates;
+  config::KubeSchedulerConfiguration cfg = config::SetDefaults(decoded, gates);
+  auto s = Scheduler::New(cfg, FrameworkOptions{}, SchedulerOptions{});
+  ASSERT_TRUE(s.ok()) << s.error().message;
+  const ClusterEventMap map = (*s)->ClusterEvents();
+  const std::vector<std::string> fit = {"NodeResourcesFit"};
+  EXPECT_TRUE(map.Matches(fit, {EventResource::kPod, kDelete, "AssignedPodDelete"}));
+  EXPECT_TRUE(map.Matches(fit, {EventResource::kNode, kUpdateNodeAllocatable, "x"}));
+  EXPECT_FALSE(map.Matches(fit, {EventResource::kPod, kAdd, "AssignedPodAdd"}));
+  EXPECT_FALSE(map.Matches(fit, {EventResource::kPersistentVolumeClaim, kAdd, "PvcAdd"}));
+  EXPECT_FALSE(map.Matches(fit, {EventResource::kService, kAdd, "ServiceAdd"}));
+  EXPECT_TRUE(
+      map.Matches({"VolumeBinding"}, {EventResource::kPersistentVolumeClaim, kAdd, "PvcAdd"}));
+  EXPECT_FALSE(map.Fires(EventResource::kService, kAdd));
+  EXPECT_TRUE(map.Fires(EventResource::kCSIDriver, kUpdate));
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 #include "live/live_scheduler.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "live/log.h"
 #include "preemption/preempt.h"
@@ -63,7 +64,10 @@ LiveScheduler::LiveScheduler(Engine* engine, SchedulerApi* api, const Clock* clo
                                                       : options_.scheduler_names.front()),
       binders_(std::make_unique<WorkerPool>(options_.bind_workers)),
       writers_(std::make_unique<WorkerPool>(options_.write_workers)),
-      v126_(engine->version() == "v1.26") {}
+      v126_(engine->version() == "v1.26") {
+  if (std::optional<framework::ClusterEventMap> map = engine->ClusterEvents())
+    queue_.SetClusterEventMap(std::move(*map));
+}
 
 LiveScheduler::~LiveScheduler() {
   // Workers report into inbox_ and use recorder_: stop them first.
@@ -364,7 +368,10 @@ void LiveScheduler::ScheduleOne(PriorityQueue::PodPtr popped) {
     metrics_->Attempt("unschedulable", Profile(*pod),
                       Seconds(std::chrono::steady_clock::now() - start));
   }
-  Log('I', fmt::format("unschedulable {}: {}", key, message));
+  Log('I', r.unschedulable_plugins.empty()
+               ? fmt::format("unschedulable {}: {}", key, message)
+               : fmt::format("unschedulable {}: {} (rejected by {})", key, message,
+                             fmt::join(r.unschedulable_plugins, ", ")));
   RecordFailure(pod, "Unschedulable", message);
   Requeue(requeue, cycle, std::move(r.unschedulable_plugins));
 }

@@ -8,6 +8,21 @@
 
 namespace ksched {
 
+namespace {
+
+// Upstream's isPodUpdated: whether anything but the resourceVersion and the
+// status changed (only such a change can make an unschedulable pod fit).
+bool PodSpecOrMetaChanged(const Pod& old_pod, const Pod& new_pod) {
+  if (!(old_pod.spec == new_pod.spec)) return true;
+  if (old_pod.meta.resource_version == new_pod.meta.resource_version)
+    return !(old_pod.meta == new_pod.meta);
+  ObjectMeta a = old_pod.meta;
+  a.resource_version = new_pod.meta.resource_version;
+  return !(a == new_pod.meta);
+}
+
+}  // namespace
+
 bool PriorityQueue::ActiveLess::operator()(const Entry& a, const Entry& b) const {
   const int32_t pa = PodPriority(*a.pod), pb = PodPriority(*b.pod);
   if (pa != pb) return pa > pb;
@@ -140,9 +155,13 @@ void PriorityQueue::Update(const PodPtr& old_pod, PodPtr new_pod) {
       return;
     }
     if (auto it = backoff_.find(key); it != backoff_.end()) {
-      Entry e = std::move(it->second);
-      backoff_.erase(it);
       UpdateNominationLocked(*old_pod, new_pod);
+      if (event_map_) {  // v1.26: updated where it is, still backing off
+        it->second.pod = std::move(new_pod);
+        return;
+      }
+      Entry e = std::move(it->second);  // v1.15: back to active
+      backoff_.erase(it);
       e.pod = std::move(new_pod);
       PushActive(std::move(e));
       return;
@@ -156,8 +175,7 @@ void PriorityQueue::Update(const PodPtr& old_pod, PodPtr new_pod) {
     }
     Entry e = std::move(it->second);
     // Only a change that could make the pod fit counts: not its status.
-    const bool changed =
-        !old_pod || !(old_pod->meta == new_pod->meta && old_pod->spec == new_pod->spec);
+    const bool changed = !old_pod || PodSpecOrMetaChanged(*old_pod, *new_pod);
     e.pod = std::move(new_pod);
     if (changed && event_map_) {
       // v1.26: a pod still backing off waits out its backoff.

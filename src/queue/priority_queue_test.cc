@@ -238,5 +238,36 @@ TEST(PriorityQueue, WithoutAnEventMapEveryEventMovesEveryPod) {
   EXPECT_EQ(q.sizes().active, 1u);
 }
 
+// A status write (new resourceVersion, same spec and metadata) does not
+// move an unschedulable pod (upstream's isPodUpdated); with v1.26's queue
+// an update of a pod backing off leaves it there.
+TEST(PriorityQueue, StatusUpdatesDoNotMoveAndV126BackoffStays) {
+  FakeClock clock;
+  PriorityQueue q(&clock);
+  q.SetClusterEventMap(framework::ClusterEventMap());
+  q.Add(P("a", 0));
+  PodPtr a = q.TryPop();
+  q.AddUnschedulableIfNotPresent(a, q.SchedulingCycle(), {"NodeResourcesFit"});
+  auto a2 = std::make_shared<Pod>(*a);
+  a2->meta.resource_version = "42";
+  q.Update(a, a2);
+  EXPECT_EQ(q.sizes().unschedulable, 1u);
+  // A move request during the next attempt sends it to backoff; an update
+  // there keeps it in backoff.
+  clock.Advance(20s);
+  q.MoveAllToActive();
+  PodPtr again = q.TryPop();
+  ASSERT_TRUE(again);
+  const int64_t cycle = q.SchedulingCycle();
+  q.MoveAllToActive();
+  q.AddUnschedulableIfNotPresent(again, cycle, {"NodeResourcesFit"});
+  EXPECT_EQ(q.sizes().backoff, 1u);
+  auto a3 = std::make_shared<Pod>(*again);
+  a3->meta.labels.Set(Intern("v"), Intern("3"));
+  q.Update(again, a3);
+  EXPECT_EQ(q.sizes().backoff, 1u);
+  EXPECT_EQ(q.sizes().active, 0u);
+}
+
 }  // namespace
 }  // namespace ksched

@@ -982,6 +982,55 @@ TEST_F(RunE2E126, PreemptionMarksTheVictimAndBindsThePreemptor) {
   for (const auto& [name, node] : Placement(ns)) (void)server_->DeletePodNow(ns, name);
 }
 
+// v1.26's queue: a pod rejected for CPU waits through events its plugin did
+// not register for (a Service, a PVC), is not attempted again, and moves on
+// the assigned pod's deletion (NodeResourcesFit registered Pod/Delete).
+TEST_F(RunE2E126, UnschedulablePodMovesOnlyOnItsPluginsEvents) {
+  const std::string ns = "e2e126-events", me = "e2e126-events-sched";
+  ASSERT_TRUE(server_->EnsureNamespace(ns).ok());
+  Node("e2e126-events-n1", "2");
+  const int port = FreePort();
+  std::vector<std::string> args = BaseArgs(me);
+  args[args.size() - 1] = std::to_string(port);
+  args.push_back("--leader-elect=false");
+  Ksched k(LogPath("events126"), args);
+  ASSERT_TRUE(WaitFor([&] { return HttpGet(port, "/readyz") == "200 ok"; }, 20s)) << k.Log();
+  Pod(ns, "filler", me, "1500m");
+  ASSERT_TRUE(WaitFor([&] { return !Placement(ns)["filler"].empty(); }, 20s)) << k.Log();
+  Pod(ns, "big", me, "1");
+  ASSERT_TRUE(
+      WaitFor([&] { return PodScheduled(ns, "big").rfind("False Unschedulable", 0) == 0; }, 20s))
+      << k.Log();
+  std::this_thread::sleep_for(1500ms);  // past its first backoff
+  auto svc = server_->CreateObject("/api/v1/namespaces/" + ns + "/services",
+                                   R"({"apiVersion":"v1","kind":"Service","metadata":{"name":"s"},)"
+                                   R"("spec":{"selector":{"app":"x"},"ports":[{"port":80}]}})");
+  ASSERT_TRUE(svc.ok()) << svc.error().message;
+  auto pvc = server_->CreateObject(
+      "/api/v1/namespaces/" + ns + "/persistentvolumeclaims",
+      R"({"apiVersion":"v1","kind":"PersistentVolumeClaim","metadata":{"name":"c"},)"
+      R"("spec":{"accessModes":["ReadWriteOnce"],"resources":{"requests":{"storage":"1Gi"}}}})");
+  ASSERT_TRUE(pvc.ok()) << pvc.error().message;
+  std::this_thread::sleep_for(2s);
+  std::string metrics = HttpGet(port, "/metrics");
+  const std::string one_failure =
+      "scheduler_schedule_attempts_total{profile=\"" + me + "\",result=\"unschedulable\"} 1";
+  EXPECT_NE(metrics.find(one_failure), std::string::npos) << metrics << k.Log();
+  EXPECT_EQ(metrics.find("event=\"PvcAdd\""), std::string::npos) << metrics;
+  EXPECT_EQ(Placement(ns)["big"], "");
+  ASSERT_TRUE(server_->DeletePodNow(ns, "filler").ok());
+  ASSERT_TRUE(WaitFor([&] { return Placement(ns)["big"] == "e2e126-events-n1"; }, 20s)) << k.Log();
+  metrics = HttpGet(port, "/metrics");
+  EXPECT_NE(metrics.find("scheduler_queue_incoming_pods_total{event=\"AssignedPodDelete\""),
+            std::string::npos)
+      << metrics;
+  k.Signal(SIGTERM);
+  EXPECT_EQ(k.Wait(10s), 0);
+  (void)server_->Admin("DELETE", "/api/v1/namespaces/" + ns + "/services/s");
+  (void)server_->Admin("DELETE", "/api/v1/namespaces/" + ns + "/persistentvolumeclaims/c");
+  ASSERT_TRUE(server_->DeleteAllPods(ns).ok());
+}
+
 // ---- Placement against upstream's scores, one pod at a time.
 
 // A generated workload of `count` pods (seeded): plain requests, nodeSelector,
