@@ -585,7 +585,22 @@ Status Framework::WrapFilterStatus(const FilterPlugin* pl, Status s) const {
     return Status::Error("running " + Quote(pl->Name()) + " filter plugin: " + s.Message())
         .WithFailedPlugin(std::string(pl->Name()));
   }
-  return std::move(s.WithFailedPlugin(std::string(pl->Name())));
+  if (!s.failed_plugin().empty()) return std::move(s.WithFailedPlugin(std::string(pl->Name())));
+  // A plugin that returns copies of one status (a constant reason) gets
+  // copies of one wrapped status back, without new strings per node. The
+  // entries hold the statuses they were made from, so a shared reasons
+  // block cannot be freed and reused while it is a key.
+  std::lock_guard<std::mutex> lock(wrapped_mu_);
+  for (const WrappedStatus& w : wrapped_)
+    if (w.plugin == pl && w.input.SharesReasonsWith(s)) return w.wrapped;
+  Status wrapped = s;
+  wrapped.WithFailedPlugin(std::string(pl->Name()));
+  if (wrapped_.size() < kWrappedStatuses) {
+    wrapped_.push_back({pl, std::move(s), wrapped});
+  } else {
+    wrapped_[wrapped_next_++ % kWrappedStatuses] = {pl, std::move(s), wrapped};
+  }
+  return wrapped;
 }
 
 Status Framework::RunFilterPlugins(const CycleState& state, const Pod& pod,

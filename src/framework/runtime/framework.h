@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -212,6 +213,16 @@ class Framework final : public Handle {
   NodeCacheClass* cycle_class_ = nullptr;
   // Score lists reused from cycle to cycle (one cycle runs at a time).
   mutable std::vector<NodeScoreList> score_scratch_;
+  // WrapFilterStatus's last wrapped statuses (round robin).
+  struct WrappedStatus {
+    const FilterPlugin* plugin;
+    Status input;
+    Status wrapped;
+  };
+  static constexpr size_t kWrappedStatuses = 16;
+  mutable std::mutex wrapped_mu_;
+  mutable std::vector<WrappedStatus> wrapped_;
+  mutable size_t wrapped_next_ = 0;
   mutable std::vector<uint8_t> constant_scratch_;
   std::string profile_name_;
   std::optional<int32_t> percentage_;
