@@ -414,7 +414,11 @@ struct Framework::NodeCacheClass {
   std::vector<Status> statuses;
   std::mutex statuses_mu;
   std::vector<uint8_t> score_kept;
-  std::vector<int64_t> raw;  // [node * num_local_scores + column]
+  // [column * num_nodes + node]: a cycle reads whole columns (one per
+  // normalizing plugin), so each is contiguous.
+  std::vector<int64_t> raw;
+  size_t num_nodes = 0;
+  const int64_t* Column(size_t col) const { return &raw[col * num_nodes]; }
   // Node-local score plugins without NormalizeScore have final scores: with
   // no plugin listed twice (`fusable`), `base` holds their weighted sum per
   // node, and `base_ok` whether each of them lies in 0..MaxNodeScore.
@@ -656,6 +660,7 @@ void Framework::BeginCycle(const Pod& pod) {
   }
   if (c->num_local_scores > 0) {
     c->score_kept.assign(n, 0);
+    c->num_nodes = n;
     c->raw.assign(n * c->num_local_scores, 0);
     const std::vector<size_t> slot = ScoreSlots();
     c->fusable = true;
@@ -1051,15 +1056,17 @@ Status Framework::RunScorePluginsReusing(const CycleState& state, const Pod& pod
         const NodeId id = nodes[i];
         if (c->score_kept[id]) continue;
         const NodeInfo& info = cluster_->node_info(id);
-        int64_t* kept = &c->raw[static_cast<size_t>(id) * c->num_local_scores];
+        // The node's score in column `col`.
+        auto kept = [&](size_t col) -> int64_t& { return c->raw[col * c->num_nodes + id]; };
         bool ok = true;
         for (size_t p = 0; p < np && ok; ++p) {
           const int32_t col = c->score_slot[p];
           if (col < 0) continue;
-          const int64_t old = kept[col];
-          ok = score_[p]->Score(state, pod, info, &kept[col]).IsSuccess();
-          if ((old != 0) != (kept[col] != 0))
-            c->nonzero[col].fetch_add(kept[col] != 0 ? 1 : -1, std::memory_order_relaxed);
+          int64_t& score = kept(static_cast<size_t>(col));
+          const int64_t old = score;
+          ok = score_[p]->Score(state, pod, info, &score).IsSuccess();
+          if ((old != 0) != (score != 0))
+            c->nonzero[col].fetch_add(score != 0 ? 1 : -1, std::memory_order_relaxed);
         }
         if (ok) {
           c->score_kept[id] = 1;
@@ -1067,7 +1074,7 @@ Status Framework::RunScorePluginsReusing(const CycleState& state, const Pod& pod
           bool in_range = true;
           for (size_t p = 0; p < np; ++p) {
             if (!c->fused[p]) continue;
-            const int64_t score = kept[c->score_slot[p]];
+            const int64_t score = kept(static_cast<size_t>(c->score_slot[p]));
             in_range = in_range && score >= kMinNodeScore && score <= kMaxNodeScore;
             base += score * score_weights_[p];
           }
@@ -1110,8 +1117,8 @@ Status Framework::RunScorePluginsReusing(const CycleState& state, const Pod& pod
     NodeScoreList& list = raw[slot[p]];
     const int32_t col = c != nullptr ? c->score_slot[p] : -1;
     if (col >= 0) {
-      const size_t stride = c->num_local_scores;
-      for (size_t i = 0; i < n; ++i) list[i] = NodeScore{nodes[i], c->raw[nodes[i] * stride + col]};
+      const int64_t* column = c->Column(static_cast<size_t>(col));
+      for (size_t i = 0; i < n; ++i) list[i] = NodeScore{nodes[i], column[nodes[i]]};
     } else if (score_[p]->ScoresZeroEverywhere(state)) {
       for (size_t i = 0; i < n; ++i) list[i] = NodeScore{nodes[i], 0};
     } else {
