@@ -28,6 +28,18 @@ bool Includes(const Constraint& c, const Pod& pod, const RequiredNodeAffinity& a
   return true;
 }
 
+// math.Round (halves away from zero) without a libm call per node: scores
+// are far below 2^52, where the integer part and the rest are exact.
+int64_t RoundSpreadScore(double x) {
+  constexpr double kExact = 4503599627370496.0;  // 2^52
+  if (!(x > -kExact && x < kExact)) return static_cast<int64_t>(std::round(x));
+  const int64_t whole = static_cast<int64_t>(x);  // toward zero
+  const double rest = x - static_cast<double>(whole);
+  if (rest >= 0.5) return whole + 1;
+  if (rest <= -0.5) return whole - 1;
+  return whole;
+}
+
 // initPreScoreState's walk over the feasible nodes: marks the domains they
 // bring per key slot (`exists`), counts each constraint's new ones
 // (`topo_size`) and marks the nodes left out for a missing key in
@@ -187,7 +199,7 @@ int64_t PodTopologySpread::ScoreWith(const PreScoreState& s, HasLabel&& has_labe
     int64_t count = c.is_hostname ? host_count(i) : s.counts[c.key_slot][domain_of(domains)];
     total += ScoreForCount(count, c.max_skew, s.weights[i]);
   }
-  return static_cast<int64_t>(std::round(total));  // math.Round: halves away from zero
+  return scoring_internal::RoundSpreadScore(total);
 }
 
 Status PodTopologySpread::Score(const CycleState& state, const Pod&, const NodeInfo& node,
@@ -234,7 +246,7 @@ std::optional<int64_t> PodTopologySpread::ScoreOf(const CycleState& state, const
     total += c.is_hostname ? ScoreForCount(s->kept->NodeCount(i, id), c.max_skew, s->weights[i])
                            : s->domain_scores[i][domains.node_domain[id]];
   }
-  return static_cast<int64_t>(std::round(total));
+  return scoring_internal::RoundSpreadScore(total);
 }
 
 std::optional<int64_t> PodTopologySpread::NormalizedZero(const CycleState& state,
