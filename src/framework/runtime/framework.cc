@@ -433,6 +433,10 @@ struct Framework::NodeCacheClass {
   // The index of `s` in `statuses`, added when new. Runs on filter threads.
   uint32_t KeepStatus(Status s) {
     std::lock_guard<std::mutex> lock(statuses_mu);
+    // Copies of one status (WrapFilterStatus hands them out) share their
+    // reasons: found without comparing strings.
+    for (size_t k = statuses.size(); k-- > 0;)
+      if (statuses[k].SharesReasonsWith(s)) return static_cast<uint32_t>(k);
     for (size_t k = statuses.size(); k-- > 0;)
       if (SameStatus(statuses[k], s)) return static_cast<uint32_t>(k);
     statuses.push_back(std::move(s));
@@ -627,7 +631,14 @@ void Framework::BeginCycle(const Pod& pod) {
     cache_cluster_id_ = cluster_->id();
     cache_num_nodes_ = cluster_->num_nodes();
   }
-  PodSpec key = NodeCacheKey(pod.spec);
+  // Most pods have neither part NodeCacheKey removes: their spec is the key
+  // as it stands, without a copy per cycle.
+  const PodSpec& spec = pod.spec;
+  const bool has_pod_terms =
+      spec.affinity && (spec.affinity->pod_affinity || spec.affinity->pod_anti_affinity);
+  std::optional<PodSpec> stripped;
+  if (has_pod_terms || !spec.topology_spread_constraints.empty()) stripped = NodeCacheKey(spec);
+  const PodSpec& key = stripped ? *stripped : spec;
   for (auto& c : node_cache_) {
     if (c->ns == pod.meta.ns && c->spec == key) {
       c->last_used = ++cache_tick_;
@@ -638,7 +649,7 @@ void Framework::BeginCycle(const Pod& pod) {
   }
   auto c = std::make_unique<NodeCacheClass>();
   c->ns = pod.meta.ns;
-  c->spec = std::move(key);
+  c->spec = key;
   c->last_used = ++cache_tick_;
   for (const FilterPlugin* pl : filter_) {
     const bool local = pl->NodeLocalFor(pod);
@@ -763,10 +774,10 @@ Code Framework::FilterCodeCached(const CycleState& state, const Pod& pod, NodeId
     Status failure;
     return RunFilterPluginsCached(state, pod, id, &failure) ? Code::kSuccess : failure.code();
   }
-  if (!c->filter_kept[id]) {
-    // First look at this node for the class: the full answer, kept.
-    Status failure;
-    return RunFilterPluginsCached(state, pod, id, &failure) ? Code::kSuccess : failure.code();
+  if (!c->filter_kept[id] && !KeepNodeLocalVerdict(c, state, pod, cluster_->node_info(id))) {
+    // A plugin's Error: the full run, in order.
+    Status failure = RunFilterPluginsWithNominatedPods(state, pod, cluster_->node_info(id));
+    return failure.code();
   }
   // As RunFilterPluginsCached, codes only: the plugins that run this cycle
   // before the kept failure, then the kept failure.
@@ -789,6 +800,31 @@ Code Framework::FilterCodeCached(const CycleState& state, const Pod& pod, NodeId
   return c->fail_code[id];
 }
 
+bool Framework::KeepNodeLocalVerdict(NodeCacheClass* c, const CycleState& state, const Pod& pod,
+                                     const NodeInfo& node) const {
+  // The node-local plugins in order, up to the first that fails; an Error
+  // is left to the full run, which reports it in order.
+  const NodeId id = node.id;
+  int16_t fail = -1;
+  Status failed;
+  for (size_t p = 0; p < filter_.size(); ++p) {
+    if (!c->local_filter[p]) continue;
+    Status s = filter_[p]->Filter(state, pod, node);
+    if (s.IsSuccess()) continue;
+    if (!s.IsUnschedulable()) return false;
+    failed = WrapFilterStatus(filter_[p], std::move(s));
+    fail = static_cast<int16_t>(p);
+    break;
+  }
+  c->fail_at[id] = fail;
+  if (fail >= 0) {
+    c->fail_code[id] = failed.code();
+    c->fail_status[id] = c->KeepStatus(std::move(failed));
+  }
+  c->filter_kept[id] = 1;
+  return true;
+}
+
 bool Framework::RunFilterPluginsCached(const CycleState& state, const Pod& pod, NodeId id,
                                        Status* failure) const {
   const NodeInfo& node = cluster_->node_info(id);
@@ -801,29 +837,9 @@ bool Framework::RunFilterPluginsCached(const CycleState& state, const Pod& pod, 
     *failure = std::move(s);
     return false;
   }
-  if (!c->filter_kept[id]) {
-    // The node-local plugins in order, up to the first that fails; an Error
-    // is left to the full run, which reports it in order.
-    int16_t fail = -1;
-    Status failed;
-    for (size_t p = 0; p < filter_.size(); ++p) {
-      if (!c->local_filter[p]) continue;
-      Status s = filter_[p]->Filter(state, pod, node);
-      if (s.IsSuccess()) continue;
-      if (!s.IsUnschedulable()) {
-        *failure = RunFilterPluginsWithNominatedPods(state, pod, node);
-        return failure->IsSuccess();
-      }
-      failed = WrapFilterStatus(filter_[p], std::move(s));
-      fail = static_cast<int16_t>(p);
-      break;
-    }
-    c->fail_at[id] = fail;
-    if (fail >= 0) {
-      c->fail_code[id] = failed.code();
-      c->fail_status[id] = c->KeepStatus(std::move(failed));
-    }
-    c->filter_kept[id] = 1;
+  if (!c->filter_kept[id] && !KeepNodeLocalVerdict(c, state, pod, node)) {
+    *failure = RunFilterPluginsWithNominatedPods(state, pod, node);
+    return failure->IsSuccess();
   }
   // The other plugins that run this cycle, before the kept failure (all of
   // them without one), in order: the first to fail is the node's status, as

@@ -188,6 +188,10 @@ class Framework final : public Handle {
   // The filter result of one plugin, as RunFilterPlugins returns it.
   Status WrapFilterStatus(const FilterPlugin* pl, Status s) const;
   bool HasNominatedPodsOn(const NodeInfo& node) const;
+  // Runs the class's node-local filter plugins on `node` (of cluster()) and
+  // keeps their verdict; false, with nothing kept, when one returns an Error.
+  bool KeepNodeLocalVerdict(NodeCacheClass* c, const CycleState& state, const Pod& pod,
+                            const NodeInfo& node) const;
   // Marks the nodes changed since the class last looked as not kept.
   void SyncNodeCache(NodeCacheClass* c) const;
   std::vector<size_t> ScoreSlots() const;
