@@ -414,7 +414,11 @@ struct Framework::NodeCacheClass {
   std::vector<Status> statuses;
   std::mutex statuses_mu;
   std::vector<uint8_t> score_kept;
-  std::vector<int64_t> raw;  // [node * num_local_scores + column]
+  // [column * num_nodes + node]: a cycle reads whole columns (one per
+  // normalizing plugin), so each is contiguous.
+  std::vector<int64_t> raw;
+  size_t num_nodes = 0;
+  const int64_t* Column(size_t col) const { return &raw[col * num_nodes]; }
   // Node-local score plugins without NormalizeScore have final scores: with
   // no plugin listed twice (`fusable`), `base` holds their weighted sum per
   // node, and `base_ok` whether each of them lies in 0..MaxNodeScore.
@@ -429,6 +433,10 @@ struct Framework::NodeCacheClass {
   // The index of `s` in `statuses`, added when new. Runs on filter threads.
   uint32_t KeepStatus(Status s) {
     std::lock_guard<std::mutex> lock(statuses_mu);
+    // Copies of one status (WrapFilterStatus hands them out) share their
+    // reasons: found without comparing strings.
+    for (size_t k = statuses.size(); k-- > 0;)
+      if (statuses[k].SharesReasonsWith(s)) return static_cast<uint32_t>(k);
     for (size_t k = statuses.size(); k-- > 0;)
       if (SameStatus(statuses[k], s)) return static_cast<uint32_t>(k);
     statuses.push_back(std::move(s));
@@ -595,7 +603,22 @@ Status Framework::WrapFilterStatus(const FilterPlugin* pl, Status s) const {
     return Status::Error("running " + Quote(pl->Name()) + " filter plugin: " + s.Message())
         .WithFailedPlugin(std::string(pl->Name()));
   }
-  return std::move(s.WithFailedPlugin(std::string(pl->Name())));
+  if (!s.failed_plugin().empty()) return std::move(s.WithFailedPlugin(std::string(pl->Name())));
+  // A plugin that returns copies of one status (a constant reason) gets
+  // copies of one wrapped status back, without new strings per node. The
+  // entries hold the statuses they were made from, so a shared reasons
+  // block cannot be freed and reused while it is a key.
+  std::lock_guard<std::mutex> lock(wrapped_mu_);
+  for (const WrappedStatus& w : wrapped_)
+    if (w.plugin == pl && w.input.SharesReasonsWith(s)) return w.wrapped;
+  Status wrapped = s;
+  wrapped.WithFailedPlugin(std::string(pl->Name()));
+  if (wrapped_.size() < kWrappedStatuses) {
+    wrapped_.push_back({pl, std::move(s), wrapped});
+  } else {
+    wrapped_[wrapped_next_++ % kWrappedStatuses] = {pl, std::move(s), wrapped};
+  }
+  return wrapped;
 }
 
 Status Framework::RunFilterPlugins(const CycleState& state, const Pod& pod,
@@ -618,7 +641,14 @@ void Framework::BeginCycle(const Pod& pod) {
     cache_cluster_id_ = cluster_->id();
     cache_num_nodes_ = cluster_->num_nodes();
   }
-  PodSpec key = NodeCacheKey(pod.spec);
+  // Most pods have neither part NodeCacheKey removes: their spec is the key
+  // as it stands, without a copy per cycle.
+  const PodSpec& spec = pod.spec;
+  const bool has_pod_terms =
+      spec.affinity && (spec.affinity->pod_affinity || spec.affinity->pod_anti_affinity);
+  std::optional<PodSpec> stripped;
+  if (has_pod_terms || !spec.topology_spread_constraints.empty()) stripped = NodeCacheKey(spec);
+  const PodSpec& key = stripped ? *stripped : spec;
   for (auto& c : node_cache_) {
     if (c->ns == pod.meta.ns && c->spec == key) {
       c->last_used = ++cache_tick_;
@@ -629,7 +659,7 @@ void Framework::BeginCycle(const Pod& pod) {
   }
   auto c = std::make_unique<NodeCacheClass>();
   c->ns = pod.meta.ns;
-  c->spec = std::move(key);
+  c->spec = key;
   c->last_used = ++cache_tick_;
   for (const FilterPlugin* pl : filter_) {
     const bool local = pl->NodeLocalFor(pod);
@@ -651,6 +681,7 @@ void Framework::BeginCycle(const Pod& pod) {
   }
   if (c->num_local_scores > 0) {
     c->score_kept.assign(n, 0);
+    c->num_nodes = n;
     c->raw.assign(n * c->num_local_scores, 0);
     const std::vector<size_t> slot = ScoreSlots();
     c->fusable = true;
@@ -753,10 +784,10 @@ Code Framework::FilterCodeCached(const CycleState& state, const Pod& pod, NodeId
     Status failure;
     return RunFilterPluginsCached(state, pod, id, &failure) ? Code::kSuccess : failure.code();
   }
-  if (!c->filter_kept[id]) {
-    // First look at this node for the class: the full answer, kept.
-    Status failure;
-    return RunFilterPluginsCached(state, pod, id, &failure) ? Code::kSuccess : failure.code();
+  if (!c->filter_kept[id] && !KeepNodeLocalVerdict(c, state, pod, cluster_->node_info(id))) {
+    // A plugin's Error: the full run, in order.
+    Status failure = RunFilterPluginsWithNominatedPods(state, pod, cluster_->node_info(id));
+    return failure.code();
   }
   // As RunFilterPluginsCached, codes only: the plugins that run this cycle
   // before the kept failure, then the kept failure.
@@ -779,6 +810,31 @@ Code Framework::FilterCodeCached(const CycleState& state, const Pod& pod, NodeId
   return c->fail_code[id];
 }
 
+bool Framework::KeepNodeLocalVerdict(NodeCacheClass* c, const CycleState& state, const Pod& pod,
+                                     const NodeInfo& node) const {
+  // The node-local plugins in order, up to the first that fails; an Error
+  // is left to the full run, which reports it in order.
+  const NodeId id = node.id;
+  int16_t fail = -1;
+  Status failed;
+  for (size_t p = 0; p < filter_.size(); ++p) {
+    if (!c->local_filter[p]) continue;
+    Status s = filter_[p]->Filter(state, pod, node);
+    if (s.IsSuccess()) continue;
+    if (!s.IsUnschedulable()) return false;
+    failed = WrapFilterStatus(filter_[p], std::move(s));
+    fail = static_cast<int16_t>(p);
+    break;
+  }
+  c->fail_at[id] = fail;
+  if (fail >= 0) {
+    c->fail_code[id] = failed.code();
+    c->fail_status[id] = c->KeepStatus(std::move(failed));
+  }
+  c->filter_kept[id] = 1;
+  return true;
+}
+
 bool Framework::RunFilterPluginsCached(const CycleState& state, const Pod& pod, NodeId id,
                                        Status* failure) const {
   const NodeInfo& node = cluster_->node_info(id);
@@ -791,29 +847,9 @@ bool Framework::RunFilterPluginsCached(const CycleState& state, const Pod& pod, 
     *failure = std::move(s);
     return false;
   }
-  if (!c->filter_kept[id]) {
-    // The node-local plugins in order, up to the first that fails; an Error
-    // is left to the full run, which reports it in order.
-    int16_t fail = -1;
-    Status failed;
-    for (size_t p = 0; p < filter_.size(); ++p) {
-      if (!c->local_filter[p]) continue;
-      Status s = filter_[p]->Filter(state, pod, node);
-      if (s.IsSuccess()) continue;
-      if (!s.IsUnschedulable()) {
-        *failure = RunFilterPluginsWithNominatedPods(state, pod, node);
-        return failure->IsSuccess();
-      }
-      failed = WrapFilterStatus(filter_[p], std::move(s));
-      fail = static_cast<int16_t>(p);
-      break;
-    }
-    c->fail_at[id] = fail;
-    if (fail >= 0) {
-      c->fail_code[id] = failed.code();
-      c->fail_status[id] = c->KeepStatus(std::move(failed));
-    }
-    c->filter_kept[id] = 1;
+  if (!c->filter_kept[id] && !KeepNodeLocalVerdict(c, state, pod, node)) {
+    *failure = RunFilterPluginsWithNominatedPods(state, pod, node);
+    return failure->IsSuccess();
   }
   // The other plugins that run this cycle, before the kept failure (all of
   // them without one), in order: the first to fail is the node's status, as
@@ -1046,15 +1082,17 @@ Status Framework::RunScorePluginsReusing(const CycleState& state, const Pod& pod
         const NodeId id = nodes[i];
         if (c->score_kept[id]) continue;
         const NodeInfo& info = cluster_->node_info(id);
-        int64_t* kept = &c->raw[static_cast<size_t>(id) * c->num_local_scores];
+        // The node's score in column `col`.
+        auto kept = [&](size_t col) -> int64_t& { return c->raw[col * c->num_nodes + id]; };
         bool ok = true;
         for (size_t p = 0; p < np && ok; ++p) {
           const int32_t col = c->score_slot[p];
           if (col < 0) continue;
-          const int64_t old = kept[col];
-          ok = score_[p]->Score(state, pod, info, &kept[col]).IsSuccess();
-          if ((old != 0) != (kept[col] != 0))
-            c->nonzero[col].fetch_add(kept[col] != 0 ? 1 : -1, std::memory_order_relaxed);
+          int64_t& score = kept(static_cast<size_t>(col));
+          const int64_t old = score;
+          ok = score_[p]->Score(state, pod, info, &score).IsSuccess();
+          if ((old != 0) != (score != 0))
+            c->nonzero[col].fetch_add(score != 0 ? 1 : -1, std::memory_order_relaxed);
         }
         if (ok) {
           c->score_kept[id] = 1;
@@ -1062,7 +1100,7 @@ Status Framework::RunScorePluginsReusing(const CycleState& state, const Pod& pod
           bool in_range = true;
           for (size_t p = 0; p < np; ++p) {
             if (!c->fused[p]) continue;
-            const int64_t score = kept[c->score_slot[p]];
+            const int64_t score = kept(static_cast<size_t>(c->score_slot[p]));
             in_range = in_range && score >= kMinNodeScore && score <= kMaxNodeScore;
             base += score * score_weights_[p];
           }
@@ -1105,8 +1143,8 @@ Status Framework::RunScorePluginsReusing(const CycleState& state, const Pod& pod
     NodeScoreList& list = raw[slot[p]];
     const int32_t col = c != nullptr ? c->score_slot[p] : -1;
     if (col >= 0) {
-      const size_t stride = c->num_local_scores;
-      for (size_t i = 0; i < n; ++i) list[i] = NodeScore{nodes[i], c->raw[nodes[i] * stride + col]};
+      const int64_t* column = c->Column(static_cast<size_t>(col));
+      for (size_t i = 0; i < n; ++i) list[i] = NodeScore{nodes[i], column[nodes[i]]};
     } else if (score_[p]->ScoresZeroEverywhere(state)) {
       for (size_t i = 0; i < n; ++i) list[i] = NodeScore{nodes[i], 0};
     } else {

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -190,6 +191,10 @@ class Framework final : public Handle {
   // The filter result of one plugin, as RunFilterPlugins returns it.
   Status WrapFilterStatus(const FilterPlugin* pl, Status s) const;
   bool HasNominatedPodsOn(const NodeInfo& node) const;
+  // Runs the class's node-local filter plugins on `node` (of cluster()) and
+  // keeps their verdict; false, with nothing kept, when one returns an Error.
+  bool KeepNodeLocalVerdict(NodeCacheClass* c, const CycleState& state, const Pod& pod,
+                            const NodeInfo& node) const;
   // Marks the nodes changed since the class last looked as not kept.
   void SyncNodeCache(NodeCacheClass* c) const;
   std::vector<size_t> ScoreSlots() const;
@@ -215,6 +220,16 @@ class Framework final : public Handle {
   NodeCacheClass* cycle_class_ = nullptr;
   // Score lists reused from cycle to cycle (one cycle runs at a time).
   mutable std::vector<NodeScoreList> score_scratch_;
+  // WrapFilterStatus's last wrapped statuses (round robin).
+  struct WrappedStatus {
+    const FilterPlugin* plugin;
+    Status input;
+    Status wrapped;
+  };
+  static constexpr size_t kWrappedStatuses = 16;
+  mutable std::mutex wrapped_mu_;
+  mutable std::vector<WrappedStatus> wrapped_;
+  mutable size_t wrapped_next_ = 0;
   mutable std::vector<uint8_t> constant_scratch_;
   std::string profile_name_;
   std::optional<int32_t> percentage_;

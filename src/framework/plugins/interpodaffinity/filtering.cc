@@ -293,16 +293,16 @@ Status InterPodAffinity::Filter(const CycleState& cycle, const Pod&, const NodeI
   if (s == nullptr) {
     return Status::Error("error reading \"PreFilterInterPodAffinity\" from cycleState: not found");
   }
+  // Copies of one status per reason: they share its strings.
+  static const Status kAffinity(Code::kUnschedulableAndUnresolvable,
+                                kErrReasonAffinityRulesNotMatch);
+  static const Status kAnti(Code::kUnschedulable, kErrReasonAntiAffinityRulesNotMatch);
+  static const Status kExistingAnti(Code::kUnschedulable,
+                                    kErrReasonExistingAntiAffinityRulesNotMatch);
   const ByNodeInfo on{node};
-  if (!SatisfyPodAffinity(*s, on)) {
-    return Status(Code::kUnschedulableAndUnresolvable, kErrReasonAffinityRulesNotMatch);
-  }
-  if (!SatisfyPodAntiAffinity(*s, on)) {
-    return Status(Code::kUnschedulable, kErrReasonAntiAffinityRulesNotMatch);
-  }
-  if (!SatisfyExistingPodsAntiAffinity(*s, on)) {
-    return Status(Code::kUnschedulable, kErrReasonExistingAntiAffinityRulesNotMatch);
-  }
+  if (!SatisfyPodAffinity(*s, on)) return kAffinity;
+  if (!SatisfyPodAntiAffinity(*s, on)) return kAnti;
+  if (!SatisfyExistingPodsAntiAffinity(*s, on)) return kExistingAnti;
   return Status();
 }
 

@@ -263,12 +263,17 @@ Status PodTopologySpread::Filter(const CycleState& state, const Pod&, const Node
       return Status::Error("node not found");
     case Verdict::kNoState:
       return ReadError();
-    case Verdict::kMissingLabel:
-      return Status::Unresolvable(std::string(kErrReasonNodeLabelNotMatch));
+    case Verdict::kMissingLabel: {
+      // Copies of one status per reason: they share its strings.
+      static const Status kMissingLabel =
+          Status::Unresolvable(std::string(kErrReasonNodeLabelNotMatch));
+      return kMissingLabel;
+    }
     case Verdict::kSkew:
       break;
   }
-  return Status::Unschedulable(std::string(kErrReasonConstraintsNotMatch));
+  static const Status kSkew = Status::Unschedulable(std::string(kErrReasonConstraintsNotMatch));
+  return kSkew;
 }
 
 Code PodTopologySpread::FilterCode(const CycleState& state, const Pod&,

@@ -28,6 +28,61 @@ bool Includes(const Constraint& c, const Pod& pod, const RequiredNodeAffinity& a
   return true;
 }
 
+// math.Round (halves away from zero) without a libm call per node: scores
+// are far below 2^52, where the integer part and the rest are exact.
+int64_t RoundSpreadScore(double x) {
+  constexpr double kExact = 4503599627370496.0;  // 2^52
+  if (!(x > -kExact && x < kExact)) return static_cast<int64_t>(std::round(x));
+  const int64_t whole = static_cast<int64_t>(x);  // toward zero
+  const double rest = x - static_cast<double>(whole);
+  if (rest >= 0.5) return whole + 1;
+  if (rest <= -0.5) return whole - 1;
+  return whole;
+}
+
+// initPreScoreState's walk over the feasible nodes: marks the domains they
+// bring per key slot (`exists`), counts each constraint's new ones
+// (`topo_size`) and marks the nodes left out for a missing key in
+// s.ignored. Flat per-key arrays read by node id, no lookups per node.
+void MarkFeasibleDomains(PreScoreState& s, const std::vector<NodeId>& nodes, bool require_all,
+                         std::vector<std::vector<uint8_t>>* exists, std::vector<int64_t>* topo_size,
+                         size_t* num_ignored) {
+  const auto& items = s.constraints->items;
+  std::vector<const uint8_t*> has_label;
+  for (const auto& d : s.domains) has_label.push_back(d->has_label.data());
+  struct Zonal {
+    const uint32_t* node_domain;
+    uint8_t* exists;
+    int64_t* size;
+  };
+  std::vector<Zonal> zonal;  // the constraints that are not hostname ones
+  for (size_t i = 0; i < items.size(); ++i) {
+    if (items[i].is_hostname) continue;  // counted per node in Score
+    const size_t slot = items[i].key_slot;
+    zonal.push_back(
+        {s.domains[slot]->node_domain.data(), (*exists)[slot].data(), &(*topo_size)[i]});
+  }
+  uint8_t* ignored = s.ignored.data();
+  for (NodeId id : nodes) {
+    if (require_all) {
+      bool all_keys = true;
+      for (const uint8_t* h : has_label) all_keys = all_keys && h[id] != 0;
+      if (!all_keys) {
+        *num_ignored += !ignored[id];
+        ignored[id] = 1;
+        continue;
+      }
+    }
+    for (const Zonal& z : zonal) {
+      const uint32_t d = z.node_domain[id];
+      if (!z.exists[d]) {
+        z.exists[d] = 1;
+        ++*z.size;
+      }
+    }
+  }
+}
+
 }  // namespace scoring_internal
 
 Status PodTopologySpread::PreScore(CycleState* state, const Pod& pod,
@@ -71,24 +126,7 @@ Status PodTopologySpread::PreScore(CycleState* state, const Pod& pod,
   s->ignored.assign(cluster.num_nodes(), 0);
   size_t num_ignored = 0;
   std::vector<int64_t> topo_size(cons->items.size(), 0);
-  for (NodeId id : nodes) {
-    bool all_keys = true;
-    for (const auto& d : s->domains) all_keys = all_keys && d->has_label[id] != 0;
-    if (require_all && !all_keys) {
-      num_ignored += !s->ignored[id];
-      s->ignored[id] = 1;
-      continue;
-    }
-    for (size_t i = 0; i < cons->items.size(); ++i) {
-      const Constraint& c = cons->items[i];
-      if (c.is_hostname) continue;  // counted per node in Score
-      uint32_t d = s->domains[c.key_slot]->node_domain[id];
-      if (!exists[c.key_slot][d]) {
-        exists[c.key_slot][d] = 1;
-        ++topo_size[i];
-      }
-    }
-  }
+  MarkFeasibleDomains(*s, nodes, require_all, &exists, &topo_size, &num_ignored);
   for (size_t i = 0; i < cons->items.size(); ++i) {
     const Constraint& c = cons->items[i];
     int64_t size = c.is_hostname ? static_cast<int64_t>(nodes.size() - num_ignored) : topo_size[i];
@@ -107,6 +145,16 @@ Status PodTopologySpread::PreScore(CycleState* state, const Pod& pod,
       std::vector<int64_t>& counts = s->counts[c.key_slot];
       for (size_t d = 0; d < counts.size(); ++d)
         if (exists[c.key_slot][d]) counts[d] += sums[d];
+    }
+    s->domain_scores.resize(cons->items.size());
+    for (size_t i = 0; i < cons->items.size(); ++i) {
+      const Constraint& c = cons->items[i];
+      if (c.is_hostname) continue;
+      const std::vector<int64_t>& counts = s->counts[c.key_slot];
+      std::vector<double>& scores = s->domain_scores[i];
+      scores.resize(counts.size());
+      for (size_t d = 0; d < counts.size(); ++d)
+        scores[d] = ScoreForCount(counts[d], c.max_skew, s->weights[i]);
     }
     state->Write(kPreScoreStateKey, std::move(s));
     return Status();
@@ -151,7 +199,7 @@ int64_t PodTopologySpread::ScoreWith(const PreScoreState& s, HasLabel&& has_labe
     int64_t count = c.is_hostname ? host_count(i) : s.counts[c.key_slot][domain_of(domains)];
     total += ScoreForCount(count, c.max_skew, s.weights[i]);
   }
-  return static_cast<int64_t>(std::round(total));  // math.Round: halves away from zero
+  return scoring_internal::RoundSpreadScore(total);
 }
 
 Status PodTopologySpread::Score(const CycleState& state, const Pod&, const NodeInfo& node,
@@ -187,10 +235,18 @@ std::optional<int64_t> PodTopologySpread::ScoreOf(const CycleState& state, const
   const auto* s = state.ReadAs<PreScoreState>(kPreScoreStateKey);
   if (s == nullptr || !s->constraints || s->kept == nullptr) return std::nullopt;
   if (id < s->ignored.size() && s->ignored[id]) return 0;
-  return ScoreWith(
-      *s, [&](const TopologyDomains& d) { return d.has_label[id] != 0; },
-      [&](const TopologyDomains& d) { return d.node_domain[id]; },
-      [&](size_t i) { return s->kept->NodeCount(i, id); });
+  // ScoreWith with the domains' terms from the table: the same doubles,
+  // added in the same order.
+  double total = 0;
+  const auto& items = s->constraints->items;
+  for (size_t i = 0; i < items.size(); ++i) {
+    const Constraint& c = items[i];
+    const TopologyDomains& domains = *s->domains[c.key_slot];
+    if (!domains.has_label[id]) continue;
+    total += c.is_hostname ? ScoreForCount(s->kept->NodeCount(i, id), c.max_skew, s->weights[i])
+                           : s->domain_scores[i][domains.node_domain[id]];
+  }
+  return scoring_internal::RoundSpreadScore(total);
 }
 
 std::optional<int64_t> PodTopologySpread::NormalizedZero(const CycleState& state,

@@ -27,6 +27,9 @@ struct PreScoreState final : StateData {
   // Instead of `matchers`: the pods counted per node, kept between cycles
   // (KeptCounts), current for this cycle.
   std::shared_ptr<const KeptCounts> kept;
+  // With `kept`, by constraint (empty for hostname ones): ScoreForCount of
+  // each domain's count, worked out once per cycle instead of per node.
+  std::vector<std::vector<double>> domain_scores;
   StrId ns = kEmptyStr;  // the incoming pod's namespace
 
   bool Ignored(const NodeInfo& node) const {
