@@ -725,4 +725,219 @@ TEST_F(ValidateCli, ExampleStaysQuiet) {
   EXPECT_TRUE(r.err.empty()) << r.err;
 }
 
+// Issue 25: the loader's warnings reach every command and every output, and
+// --warnings=false silences them everywhere.
+TEST_F(ValidateCli, WarningsReachEveryCommandAndOutput) {
+  std::string snap = Write("warn-snap.yaml", R"(kind: List
+items:
+- kind: Node
+  metadata: {name: n1}
+  status: {capacity: {cpu: 4, memory: 4Gi, pods: 10}}
+- kind: Pod
+  metadata: {name: db, namespace: shop}
+  spec: {nodeName: n1, containers: [{name: c, imagePullPolice: Always}]}
+- kind: Pod
+  metadata:
+    name: web-1
+    namespace: shop
+    ownerReferences: [{apiVersion: apps/v1, kind: ReplicaSet, name: web-abc, controller: true}]
+  spec: {containers: [{name: c, resources: {requests: {cpu: 100m}}}]}
+)");
+  std::string pod =
+      Write("warn-pod.yaml", "kind: Pod\nmetadata: {name: p}\nspec: {containers: [{name: c}]}\n");
+  const std::string typo = "unknown field \"spec.containers[0].imagePullPolice\" (ignored)";
+  const std::string owner = "ReplicaSet shop/web-abc is not in the snapshot";
+  auto json_warnings = [](const std::string& out) {
+    std::string all;
+    auto j = nlohmann::json::parse(out);
+    if (j.is_array()) j = j[0];
+    for (const auto& w : j.value("warnings", nlohmann::json::array()))
+      all += w.get<std::string>() + "\n";
+    return all;
+  };
+  // drain: stderr, -o json, -o yaml, -o html.
+  CommandRun drain = Ksched("drain -f " + snap + " n1 --validate=warn");
+  EXPECT_TRUE(Has(drain.err, "ksched: warning: " + snap + ": Pod shop/db: " + typo)) << drain.err;
+  CommandRun drain_json = Ksched("drain -f " + snap + " n1 --validate=warn -o json");
+  EXPECT_TRUE(Has(json_warnings(drain_json.out), typo)) << drain_json.out;
+  CommandRun drain_yaml = Ksched("drain -f " + snap + " n1 --validate=warn -o yaml");
+  EXPECT_TRUE(Has(drain_yaml.out, "warnings:")) << drain_yaml.out;
+  CommandRun drain_html = Ksched("drain -f " + snap + " n1 --validate=warn -o html");
+  EXPECT_TRUE(Has(drain_html.out, "\"warnings\":[\"" + snap)) << drain_html.out.substr(0, 200);
+  // capacity: the snapshot's warnings and the pending pod's missing
+  // controller, in -o json, -o yaml and -o html.
+  const std::string cap = "capacity -f " + snap + " --pod " + pod + "=1 --validate=warn";
+  CommandRun cap_json = Ksched(cap + " -o json");
+  EXPECT_EQ(cap_json.status, 0) << cap_json.err;
+  EXPECT_TRUE(Has(json_warnings(cap_json.out), typo)) << cap_json.out;
+  EXPECT_TRUE(Has(json_warnings(cap_json.out), owner)) << cap_json.out;
+  EXPECT_TRUE(Has(cap_json.err, owner)) << cap_json.err;
+  EXPECT_TRUE(Has(Ksched(cap + " -o yaml").out, "warnings:"));
+  EXPECT_TRUE(Has(Ksched(cap + " -o html").out, owner));
+  // The HTML pages of schedule, --explain and --add-node, and --explain's
+  // JSON.
+  std::string tmpl = Write("warn-node.yaml",
+                           "kind: Node\nmetadata: {name: extra}\n"
+                           "status: {capacity: {cpu: 4, memory: 4Gi, pods: 10}}\n");
+  for (const std::string& args :
+       {"schedule -f " + snap + " --validate=warn -o html",
+        "schedule -f " + snap + " --validate=warn -o html --explain shop/web-1",
+        "schedule -f " + snap + " --validate=warn -o html --add-node " + tmpl,
+        "capacity -f " + snap + " --pod " + pod + "=1 --validate=warn -o html --add-node " +
+            tmpl}) {
+    // The page embeds its data as JSON: the field's quotes are escaped.
+    const std::string field = "spec.containers[0].imagePullPolice";
+    CommandRun r = Ksched(args);
+    EXPECT_TRUE(Has(r.out, "\"warnings\":[\"" + snap)) << args;
+    EXPECT_TRUE(Has(r.out, field)) << args;
+    CommandRun quiet = Ksched(args + " --warnings=false");
+    EXPECT_FALSE(Has(quiet.out, field)) << args;
+    EXPECT_TRUE(quiet.err.empty()) << args << ": " << quiet.err;
+  }
+  CommandRun explain =
+      Ksched("schedule -f " + snap + " --validate=warn -o json --explain shop/web-1");
+  EXPECT_TRUE(Has(json_warnings(explain.out), typo)) << explain.out;
+  CommandRun add_json =
+      Ksched("schedule -f " + snap + " --validate=warn -o json --add-node " + tmpl);
+  EXPECT_TRUE(Has(json_warnings(add_json.out), owner)) << add_json.out;
+  // --warnings=false: nothing on stderr, nothing in the documents.
+  for (const std::string& args :
+       {"drain -f " + snap + " n1 --validate=warn -o json", cap + " -o json"}) {
+    CommandRun quiet = Ksched(args + " --warnings=false");
+    EXPECT_TRUE(quiet.err.empty()) << args << ": " << quiet.err;
+    EXPECT_FALSE(Has(quiet.out, "warnings")) << args << ": " << quiet.out;
+  }
+}
+
+// Issue 25: what the API server's validation rejects in the objects ksched
+// reads, in its words, exit 2.
+TEST_F(ValidateCli, ApiServerValidationOfEveryObjectRead) {
+  auto snapshot_with = [&](const std::string& name, const std::string& item) {
+    return Write(name,
+                 "kind: List\nitems:\n- kind: Node\n  metadata: {name: n1}\n"
+                 "  status: {capacity: {cpu: 4, memory: 4Gi, pods: 10}}\n" +
+                     item);
+  };
+  struct Case {
+    std::string item, message;
+  };
+  const std::vector<Case> cases = {
+      {"- kind: Pod\n  metadata: {name: neg}\n  spec: {containers: [{name: c, resources: "
+       "{requests: {cpu: \"-1\"}}}]}\n",
+       "Pod default/neg: spec.containers[0].resources.requests.cpu: must be greater than or "
+       "equal to 0"},
+      {"- kind: Pod\n  metadata: {name: twice}\n  spec: {containers: [{name: c}], "
+       "initContainers: [{name: c}]}\n",
+       "Pod default/twice: spec.initContainers[0].name: Duplicate value: \"c\""},
+      {"- kind: Pod\n  metadata: {name: rp}\n  spec: {restartPolicy: Sometimes, containers: "
+       "[{name: c}]}\n",
+       "Pod default/rp: spec.restartPolicy: Unsupported value: \"Sometimes\": supported values: "
+       "\"Always\", \"OnFailure\", \"Never\""},
+      {"- kind: PodDisruptionBudget\n  apiVersion: policy/v1\n  metadata: {name: both}\n  spec: "
+       "{minAvailable: 1, maxUnavailable: 1, selector: {matchLabels: {app: a}}}\n",
+       "PodDisruptionBudget default/both: spec.minAvailable: Invalid value: 1: minAvailable and "
+       "maxUnavailable cannot be both set"},
+      {"- kind: PodDisruptionBudget\n  apiVersion: policy/v1\n  metadata: {name: pct}\n  spec: "
+       "{maxUnavailable: 150%, selector: {matchLabels: {app: a}}}\n",
+       "PodDisruptionBudget default/pct: spec.maxUnavailable: Invalid value: \"150%\": must not "
+       "be greater than 100%"},
+      {"- kind: DaemonSet\n  apiVersion: apps/v1\n  metadata: {name: ds}\n  spec: {template: "
+       "{metadata: {labels: {app: a}}, spec: {containers: [{name: c}]}}}\n",
+       "DaemonSet default/ds: spec.selector: Required value"},
+      {"- kind: DaemonSet\n  apiVersion: apps/v1\n  metadata: {name: ds}\n  spec: {selector: "
+       "{matchLabels: {app: b}}, template: {metadata: {labels: {app: a}}, spec: {containers: "
+       "[{name: c}]}}}\n",
+       "DaemonSet default/ds: spec.template.metadata.labels: Invalid value: {\"app\":\"a\"}: "
+       "`selector` does not match template `labels`"},
+      {"- kind: DaemonSet\n  apiVersion: apps/v1\n  metadata: {name: ds}\n  spec: {selector: "
+       "{matchLabels: {app: a}}, template: {metadata: {labels: {app: a}}, spec: "
+       "{restartPolicy: Never, containers: [{name: c}]}}}\n",
+       "DaemonSet default/ds: spec.template.spec.restartPolicy: Unsupported value: \"Never\": "
+       "supported values: \"Always\""},
+      {"- kind: DaemonSet\n  apiVersion: apps/v1\n  metadata: {name: ds}\n  spec: {selector: "
+       "{matchLabels: {app: a}}, template: {metadata: {labels: {app: a}}, spec: {containers: "
+       "[{name: c, resourcez: {}}]}}}\n",
+       "DaemonSet default/ds: strict decoding error: unknown field "
+       "\"spec.template.spec.containers[0].resourcez\""},
+  };
+  int i = 0;
+  for (const Case& c : cases) {
+    std::string snap = snapshot_with("rule-" + std::to_string(i++) + ".yaml", c.item);
+    CommandRun r = Ksched("schedule -f " + snap);
+    EXPECT_EQ(r.status, 2) << c.message << "\n" << r.err;
+    EXPECT_TRUE(Has(r.err, "ksched: " + snap + ": " + c.message)) << r.err;
+  }
+  // The workloads of capacity --pod.
+  std::string snap = snapshot_with("rule-ok.yaml", "");
+  const std::vector<Case> workloads = {
+      {"apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  template:\n"
+       "    metadata: {labels: {app: web}}\n    spec: {containers: [{name: c}]}\n",
+       "Deployment default/web: spec.selector: Required value"},
+      {"apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  selector: "
+       "{matchLabels: {app: web}}\n  strategy: {type: Rolling}\n  template:\n"
+       "    metadata: {labels: {app: web}}\n    spec: {containers: [{name: c}]}\n",
+       "Deployment default/web: spec.strategy.type: Unsupported value: \"Rolling\": supported "
+       "values: \"Recreate\", \"RollingUpdate\""},
+      {"apiVersion: batch/v1\nkind: Job\nmetadata: {name: batch}\nspec:\n  template:\n"
+       "    spec: {containers: [{name: c}]}\n",
+       "Job default/batch: spec.template.spec.restartPolicy: Unsupported value: \"Always\": "
+       "supported values: \"OnFailure\", \"Never\""},
+  };
+  for (const Case& c : workloads) {
+    std::string w = Write("rule-w-" + std::to_string(i++) + ".yaml", c.item);
+    CommandRun r = Ksched("capacity -f " + snap + " --pod " + w);
+    EXPECT_EQ(r.status, 2) << c.message << "\n" << r.err;
+    EXPECT_TRUE(Has(r.err, c.message)) << r.err;
+  }
+}
+
+// Issue 25: --add-node gives each new node the pods of the snapshot's
+// DaemonSet objects whose template fits it.
+TEST_F(ValidateCli, AddNodeReadsDaemonSetObjects) {
+  std::string snap = Write("ds-snap.yaml", R"(kind: List
+items:
+- kind: Node
+  metadata: {name: n1, labels: {kubernetes.io/hostname: n1}}
+  status: {capacity: {cpu: 1, memory: 4Gi, pods: 10}}
+- apiVersion: apps/v1
+  kind: DaemonSet
+  metadata: {name: agent, namespace: kube-system}
+  spec:
+    selector: {matchLabels: {app: agent}}
+    template:
+      metadata: {labels: {app: agent}}
+      spec: {containers: [{name: c, resources: {requests: {cpu: 500m}}}]}
+- apiVersion: apps/v1
+  kind: DaemonSet
+  metadata: {name: gpu-driver, namespace: kube-system}
+  spec:
+    selector: {matchLabels: {app: gpu-driver}}
+    template:
+      metadata: {labels: {app: gpu-driver}}
+      spec:
+        nodeSelector: {pool: gpu}
+        containers: [{name: c, resources: {requests: {cpu: 500m}}}]
+- kind: Pod
+  metadata: {name: big}
+  spec: {containers: [{name: c, resources: {requests: {cpu: 1500m}}}]}
+)");
+  std::string tmpl = Write("ds-node.yaml",
+                           "kind: Node\nmetadata: {name: extra}\n"
+                           "status: {capacity: {cpu: 2, memory: 4Gi, pods: 10}}\n");
+  CommandRun r = Ksched("schedule -f " + snap + " --add-node " + tmpl + " -o json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j[0]["nodes"], 1) << r.out;
+  EXPECT_EQ(j[0]["daemonSets"], nlohmann::json::array({"kube-system/agent"})) << r.out;
+  // 1500m beside a 500m agent on a 1.9-core node: no number of nodes helps.
+  std::string small = Write("ds-small.yaml",
+                            "kind: Node\nmetadata: {name: small}\n"
+                            "status: {capacity: {cpu: 1900m, memory: 4Gi, "
+                            "pods: 10}}\n");
+  CommandRun none = Ksched("schedule -f " + snap + " --add-node " + small + "=3");
+  EXPECT_EQ(none.status, 1) << none.err;
+  EXPECT_TRUE(Has(none.out, "no number of nodes helps")) << none.out;
+  EXPECT_TRUE(Has(none.out, "beside its 1 DaemonSet pod")) << none.out;
+}
+
 }  // namespace

@@ -778,6 +778,7 @@ class Decoder {
       if (k == "priorityClassName") return String(v, &s->priority_class_name);
       if (k == "preemptionPolicy") return String(v, &s->preemption_policy);
       if (k == "schedulerName") return String(v, &s->scheduler_name);
+      if (k == "restartPolicy") return String(v, &s->restart_policy);
       if (k == "topologySpreadConstraints") {
         return List(
             v, &s->topology_spread_constraints,
@@ -990,6 +991,28 @@ class Decoder {
     });
   }
 
+  bool Body(dom::element e, DaemonSet* ds) {
+    return Fields(e, [&](std::string_view k, dom::element v) {
+      if (k != "spec") return true;
+      return Fields(v, [&](std::string_view k2, dom::element v2) {
+        if (k2 == "selector") return OptLabelSelector(v2, &ds->selector);
+        if (k2 != "template") return true;
+        return Fields(v2, [&](std::string_view k3, dom::element v3) {
+          if (k3 == "spec") {
+            ds->has_template_spec = !v3.is_null();
+            return PodSpecValue(v3, &ds->template_spec);
+          }
+          if (k3 != "metadata") return true;
+          return Fields(v3, [&](std::string_view k4, dom::element v4) {
+            if (k4 == "labels") return LabelMap(v4, &ds->template_labels);
+            if (k4 == "annotations") return StringMap(v4, &ds->template_annotations);
+            return true;
+          });
+        });
+      });
+    });
+  }
+
   bool PersistentVolumeSpec(dom::element e, PersistentVolume* pv) {
     // The in-tree source's id field, by source key.
     auto source = [&](dom::element v, VolumeKind kind, std::string_view id_key) {
@@ -1162,6 +1185,11 @@ struct KindInfo;
 template <>
 struct KindInfo<Pod> {
   static constexpr std::string_view kName = "Pod";
+  static constexpr bool kNamespaced = true;
+};
+template <>
+struct KindInfo<DaemonSet> {
+  static constexpr std::string_view kName = "DaemonSet";
   static constexpr bool kNamespaced = true;
 };
 template <>
@@ -1595,6 +1623,8 @@ Status DecodeAny(simdjson::dom::element e, std::string_view file, std::string_vi
   if (kind == "StatefulSet") {
     return AppendNoted(DecodeStatefulSet(e, file, where), &out->stateful_sets, e, kind, file, out);
   }
+  if (kind == "DaemonSet")
+    return AppendNoted(DecodeDaemonSet(e, file, where), &out->daemon_sets, e, kind, file, out);
   if (kind == "PersistentVolume") {
     return AppendNoted(DecodePersistentVolume(e, file, where), &out->persistent_volumes, e, kind,
                        file, out);
@@ -1744,6 +1774,9 @@ Result<ReplicaSet> DecodeReplicaSet(dom::element e, std::string_view file, std::
 Result<StatefulSet> DecodeStatefulSet(dom::element e, std::string_view file,
                                       std::string_view where) {
   return DecodeKind<StatefulSet>(e, "StatefulSet", true, file, where);
+}
+Result<DaemonSet> DecodeDaemonSet(dom::element e, std::string_view file, std::string_view where) {
+  return DecodeKind<DaemonSet>(e, file, where);
 }
 Result<PersistentVolume> DecodePersistentVolume(dom::element e, std::string_view file,
                                                 std::string_view where) {

@@ -50,6 +50,7 @@ struct ObjectSet {
   std::vector<ReplicationController> replication_controllers;
   std::vector<ReplicaSet> replica_sets;
   std::vector<StatefulSet> stateful_sets;
+  std::vector<DaemonSet> daemon_sets;
   std::vector<PersistentVolume> persistent_volumes;
   std::vector<PersistentVolumeClaim> persistent_volume_claims;
   std::vector<StorageClass> storage_classes;
@@ -135,6 +136,8 @@ Result<ReplicaSet> DecodeReplicaSet(simdjson::dom::element e, std::string_view f
                                     std::string_view where = {});
 Result<StatefulSet> DecodeStatefulSet(simdjson::dom::element e, std::string_view file = {},
                                       std::string_view where = {});
+Result<DaemonSet> DecodeDaemonSet(simdjson::dom::element e, std::string_view file = {},
+                                  std::string_view where = {});
 Result<PersistentVolume> DecodePersistentVolume(simdjson::dom::element e,
                                                 std::string_view file = {},
                                                 std::string_view where = {});

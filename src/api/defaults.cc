@@ -122,6 +122,13 @@ void ApplyApiServerDefaults(ObjectSet* objects) {
   for (Node& n : objects->nodes) SetNodeDefaults(&n);
   for (ReplicationController& rc : objects->replication_controllers)
     SetReplicationControllerDefaults(&rc);
+  for (DaemonSet& ds : objects->daemon_sets) {
+    // A pod template's spec is defaulted as a pod's.
+    Pod p;
+    p.spec = std::move(ds.template_spec);
+    SetPodDefaults(&p);
+    ds.template_spec = std::move(p.spec);
+  }
   AdmitDefaultStorageClass(objects->storage_classes, &objects->persistent_volume_claims);
 }
 

@@ -282,6 +282,7 @@ struct PodSpec {
   // NonPreemptingPriority gate, which is off, so the scheduler ignores it.
   std::string preemption_policy;
   std::string scheduler_name;
+  std::string restart_policy;  // spec.restartPolicy as written ("" when absent)
   std::vector<TopologySpreadConstraint> topology_spread_constraints;
   ResourceList overhead;                      // spec.overhead (RuntimeClass)
   std::vector<std::string> scheduling_gates;  // spec.schedulingGates[].name (v1.26)
@@ -344,6 +345,18 @@ struct ReplicaSet {  // also StatefulSet
   std::optional<LabelSelector> selector;
 };
 using StatefulSet = ReplicaSet;
+
+// apps/v1 DaemonSet: its selector and the pod template each node's pod is
+// made from (`--add-node` gives a new node the pods whose template fits it).
+struct DaemonSet {
+  ObjectMeta meta;
+  std::optional<LabelSelector> selector;
+  // spec.template: metadata.labels and .annotations, and the spec.
+  Labels template_labels;
+  std::vector<std::pair<std::string, std::string>> template_annotations;
+  PodSpec template_spec;
+  bool has_template_spec = false;
+};
 
 // ---------------------------------------------------------------- policy
 

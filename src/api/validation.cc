@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <set>
 
+#include "labels/label_selector.h"
 #include "labels/validation.h"
 #include "util/go_quote.h"
 
@@ -392,10 +393,17 @@ void PortsValue(const Container& c, bool host_network, const Path& p, Errors* er
   }
 }
 
+// `names`: the container names seen so far (containers and init containers
+// share one set, as validateContainers and validateInitContainers check).
 void ContainersValue(const std::vector<Container>& cs, bool host_network, const Path& p,
-                     Errors* errs) {
+                     std::set<std::string_view>* names, Errors* errs) {
   for (size_t i = 0; i < cs.size(); ++i) {
     Path at = p.Index(i);
+    if (cs[i].name.empty()) {
+      errs->Required(at.Child("name"), "");
+    } else if (!names->insert(cs[i].name).second) {
+      errs->Duplicate(at.Child("name"), GoQuote(cs[i].name));
+    }
     ResourcesValue(cs[i], at.Child("resources"), errs);
     PortsValue(cs[i], host_network, at.Child("ports"), errs);
   }
@@ -508,21 +516,102 @@ void SpreadConstraints(const std::vector<TopologySpreadConstraint>& cs, const Pa
   }
 }
 
+// A pod's spec, or a pod template's (at `spec`).
+void PodSpecChecks(const PodSpec& ps, const Path& spec, Errors* errs) {
+  LabelMap(ps.node_selector, spec.Child("nodeSelector"), errs);
+  std::set<std::string_view> names;
+  ContainersValue(ps.containers, ps.host_network, spec.Child("containers"), &names, errs);
+  ContainersValue(ps.init_containers, ps.host_network, spec.Child("initContainers"), &names, errs);
+  TolerationsValue(ps.tolerations, spec.Child("tolerations"), errs);
+  if (ps.affinity) AffinityValue(*ps.affinity, spec.Child("affinity"), errs);
+  SpreadConstraints(ps.topology_spread_constraints, spec.Child("topologySpreadConstraints"), errs);
+  const std::string& rp = ps.restart_policy;
+  if (!rp.empty() && rp != "Always" && rp != "OnFailure" && rp != "Never")
+    errs->NotSupported(spec.Child("restartPolicy"), rp, {"Always", "OnFailure", "Never"});
+}
+
+// ValidatePodDisruptionBudgetSpec: minAvailable and maxUnavailable are
+// non-negative (a percentage at most 100%), and not both set.
+void DisruptionBudgetIntOrPercent(const std::optional<IntOrString>& v, const Path& p,
+                                  Errors* errs) {
+  if (!v) return;
+  if (!v->is_string) {
+    if (v->int_value < 0)
+      errs->Invalid(p, std::to_string(v->int_value), "must be greater than or equal to 0");
+    return;
+  }
+  const std::string& s = v->str_value;
+  std::optional<int64_t> pct;
+  if (s.size() >= 2 && s.back() == '%') pct = labels::ParseInt64(s.substr(0, s.size() - 1));
+  if (!pct) {
+    errs->InvalidString(p, s,
+                        "a valid percent string must be a numeric string followed by an "
+                        "ending '%' (e.g. '1%',  or '93%', regex used for validation is "
+                        "'[0-9]+%')");
+  } else if (*pct < 0) {
+    errs->InvalidString(p, s, "must be greater than or equal to 0");
+  } else if (*pct > 100) {
+    errs->InvalidString(p, s, "must not be greater than 100%");
+  }
+}
+
+std::vector<std::string> DisruptionBudgetChecks(const PodDisruptionBudget& pdb, const Path& spec) {
+  Errors errs;
+  if (pdb.min_available && pdb.max_unavailable) {
+    const IntOrString& v = *pdb.min_available;
+    errs.Invalid(spec.Child("minAvailable"),
+                 v.is_string ? GoQuote(v.str_value) : std::to_string(v.int_value),
+                 "minAvailable and maxUnavailable cannot be both set");
+  }
+  DisruptionBudgetIntOrPercent(pdb.min_available, spec.Child("minAvailable"), &errs);
+  DisruptionBudgetIntOrPercent(pdb.max_unavailable, spec.Child("maxUnavailable"), &errs);
+  return errs.Take();
+}
+
+// ValidateDaemonSetSpec: a selector (apps/v1 requires one) that is not empty
+// and selects the template's labels, the template's labels and spec, and
+// restartPolicy Always (the only one a DaemonSet's pods may have).
+std::vector<std::string> DaemonSetChecks(const DaemonSet& ds) {
+  Errors errs;
+  Path root;
+  Path spec = root.Child("spec");
+  Path selector = spec.Child("selector");
+  Path tmpl = spec.Child("template");
+  if (!ds.selector) {
+    errs.Required(selector, "");
+  } else {
+    LabelSelectorValue(ds.selector, selector, &errs);
+    if (ds.selector->match_labels.empty() && ds.selector->match_expressions.empty()) {
+      errs.Invalid(selector, "{}", "empty selector is invalid for daemonset");
+    } else if (auto sel = labels::FromLabelSelector(ds.selector);
+               sel.ok() && !sel->Matches(ds.template_labels)) {
+      std::string shown;
+      for (const auto& [k, v] : ds.template_labels)
+        shown += fmt::format("{}\"{}\":\"{}\"", shown.empty() ? "" : ",", Str(k), Str(v));
+      errs.Invalid(tmpl.Child("metadata").Child("labels"), "{" + shown + "}",
+                   "`selector` does not match template `labels`");
+    }
+  }
+  LabelMap(ds.template_labels, tmpl.Child("metadata").Child("labels"), &errs);
+  if (!ds.has_template_spec) {
+    errs.Required(tmpl.Child("spec"), "");
+  } else {
+    Path tspec = tmpl.Child("spec");
+    PodSpecChecks(ds.template_spec, tspec, &errs);
+    const std::string& rp = ds.template_spec.restart_policy;
+    if (rp == "OnFailure" || rp == "Never")
+      errs.NotSupported(tspec.Child("restartPolicy"), rp, {"Always"});
+  }
+  return errs.Take();
+}
+
 }  // namespace
 
 std::vector<std::string> ValidatePod(const Pod& pod) {
   Errors errs;
   Path root;
   LabelMap(pod.meta.labels, root.Child("metadata").Child("labels"), &errs);
-  Path spec = root.Child("spec");
-  LabelMap(pod.spec.node_selector, spec.Child("nodeSelector"), &errs);
-  ContainersValue(pod.spec.containers, pod.spec.host_network, spec.Child("containers"), &errs);
-  ContainersValue(pod.spec.init_containers, pod.spec.host_network, spec.Child("initContainers"),
-                  &errs);
-  TolerationsValue(pod.spec.tolerations, spec.Child("tolerations"), &errs);
-  if (pod.spec.affinity) AffinityValue(*pod.spec.affinity, spec.Child("affinity"), &errs);
-  SpreadConstraints(pod.spec.topology_spread_constraints, spec.Child("topologySpreadConstraints"),
-                    &errs);
+  PodSpecChecks(pod.spec, root.Child("spec"), &errs);
   return errs.Take();
 }
 
@@ -580,8 +669,12 @@ std::vector<std::string> ValidateObjects(const ObjectSet& objects, std::string_v
     label_selector("ReplicaSet", rs.meta, rs.selector);
   for (const StatefulSet& ss : objects.stateful_sets)
     label_selector("StatefulSet", ss.meta, ss.selector);
-  for (const PodDisruptionBudget& pdb : objects.pod_disruption_budgets)
+  for (const PodDisruptionBudget& pdb : objects.pod_disruption_budgets) {
     label_selector("PodDisruptionBudget", pdb.meta, pdb.selector);
+    add_named("PodDisruptionBudget", pdb.meta, true, DisruptionBudgetChecks(pdb, spec));
+  }
+  for (const DaemonSet& ds : objects.daemon_sets)
+    add_named("DaemonSet", ds.meta, true, DaemonSetChecks(ds));
   for (const PersistentVolumeClaim& pvc : objects.persistent_volume_claims)
     label_selector("PersistentVolumeClaim", pvc.meta, pvc.selector);
   for (const PersistentVolume& pv : objects.persistent_volumes) {

@@ -39,6 +39,14 @@
 //   Service, ReplicationController: spec.selector (ValidateLabels).
 //   ReplicaSet, StatefulSet, PodDisruptionBudget, PersistentVolumeClaim:
 //     spec.selector (ValidateLabelSelector).
+//   Pod (and pod templates) also: container names set and unique across
+//     containers and init containers (validateContainers), restartPolicy
+//     Always, OnFailure or Never.
+//   PodDisruptionBudget: minAvailable and maxUnavailable not both set, each
+//     non-negative and at most 100% (ValidatePodDisruptionBudgetSpec).
+//   DaemonSet: a selector, not empty, that selects the template's labels;
+//     the template's labels and spec as a pod's; restartPolicy Always
+//     (ValidateDaemonSetSpec).
 //   PersistentVolume: spec.nodeAffinity.required (ValidateNodeSelector).
 #pragma once
 

@@ -98,13 +98,16 @@ int RunCapacity(const CapacityArgs& args) {
     std::cerr << "ksched: " << served.error().message << "\n";
     return kExitBadInput;
   }
-  auto snap = LoadPlanningSnapshot(args.files, "", *served, args.flags, args.warnings);
+  // One Diagnostics for the snapshot and the workloads: printed once, and
+  // the same lines in -o json|yaml|html.
+  Diagnostics diag(args.flags);
+  diag.set_shown(args.warnings);
+  auto snap = LoadPlanningSnapshot(args.files, "", *served, &diag);
   if (!snap.ok()) {
     std::cerr << "ksched: " << snap.error().message << "\n";
     return kExitBadInput;
   }
   std::vector<planning::Workload> workloads;
-  Diagnostics diag(args.flags);
   for (const std::string& p : args.pods) {
     auto ws = LoadWorkloadArg(p, &diag);
     if (!ws.ok()) {
@@ -113,7 +116,8 @@ int RunCapacity(const CapacityArgs& args) {
     }
     for (planning::Workload& w : *ws) workloads.push_back(std::move(w));
   }
-  if (args.warnings) diag.Print();
+  diag.Print();
+  const std::vector<std::string> warnings = diag.Lines();
   planning::CapacityOptions options;
   options.schedule_pending = !args.ignore_pending;
   options.pending_preemption = !args.disable_preemption;
@@ -121,7 +125,7 @@ int RunCapacity(const CapacityArgs& args) {
   options.max = args.max;
   if (!args.add_node.empty()) {
     return RunAddNode(*snap, workloads, args.add_node, args.add_node_search, args.flags, options,
-                      args.output);
+                      args.output, warnings);
   }
   options.record_details = args.output == "html";
   TimedProgress progress;
@@ -155,6 +159,7 @@ int RunCapacity(const CapacityArgs& args) {
   if (args.output == "html") {
     planning::HtmlReport page;
     page.title = "ksched capacity";
+    page.warnings = warnings;
     page.verdict_ok = !some_none;
     for (const planning::WorkloadOutcome& w : r->workloads) {
       page.verdict += fmt::format("{}{}: {}{} fit", page.verdict.empty() ? "" : "; ", w.label,
@@ -220,6 +225,7 @@ int RunCapacity(const CapacityArgs& args) {
       ws.push_back(std::move(e));
     }
     j["workloads"] = std::move(ws);
+    AddWarningsJson(warnings, &j);
     out = args.output == "json" ? j.dump(2) + "\n" : JsonToYaml(j);
   }
   OutputBuffer buf(stdout);

@@ -56,12 +56,13 @@ int RunDrain(const DrainArgs& args) {
   }
   // Decoded, defaulted and validated as the API server would store them.
   Diagnostics diag(args.flags);
+  diag.set_shown(args.warnings);
   auto loaded = LoadSnapshot(args.files, &diag);
   if (!loaded.ok()) {
     std::cerr << "ksched: " << loaded.error().message << "\n";
     return kExitBadInput;
   }
-  if (args.warnings) diag.Print();
+  diag.Print();
   ObjectSet objects = std::move(loaded).value();
   planning::DrainOptions options;
   options.preemption = !args.disable_preemption;
@@ -79,6 +80,7 @@ int RunDrain(const DrainArgs& args) {
     page.title = "ksched drain " + fmt::format("{}", fmt::join(args.nodes, " "));
     page.verdict = r->verdict;
     page.verdict_ok = r->safe;
+    page.warnings = diag.Lines();
     page.summary = {
         {"evicted", std::to_string(r->evicted.size())},
         {"did not fit", std::to_string(r->unschedulable)},
@@ -193,6 +195,7 @@ int RunDrain(const DrainArgs& args) {
     for (const planning::StayingPod& s : r->staying)
       stay.push_back({{"pod", s.pod}, {"node", s.node}, {"reason", s.why}});
     j["staying"] = std::move(stay);
+    AddWarningsJson(diag.Lines(), &j);
     out = args.output == "json" ? j.dump(2) + "\n" : JsonToYaml(j);
   }
   OutputBuffer buf(stdout);

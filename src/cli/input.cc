@@ -34,6 +34,7 @@ void AppendObjects(ObjectSet&& from, ObjectSet* to) {
   MoveAppend(&from.replication_controllers, &to->replication_controllers);
   MoveAppend(&from.replica_sets, &to->replica_sets);
   MoveAppend(&from.stateful_sets, &to->stateful_sets);
+  MoveAppend(&from.daemon_sets, &to->daemon_sets);
   MoveAppend(&from.persistent_volumes, &to->persistent_volumes);
   MoveAppend(&from.persistent_volume_claims, &to->persistent_volume_claims);
   MoveAppend(&from.storage_classes, &to->storage_classes);
@@ -74,7 +75,7 @@ std::string WithoutIndices(const std::string& s) {
 // Workload kinds of a --pod file, and the other files a user may give in
 // place of a snapshot, with what reads them.
 std::string_view ReaderOfKind(std::string_view kind) {
-  if (kind == "Deployment" || kind == "Job" || kind == "DaemonSet" || kind == "CronJob")
+  if (kind == "Deployment" || kind == "Job" || kind == "CronJob")
     return "a workload: `ksched capacity -f SNAPSHOT --pod FILE` places its pods";
   if (kind == "KubeSchedulerConfiguration")
     return "a scheduler configuration: give it with --config FILE";
@@ -123,10 +124,10 @@ std::vector<std::string> KindsIn(const std::string& file) {
 
 size_t ObjectCount(const ObjectSet& s) {
   return s.nodes.size() + s.pods.size() + s.services.size() + s.replication_controllers.size() +
-         s.replica_sets.size() + s.stateful_sets.size() + s.persistent_volumes.size() +
-         s.persistent_volume_claims.size() + s.storage_classes.size() +
-         s.pod_disruption_budgets.size() + s.priority_classes.size() + s.namespaces.size() +
-         s.csi_nodes.size() + s.csi_drivers.size();
+         s.replica_sets.size() + s.stateful_sets.size() + s.daemon_sets.size() +
+         s.persistent_volumes.size() + s.persistent_volume_claims.size() +
+         s.storage_classes.size() + s.pod_disruption_budgets.size() + s.priority_classes.size() +
+         s.namespaces.size() + s.csi_nodes.size() + s.csi_drivers.size();
 }
 
 constexpr std::string_view kSnapshotHint =
@@ -274,8 +275,8 @@ Result<std::vector<std::string>> ExpandFileArgs(const std::vector<std::string>& 
 void AddWarningsFlag(CLI::App* cmd, bool* warnings) {
   cmd->add_flag("--warnings", *warnings,
                 "Print warnings about the input (unknown fields with --validate=warn, fields newer "
-                "than the engine's version that it ignores, missing controllers) on stderr and "
-                "in -o json|yaml; --warnings=false silences them")
+                "than the engine's version that it ignores, missing controllers) on stderr, in "
+                "-o json|yaml and on the -o html page; --warnings=false silences them")
       ->capture_default_str();
 }
 
@@ -284,6 +285,7 @@ void Diagnostics::NotePod(const std::string& pod, std::string line) {
 }
 
 std::vector<std::string> Diagnostics::Lines() const {
+  if (!shown_) return {};
   std::vector<std::string> out = general_;
   for (std::string& l : skew_.Lines()) out.push_back(std::move(l));
   return out;
@@ -291,6 +293,7 @@ std::vector<std::string> Diagnostics::Lines() const {
 
 std::vector<std::string> Diagnostics::LinesFor(const std::string& pod) const {
   std::vector<std::string> out;
+  if (!shown_) return out;
   if (auto it = by_pod_.find(pod); it != by_pod_.end()) out = it->second;
   for (std::string& l : skew_.LinesFor(pod)) out.push_back(std::move(l));
   return out;
@@ -342,7 +345,8 @@ Result<std::vector<Pod>> LoadPods(const std::string& file, Diagnostics* diag) {
     return MakeError(fmt::format("{}: no objects in this file: --pending reads Pods", name));
   if (set.pods.empty()) {
     size_t others = set.nodes.size() + set.services.size() + set.replica_sets.size() +
-                    set.stateful_sets.size() + set.replication_controllers.size() + set.skipped;
+                    set.stateful_sets.size() + set.daemon_sets.size() +
+                    set.replication_controllers.size() + set.skipped;
     if (others > 0) {
       return MakeError(fmt::format(
           "{}: no Pod in this file ({} object(s) of other kinds): it expects Pods, e.g. `kubectl "
@@ -373,13 +377,19 @@ Result<std::vector<planning::Workload>> LoadWorkloadArg(const std::string& text,
   return ws;
 }
 
-void CheckOwners(const std::vector<Pod>& pods, const ClusterState& cluster, Diagnostics* diag) {
+namespace {
+
+// CheckOwners over the controllers and Services of a cluster or of decoded
+// objects.
+template <typename RsList, typename SsList, typename RcList>
+void CheckOwnersAgainst(const std::vector<Pod>& pods, const RsList& replica_sets,
+                        const SsList& stateful_sets, const RcList& controllers, bool no_services,
+                        Diagnostics* diag) {
   using Key = std::pair<StrId, std::string_view>;
   std::set<Key> rs, ss, rc;
-  for (const ReplicaSet& r : cluster.replica_sets()) rs.insert({r.meta.ns, r.meta.name});
-  for (const StatefulSet& s : cluster.stateful_sets()) ss.insert({s.meta.ns, s.meta.name});
-  for (const ReplicationController& r : cluster.replication_controllers())
-    rc.insert({r.meta.ns, r.meta.name});
+  for (const ReplicaSet& r : replica_sets) rs.insert({r.meta.ns, r.meta.name});
+  for (const StatefulSet& s : stateful_sets) ss.insert({s.meta.ns, s.meta.name});
+  for (const ReplicationController& r : controllers) rc.insert({r.meta.ns, r.meta.name});
   // Missing controller ("ReplicaSet shop/web-abc") -> its pending pods, in order.
   std::map<std::string, std::vector<std::string>> missing;
   std::vector<std::string> order;
@@ -431,13 +441,25 @@ void CheckOwners(const std::vector<Pod>& pods, const ClusterState& cluster, Diag
     for (const std::string& r : resources) list += (list.empty() ? "" : ",") + r;
     diag->Warn("add " + list + " to the kubectl get command that makes the snapshot");
   }
-  if (has_controller && cluster.services().empty()) {
+  if (has_controller && no_services) {
     diag->Warn(fmt::format(
         "the snapshot holds no Service: {} see none (add services to the kubectl get command "
         "if the cluster has any)",
         v126 ? "PodTopologySpread's default constraints"
              : "SelectorSpreadPriority and ServiceSpreadingPriority"));
   }
+}
+
+}  // namespace
+
+void CheckOwners(const std::vector<Pod>& pods, const ClusterState& cluster, Diagnostics* diag) {
+  CheckOwnersAgainst(pods, cluster.replica_sets(), cluster.stateful_sets(),
+                     cluster.replication_controllers(), cluster.services().empty(), diag);
+}
+
+void CheckOwners(const std::vector<Pod>& pods, const ObjectSet& objects, Diagnostics* diag) {
+  CheckOwnersAgainst(pods, objects.replica_sets, objects.stateful_sets,
+                     objects.replication_controllers, objects.services.empty(), diag);
 }
 
 }  // namespace ksched

@@ -64,8 +64,13 @@ class Diagnostics {
   // output; what is printed is said once for all such pods, with Warn.
   void NotePod(const std::string& pod, std::string line);
   SkewReport& skew() { return skew_; }
+  // --warnings: false silences every warning, in every output (Lines and
+  // LinesFor are then empty and Print prints nothing). Every command and
+  // output takes its warnings from here.
+  void set_shown(bool shown) { shown_ = shown; }
 
-  // Every warning line, summarised, in a stable order.
+  // Every warning line, summarised, in a stable order: what stderr, the
+  // `warnings` of JSON/YAML documents and the HTML pages show.
   std::vector<std::string> Lines() const;
   // The warnings about one pod.
   std::vector<std::string> LinesFor(const std::string& pod) const;
@@ -75,6 +80,7 @@ class Diagnostics {
  private:
   std::string engine_;
   ValidateMode validate_ = ValidateMode::kStrict;
+  bool shown_ = true;
   std::vector<std::string> general_;
   std::map<std::string, std::vector<std::string>> by_pod_;
   SkewReport skew_;
@@ -119,5 +125,8 @@ Status ReportFieldNotes(const std::vector<FieldNote>& notes, std::string_view fi
 // from the cluster's scheduler. Also warns once when the snapshot holds pods
 // but no Service at all (services were likely left out of `kubectl get`).
 void CheckOwners(const std::vector<Pod>& pods, const ClusterState& cluster, Diagnostics* diag);
+// The same over decoded objects (the what-if commands, before a cluster is
+// built).
+void CheckOwners(const std::vector<Pod>& pods, const ObjectSet& objects, Diagnostics* diag);
 
 }  // namespace ksched

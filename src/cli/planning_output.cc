@@ -28,20 +28,19 @@ Result<std::vector<std::string>> CheckFlagsAndServedNames(const SchedulerFlags& 
 Result<planning::Snapshot> LoadPlanningSnapshot(const std::vector<std::string>& files,
                                                 const std::string& pending_file,
                                                 const std::vector<std::string>& scheduler_names,
-                                                const SchedulerFlags& flags, bool warnings) {
+                                                Diagnostics* diag) {
   // Decoded, defaulted and validated as the API server would store them.
-  Diagnostics diag(flags);
-  auto objects = LoadSnapshot(files, &diag);
+  auto objects = LoadSnapshot(files, diag);
   if (!objects.ok()) return objects.error();
   auto snap = planning::SplitSnapshot(std::move(objects).value(), scheduler_names);
   if (!snap.ok()) return snap;
   if (pending_file.empty()) {
-    if (warnings) diag.Print();
+    CheckOwners(snap->pending, snap->objects, diag);
     return snap;
   }
-  auto pods = LoadPods(pending_file, &diag);
+  auto pods = LoadPods(pending_file, diag);
   if (!pods.ok()) return pods.error();
-  if (warnings) diag.Print();
+  CheckOwners(*pods, snap->objects, diag);
   struct {
     std::vector<Pod> pods;
   } p;
@@ -60,7 +59,7 @@ Result<planning::Snapshot> LoadPlanningSnapshot(const std::vector<std::string>& 
 int RunAddNode(const planning::Snapshot& snapshot, const std::vector<planning::Workload>& workloads,
                const std::vector<std::string>& templates, const std::string& search,
                const SchedulerFlags& flags, const planning::CapacityOptions& options,
-               const std::string& output) {
+               const std::string& output, const std::vector<std::string>& warnings) {
   std::vector<planning::AddNodeAnswer> answers;
   std::vector<planning::NodeTemplate> loaded;
   TimedProgress progress;
@@ -95,6 +94,7 @@ int RunAddNode(const planning::Snapshot& snapshot, const std::vector<planning::W
     // details, the added nodes marked.
     planning::HtmlReport page;
     page.title = "ksched --add-node";
+    page.warnings = warnings;
     for (size_t i = 0; i < answers.size(); ++i) {
       const planning::AddNodeAnswer& a = answers[i];
       all = all && a.nodes.has_value();
@@ -214,6 +214,7 @@ int RunAddNode(const planning::Snapshot& snapshot, const std::vector<planning::W
         }
         e["copies"] = std::move(copies);
       }
+      AddWarningsJson(warnings, &e);
       j.push_back(std::move(e));
     }
     out = output == "json" ? j.dump(2) + "\n" : JsonToYaml(j);
@@ -223,6 +224,10 @@ int RunAddNode(const planning::Snapshot& snapshot, const std::vector<planning::W
   buf.Flush();
   if (!buf.ok()) return ReportWriteError(buf);
   return all ? kExitOk : kExitUnschedulable;
+}
+
+void AddWarningsJson(const std::vector<std::string>& warnings, nlohmann::ordered_json* doc) {
+  if (!warnings.empty()) (*doc)["warnings"] = warnings;
 }
 
 void AddCapacityRun(const planning::CapacityResult& r, planning::HtmlReport* page) {

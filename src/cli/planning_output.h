@@ -5,10 +5,12 @@
 #pragma once
 
 #include <chrono>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "cli/input.h"
 #include "cli/scheduler_flags.h"
 #include "planning/add_node.h"
 #include "planning/capacity.h"
@@ -20,25 +22,31 @@ namespace ksched {
 planning::SchedulerFactory MakeSchedulerFactory(const SchedulerFlags& flags);
 
 // The snapshot as cli/input.h's LoadSnapshot reads it for the engine and
-// --validate of `flags` (defaulted, validated; warnings printed unless `warnings` is
-// false), split for the scheduler names served, with the pending
-// pods replaced by `pending_file`'s when it is set (priority classes applied).
+// --validate of diag (defaulted, validated), split for the scheduler names
+// served, with the pending pods replaced by `pending_file`'s when it is set
+// (priority classes applied). Warnings (the loader's, and pending pods whose
+// controller is missing) go to *diag; the caller prints them and puts them
+// in its output.
 Result<planning::Snapshot> LoadPlanningSnapshot(const std::vector<std::string>& files,
                                                 const std::string& pending_file,
                                                 const std::vector<std::string>& scheduler_names,
-                                                const SchedulerFlags& flags, bool warnings = true);
+                                                Diagnostics* diag);
 
 // The engine the flags choose, built once to check them (exit 2 on an
 // error), and the scheduler names the run serves (ServedSchedulerNames).
 Result<std::vector<std::string>> CheckFlagsAndServedNames(const SchedulerFlags& flags,
                                                           const std::string& scheduler_name);
 
-// Answers --add-node for each template and prints the answers; returns the
+// Answers --add-node for each template and prints the answers (with
+// `warnings`: in each JSON/YAML answer and on the HTML page); returns the
 // exit status (0 every template has an answer, 1 some has none, 2 bad input).
 int RunAddNode(const planning::Snapshot& snapshot, const std::vector<planning::Workload>& workloads,
                const std::vector<std::string>& templates, const std::string& search,
                const SchedulerFlags& flags, const planning::CapacityOptions& options,
-               const std::string& output);
+               const std::string& output, const std::vector<std::string>& warnings);
+
+// Adds `warnings` to a JSON/YAML document as "warnings", when there are any.
+void AddWarningsJson(const std::vector<std::string>& warnings, nlohmann::ordered_json* doc);
 
 // Writes the page to stdout; returns the exit status for a write error, or
 // `status`.

@@ -29,7 +29,8 @@ CLI::App* AddScheduleCommand(CLI::App* app, ScheduleArgs* args) {
       "schedule",
       "Schedule the pending pods of a cluster snapshot and explain the decisions (as\n"
       "  kube-scheduler v1.26 does; --scheduler-version v1.15 for v1.15).\n"
-      "  example: kubectl get nodes,pods,services,rc,rs,statefulsets,pv,pvc,storageclasses,pdb,"
+      "  example: kubectl get "
+      "nodes,pods,services,rc,rs,statefulsets,daemonsets,pv,pvc,storageclasses,pdb,"
       "priorityclasses,namespaces,csinodes,csidrivers -A -o yaml > snap.yaml\n"
       "           ksched schedule -f snap.yaml --explain default/web-3\n"
       "           ksched schedule -f snap.yaml -o html > report.html\n"
@@ -83,6 +84,7 @@ int RunSchedule(const ScheduleArgs& args) {
   }
   // Decoded, defaulted and validated as the API server would store them.
   Diagnostics diag(args.flags);
+  diag.set_shown(args.warnings);
   auto loaded = LoadSnapshot(args.files, &diag);
   if (!loaded.ok()) {
     std::cerr << "ksched: " << loaded.error().message << "\n";
@@ -163,7 +165,7 @@ int RunSchedule(const ScheduleArgs& args) {
       return kExitBadInput;
     }
   }
-  if (args.warnings) diag.Print();
+  diag.Print();
   NodeTree tree(*cluster);
   const ScoreColumns& cfg = (*engine)->score_columns();
   ProgressBar progress(pending.size(), "pods");
@@ -236,8 +238,7 @@ int RunSchedule(const ScheduleArgs& args) {
           w->Key("attempt");
           w->Int(2);
         }
-        if (std::vector<std::string> lines = diag.LinesFor(d.pod.Key());
-            args.warnings && !lines.empty()) {
+        if (std::vector<std::string> lines = diag.LinesFor(d.pod.Key()); !lines.empty()) {
           w->Key("warnings");
           w->BeginArray();
           for (const std::string& l : lines) w->String(l);
@@ -300,8 +301,10 @@ int RunSchedule(const ScheduleArgs& args) {
         decisions.push_back(e.decision);
         causes.push_back(e.causes);
       }
-      text = planning::RenderHtml(
-          ExplainHtml(decisions, causes, *cluster, cfg, std::move(explained_usage)));
+      planning::HtmlReport page =
+          ExplainHtml(decisions, causes, *cluster, cfg, std::move(explained_usage));
+      page.warnings = diag.Lines();
+      text = planning::RenderHtml(page);
     } else if (!explained.empty()) {
       // One document: the last attempt, earlier ones inside it.
       OutputBuffer buffer(&text);
@@ -311,6 +314,13 @@ int RunSchedule(const ScheduleArgs& args) {
       WriteExplain(w.get(), last.decision, last.causes, *cluster, cfg, [&](DocumentWriter* dw) {
         dw->Key("attempt");
         dw->Int(static_cast<int64_t>(explained.size()));
+        // Every warning about the input, as stderr has them.
+        if (std::vector<std::string> lines = diag.Lines(); !lines.empty()) {
+          dw->Key("warnings");
+          dw->BeginArray();
+          for (const std::string& l : lines) dw->String(l);
+          dw->EndArray();
+        }
         if (explained.size() < 2) return;
         dw->Key("earlierAttempts");
         dw->BeginArray();

@@ -15,15 +15,17 @@ int RunScheduleAddNode(const ScheduleArgs& args) {
     std::cerr << "ksched: " << served.error().message << "\n";
     return kExitBadInput;
   }
-  auto snap =
-      LoadPlanningSnapshot(args.files, args.pending_file, *served, args.flags, args.warnings);
+  Diagnostics diag(args.flags);
+  diag.set_shown(args.warnings);
+  auto snap = LoadPlanningSnapshot(args.files, args.pending_file, *served, &diag);
   if (!snap.ok()) {
     std::cerr << "ksched: " << snap.error().message << "\n";
     return kExitBadInput;
   }
+  diag.Print();
   planning::CapacityOptions options;
   return RunAddNode(*snap, {}, args.add_node, args.add_node_search, args.flags, options,
-                    args.output);
+                    args.output, diag.Lines());
 }
 
 int RunScheduleHtml(const ScheduleArgs& args) {
@@ -32,12 +34,14 @@ int RunScheduleHtml(const ScheduleArgs& args) {
     std::cerr << "ksched: " << served.error().message << "\n";
     return kExitBadInput;
   }
-  auto snap =
-      LoadPlanningSnapshot(args.files, args.pending_file, *served, args.flags, args.warnings);
+  Diagnostics diag(args.flags);
+  diag.set_shown(args.warnings);
+  auto snap = LoadPlanningSnapshot(args.files, args.pending_file, *served, &diag);
   if (!snap.ok()) {
     std::cerr << "ksched: " << snap.error().message << "\n";
     return kExitBadInput;
   }
+  diag.Print();
   planning::CapacityOptions options;
   options.pending_preemption = !args.disable_preemption;
   options.record_details = true;
@@ -51,6 +55,7 @@ int RunScheduleHtml(const ScheduleArgs& args) {
   }
   planning::HtmlReport page;
   page.title = "ksched schedule";
+  page.warnings = diag.Lines();
   page.verdict_ok = r->pending_unscheduled == 0;
   page.verdict = fmt::format("{} of {} pending pods scheduled",
                              num_pending - r->pending_unscheduled, num_pending);

@@ -7,7 +7,9 @@
 #include <set>
 #include <string_view>
 
+#include "api/defaults.h"
 #include "api/owner.h"
+#include "api/priority_admission.h"
 #include "cache/node_tree.h"
 #include "labels/validation.h"
 
@@ -53,6 +55,8 @@ Result<NodeTemplate> LoadNodeTemplate(const std::string& arg) {
                                  set.nodes.size()));
   }
   t.node = std::move(set.nodes[0]);
+  // As the API server stores a Node: allocatable defaults to capacity.
+  SetNodeDefaults(&t.node);
   return t;
 }
 
@@ -70,9 +74,61 @@ std::vector<Node> NodeCopies(const NodeTemplate& t, int64_t k) {
   return out;
 }
 
+Pod DaemonSetPod(const DaemonSet& ds) {
+  Pod t;
+  t.meta.ns = ds.meta.ns;
+  t.meta.name = ds.meta.name;  // DaemonPodsOn names each pod after its node
+  t.meta.labels = ds.template_labels;
+  t.meta.annotations = ds.template_annotations;
+  OwnerReference owner;
+  owner.api_version = "apps/v1";
+  owner.kind = "DaemonSet";
+  owner.name = ds.meta.name;
+  owner.uid =
+      ds.meta.uid.empty() ? fmt::format("{}/{}", Str(ds.meta.ns), ds.meta.name) : ds.meta.uid;
+  owner.controller = true;
+  t.meta.owner_references.push_back(std::move(owner));
+  t.spec = ds.template_spec;
+  t.phase = "Pending";
+  // The controller's tolerations, added to every pod it makes (unless the
+  // template has them already): node conditions and cordoning do not keep
+  // a DaemonSet pod away.
+  auto tolerate = [&t](std::string_view key, TaintEffect effect, std::string_view effect_str) {
+    const StrId id = Intern(key);
+    for (const Toleration& have : t.spec.tolerations)
+      if (have.key == id && have.effect == effect) return;
+    Toleration tol;
+    tol.key = id;
+    tol.op = "Exists";
+    tol.effect = effect;
+    tol.effect_str = std::string(effect_str);
+    t.spec.tolerations.push_back(std::move(tol));
+  };
+  tolerate("node.kubernetes.io/not-ready", TaintEffect::kNoExecute, "NoExecute");
+  tolerate("node.kubernetes.io/unreachable", TaintEffect::kNoExecute, "NoExecute");
+  tolerate("node.kubernetes.io/disk-pressure", TaintEffect::kNoSchedule, "NoSchedule");
+  tolerate("node.kubernetes.io/memory-pressure", TaintEffect::kNoSchedule, "NoSchedule");
+  tolerate("node.kubernetes.io/pid-pressure", TaintEffect::kNoSchedule, "NoSchedule");
+  tolerate("node.kubernetes.io/unschedulable", TaintEffect::kNoSchedule, "NoSchedule");
+  if (t.spec.host_network)
+    tolerate("node.kubernetes.io/network-unavailable", TaintEffect::kNoSchedule, "NoSchedule");
+  return t;
+}
+
 std::vector<Pod> DaemonSetTemplates(const ObjectSet& objects) {
   std::vector<Pod> out;
   std::set<std::string> seen;
+  // DaemonSet objects first: their templates, own node affinity included.
+  for (const DaemonSet& ds : objects.daemon_sets) {
+    if (ds.meta.has_deletion_timestamp) continue;
+    if (!seen.insert(fmt::format("{}/{}", Str(ds.meta.ns), ds.meta.name)).second) continue;
+    std::vector<Pod> one{DaemonSetPod(ds)};
+    // As the Priority admission plugin would (a class the snapshot lacks
+    // leaves the priority unset).
+    (void)ApplyPriorityClasses(objects.priority_classes, &one, "");
+    out.push_back(std::move(one[0]));
+  }
+  // Then the DaemonSets seen only through their running pods.
   for (const Pod& p : objects.pods) {
     if (p.spec.node_name.empty() || p.phase == "Succeeded" || p.phase == "Failed" ||
         p.meta.has_deletion_timestamp)

@@ -23,11 +23,12 @@
 // that still did not fit with MAX nodes added.
 //
 // A new node runs the DaemonSets whose pods fit it, as cluster-autoscaler
-// counts them for its template nodes: one pod per DaemonSet that runs in the
-// snapshot (its pods are the template: the controller replaced the
-// DaemonSet's own required node affinity with the node's name, so that part
-// of it is not seen), kept when the engine places it on a fresh copy of the
-// template together with the DaemonSet pods kept before it.
+// counts them for its template nodes: one pod per DaemonSet of the snapshot,
+// made from the DaemonSet object's template when the snapshot has it (`kubectl
+// get daemonsets`), else from one of its running pods (the controller
+// replaced the DaemonSet's own required node affinity with the node's name,
+// so that part of it is not seen), kept when the engine places it on a fresh
+// copy of the template together with the DaemonSet pods kept before it.
 //
 // When no number of nodes can help the pod that did not fit at k = 0 (the
 // template never matches it: taints, node selector or affinity, or it does
@@ -64,9 +65,21 @@ Result<NodeTemplate> LoadNodeTemplate(const std::string& arg);
 // no uid.
 std::vector<Node> NodeCopies(const NodeTemplate& t, int64_t k);
 
-// The DaemonSets of a snapshot as their running pods show them: one pod
-// per DaemonSet (by owner uid), unbound, without the node-name affinity the
-// controller gave it. In the order of the snapshot's pods.
+// The pod the DaemonSet controller makes from a DaemonSet's template for a
+// node (unbound, named after the DaemonSet): the template's labels and
+// spec, the DaemonSet as its controller, and the tolerations the controller
+// adds to every pod it makes (not-ready and unreachable NoExecute;
+// disk-pressure, memory-pressure, pid-pressure and unschedulable
+// NoSchedule; network-unavailable NoSchedule with hostNetwork). Its own
+// node selector and affinity stay, so a node they do not match gets no pod,
+// as the controller decides.
+Pod DaemonSetPod(const DaemonSet& ds);
+
+// The DaemonSets of a snapshot: each DaemonSet object's pod (DaemonSetPod),
+// in the snapshot's order; then, for DaemonSets the snapshot has only pods
+// of, one running pod per DaemonSet (by namespace and name), unbound,
+// without the node-name affinity the controller gave it, in the order of
+// the snapshot's pods.
 std::vector<Pod> DaemonSetTemplates(const ObjectSet& objects);
 
 // What a fresh copy of the template looks like to the engine: the

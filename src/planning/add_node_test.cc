@@ -214,6 +214,75 @@ TEST(FindNodesToAdd, NewNodesRunTheirDaemonSets) {
   EXPECT_EQ(*why, "PodToleratesNodeTaints: node(s) had taints that the pod didn't tolerate");
 }
 
+// A DaemonSet object: its template decides (node selector `sel`, when set).
+std::string DaemonSetYaml(const std::string& name, const std::string& cpu,
+                          const std::string& node_selector = "") {
+  return fmt::format(R"(
+- apiVersion: apps/v1
+  kind: DaemonSet
+  metadata: {{name: {0}, namespace: default, uid: ds-{0}}}
+  spec:
+    selector: {{matchLabels: {{app: {0}}}}}
+    template:
+      metadata: {{labels: {{app: {0}}}}}
+      spec:
+        {2}
+        containers: [{{name: c, image: agent, resources: {{requests: {{cpu: "{1}"}}}}}}]
+)",
+                     name, cpu, node_selector);
+}
+
+TEST(FindNodesToAdd, DaemonSetObjectsGiveTheTemplate) {
+  // The agent's object: its template (500m) is used, and its running pod
+  // (which asks 100m; same namespace and name) is not counted a second time. The gpu-only
+  // DaemonSet's node selector keeps it off a template node without the label, which its running
+  // pods could not tell (the controller pinned them by name).
+  Snapshot snap =
+      SnapshotOf(NodeYaml("n1", "2") + DaemonSetYaml("agent", "500m") +
+                 DaemonSetYaml("gpu-driver", "1", "nodeSelector: {pool: gpu}") +
+                 DaemonPod("agent", "100m", "n1") + PodYaml("a", "1", "") + PodYaml("b", "1", ""));
+  ASSERT_EQ(snap.objects.daemon_sets.size(), 2u);
+  std::vector<Pod> daemons = DaemonSetTemplates(snap.objects);
+  ASSERT_EQ(daemons.size(), 2u);
+  EXPECT_EQ(daemons[0].meta.name, "agent");
+  EXPECT_EQ(Str(daemons[0].meta.ns), "default");
+  ASSERT_EQ(daemons[0].meta.owner_references.size(), 1u);
+  EXPECT_EQ(daemons[0].meta.owner_references[0].kind, "DaemonSet");
+  // The controller's tolerations.
+  std::set<std::string> tolerated;
+  for (const Toleration& t : daemons[0].spec.tolerations)
+    tolerated.insert(std::string(Str(t.key)) + ":" + t.effect_str);
+  EXPECT_EQ(tolerated, (std::set<std::string>{"node.kubernetes.io/not-ready:NoExecute",
+                                              "node.kubernetes.io/unreachable:NoExecute",
+                                              "node.kubernetes.io/disk-pressure:NoSchedule",
+                                              "node.kubernetes.io/memory-pressure:NoSchedule",
+                                              "node.kubernetes.io/pid-pressure:NoSchedule",
+                                              "node.kubernetes.io/unschedulable:NoSchedule"}));
+  auto a = FindNodesToAdd(snap, {}, Template("2"), DefaultScheduler(), {}, SearchMode::kLinear);
+  ASSERT_TRUE(a.ok()) << a.error().message;
+  EXPECT_EQ(a->daemon_sets, (std::vector<std::string>{"default/agent"}));
+  // n1 (100m used) takes a; b needs one new node beside its 500m agent.
+  ASSERT_TRUE(a->nodes);
+  EXPECT_EQ(*a->nodes, 1);
+  // A 1.4-core template with the 500m agent never takes a 1-core pod.
+  auto never =
+      FindNodesToAdd(snap, {}, Template("1400m"), DefaultScheduler(), {}, SearchMode::kLinear);
+  ASSERT_TRUE(never.ok()) << never.error().message;
+  EXPECT_FALSE(never->nodes);
+  EXPECT_NE(never->never.find("Insufficient cpu (beside its 1 DaemonSet pod)"), std::string::npos)
+      << never->never;
+  // A cordoned gpu node runs both: DaemonSet pods tolerate unschedulable.
+  ObjectSet gpu = testing::DecodeYaml(
+      NodeYaml("gpu", "4", "    annotations: {}\n  spec: {unschedulable: true}\n"));
+  gpu.nodes.at(0).meta.labels.Set(Intern("pool"), Intern("gpu"));
+  NodeTemplate t;
+  t.node = gpu.nodes.at(0);
+  t.file = "gpu.yaml";
+  auto fit = FitTemplate(t, DaemonSetTemplates(snap.objects), DefaultScheduler());
+  ASSERT_TRUE(fit.ok()) << fit.error().message;
+  EXPECT_EQ(fit->daemon_names, (std::vector<std::string>{"default/agent", "default/gpu-driver"}));
+}
+
 TEST(FindNodesToAdd, WorkloadCopiesNeedACount) {
   Snapshot snap = SnapshotOf(NodeYaml("n1", "2"));
   // Five 1-core copies: 2 on n1, so ceil(3/2) = 2 nodes of 2 cores.

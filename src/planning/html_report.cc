@@ -49,7 +49,7 @@ th{background:#f0f3f7}td.num{text-align:right;font-variant-numeric:tabular-nums}
 .bar .b{position:absolute;left:0;top:0;height:8px;background:#9aa5b4}.bar .a{position:absolute;left:0;top:8px;height:8px;background:#2f7de1}
 .bar .a.hot{background:#e0662f}.lbl{font-size:11px;color:#4a5363;white-space:nowrap}
 tr.marked td:first-child{font-weight:600;color:#8a1c1c}.legend span{display:inline-block;width:12px;height:8px;margin:0 4px 0 12px}
-details summary{cursor:pointer;color:#2f5fa8}.err{color:#8a1c1c}.muted{color:#6b7485}
+details summary{cursor:pointer;color:#2f5fa8}.err{color:#8a1c1c}.muted{color:#6b7485}.warn{color:#7a4b00}
 button{margin:6px 0;font:inherit}#errors{color:#b00020;white-space:pre-wrap}
 </style></head>
 <body data-rendered="no">
@@ -115,6 +115,11 @@ constexpr const char* kTail = R"HTML(</script>
   document.title = data.title;
   root.appendChild(el("h1", {text: data.title}));
   if (data.verdict) root.appendChild(el("div", {cls: "verdict " + (data.verdictOk ? "ok" : "bad"), id: "verdict", text: data.verdict}));
+  if (data.warnings.length) {
+    var warned = el("ul", {cls: "warn", id: "warnings"});
+    data.warnings.forEach(function (w) { warned.appendChild(el("li", {text: "warning: " + w})); });
+    root.appendChild(warned);
+  }
   if (data.summary.length) root.appendChild(table(null, data.summary));
 
   // Nodes: changed and marked nodes first, then by name.
@@ -213,6 +218,7 @@ std::string RenderHtml(const HtmlReport& report) {
   HtmlJson summary = HtmlJson::array();
   for (const auto& [k, v] : report.summary) summary.push_back({k, v});
   data["summary"] = std::move(summary);
+  data["warnings"] = report.warnings;
   data["before"] = UsageJson(report.before);
   data["after"] = UsageJson(report.after);
   data["markedNodes"] = report.marked_nodes;

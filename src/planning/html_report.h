@@ -26,6 +26,9 @@ struct HtmlReport {
   std::string verdict;
   bool verdict_ok = true;
   std::vector<std::pair<std::string, std::string>> summary;
+  // Warnings about the input (cli/input.h's Diagnostics), shown under the
+  // verdict.
+  std::vector<std::string> warnings;
   // Utilisation before and after, node for node in the same order (`before`
   // may be empty: then there is only "after").
   std::vector<NodeUsage> before, after;

@@ -100,9 +100,10 @@ spec:
       labels: {{app: {1}}}
     spec:
       containers: [{{name: c, image: pause, resources: {{requests: {{cpu: "{2}"}}}}}}]
-)",
+{6})",
                      kind, name, cpu, count, extra_spec,
-                     job ? "batch/v1" : (kind == "ReplicationController" ? "v1" : "apps/v1"));
+                     job ? "batch/v1" : (kind == "ReplicationController" ? "v1" : "apps/v1"),
+                     job ? "      restartPolicy: Never\n" : "");
 }
 
 }  // namespace ksched::planning::testing

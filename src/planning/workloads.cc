@@ -181,6 +181,48 @@ const WorkloadJson* Find(const WorkloadJson& obj, std::initializer_list<const ch
   return cur;
 }
 
+// What the API server's validation of the controller object rejects beyond
+// its selector (checked by CheckWorkloadSelector): an apps/v1 Deployment
+// needs a selector; a Deployment's strategy type is Recreate or
+// RollingUpdate (rollingUpdate only with the latter); a Job's pods restart
+// OnFailure or Never (the pod default, Always, is refused).
+Status CheckControllerSpec(const WorkloadJson& obj, WorkloadKind kind, const Pod& pod,
+                           std::string_view at, std::string_view label) {
+  auto fail = [&](const std::string& what) { return MakeError(Join(at, Join(label, what))); };
+  if (kind == WorkloadKind::kDeployment) {
+    const WorkloadJson* version = Find(obj, {"apiVersion"});
+    if (version != nullptr && version->is_string() && version->get<std::string>() == "apps/v1" &&
+        Find(obj, {"spec", "selector"}) == nullptr) {
+      return fail("spec.selector: Required value");
+    }
+    const WorkloadJson* type = Find(obj, {"spec", "strategy", "type"});
+    if (type != nullptr && type->is_string()) {
+      const std::string t = type->get<std::string>();
+      if (t != "Recreate" && t != "RollingUpdate") {
+        return fail(
+            fmt::format("spec.strategy.type: Unsupported value: \"{}\": supported "
+                        "values: \"Recreate\", \"RollingUpdate\"",
+                        t));
+      }
+      if (t == "Recreate" && Find(obj, {"spec", "strategy", "rollingUpdate"}) != nullptr) {
+        return fail(
+            "spec.strategy.rollingUpdate: Forbidden: may not be specified when strategy `type` "
+            "is 'Recreate'");
+      }
+    }
+  }
+  if (kind == WorkloadKind::kJob) {
+    const std::string& rp = pod.spec.restart_policy.empty() ? "Always" : pod.spec.restart_policy;
+    if (rp != "OnFailure" && rp != "Never") {
+      return fail(
+          fmt::format("spec.template.spec.restartPolicy: Unsupported value: \"{}\": "
+                      "supported values: \"OnFailure\", \"Never\"",
+                      rp));
+    }
+  }
+  return Status::Ok();
+}
+
 Result<Workload> DecodeWorkload(const WorkloadJson& obj, std::string_view file,
                                 const std::string& where, const WorkloadArg& arg,
                                 std::vector<FieldNote>* notes) {
@@ -262,6 +304,7 @@ Result<Workload> DecodeWorkload(const WorkloadJson& obj, std::string_view file,
         if (n.skew >= 0) notes->push_back(std::move(n));
     }
     const Labels template_labels = w.pod.meta.labels;
+    if (Status st = CheckControllerSpec(obj, w.kind, w.pod, at, label); !st.ok()) return st.error();
 
     // The workload's uid, or one made up for this run.
     std::string uid;
