@@ -221,6 +221,7 @@ int RootType(std::string_view kind) {
       {"CSIDriver", kTypeCSIDriver},
       {"Deployment", kTypeDeployment},
       {"Job", kTypeJob},
+      {"CSIStorageCapacity", kTypeCSIStorageCapacity},
   };
   for (const auto& [name, type] : kRoots)
     if (name == kind) return type;
