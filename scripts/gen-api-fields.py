@@ -37,7 +37,8 @@ TS_FILES = ["core/v1.d.ts", "apps/v1.d.ts", "batch/v1.d.ts", "policy/v1.d.ts", "
             "scheduling/v1.d.ts", "meta/v1.d.ts"]
 ROOTS = ["Pod", "Node", "Service", "ReplicationController", "ReplicaSet", "StatefulSet",
          "PersistentVolume", "PersistentVolumeClaim", "StorageClass", "PodDisruptionBudget",
-         "PriorityClass", "Namespace", "CSINode", "CSIDriver", "Deployment", "Job", "DaemonSet"]
+         "PriorityClass", "Namespace", "CSINode", "CSIDriver", "Deployment", "Job", "DaemonSet",
+         "CSIStorageCapacity"]
 # Leaf types whose JSON is a scalar although they are named types.
 SCALARS = {"Quantity", "Time", "MicroTime", "IntOrString", "Duration", "Fields", "FieldsV1",
            "RawExtension", "Object"}

@@ -1148,6 +1148,16 @@ class Decoder {
     });
   }
 
+  bool Body(dom::element e, CSIStorageCapacity* c) {
+    return Fields(e, [&](std::string_view k, dom::element v) {
+      if (k == "storageClassName") return String(v, &c->storage_class_name);
+      if (k == "nodeTopology") return OptLabelSelector(v, &c->node_topology);
+      if (k == "capacity") return QuantityValue(v, &c->capacity);
+      if (k == "maximumVolumeSize") return QuantityValue(v, &c->maximum_volume_size);
+      return true;
+    });
+  }
+
   bool Body(dom::element e, StorageClass* sc) {
     bool ok = Fields(e, [&](std::string_view k, dom::element v) {
       if (k == "provisioner") return String(v, &sc->provisioner);
@@ -1241,6 +1251,11 @@ template <>
 struct KindInfo<CSIDriver> {
   static constexpr std::string_view kName = "CSIDriver";
   static constexpr bool kNamespaced = false;
+};
+template <>
+struct KindInfo<CSIStorageCapacity> {
+  static constexpr std::string_view kName = "CSIStorageCapacity";
+  static constexpr bool kNamespaced = true;
 };
 template <>
 struct KindInfo<StorageClass> {
@@ -1652,6 +1667,10 @@ Status DecodeAny(simdjson::dom::element e, std::string_view file, std::string_vi
     return AppendNoted(DecodeCSINode(e, file, where), &out->csi_nodes, e, kind, file, out);
   if (kind == "CSIDriver")
     return AppendNoted(DecodeCSIDriver(e, file, where), &out->csi_drivers, e, kind, file, out);
+  if (kind == "CSIStorageCapacity") {
+    return AppendNoted(DecodeCSIStorageCapacity(e, file, where), &out->csi_storage_capacities, e,
+                       kind, file, out);
+  }
   ++out->skipped;
   return Status::Ok();
 }
@@ -1806,6 +1825,11 @@ Result<CSINode> DecodeCSINode(dom::element e, std::string_view file, std::string
 }
 Result<CSIDriver> DecodeCSIDriver(dom::element e, std::string_view file, std::string_view where) {
   return DecodeKind<CSIDriver>(e, file, where);
+}
+
+Result<CSIStorageCapacity> DecodeCSIStorageCapacity(dom::element e, std::string_view file,
+                                                    std::string_view where) {
+  return DecodeKind<CSIStorageCapacity>(e, file, where);
 }
 
 std::vector<std::string> SplitMigratedPlugins(std::string_view annotation) {

@@ -59,6 +59,7 @@ struct ObjectSet {
   std::vector<Namespace> namespaces;
   std::vector<CSINode> csi_nodes;
   std::vector<CSIDriver> csi_drivers;
+  std::vector<CSIStorageCapacity> csi_storage_capacities;
   // Objects of kinds the scheduler does not read (Deployments, ConfigMaps, ...).
   size_t skipped = 0;
   // Found by DecodeObjects / DecodeFile / DecodeAny (the single-object
@@ -157,6 +158,9 @@ Result<CSINode> DecodeCSINode(simdjson::dom::element e, std::string_view file = 
                               std::string_view where = {});
 Result<CSIDriver> DecodeCSIDriver(simdjson::dom::element e, std::string_view file = {},
                                   std::string_view where = {});
+Result<CSIStorageCapacity> DecodeCSIStorageCapacity(simdjson::dom::element e,
+                                                    std::string_view file = {},
+                                                    std::string_view where = {});
 
 // The storage.alpha.kubernetes.io/migrated-plugins annotation of a CSINode:
 // the in-tree plugins whose volumes the node's CSI drivers serve.

@@ -158,6 +158,26 @@ TEST(DecodeV126Test, NamespacesCSINodesCSIDriversInLists) {
   EXPECT_EQ(set.skipped, 0u);
 }
 
+TEST(DecodeV126Test, CSIStorageCapacities) {
+  ObjectSet set = MustDecode(R"({"kind": "List", "items": [
+    {"apiVersion": "storage.k8s.io/v1", "kind": "CSIStorageCapacity",
+     "metadata": {"name": "c1", "namespace": "kube-system"}, "storageClassName": "topo",
+     "capacity": "10Gi", "maximumVolumeSize": "2Gi",
+     "nodeTopology": {"matchLabels": {"zone": "a"}}},
+    {"apiVersion": "storage.k8s.io/v1", "kind": "CSIStorageCapacity",
+     "metadata": {"name": "c2", "namespace": "kube-system"}, "storageClassName": "topo"}]})");
+  ASSERT_EQ(set.csi_storage_capacities.size(), 2u);
+  const CSIStorageCapacity& c = set.csi_storage_capacities[0];
+  EXPECT_EQ(c.meta.name, "c1");
+  EXPECT_EQ(c.storage_class_name, "topo");
+  ASSERT_TRUE(c.capacity && c.maximum_volume_size && c.node_topology);
+  EXPECT_EQ(c.capacity->Value(), int64_t{10} << 30);
+  EXPECT_EQ(c.maximum_volume_size->Value(), int64_t{2} << 30);
+  EXPECT_FALSE(set.csi_storage_capacities[1].capacity.has_value());
+  EXPECT_FALSE(set.csi_storage_capacities[1].node_topology.has_value());
+  EXPECT_EQ(set.skipped, 0u);
+}
+
 TEST(DecodeV126Test, MigratedPluginsSplitAsUpstream) {
   EXPECT_TRUE(SplitMigratedPlugins("").empty());
   EXPECT_THAT(SplitMigratedPlugins("a"), ElementsAre("a"));

@@ -423,6 +423,17 @@ struct CSIDriver {
   bool storage_capacity = false;
 };
 
+// storage/v1 CSIStorageCapacity: the room a CSI driver reports for new
+// volumes of one StorageClass on the nodes its nodeTopology selects (read by
+// VolumeBinding for drivers with storageCapacity: true).
+struct CSIStorageCapacity {
+  ObjectMeta meta;
+  std::string storage_class_name;
+  std::optional<LabelSelector> node_topology;  // absent: no node has access
+  std::optional<Quantity> capacity;
+  std::optional<Quantity> maximum_volume_size;
+};
+
 struct PersistentVolume {
   ObjectMeta meta;
   VolumeKind kind = VolumeKind::kOther;

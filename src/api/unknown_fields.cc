@@ -222,6 +222,7 @@ int RootType(std::string_view kind) {
       {"Deployment", kTypeDeployment},
       {"Job", kTypeJob},
       {"DaemonSet", kTypeDaemonSet},
+      {"CSIStorageCapacity", kTypeCSIStorageCapacity},
   };
   for (const auto& [name, type] : kRoots)
     if (name == kind) return type;

@@ -51,7 +51,7 @@ struct FieldFinding {
 // True when the table covers `kind` (Pod, Node, Service, ReplicationController,
 // ReplicaSet, StatefulSet, PersistentVolume, PersistentVolumeClaim,
 // StorageClass, PodDisruptionBudget, PriorityClass, Namespace, CSINode,
-// CSIDriver, and the workloads of `capacity --pod`: Deployment, Job).
+// CSIDriver, CSIStorageCapacity, and the workloads of `capacity --pod`: Deployment, Job).
 bool HasFieldTable(std::string_view kind);
 
 // Which newer fields to report (true: report); nullptr reports all of them.

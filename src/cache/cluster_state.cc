@@ -180,6 +180,7 @@ void ClusterState::BuildNamespacesAndCsi(ObjectSet objects) {
   csi_drivers_ = std::move(objects.csi_drivers);
   for (size_t i = 0; i < csi_drivers_.size(); ++i)
     csi_driver_by_name_[csi_drivers_[i].meta.name] = i;
+  csi_storage_capacities_ = std::move(objects.csi_storage_capacities);
 }
 
 const Labels* ClusterState::NamespaceLabels(StrId ns) const {

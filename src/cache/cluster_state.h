@@ -156,6 +156,15 @@ class ClusterState {
   }
   const std::vector<CSIDriver>& csi_drivers() const { return csi_drivers_; }
   const CSIDriver* FindCSIDriver(std::string_view name) const;
+  const std::vector<CSIStorageCapacity>& csi_storage_capacities() const {
+    return csi_storage_capacities_;
+  }
+  // Replaces the CSIStorageCapacities (drivers update them often; nothing
+  // else in the state depends on them, and VolumeBinding reads them live for
+  // every pod with claims, so no rebuild is needed).
+  void SetCSIStorageCapacities(std::vector<CSIStorageCapacity> capacities) {
+    csi_storage_capacities_ = std::move(capacities);
+  }
   const PersistentVolume* FindPv(std::string_view name) const;
   const StorageClass* FindStorageClass(std::string_view name) const;
 
@@ -211,6 +220,7 @@ class ClusterState {
   std::unordered_map<std::string, size_t> csi_node_by_name_;
   std::vector<CSIDriver> csi_drivers_;
   std::unordered_map<std::string, size_t> csi_driver_by_name_;
+  std::vector<CSIStorageCapacity> csi_storage_capacities_;
 };
 
 // Upstream's utilnode.GetZoneKey: "region:\0:zone", or "" when both are empty.

@@ -43,6 +43,7 @@ void AppendObjects(ObjectSet&& from, ObjectSet* to) {
   MoveAppend(&from.namespaces, &to->namespaces);
   MoveAppend(&from.csi_nodes, &to->csi_nodes);
   MoveAppend(&from.csi_drivers, &to->csi_drivers);
+  MoveAppend(&from.csi_storage_capacities, &to->csi_storage_capacities);
   MoveAppend(&from.field_notes, &to->field_notes);
   to->skipped += from.skipped;
 }
@@ -127,7 +128,7 @@ size_t ObjectCount(const ObjectSet& s) {
          s.replica_sets.size() + s.stateful_sets.size() + s.daemon_sets.size() +
          s.persistent_volumes.size() + s.persistent_volume_claims.size() +
          s.storage_classes.size() + s.pod_disruption_budgets.size() + s.priority_classes.size() +
-         s.namespaces.size() + s.csi_nodes.size() + s.csi_drivers.size();
+         s.namespaces.size() + s.csi_nodes.size() + s.csi_drivers.size() + s.csi_storage_capacities.size();
 }
 
 constexpr std::string_view kSnapshotHint =

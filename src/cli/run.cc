@@ -195,14 +195,6 @@ CLI::App* AddRunCommand(CLI::App* app, RunArgs* args) {
 // The lock kinds `run` can hold: a Lease, or v1.15's Endpoints annotation.
 bool KnownResourceLock(const std::string& lock) { return lock == "leases" || lock == "endpoints"; }
 
-// The minor version of a server's gitVersion ("v1.15.5" -> 15); a large
-// number when unknown (a server hiding /version is taken to be current).
-int ServerMinor(const std::string& git_version) {
-  int major = 0, minor = 0;
-  if (std::sscanf(git_version.c_str(), "v%d.%d", &major, &minor) != 2 || major != 1) return 1000;
-  return minor;
-}
-
 int RunRun(const RunArgs& args) {
   auto fail = [](const std::string& message) {
     std::cerr << "ksched: " << message << "\n";
@@ -300,7 +292,8 @@ int RunRun(const RunArgs& args) {
     return 1;
   }
   // storage.k8s.io/v1 CSINodes came in v1.17 and CSIDrivers in v1.18.
-  if (engine_from_server && ServerMinor(server_apis.git_version) < 18) {
+  if (const int minor = client::ServerMinorVersion(server_apis.git_version);
+      engine_from_server && minor >= 0 && minor < 18) {
     flags.scheduler_version = "v1.15";
   }
   if (engine_from_server && flags.scheduler_version == "v1.15") {
@@ -376,9 +369,11 @@ int RunRun(const RunArgs& args) {
   live::LiveScheduler scheduler(engine.get(), &api, &clock, &metrics, options);
   client::WatchOptions watch_options;
   if (framework) {
-    watch_options.resources.insert(watch_options.resources.end(),
-                                   std::begin(client::kFrameworkResources),
-                                   std::end(client::kFrameworkResources));
+    for (client::Resource r : client::kFrameworkResources) {
+      // No CSIStorageCapacity API before v1.21: no capacity is known, as upstream.
+      if (r == client::Resource::kCSIStorageCapacity && !c.apis().csi_storage_capacities) continue;
+      watch_options.resources.push_back(r);
+    }
   }
   scheduler.cache().ExpectResources(watch_options.resources);
   // A resource that cannot be listed or watched is logged at once and fails /healthz.

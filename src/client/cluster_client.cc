@@ -29,6 +29,7 @@ constexpr ResourceInfo kInfos[] = {
     {"namespaces", "", "v1", "Namespace", false},
     {"csinodes", "storage.k8s.io", "v1", "CSINode", false},
     {"csidrivers", "storage.k8s.io", "v1", "CSIDriver", false},
+    {"csistoragecapacities", "storage.k8s.io", "v1", "CSIStorageCapacity", true},
 };
 
 std::string FormatTime(bool micro) {
@@ -238,6 +239,17 @@ std::string ServerApis::VersionsOf(std::string_view group) const {
   return out;
 }
 
+int ServerMinorVersion(std::string_view v) {
+  if (v.starts_with("v")) v.remove_prefix(1);
+  const size_t dot = v.find('.');
+  if (dot == std::string_view::npos) return -1;
+  int minor = 0;
+  size_t i = dot + 1, digits = 0;
+  for (; i < v.size() && v[i] >= '0' && v[i] <= '9' && digits < 4; ++i, ++digits)
+    minor = minor * 10 + (v[i] - '0');
+  return digits == 0 ? -1 : minor;
+}
+
 ApiChoice ChooseApis(const ServerApis& apis) {
   ApiChoice c;
   if (apis.Serves("policy", "v1")) {
@@ -250,10 +262,21 @@ ApiChoice ChooseApis(const ServerApis& apis) {
                            "nor policy/v1beta1 (it serves: " +
                                apis.VersionsOf("policy") + ")");
   }
+  // CSIStorageCapacities: storage.k8s.io/v1 from v1.24, v1beta1 from v1.21
+  // (group versions alone cannot tell: storage.k8s.io/v1 is older).
+  const int minor = ServerMinorVersion(apis.git_version);
+  if (minor >= 24 || minor < 0) {
+    c.csi_storage_capacity_version = "v1";
+  } else if (minor >= 21 && apis.Serves("storage.k8s.io", "v1beta1")) {
+    c.csi_storage_capacity_version = "v1beta1";
+  } else {
+    c.csi_storage_capacities = false;
+  }
   c.events_v1 = apis.Serves("events.k8s.io", "v1");
   c.leases = apis.Serves("coordination.k8s.io", "v1");
   for (Resource r : kAllResources) {
     if (r == Resource::kPodDisruptionBudget) continue;
+    if (r == Resource::kCSIStorageCapacity) continue;  // chosen above
     const ResourceInfo& i = Info(r);
     if (apis.Serves(i.group, i.version)) continue;
     std::string gv = i.group.empty() ? std::string(i.version)
@@ -301,6 +324,8 @@ Result<ServerApis> ClusterClient::Discover() {
   choice_ = ChooseApis(apis);
   events_v1_.store(choice_.events_v1);
   infos_[static_cast<int>(Resource::kPodDisruptionBudget)].version = choice_.pdb_version;
+  infos_[static_cast<int>(Resource::kCSIStorageCapacity)].version =
+      choice_.csi_storage_capacity_version;
   return apis;
 }
 

@@ -63,7 +63,8 @@ enum class Resource {
   // Read by the v1.26 framework only (namespaceSelector, CSI volume limits).
   kNamespace,
   kCSINode,
-  kCSIDriver
+  kCSIDriver,
+  kCSIStorageCapacity,  // VolumeBinding's capacity check
 };
 inline constexpr Resource kAllResources[] = {Resource::kNode,
                                              Resource::kPod,
@@ -78,7 +79,8 @@ inline constexpr Resource kAllResources[] = {Resource::kNode,
                                              Resource::kPriorityClass,
                                              Resource::kNamespace,
                                              Resource::kCSINode,
-                                             Resource::kCSIDriver};
+                                             Resource::kCSIDriver,
+                                             Resource::kCSIStorageCapacity};
 // What v1.15's scheduler watches: every resource above but PriorityClass
 // (its RBAC role cannot read them; pods carry their resolved spec.priority)
 // and the framework's.
@@ -93,9 +95,10 @@ inline constexpr Resource kV115Resources[] = {Resource::kNode,
                                               Resource::kStorageClass,
                                               Resource::kPodDisruptionBudget};
 // What v1.26's scheduler watches besides those: Namespaces (namespaceSelector
-// of pod affinity), CSINodes and CSIDrivers (NodeVolumeLimits).
-inline constexpr Resource kFrameworkResources[] = {Resource::kNamespace, Resource::kCSINode,
-                                                   Resource::kCSIDriver};
+// of pod affinity), CSINodes and CSIDrivers (NodeVolumeLimits), and
+// CSIStorageCapacities (VolumeBinding).
+inline constexpr Resource kFrameworkResources[] = {
+    Resource::kNamespace, Resource::kCSINode, Resource::kCSIDriver, Resource::kCSIStorageCapacity};
 
 // How a resource is addressed: "pods", "v1" / "", "Pod", namespaced.
 struct ResourceInfo {
@@ -164,13 +167,18 @@ struct ServerApis {
 // ClusterClient::Discover (v1.15's when Discover is not called).
 struct ApiChoice {
   std::string_view pdb_version = "v1beta1";  // policy/v1 where served, else v1beta1
-  bool events_v1 = false;                    // events.k8s.io/v1 where served, else core/v1
-  bool leases = true;                        // coordination.k8s.io/v1 served
+  // storage.k8s.io/v1 CSIStorageCapacities where served (v1.24+), else v1beta1 (v1.21-).
+  std::string_view csi_storage_capacity_version = "v1";
+  bool csi_storage_capacities = true;  // false before v1.21: not watched
+  bool events_v1 = false;              // events.k8s.io/v1 where served, else core/v1
+  bool leases = true;                  // coordination.k8s.io/v1 served
   // Watched resources the server does not serve in any version ksched reads,
   // each with a message naming it (e.g. "poddisruptionbudgets.policy: the API
   // server serves neither policy/v1 nor policy/v1beta1").
   std::vector<std::pair<Resource, std::string>> missing;
 };
+// The minor version of a gitVersion ("v1.26.0" -> 26), or -1.
+int ServerMinorVersion(std::string_view git_version);
 // Picks the versions for `apis` (pure; Discover calls it).
 ApiChoice ChooseApis(const ServerApis& apis);
 

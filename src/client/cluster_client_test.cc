@@ -46,6 +46,21 @@ TEST(ChooseApis, V126ServerUsesPolicyV1AndEventsV1) {
   EXPECT_EQ(ChooseApis(both).pdb_version, "v1");
 }
 
+TEST(ChooseApis, CSIStorageCapacityVersionFollowsTheServerRelease) {
+  ServerApis a = V126();
+  a.git_version = "v1.26.0";
+  EXPECT_EQ(ChooseApis(a).csi_storage_capacity_version, "v1");
+  EXPECT_TRUE(ChooseApis(a).csi_storage_capacities);
+  a.git_version = "v1.22.3";
+  a.groups["storage.k8s.io"] = {"v1", "v1beta1"};
+  EXPECT_EQ(ChooseApis(a).csi_storage_capacity_version, "v1beta1");
+  a.git_version = "v1.19.0";
+  EXPECT_FALSE(ChooseApis(a).csi_storage_capacities);  // not watched: no capacity known
+  EXPECT_EQ(ServerMinorVersion("v1.15.5"), 15);
+  EXPECT_EQ(ServerMinorVersion("v1.26.0-rc.1+abc"), 26);
+  EXPECT_EQ(ServerMinorVersion(""), -1);
+}
+
 TEST(ChooseApis, UnservedResourcesAreNamed) {
   ServerApis a = V126();
   a.groups.erase("policy");

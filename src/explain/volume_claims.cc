@@ -52,13 +52,14 @@ void ExplainClaimStorage(const NodeContext& c, std::string_view reason, std::vec
     std::string_view class_name = volume::ClaimClass(*pvc);
     const StorageClass* sc = class_name.empty() ? nullptr : c.cluster.FindStorageClass(class_name);
     if (sc == nullptr) continue;
-    const CSIDriver* driver = c.cluster.FindCSIDriver(sc->provisioner);
-    if (driver == nullptr || !driver->storage_capacity) continue;
+    if (volume::HasEnoughCapacity(c.cluster, sc->provisioner, *pvc, class_name,
+                                  c.cluster.node_info(c.node)))
+      continue;
     Cause cause = ClaimCause(reason, c.pod, v);
     cause.message = fmt::format(
         "volume {}: claim {} (requests {}) is to be provisioned by {} (storageClass {}), whose "
-        "CSIDriver tracks storage capacity (storageCapacity: true); no CSIStorageCapacity in the "
-        "snapshot gives this node room for it",
+        "CSIDriver tracks storage capacity (storageCapacity: true); no CSIStorageCapacity of "
+        "that class selects this node with room for it",
         v.name, ClaimKey(c.pod, v), pvc->request->String(), sc->provisioner, class_name);
     cause.details["storageClass"] = class_name;
     cause.details["provisioner"] = sc->provisioner;

@@ -224,6 +224,15 @@ Status LiveCache::Apply(const client::WatchEvent& event) {
       handle(
           &csi_drivers_, [](auto e, auto f, auto w) { return DecodeCSIDriver(e, f, w); }, !deleted);
       break;
+    case Resource::kCSIStorageCapacity: {
+      // Stored and handed to the state as they are, without a rebuild.
+      auto obj = DecodeEvent<CSIStorageCapacity>(
+          parser_, event, [](auto e, auto f, auto w) { return DecodeCSIStorageCapacity(e, f, w); });
+      if (!obj.ok()) return obj.error();
+      Store(&csi_storage_capacities_, type, std::move(obj).value());
+      if (state_ && !dirty_) state_->SetCSIStorageCapacities(CSIStorageCapacities());
+      break;
+    }
     default:
       break;
   }
@@ -257,6 +266,9 @@ Status LiveCache::Apply(const client::WatchEvent& event) {
     case Resource::kCSIDriver:
       raise(EventResource::kCSIDriver, "CSIDriver");
       break;
+    case Resource::kCSIStorageCapacity:
+      raise(EventResource::kCSIStorageCapacity, "CSIStorageCapacity");
+      break;
     case Resource::kStorageClass:
       // Added: only a WaitForFirstConsumer class can unblock a pod
       // (onStorageClassAdd); updated: always; deleted: no handler.
@@ -267,6 +279,13 @@ Status LiveCache::Apply(const client::WatchEvent& event) {
       break;  // no v1.26 handler moves pods for Services, Namespaces, ...
   }
   return status;
+}
+
+std::vector<CSIStorageCapacity> LiveCache::CSIStorageCapacities() const {
+  std::vector<CSIStorageCapacity> out;
+  out.reserve(csi_storage_capacities_.size());
+  for (const auto& [k, v] : csi_storage_capacities_) out.push_back(v);
+  return out;
 }
 
 void LiveCache::RaiseIfHandled(const framework::ClusterEvent& event) {
@@ -489,6 +508,7 @@ void LiveCache::Rebuild() {
   for (const auto& [k, v] : namespaces_) objects.namespaces.push_back(v);
   for (const auto& [k, v] : csi_nodes_) objects.csi_nodes.push_back(v);
   for (const auto& [k, v] : csi_drivers_) objects.csi_drivers.push_back(v);
+  objects.csi_storage_capacities = CSIStorageCapacities();
   auto built = ClusterState::Build(std::move(objects), nullptr, options_.cache_options);
   // Keys are unique in the stores, so Build cannot fail on duplicates.
   state_.emplace(std::move(built).value());

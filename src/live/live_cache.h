@@ -26,6 +26,7 @@
 //                               (v1.15; v1.26: see below)
 //   RC / RS / StatefulSet /     rebuilt
 //     PDB / PriorityClass
+//   CSIStorageCapacity (v1.26)  handed to the state, no rebuild
 //   Namespace / CSINode /       rebuilt; v1.15-style MoveAllToActive when added or
 //     CSIDriver (v1.26)         changed (namespaceSelector, volume limits)
 // With v1.26's framework (Options::cluster_events set) the moves are
@@ -164,6 +165,7 @@ class LiveCache {
   void UnplacePod(PodEntry* e);
   bool Responsible(const Pod& pod) const;
   bool V126Moves() const { return options_.cluster_events.has_value(); }
+  std::vector<CSIStorageCapacity> CSIStorageCapacities() const;
   // v1.26: raises `event` when upstream has a handler for it.
   void RaiseIfHandled(const framework::ClusterEvent& event);
   void Rebuild();
@@ -189,6 +191,7 @@ class LiveCache {
   std::map<std::string, Namespace> namespaces_;
   std::map<std::string, CSINode> csi_nodes_;
   std::map<std::string, CSIDriver> csi_drivers_;
+  std::map<std::string, CSIStorageCapacity> csi_storage_capacities_;  // by ns/name
   std::set<client::Resource> expected_, synced_;
 
   std::optional<ClusterState> state_;

@@ -2,6 +2,7 @@
 
 #include <openssl/evp.h>
 
+#include "labels/label_selector.h"
 
 namespace ksched::volume {
 
@@ -81,6 +82,25 @@ std::string CsiAttachLimitKey(std::string_view driver) {
     key += kHex[digest[i] & 0xf];
   }
   return key;
+}
+
+bool HasEnoughCapacity(const ClusterState& cluster, std::string_view provisioner,
+                       const PersistentVolumeClaim& claim, std::string_view class_name,
+                       const NodeInfo& node) {
+  if (!claim.request) return true;
+  const CSIDriver* driver = cluster.FindCSIDriver(provisioner);
+  if (driver == nullptr || !driver->storage_capacity) return true;
+  const int64_t size = claim.request->Value();
+  for (const CSIStorageCapacity& c : cluster.csi_storage_capacities()) {
+    if (c.storage_class_name != class_name) continue;
+    const std::optional<Quantity>& limit =
+        c.maximum_volume_size ? c.maximum_volume_size : c.capacity;
+    if (!limit || limit->Value() < size) continue;
+    if (!c.node_topology) continue;  // no topology: no node has access
+    Result<labels::Selector> selector = labels::FromLabelSelector(&*c.node_topology);
+    if (selector.ok() && selector->Matches(node.labels())) return true;
+  }
+  return false;
 }
 
 }  // namespace ksched::volume

@@ -73,6 +73,16 @@ void GoSort(size_t n, Less less, Swap swap);
 
 // ------------------------------------------------------------ implementation
 
+// Upstream v1.26's hasEnoughCapacity (volume binding) for a claim to be
+// provisioned by `provisioner` with StorageClass `class_name` on `node`: no
+// storage request, no CSIDriver or one that does not track capacity means
+// room; otherwise some CSIStorageCapacity of the class (any namespace) must
+// hold the request in its maximumVolumeSize (else its capacity) and select
+// the node's labels with its nodeTopology.
+bool HasEnoughCapacity(const ClusterState& cluster, std::string_view provisioner,
+                       const PersistentVolumeClaim& claim, std::string_view class_name,
+                       const NodeInfo& node);
+
 namespace go_sort_internal {
 
 template <typename Less, typename Swap>

@@ -332,17 +332,11 @@ Status Binder::CheckVolumeProvisions(const std::vector<const PersistentVolumeCla
       *sufficient = true;
       return Status();
     }
-    // hasEnoughCapacity: only drivers that opt into capacity tracking are
-    // checked, and ksched knows no CSIStorageCapacity objects, so such a
-    // driver never has room.
-    if (claim->request) {
-      const CSIDriver* driver = cluster.FindCSIDriver(sc->provisioner);
-      if (driver != nullptr && driver->storage_capacity) {
-        provisions->clear();
-        *provision_ok = true;
-        *sufficient = false;
-        return Status();
-      }
+    if (!volume::HasEnoughCapacity(cluster, sc->provisioner, *claim, sc->meta.name, node)) {
+      provisions->clear();
+      *provision_ok = true;
+      *sufficient = false;
+      return Status();
     }
     provisions->push_back(claim);
   }

@@ -54,8 +54,9 @@ Pod WithClaims(std::initializer_list<const char*> claims) {
     vols += R"({"name":"v)" + std::to_string(i++) + R"(","persistentVolumeClaim":{"claimName":")" +
             c + R"("}})";
   }
-  return TestPod(R"({"kind":"Pod","metadata":{"name":"p","namespace":"default"},"spec":{"volumes":[)" + vols +
-                 "]}}");
+  return TestPod(
+      R"({"kind":"Pod","metadata":{"name":"p","namespace":"default"},"spec":{"volumes":[)" + vols +
+      "]}}");
 }
 
 struct Fixture {
@@ -128,6 +129,48 @@ TEST(VolumeBindingTest, ScoreIsZeroWithoutCapacityPriority) {
                   ->Score(state, pod, f.node("n1"), &score)
                   .IsSuccess());
   EXPECT_EQ(score, 0);
+}
+
+// A driver that tracks capacity: a claim to provision fits where a
+// CSIStorageCapacity of its class selects the node and holds the request
+// (maximumVolumeSize before capacity), as upstream's hasEnoughCapacity.
+TEST(VolumeBindingTest, ProvisioningFollowsCSIStorageCapacity) {
+  ClusterState cluster = TestCluster(R"({"kind":"List","items":[
+    {"kind":"Node","metadata":{"name":"n1","labels":{"zone":"a"}}},
+    {"kind":"Node","metadata":{"name":"n2","labels":{"zone":"b"}}},
+    {"kind":"Node","metadata":{"name":"n3","labels":{"zone":"c"}}},
+    {"kind":"CSIDriver","metadata":{"name":"topo.csi"},"spec":{"storageCapacity":true}},
+    {"kind":"StorageClass","metadata":{"name":"topo"},"provisioner":"topo.csi",
+     "volumeBindingMode":"WaitForFirstConsumer"},
+    {"kind":"CSIStorageCapacity","metadata":{"name":"a","namespace":"kube-system"},
+     "storageClassName":"topo","capacity":"10Gi","nodeTopology":{"matchLabels":{"zone":"a"}}},
+    {"kind":"CSIStorageCapacity","metadata":{"name":"b","namespace":"kube-system"},
+     "storageClassName":"topo","capacity":"100Gi","maximumVolumeSize":"2Gi",
+     "nodeTopology":{"matchLabels":{"zone":"b"}}},
+    {"kind":"CSIStorageCapacity","metadata":{"name":"c","namespace":"kube-system"},
+     "storageClassName":"other","capacity":"100Gi","nodeTopology":{"matchLabels":{"zone":"c"}}},
+    {"kind":"PersistentVolumeClaim","metadata":{"name":"dyn","namespace":"default"},
+     "spec":{"storageClassName":"topo","accessModes":["ReadWriteOnce"],
+             "resources":{"requests":{"storage":"5Gi"}}}}
+  ]})");
+  testing::VolumeTestHandle handle{&cluster};
+  Status error;
+  std::unique_ptr<Plugin> plugin = NewVolumeBinding(config::VolumeBindingArgs{}, &handle, &error);
+  ASSERT_TRUE(plugin);
+  auto* pre = dynamic_cast<PreFilterPlugin*>(plugin.get());
+  auto* filter = dynamic_cast<FilterPlugin*>(plugin.get());
+  CycleState state;
+  PreFilterResult r;
+  Pod pod = WithClaims({"dyn"});
+  ASSERT_TRUE(pre->PreFilter(&state, pod, &r).IsSuccess());
+  auto node = [&](const char* name) -> const NodeInfo& {
+    return cluster.node_info(cluster.FindNode(name));
+  };
+  EXPECT_TRUE(filter->Filter(state, pod, node("n1")).IsSuccess());
+  EXPECT_EQ(filter->Filter(state, pod, node("n2")).Message(),
+            "node(s) did not have enough free storage");  // 2Gi at most per volume
+  EXPECT_EQ(filter->Filter(state, pod, node("n3")).Message(),
+            "node(s) did not have enough free storage");  // another class's capacity
 }
 
 }  // namespace
