@@ -764,6 +764,27 @@ items:
   EXPECT_TRUE(Has(drain_yaml.out, "warnings:")) << drain_yaml.out;
   CommandRun drain_html = Ksched("drain -f " + snap + " n1 --validate=warn -o html");
   EXPECT_TRUE(Has(drain_html.out, "\"warnings\":[\"" + snap)) << drain_html.out.substr(0, 200);
+  // A pod to evict whose controller the snapshot lacks: its replacement is
+  // planned without it, and drain says so.
+  std::string owned = Write("warn-owned.yaml", R"(kind: List
+items:
+- kind: Node
+  metadata: {name: n1}
+  status: {capacity: {cpu: 4, memory: 4Gi, pods: 10}}
+- kind: Node
+  metadata: {name: n2}
+  status: {capacity: {cpu: 4, memory: 4Gi, pods: 10}}
+- kind: Pod
+  metadata:
+    name: web-2
+    namespace: shop
+    ownerReferences: [{apiVersion: apps/v1, kind: ReplicaSet, name: web-abc, controller: true}]
+  spec: {nodeName: n1, containers: [{name: c, resources: {requests: {cpu: 100m}}}]}
+)");
+  CommandRun drain_owned = Ksched("drain -f " + owned + " n1 -o json");
+  EXPECT_TRUE(Has(json_warnings(drain_owned.out), owner)) << drain_owned.out;
+  EXPECT_TRUE(Has(drain_owned.err, owner)) << drain_owned.err;
+  EXPECT_FALSE(Has(Ksched("drain -f " + owned + " n1 --warnings=false").err, owner));
   // capacity: the snapshot's warnings and the pending pod's missing
   // controller, in -o json, -o yaml and -o html.
   const std::string cap = "capacity -f " + snap + " --pod " + pod + "=1 --validate=warn";

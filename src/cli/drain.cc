@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <iostream>
 
 #include "cli/commands.h"
@@ -62,8 +63,16 @@ int RunDrain(const DrainArgs& args) {
     std::cerr << "ksched: " << loaded.error().message << "\n";
     return kExitBadInput;
   }
-  diag.Print();
   ObjectSet objects = std::move(loaded).value();
+  // The evicted pods' replacements are scheduled like pending pods: warn,
+  // as for those, when their controller is not in the snapshot.
+  std::vector<Pod> evicted;
+  for (const Pod& p : objects.pods) {
+    if (std::find(args.nodes.begin(), args.nodes.end(), p.spec.node_name) != args.nodes.end())
+      evicted.push_back(p);
+  }
+  CheckOwners(evicted, objects, &diag);
+  diag.Print();
   planning::DrainOptions options;
   options.preemption = !args.disable_preemption;
   options.delete_emptydir_data = args.delete_emptydir_data;
