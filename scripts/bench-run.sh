@@ -7,6 +7,10 @@
 #   scripts/bench-run.sh [NODES] [PODS] [CONNECTIONS]     (defaults 1000 2000 8)
 #   KSCHED=build/ksched SERVER_DIR=/dev/shm/x scripts/bench-run.sh 5000 10000 8
 #   KSCHED_ARGS="--percentage-of-nodes-to-score 100" scripts/bench-run.sh 5000 10000 8
+#   STANDIN=/path/to/kube-scheduler KUBE_VERSION=1.26 scripts/bench-run.sh   (upstream's
+#     scheduler in ksched's place, same run: a KubeSchedulerConfiguration with the profile
+#     ksched-bench, leader election off, clientConnection qps/burst STANDIN_QPS (default 1000);
+#     --secure-port 0, so no metrics)
 #
 # Steps: start etcd + kube-apiserver in a tmpfs directory; create NODES Ready
 # nodes (loadgen.py nodes); then
@@ -54,9 +58,22 @@ $LG -k "$ADMIN_KUBECONFIG" -n bench-ksched --json-out "$DIR/ksched.json" wait \
   --selector loadgen-run=ks --timeout 1200 > "$DIR/wait.log" &
 WPID=$!
 sleep 2  # the watch is open
-"$KSCHED" run --kubeconfig "$SCHEDULER_KUBECONFIG" --scheduler-name ksched-bench \
-  --leader-elect=false --bind-workers "$CONC" --port "$PORT" --bind-address 127.0.0.1 \
-  ${KSCHED_ARGS:-} 2> "$DIR/ksched.log" &
+if [ -n "${STANDIN:-}" ]; then
+  QPS=${STANDIN_QPS:-1000}
+  cat > "$DIR/standin.yaml" <<CFG
+apiVersion: kubescheduler.config.k8s.io/v1
+kind: KubeSchedulerConfiguration
+leaderElection: {leaderElect: false}
+clientConnection: {kubeconfig: "$SCHEDULER_KUBECONFIG", qps: $QPS, burst: $QPS}
+profiles:
+- schedulerName: ksched-bench
+CFG
+  "$STANDIN" --config "$DIR/standin.yaml" --secure-port 0 2> "$DIR/ksched.log" &
+else
+  "$KSCHED" run --kubeconfig "$SCHEDULER_KUBECONFIG" --scheduler-name ksched-bench \
+    --leader-elect=false --bind-workers "$CONC" --port "$PORT" --bind-address 127.0.0.1 \
+    ${KSCHED_ARGS:-} 2> "$DIR/ksched.log" &
+fi
 KPID=$!
 wait "$WPID"
 tail -1 "$DIR/wait.log"
