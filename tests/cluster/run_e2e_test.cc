@@ -126,10 +126,11 @@ class RunE2E : public ::testing::Test {
     for (const std::string& n : nodes_) (void)server_->DeleteNode(n);
   }
 
-  std::vector<std::string> BaseArgs(const std::string& scheduler_name) {
+  // `port` 0: no health or metrics server.
+  std::vector<std::string> BaseArgs(const std::string& scheduler_name, int port = 0) {
     return {"--kubeconfig",     server_->env().scheduler_kubeconfig,
             "--scheduler-name", scheduler_name,
-            "--port",           "0"};
+            "--port",           std::to_string(port)};
   }
   std::string LogPath(const std::string& name) { return dir_ + "/" + name + ".log"; }
 
@@ -706,8 +707,7 @@ TEST_F(RunE2E126, BindsPodsCreatedOneAtATime) {
   auto csinode = server_->Admin("GET", "/apis/storage.k8s.io/v1/csinodes/e2e126-one-a");
   ASSERT_TRUE(csinode.ok()) << "CreateReadyNode registers the node's CSINode on v1.26";
   const int port = FreePort();
-  std::vector<std::string> args = BaseArgs(me);
-  args[args.size() - 1] = std::to_string(port);
+  std::vector<std::string> args = BaseArgs(me, port);
   args.push_back("--leader-elect=false");
   Ksched k(LogPath("one126"), args);
   ASSERT_TRUE(WaitFor([&] { return HttpGet(port, "/healthz") == "200 ok"; }, 20s)) << k.Log();
@@ -990,8 +990,7 @@ TEST_F(RunE2E126, UnschedulablePodMovesOnlyOnItsPluginsEvents) {
   ASSERT_TRUE(server_->EnsureNamespace(ns).ok());
   Node("e2e126-events-n1", "2");
   const int port = FreePort();
-  std::vector<std::string> args = BaseArgs(me);
-  args[args.size() - 1] = std::to_string(port);
+  std::vector<std::string> args = BaseArgs(me, port);
   args.push_back("--leader-elect=false");
   Ksched k(LogPath("events126"), args);
   ASSERT_TRUE(WaitFor([&] { return HttpGet(port, "/readyz") == "200 ok"; }, 20s)) << k.Log();
