@@ -33,7 +33,9 @@
 //   ksched_leader                                    (1 while this replica schedules)
 //   ksched_cache_nodes, ksched_cache_pods, ksched_cache_assumed_pods
 //   ksched_events_dropped_total
-// Duration histograms use upstream's buckets (1 ms doubling, 15 buckets).
+// Histograms have upstream's buckets: attempts and the algorithm 1 ms doubling
+// (15), extension points 0.1 ms doubling (12), plugins 0.01 ms times 1.5
+// (20), a pod's scheduling 10 ms doubling (20).
 #pragma once
 
 #include <prometheus/counter.h>
@@ -42,7 +44,6 @@
 #include <prometheus/registry.h>
 
 #include <memory>
-#include <mutex>
 #include <string>
 #include <string_view>
 
