@@ -347,6 +347,7 @@ void LiveScheduler::ScheduleOne(PriorityQueue::PodPtr popped) {
   // v1.26's PreEnqueue: a gated pod waits without an attempt; the update
   // that lifts its gates moves it (PriorityQueue::Update).
   if (std::string waiting = engine_->PreEnqueue(*pod); !waiting.empty()) {
+    queue_.NotAttempted(*pod);
     queue_.AddUnschedulableIfNotPresent(pod, queue_.SchedulingCycle());
     Gate(key, *pod);
     return;

@@ -436,6 +436,8 @@ TEST_F(LiveScheduler126Test, GatedPodWaitsWithoutAttemptsUntilItsGatesGo) {
   Cycle();
   EXPECT_EQ(api.binds["default/g"], "n1");
   EXPECT_EQ(Sample(metrics, gated_by), 0);
+  // Bound at its first attempt: the pops while it was gated do not count.
+  EXPECT_EQ(Sample(metrics, "scheduler_pod_scheduling_duration_seconds_count{attempts=\"1\"}"), 1);
   EXPECT_EQ(
       Sample(
           metrics,

@@ -122,6 +122,13 @@ PriorityQueue::Attempts PriorityQueue::AttemptsOf(const Pod& pod) const {
   return it->second.attempts;
 }
 
+void PriorityQueue::NotAttempted(const Pod& pod) {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = attempts_.find(KeyOf(pod));
+  if (it != attempts_.end() && it->second.uid == pod.meta.uid && it->second.attempts.attempts > 0)
+    --it->second.attempts.attempts;
+}
+
 void PriorityQueue::Add(PodPtr pod) {
   std::lock_guard<std::mutex> lock(mu_);
   std::string key = KeyOf(*pod);

@@ -133,6 +133,9 @@ class PriorityQueue {
     Clock::TimePoint initial{};
   };
   Attempts AttemptsOf(const Pod& pod) const;
+  // The pod just popped was not attempted (v1.26's PreEnqueue held it
+  // back, which upstream checks before a pod is active): no attempt counts.
+  void NotAttempted(const Pod& pod);
 
  private:
   struct Entry {

@@ -294,6 +294,8 @@ TEST(PriorityQueue, KeepsEachPodsAttemptsFromItsFirstEntry) {
   PriorityQueue::Attempts at = q.AttemptsOf(*a);
   EXPECT_EQ(at.attempts, 2);
   EXPECT_EQ(clock.Now() - at.initial, 3s);  // since it was added, not popped
+  q.NotAttempted(*a);                       // held back by PreEnqueue
+  EXPECT_EQ(q.AttemptsOf(*a).attempts, 1);
   q.Delete(*a);
   EXPECT_EQ(q.AttemptsOf(*a).attempts, 0);
 }
