@@ -1,8 +1,11 @@
+#include <chrono>
 #include <unordered_map>
 #include <utility>
 
 #include "engine/engine.h"
+#include "engine/framework_metrics.h"
 #include "framework/admission.h"
+#include "framework/runtime/metrics_recorder.h"
 #include "framework/schedule_one.h"
 
 namespace ksched {
@@ -73,8 +76,21 @@ class V126Engine final : public Engine {
   std::string PreEnqueue(const Pod& pod) override {
     framework::Framework* fwk = scheduler_->FrameworkForPod(pod);
     if (fwk == nullptr) return {};  // Schedule() reports the missing profile
+    const auto start = std::chrono::steady_clock::now();
     framework::Status gate = fwk->RunPreEnqueuePlugins(pod);
+    if (framework::MetricsRecorder* m = fwk->metrics_recorder()) {
+      // As upstream's queue, labelled with the pod's schedulerName.
+      m->ExtensionPoint(
+          framework::extension_points::kPreEnqueue, gate.code(), fwk->profile_name(),
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    }
+    if (!gate.IsSuccess()) last_gate_plugin_ = gate.failed_plugin();
     return gate.IsSuccess() ? std::string() : gate.Message();
+  }
+
+  const std::string& last_gate_plugin() const { return last_gate_plugin_; }
+  void SetMetricsRecorder(framework::MetricsRecorder* recorder) {
+    scheduler_->SetMetricsRecorder(recorder);
   }
 
   std::optional<framework::ClusterEventMap> ClusterEvents() const override {
@@ -172,9 +188,19 @@ class V126Engine final : public Engine {
   framework::Framework* fwk_ = nullptr;
   framework::CycleResult last_;
   std::string last_pod_uid_;
+  std::string last_gate_plugin_;
 };
 
 }  // namespace
+
+void SetFrameworkMetricsRecorder(Engine* engine, framework::MetricsRecorder* recorder) {
+  if (auto* v126 = dynamic_cast<V126Engine*>(engine)) v126->SetMetricsRecorder(recorder);
+}
+
+std::string LastPreEnqueuePlugin(const Engine* engine) {
+  auto* v126 = dynamic_cast<const V126Engine*>(engine);
+  return v126 != nullptr ? v126->last_gate_plugin() : std::string();
+}
 
 std::unique_ptr<Engine> MakeV126Engine(std::unique_ptr<framework::Scheduler> scheduler) {
   return std::make_unique<V126Engine>(std::move(scheduler));

@@ -1,10 +1,12 @@
 #include "framework/schedule_one.h"
 
 #include <algorithm>
+#include <chrono>
 #include <map>
 #include <unordered_map>
 
 #include "api/intern.h"
+#include "framework/runtime/metrics_recorder.h"
 #include "framework/runtime/parallelize.h"
 
 namespace ksched::framework {
@@ -144,6 +146,10 @@ void Scheduler::SetCluster(const ClusterState* cluster) {
   for (auto& f : profiles_) f->SetCluster(cluster);
 }
 
+void Scheduler::SetMetricsRecorder(MetricsRecorder* recorder) {
+  for (auto& f : profiles_) f->SetMetricsRecorder(recorder);
+}
+
 void Scheduler::SetNominated(const NominatedPods* nominated) {
   for (auto& f : profiles_) f->SetNominated(nominated);
 }
@@ -267,6 +273,21 @@ bool Scheduler::FindNodesThatPassFilters(Framework* fwk, const Pod& pod,
   return true;
 }
 
+bool Scheduler::FindNodesThatPassFiltersTimed(Framework* fwk, const Pod& pod,
+                                              const std::vector<NodeId>& nodes, CycleResult* r,
+                                              std::vector<NodeId>* feasible, std::string* error) {
+  // Upstream times the whole filtering of a node list (nominated pods
+  // included), when there are filter plugins: Error or Success.
+  MetricsRecorder* m = fwk->HasFilterPlugins() ? fwk->metrics_recorder() : nullptr;
+  if (m == nullptr) return FindNodesThatPassFilters(fwk, pod, nodes, r, feasible, error);
+  const auto t0 = std::chrono::steady_clock::now();
+  const bool ok = FindNodesThatPassFilters(fwk, pod, nodes, r, feasible, error);
+  m->ExtensionPoint(extension_points::kFilter, ok ? Code::kSuccess : Code::kError,
+                    fwk->profile_name(),
+                    std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  return ok;
+}
+
 bool Scheduler::FindNodesThatPassExtenders(const Pod& pod, std::vector<NodeId>* feasible,
                                            CycleResult* r, std::string* error) {
   for (auto& ext : extenders_) {
@@ -327,7 +348,7 @@ void Scheduler::FindNodesThatFitPod(Framework* fwk, const Pod& pod, CycleResult*
       std::string ignored;  // upstream logs an evaluation error and goes on
       size_t saved = next_start_node_index_;
       next_start_node_index_ = 0;
-      bool ok = FindNodesThatPassFilters(fwk, pod, {nominated}, r, &feasible, &ignored);
+      bool ok = FindNodesThatPassFiltersTimed(fwk, pod, {nominated}, r, &feasible, &ignored);
       next_start_node_index_ = saved;
       if (ok && FindNodesThatPassExtenders(pod, &feasible, r, &ignored) && !feasible.empty()) {
         r->feasible = std::move(feasible);
@@ -350,7 +371,7 @@ void Scheduler::FindNodesThatFitPod(Framework* fwk, const Pod& pod, CycleResult*
     }
   }
   std::vector<NodeId> feasible;
-  bool ok = nodes.empty() || FindNodesThatPassFilters(fwk, pod, nodes, r, &feasible, error);
+  bool ok = nodes.empty() || FindNodesThatPassFiltersTimed(fwk, pod, nodes, r, &feasible, error);
   if (lean_retry_) return;
   if (!nodes.empty()) {
     size_t processed = feasible.size() + NumFailedNodes(*r);
@@ -479,11 +500,21 @@ void Scheduler::SchedulePod(Framework* fwk, const Pod& pod, CycleResult* r) {
   const bool lean =
       !options_.record_details && extenders_.empty() && pod.nominated_node_name.empty();
   const size_t start = next_start_node_index_;
+  // With a recorder (`ksched run`), upstream's sampling of plugin timings;
+  // the extension points of a lean run that runs again are dropped.
+  MetricsRecorder* m = fwk->metrics_recorder();
+  if (m != nullptr) {
+    fwk->SetSamplePlugins(m->SampleCycle());
+    m->BeginCycle();
+  }
   SchedulePodOnce(fwk, pod, r, lean);
-  if (!lean_retry_) return;
-  next_start_node_index_ = start;
-  *r = CycleResult();
-  SchedulePodOnce(fwk, pod, r, false);
+  if (lean_retry_) {
+    if (m != nullptr) m->DiscardCycle();
+    next_start_node_index_ = start;
+    *r = CycleResult();
+    SchedulePodOnce(fwk, pod, r, false);
+  }
+  if (m != nullptr) m->EndCycle();
 }
 
 void Scheduler::SchedulePodOnce(Framework* fwk, const Pod& pod, CycleResult* r, bool lean) {

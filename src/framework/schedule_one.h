@@ -110,6 +110,8 @@ class Scheduler {
   // Sets the cluster every profile's Handle reads (the snapshot).
   void SetCluster(const ClusterState* cluster);
   void SetNominated(const NominatedPods* nominated);
+  // Every profile's timings go to `recorder` (nullptr, the default: none).
+  void SetMetricsRecorder(MetricsRecorder* recorder);
   // SchedulerOptions::record_details, for the cycles from now on.
   void SetRecordDetails(bool record) { options_.record_details = record; }
 
@@ -133,6 +135,10 @@ class Scheduler {
   // Filters `nodes` from the rotating start; false on an Error status.
   bool FindNodesThatPassFilters(Framework* fwk, const Pod& pod, const std::vector<NodeId>& nodes,
                                 CycleResult* r, std::vector<NodeId>* feasible, std::string* error);
+  // FindNodesThatPassFilters, timed as upstream's Filter extension point.
+  bool FindNodesThatPassFiltersTimed(Framework* fwk, const Pod& pod,
+                                     const std::vector<NodeId>& nodes, CycleResult* r,
+                                     std::vector<NodeId>* feasible, std::string* error);
   bool FindNodesThatPassExtenders(const Pod& pod, std::vector<NodeId>* feasible, CycleResult* r,
                                   std::string* error);
   bool PrioritizeNodes(Framework* fwk, const Pod& pod, CycleResult* r, std::string* error);

@@ -2,8 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "config/defaults.h"
 #include "framework/runtime/fake_plugins_test.h"
+#include "framework/runtime/metrics_recorder.h"
 #include "tests/fixtures.h"
 
 namespace ksched::framework {
@@ -41,7 +44,7 @@ class CycleTest : public ::testing::Test {
   }
   FakeSpec& Spec(size_t i) { return FakeSpecs()[i]; }
 
-  std::unique_ptr<Scheduler> Build() {
+  std::unique_ptr<Scheduler> Build(SchedulerOptions scheduler_options = {}) {
     config::KubeSchedulerConfiguration cfg;
     config::Profile p;
     p.plugins.queue_sort.enabled = {{"Sort", 0}};
@@ -54,7 +57,7 @@ class CycleTest : public ::testing::Test {
     registry_ = FakeRegistry();
     FrameworkOptions options;
     options.registry = &registry_;
-    auto s = Scheduler::New(cfg, options, SchedulerOptions{});
+    auto s = Scheduler::New(cfg, options, scheduler_options);
     EXPECT_TRUE(s.ok()) << s.error().message;
     return s.ok() ? std::move(s).value() : nullptr;
   }
@@ -174,6 +177,78 @@ TEST_F(CycleTest, NumFeasibleNodesToFind) {
   EXPECT_EQ(s->NumFeasibleNodesToFind(std::nullopt, 10000), 500);
   EXPECT_EQ(s->NumFeasibleNodesToFind(1, 1000), 100);
   EXPECT_EQ(s->NumFeasibleNodesToFind(100, 1000), 1000);
+}
+
+// What a recorder hands on, as "point status profile" / "plugin point status".
+struct ListSink : MetricsSink {
+  void ExtensionPointDuration(std::string_view point, std::string_view status,
+                              std::string_view profile, double) override {
+    points.push_back(std::string(point) + " " + std::string(status) + " " + std::string(profile));
+  }
+  void PluginExecutionDuration(std::string_view plugin, std::string_view point,
+                               std::string_view status, double) override {
+    plugins.push_back(std::string(plugin) + " " + std::string(point) + " " + std::string(status));
+  }
+  size_t CountPlugin(const std::string& entry) const {
+    return static_cast<size_t>(std::count(plugins.begin(), plugins.end(), entry));
+  }
+  std::vector<std::string> points, plugins;
+};
+
+TEST_F(CycleTest, RecorderTimesEveryExtensionPointAndPluginsOnlyOnSampledCycles) {
+  auto s = Build();
+  ASSERT_TRUE(s);
+  ListSink sink;
+  MetricsRecorder m(&sink);
+  m.SetSampleEvery(false);
+  s->SetMetricsRecorder(&m);
+  CycleResult r = s->ScheduleOne(pod_, &cluster_);
+  ASSERT_NE(r.chosen, kNoNode);
+  EXPECT_EQ(sink.points,
+            (std::vector<std::string>{
+                "PreFilter Success default-scheduler", "Filter Success default-scheduler",
+                "PreScore Success default-scheduler", "Score Success default-scheduler",
+                "Reserve Success default-scheduler"}));
+  EXPECT_EQ(m.Flush(), 0u);  // not sampled: no plugin was timed
+
+  m.SetSampleEvery(true);
+  Pod second = pod_;
+  second.meta.name = "q";
+  second.meta.uid = "q";
+  r = s->ScheduleOne(second, &cluster_);
+  ASSERT_NE(r.chosen, kNoNode);
+  m.Flush();
+  EXPECT_EQ(sink.CountPlugin("F PreFilter Success"), 1u);
+  EXPECT_EQ(sink.CountPlugin("F Filter Success"), 4u);  // one per node
+  EXPECT_EQ(sink.CountPlugin("S Score Success"), 4u);
+  EXPECT_EQ(sink.CountPlugin("F Reserve Success"), 1u);
+
+  // Without a recorder nothing is timed.
+  s->SetMetricsRecorder(nullptr);
+  sink.points.clear();
+  second.meta.name = second.meta.uid = "r";
+  s->ScheduleOne(second, &cluster_);
+  EXPECT_TRUE(sink.points.empty());
+  EXPECT_EQ(m.Flush(), 0u);
+}
+
+TEST_F(CycleTest, ACycleRunTwiceForItsFitErrorCountsItsExtensionPointsOnce) {
+  Spec(filter_).filter_fn = [](const Pod&, const NodeInfo&) { return Status::Unschedulable("no"); };
+  SchedulerOptions lean;
+  lean.record_details = false;  // as `ksched run`: a FitError runs the cycle again in full
+  auto s = Build(lean);
+  ASSERT_TRUE(s);
+  ListSink sink;
+  MetricsRecorder m(&sink);
+  m.SetSampleEvery(true);
+  s->SetMetricsRecorder(&m);
+  CycleResult r = s->ScheduleOne(pod_, &cluster_);
+  EXPECT_TRUE(r.fit_error);
+  EXPECT_EQ(sink.points, (std::vector<std::string>{"PreFilter Success default-scheduler",
+                                                   "Filter Success default-scheduler"}));
+  m.Flush();  // the plugins ran in both runs, and each run is timed
+  EXPECT_EQ(sink.CountPlugin("F PreFilter Success"), 2u);
+  EXPECT_EQ(sink.CountPlugin("F Filter Unschedulable"), 8u);
 }
 
 TEST(FitErrorMessage, PreFilterAndPostFilterParts) {

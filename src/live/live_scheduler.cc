@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "engine/framework_metrics.h"
 #include "live/log.h"
 #include "preemption/preempt.h"
 
@@ -23,11 +24,15 @@ std::string Profile(const Pod& pod) {
   return pod.spec.scheduler_name.empty() ? "default-scheduler" : pod.spec.scheduler_name;
 }
 
-// The queue's options with its incoming-pods metric.
+// The queue's options with its incoming-pods and unschedulable-pods metrics.
 PriorityQueue::Options QueueOptionsWithMetrics(PriorityQueue::Options options, Metrics* metrics) {
   if (metrics != nullptr && metrics->v126()) {
     options.on_incoming = [metrics](std::string_view queue, std::string_view event) {
       metrics->QueueIncoming(queue, event);
+    };
+    options.on_unschedulable_plugin = [metrics](std::string_view plugin, std::string_view profile,
+                                                int delta) {
+      metrics->UnschedulablePods(plugin, profile, delta);
     };
   }
   return options;
@@ -67,9 +72,15 @@ LiveScheduler::LiveScheduler(Engine* engine, SchedulerApi* api, const Clock* clo
       v126_(engine->version() == "v1.26") {
   if (std::optional<framework::ClusterEventMap> map = engine->ClusterEvents())
     queue_.SetClusterEventMap(std::move(*map));
+  if (metrics_ != nullptr && metrics_->v126()) {
+    timings_ = std::make_unique<framework::MetricsRecorder>(metrics_);
+    if (options_.sample_every_cycle) timings_->SetSampleEvery(true);
+    SetFrameworkMetricsRecorder(engine_, timings_.get());
+  }
 }
 
 LiveScheduler::~LiveScheduler() {
+  if (timings_) SetFrameworkMetricsRecorder(engine_, nullptr);
   // Workers report into inbox_ and use recorder_: stop them first.
   binders_.reset();
   writers_.reset();
@@ -111,6 +122,10 @@ void LiveScheduler::Periodic() {
     last_unschedulable_flush_ = now;
     queue_.FlushUnschedulableLeftover();
   }
+  if (timings_ && now - last_metrics_flush_ >= 1s) {
+    last_metrics_flush_ = now;
+    timings_->Flush();  // sampled plugin timings, as upstream's recorder each second
+  }
   if (now - last_expiry_ >= 1s) {
     last_expiry_ = now;
     for (const std::string& key : cache_.ExpireAssumedPods()) {
@@ -125,8 +140,13 @@ void LiveScheduler::UpdateGauges() {
   PriorityQueue::Sizes s = queue_.sizes();
   // Gated pods wait in the unschedulable part; forget the ones gone.
   for (auto it = gated_.begin(); it != gated_.end();) {
-    PodPtr pod = cache_.FindPod(*it);
-    it = pod && pod->spec.node_name.empty() ? std::next(it) : gated_.erase(it);
+    PodPtr pod = cache_.FindPod(it->first);
+    if (pod && pod->spec.node_name.empty()) {
+      ++it;
+      continue;
+    }
+    metrics_->UnschedulablePods(it->second.plugin, it->second.profile, -1);
+    it = gated_.erase(it);
   }
   const size_t gated = std::min(gated_.size(), s.unschedulable);
   metrics_->PendingPods(s.active, s.backoff, s.unschedulable - gated, gated);
@@ -161,6 +181,7 @@ void LiveScheduler::Run(const std::function<bool()>& may_schedule) {
   }
   WaitForBindings();
   UpdateGauges();
+  if (timings_) timings_->Flush();
 }
 
 size_t LiveScheduler::RunOnce(bool schedule) {
@@ -173,6 +194,7 @@ size_t LiveScheduler::RunOnce(bool schedule) {
     ++n;
   }
   UpdateGauges();
+  if (timings_) timings_->Flush();
   return n;
 }
 
@@ -222,13 +244,8 @@ std::string LiveScheduler::Preempt(const PodPtr& pod, const ScheduleResult& resu
   std::string post_filter_message;
   PreemptionResult p = engine_->Preempt(*pod, result, state, &cache_.nominated(), PreemptOptions(),
                                         &post_filter_message);
-  if (metrics_ != nullptr) {
-    metrics_->Preemption(Profile(*pod),
-                         !p.error.empty()    ? "Error"
-                         : p.node != kNoNode ? "Success"
-                                             : "Unschedulable",
-                         Seconds(std::chrono::steady_clock::now() - start), p.victims.size());
-  }
+  if (metrics_ != nullptr)
+    metrics_->Preemption(Seconds(std::chrono::steady_clock::now() - start), p.victims.size());
   if (!p.error.empty()) {
     Log('E', fmt::format("preemption for {} failed: {}", pod->Key(), p.error));
     return post_filter_message;
@@ -293,6 +310,21 @@ std::string LiveScheduler::Preempt(const PodPtr& pod, const ScheduleResult& resu
   return post_filter_message;
 }
 
+void LiveScheduler::Gate(const std::string& key, const Pod& pod) {
+  if (gated_.count(key)) return;
+  Gated g{LastPreEnqueuePlugin(engine_), Profile(pod)};
+  if (metrics_ != nullptr && !g.plugin.empty()) metrics_->UnschedulablePods(g.plugin, g.profile, 1);
+  gated_.emplace(key, std::move(g));
+}
+
+void LiveScheduler::Ungate(const std::string& key) {
+  auto it = gated_.find(key);
+  if (it == gated_.end()) return;
+  if (metrics_ != nullptr && !it->second.plugin.empty())
+    metrics_->UnschedulablePods(it->second.plugin, it->second.profile, -1);
+  gated_.erase(it);
+}
+
 void LiveScheduler::ScheduleOne(PriorityQueue::PodPtr popped) {
   const std::string key = popped->Key();
   PodPtr pod = cache_.FindPod(key);
@@ -315,11 +347,12 @@ void LiveScheduler::ScheduleOne(PriorityQueue::PodPtr popped) {
   // v1.26's PreEnqueue: a gated pod waits without an attempt; the update
   // that lifts its gates moves it (PriorityQueue::Update).
   if (std::string waiting = engine_->PreEnqueue(*pod); !waiting.empty()) {
+    queue_.NotAttempted(*pod);
     queue_.AddUnschedulableIfNotPresent(pod, queue_.SchedulingCycle());
-    gated_.insert(key);
+    Gate(key, *pod);
     return;
   }
-  gated_.erase(key);
+  Ungate(key);
   const auto start = std::chrono::steady_clock::now();
   cache_.Prepare();
   const int64_t cycle = queue_.SchedulingCycle();
@@ -339,13 +372,16 @@ void LiveScheduler::ScheduleOne(PriorityQueue::PodPtr popped) {
       return;
     }
     queue_.DeleteNominatedPodIfExists(*pod);
+    if (metrics_ != nullptr) metrics_->BindingsInFlight(1);
     binders_->Submit([this, ns = Ns(*pod), name = pod->meta.name, uid = pod->meta.uid, key, node,
-                      start, profile = Profile(*pod)] {
+                      start, profile = Profile(*pod), attempts = queue_.AttemptsOf(*pod)] {
       const auto t0 = std::chrono::steady_clock::now();
       Status s = api_->BindPod(ns, name, uid, node);
-      BindOutcome o{
-          key, node, std::move(s), start, Seconds(std::chrono::steady_clock::now() - t0), profile};
-      inbox_.Push(std::move(o));
+      const double seconds = Seconds(std::chrono::steady_clock::now() - t0);
+      // DefaultBinder's call, timed as upstream's Bind extension point.
+      if (metrics_ != nullptr && v126_)
+        metrics_->ExtensionPointDuration("Bind", s.ok() ? "Success" : "Error", profile, seconds);
+      inbox_.Push(BindOutcome{key, node, std::move(s), start, seconds, profile, attempts});
     });
     return;
   }
@@ -378,12 +414,16 @@ void LiveScheduler::ScheduleOne(PriorityQueue::PodPtr popped) {
 
 void LiveScheduler::OnBindOutcome(const BindOutcome& o) {
   const auto now = std::chrono::steady_clock::now();
+  if (metrics_ != nullptr) metrics_->BindingsInFlight(-1);
   if (o.status.ok()) {
     cache_.FinishBinding(o.key);
     bound_.fetch_add(1);
     condition_written_.erase(o.key);
     if (metrics_ != nullptr) {
       metrics_->Attempt("scheduled", o.profile, Seconds(now - o.cycle_start));
+      if (o.attempts.attempts > 0) {
+        metrics_->PodScheduled(o.attempts.attempts, Seconds(clock_->Now() - o.attempts.initial));
+      }
       if (metrics_->binding_duration != nullptr)
         metrics_->binding_duration->Observe(o.bind_seconds);
     }

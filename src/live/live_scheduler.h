@@ -47,6 +47,7 @@
 
 #include "client/cluster_client.h"
 #include "engine/engine.h"
+#include "framework/runtime/metrics_recorder.h"
 #include "live/event_recorder.h"
 #include "live/inbox.h"
 #include "live/live_cache.h"
@@ -70,6 +71,8 @@ struct LiveOptions {
   std::chrono::nanoseconds assumed_pod_ttl = std::chrono::seconds(30);
   PriorityQueue::Options queue;
   bool log_decisions = true;
+  // Tests: v1.26 times the plugins of every cycle, not of a 10 % sample.
+  bool sample_every_cycle = false;
 };
 
 // What worker threads report back to the scheduling thread.
@@ -80,6 +83,8 @@ struct BindOutcome {
   std::chrono::steady_clock::time_point cycle_start;
   double bind_seconds = 0;
   std::string profile;  // the pod's schedulerName (metrics)
+  // The pod's attempts and when it first entered the queue (metrics).
+  PriorityQueue::Attempts attempts;
 };
 struct NominationFailed {  // status.nominatedNodeName could not be written
   std::string key;
@@ -133,6 +138,9 @@ class LiveScheduler {
   // PostFilter: returns what v1.26 appends to the FitError ("" for v1.15).
   std::string Preempt(const PodPtr& pod, const ScheduleResult& result, PodPtr* requeue);
   void UpdateGauges();
+  // A pod PreEnqueue holds back / no longer (scheduler_unschedulable_pods).
+  void Gate(const std::string& key, const Pod& pod);
+  void Ungate(const std::string& key);
 
   Engine* engine_;
   SchedulerApi* api_;
@@ -154,8 +162,15 @@ class LiveScheduler {
   // The PodScheduled condition message last written per pod (only changes
   // are written, as upstream's UpdatePodCondition).
   std::unordered_map<std::string, std::string> condition_written_;
-  // Pods PreEnqueue holds back (scheduler_pending_pods{queue="gated"}).
-  std::unordered_set<std::string> gated_;
+  // Pods PreEnqueue holds back (scheduler_pending_pods{queue="gated"}),
+  // with the plugin and profile they are counted under.
+  struct Gated {
+    std::string plugin, profile;
+  };
+  std::unordered_map<std::string, Gated> gated_;
+  // v1.26: the framework's timings (null without metrics).
+  std::unique_ptr<framework::MetricsRecorder> timings_;
+  Clock::TimePoint last_metrics_flush_{};
 };
 
 }  // namespace ksched::live

@@ -339,6 +339,7 @@ class LiveScheduler126Test : public LiveFixture {
     o.bind_workers = 2;
     o.scheduler_names = {"default-scheduler", "second"};
     o.disruption_target_condition = true;
+    o.sample_every_cycle = true;
     return o;
   }
 };
@@ -426,11 +427,100 @@ TEST_F(LiveScheduler126Test, GatedPodWaitsWithoutAttemptsUntilItsGatesGo) {
   EXPECT_TRUE(api.conditions.empty());
   EXPECT_EQ(sched.cycles(), 0u);
   EXPECT_EQ(Sample(metrics, "scheduler_pending_pods{queue=\"gated\"}"), 1);
+  const std::string gated_by =
+      "scheduler_unschedulable_pods{plugin=\"SchedulingGates\",profile=\"default-scheduler\"}";
+  EXPECT_EQ(Sample(metrics, gated_by), 1);
   // The update that removes the gates moves it; it binds.
   Event(WatchEventType::kModified, Resource::kPod, PodJson("g", "1"));
   clock.Advance(2s);
   Cycle();
   EXPECT_EQ(api.binds["default/g"], "n1");
+  EXPECT_EQ(Sample(metrics, gated_by), 0);
+  // Bound at its first attempt: the pops while it was gated do not count.
+  EXPECT_EQ(Sample(metrics, "scheduler_pod_scheduling_duration_seconds_count{attempts=\"1\"}"), 1);
+  EXPECT_EQ(
+      Sample(
+          metrics,
+          "scheduler_framework_extension_point_duration_seconds_count{extension_point="
+          "\"PreEnqueue\",profile=\"default-scheduler\",status=\"UnschedulableAndUnresolvable\"}"),
+      2);  // popped twice while gated (at first and after the flush)
+}
+
+// The series of one extension point's histogram.
+std::string PointCount(const std::string& point, const std::string& status,
+                       const std::string& profile = "default-scheduler") {
+  return "scheduler_framework_extension_point_duration_seconds_count{extension_point=\"" + point +
+         "\",profile=\"" + profile + "\",status=\"" + status + "\"}";
+}
+
+TEST_F(LiveScheduler126Test, FrameworkAndPodMetricsUnderUpstreamNames) {
+  Event(WatchEventType::kAdded, Resource::kNode, NodeJson("n1", "2"));
+  Event(WatchEventType::kAdded, Resource::kNode, NodeJson("n2", "2"));
+  Event(WatchEventType::kAdded, Resource::kPod, PodJson("fits", "1"));
+  Event(WatchEventType::kAdded, Resource::kPod, PodJson("big", "3"));
+  Cycle();
+  ASSERT_EQ(api.binds.size(), 1u);
+  EXPECT_EQ(Sample(metrics, PointCount("PreEnqueue", "Success")), 2);
+  EXPECT_EQ(Sample(metrics, PointCount("PreFilter", "Success")), 2);
+  EXPECT_EQ(Sample(metrics, PointCount("Filter", "Success")), 2);
+  EXPECT_EQ(Sample(metrics, PointCount("PreScore", "Success")), 1);  // two nodes fit `fits`
+  EXPECT_EQ(Sample(metrics, PointCount("Score", "Success")), 1);
+  EXPECT_EQ(Sample(metrics, PointCount("PostFilter", "Unschedulable")), 1);
+  EXPECT_EQ(Sample(metrics, PointCount("Bind", "Success")), 1);
+  // Every cycle sampled here (10 % in `run`): each plugin's time per node.
+  EXPECT_GE(Sample(metrics,
+                   "scheduler_plugin_execution_duration_seconds_count{extension_point=\"Filter\","
+                   "plugin=\"NodeResourcesFit\",status=\"Unschedulable\"}"),
+            2);
+  EXPECT_GE(Sample(metrics,
+                   "scheduler_plugin_execution_duration_seconds_count{extension_point=\"Score\","
+                   "plugin=\"NodeResourcesFit\",status=\"Success\"}"),
+            2);
+  EXPECT_NE(metrics.Serialize().find(
+                "scheduler_plugin_execution_duration_seconds_bucket{extension_point=\"PreFilter\","
+                "plugin=\"NodeResourcesFit\",status=\"Success\",le=\"1e-05\"}"),
+            std::string::npos);
+  // Upstream's buckets: 0.1 ms doubling, 12 of them, then +Inf.
+  EXPECT_NE(metrics.Serialize().find(
+                "scheduler_framework_extension_point_duration_seconds_bucket{extension_point="
+                "\"Bind\",profile=\"default-scheduler\",status=\"Success\",le=\"0.2048\"}"),
+            std::string::npos);
+  // The bound pod: one attempt, its time since it was queued.
+  EXPECT_EQ(Sample(metrics, "scheduler_pod_scheduling_attempts_count"), 1);
+  EXPECT_EQ(Sample(metrics, "scheduler_pod_scheduling_attempts_bucket{le=\"1\"}"), 1);
+  EXPECT_EQ(Sample(metrics, "scheduler_pod_scheduling_duration_seconds_count{attempts=\"1\"}"), 1);
+  EXPECT_EQ(Sample(metrics, "scheduler_goroutines{operation=\"binding\"}"), 0);
+  EXPECT_EQ(Sample(metrics, "scheduler_scheduler_goroutines{work=\"binding\"}"), 0);
+  // The pod that fits nowhere, counted under the plugin that rejected it.
+  const std::string fit =
+      "scheduler_unschedulable_pods{plugin=\"NodeResourcesFit\",profile=\"default-scheduler\"}";
+  EXPECT_EQ(Sample(metrics, fit), 1);
+  // A second failure after the unschedulable pods' flush: popped (-1),
+  // rejected again (+1).
+  clock.Advance(61s);
+  Cycle();
+  EXPECT_EQ(Sample(metrics, fit), 1);
+  EXPECT_EQ(Sample(metrics, PointCount("PostFilter", "Unschedulable")), 2);
+  // A node it fits: bound at its third attempt.
+  Event(WatchEventType::kAdded, Resource::kNode, NodeJson("n4", "4"));
+  clock.Advance(20s);
+  Cycle();
+  EXPECT_EQ(api.binds["default/big"], "n4");
+  EXPECT_EQ(Sample(metrics, fit), 0);
+  EXPECT_EQ(Sample(metrics, "scheduler_pod_scheduling_duration_seconds_count{attempts=\"3\"}"), 1);
+  EXPECT_EQ(Sample(metrics, "scheduler_pod_scheduling_attempts_count"), 2);
+}
+
+TEST_F(LiveScheduler126Test, AnUnschedulablePodDeletedIsNoLongerCounted) {
+  Event(WatchEventType::kAdded, Resource::kNode, NodeJson("n1", "1"));
+  Event(WatchEventType::kAdded, Resource::kPod, PodJson("big", "3"));
+  Cycle();
+  const std::string fit =
+      "scheduler_unschedulable_pods{plugin=\"NodeResourcesFit\",profile=\"default-scheduler\"}";
+  EXPECT_EQ(Sample(metrics, fit), 1);
+  Event(WatchEventType::kDeleted, Resource::kPod, PodJson("big", "3"));
+  Cycle();
+  EXPECT_EQ(Sample(metrics, fit), 0);
 }
 
 }  // namespace

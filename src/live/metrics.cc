@@ -8,11 +8,32 @@ namespace ksched::live {
 
 namespace {
 
-prometheus::Histogram::BucketBoundaries UpstreamBuckets() {
-  // prometheus.ExponentialBuckets(0.001, 2, 15)
+// Prometheus' ExponentialBuckets(start, factor, count).
+prometheus::Histogram::BucketBoundaries Exponential(double start, double factor, int count) {
   prometheus::Histogram::BucketBoundaries b;
-  double v = 0.001;
-  for (int i = 0; i < 15; ++i, v *= 2) b.push_back(v);
+  double v = start;
+  for (int i = 0; i < count; ++i, v *= factor) b.push_back(v);
+  return b;
+}
+
+// The scheduler's latency buckets: 1 ms doubling, 15 buckets.
+prometheus::Histogram::BucketBoundaries UpstreamBuckets() { return Exponential(0.001, 2, 15); }
+
+// framework_extension_point_duration_seconds: from 0.1 ms, 12 buckets.
+const prometheus::Histogram::BucketBoundaries& ExtensionPointBuckets() {
+  static const auto b = Exponential(0.0001, 2, 12);
+  return b;
+}
+
+// plugin_execution_duration_seconds: from 0.01 ms by 1.5, 20 buckets.
+const prometheus::Histogram::BucketBoundaries& PluginBuckets() {
+  static const auto b = Exponential(0.00001, 1.5, 20);
+  return b;
+}
+
+// pod_scheduling_duration_seconds: from 10 ms doubling, 20 buckets.
+const prometheus::Histogram::BucketBoundaries& PodDurationBuckets() {
+  static const auto b = Exponential(0.01, 2, 20);
   return b;
 }
 
@@ -65,9 +86,7 @@ Metrics::Metrics(std::string_view version)
                              .Register(r);
     extension_point_ = &prometheus::BuildHistogram()
                             .Name("scheduler_framework_extension_point_duration_seconds")
-                            .Help(
-                                "Time an extension point's plugins took, in seconds (ksched "
-                                "times PostFilter)")
+                            .Help("Time all plugins of one extension point took, in seconds")
                             .Register(r);
     preemption_attempts = NewCounter(r, "scheduler_preemption_attempts_total",
                                      "Preemption (PostFilter) runs since the process started");
@@ -89,6 +108,7 @@ Metrics::Metrics(std::string_view version)
                            .Help("Pods added to a scheduling queue part, by part and event")
                            .Register(r);
     binding_duration = nullptr;
+    AddV126Families();
   } else {
     attempt_duration_ = nullptr;
     e2e_duration_ = NewHistogram(r, "scheduler_e2e_scheduling_duration_seconds",
@@ -114,6 +134,46 @@ Metrics::Metrics(std::string_view version)
                               "Events not written because the event queue was full");
 }
 
+void Metrics::AddV126Families() {
+  prometheus::Registry& r = *registry_;
+  plugin_execution_ = &prometheus::BuildHistogram()
+                           .Name("scheduler_plugin_execution_duration_seconds")
+                           .Help(
+                               "Time one plugin took at one extension point, in seconds, "
+                               "timed on a sample of the scheduling cycles (10 %)")
+                           .Register(r);
+  pod_duration_ = &prometheus::BuildHistogram()
+                       .Name("scheduler_pod_scheduling_duration_seconds")
+                       .Help(
+                           "Time from a pod's entry into the scheduling queue to its binding, "
+                           "in seconds, by the attempts it took (15+ for fifteen or more)")
+                       .Register(r);
+  pod_attempts_ = &prometheus::BuildHistogram()
+                       .Name("scheduler_pod_scheduling_attempts")
+                       .Help("Attempts each pod took until it was scheduled")
+                       .Register(r)
+                       .Add({}, prometheus::Histogram::BucketBoundaries{1, 2, 4, 8, 16});
+  unschedulable_pods_ = &prometheus::BuildGauge()
+                             .Name("scheduler_unschedulable_pods")
+                             .Help(
+                                 "Pods waiting after a failed attempt, counted once for each "
+                                 "plugin that rejected them, by plugin and profile")
+                             .Register(r);
+  goroutines_binding_ = &prometheus::BuildGauge()
+                             .Name("scheduler_goroutines")
+                             .Help("Work in flight by operation (binding: bindings under way)")
+                             .Register(r)
+                             .Add({{"operation", "binding"}});
+  scheduler_goroutines_binding_ =
+      &prometheus::BuildGauge()
+           .Name("scheduler_scheduler_goroutines")
+           .Help(
+               "(Deprecated since 1.26.0) Work in flight by kind (binding: bindings under way); "
+               "scheduler_goroutines replaces it")
+           .Register(r)
+           .Add({{"work", "binding"}});
+}
+
 void Metrics::Attempt(std::string_view result, std::string_view profile, double seconds) {
   if (v126_) {
     const std::map<std::string, std::string> labels{{"result", std::string(result)},
@@ -126,23 +186,55 @@ void Metrics::Attempt(std::string_view result, std::string_view profile, double 
   if (result != "unschedulable") e2e_duration_->Observe(seconds);
 }
 
-void Metrics::Preemption(std::string_view profile, std::string_view status, double seconds,
-                         size_t victims) {
+void Metrics::Preemption(double seconds, size_t victims) {
   preemption_attempts->Increment();
   if (v126_) {
-    extension_point_
-        ->Add(
-            {{"extension_point", "PostFilter"},
-             {"status", std::string(status)},
-             {"profile", std::string(profile)}},
-            prometheus::Histogram::BucketBoundaries{0.0001, 0.0002, 0.0004, 0.0008, 0.0016, 0.0032,
-                                                    0.0064, 0.0128, 0.0256, 0.0512, 0.1024, 0.2048})
-        .Observe(seconds);
     if (victims > 0) preemption_victims_->Observe(static_cast<double>(victims));
     return;
   }
   preemption_evaluation_->Observe(seconds);
   preemption_victims_gauge_->Set(static_cast<double>(victims));
+}
+
+void Metrics::PodScheduled(int attempts, double seconds) {
+  if (!v126_) return;
+  pod_attempts_->Observe(static_cast<double>(attempts));
+  const std::string label = attempts >= 15 ? "15+" : std::to_string(attempts);
+  pod_duration_->Add({{"attempts", label}}, PodDurationBuckets()).Observe(seconds);
+}
+
+void Metrics::UnschedulablePods(std::string_view plugin, std::string_view profile, int delta) {
+  if (!v126_) return;
+  unschedulable_pods_->Add({{"plugin", std::string(plugin)}, {"profile", std::string(profile)}})
+      .Increment(static_cast<double>(delta));
+}
+
+void Metrics::BindingsInFlight(int delta) {
+  if (!v126_) return;
+  goroutines_binding_->Increment(static_cast<double>(delta));
+  scheduler_goroutines_binding_->Increment(static_cast<double>(delta));
+}
+
+void Metrics::ExtensionPointDuration(std::string_view point, std::string_view status,
+                                     std::string_view profile, double seconds) {
+  if (!v126_) return;
+  extension_point_
+      ->Add({{"extension_point", std::string(point)},
+             {"status", std::string(status)},
+             {"profile", std::string(profile)}},
+            ExtensionPointBuckets())
+      .Observe(seconds);
+}
+
+void Metrics::PluginExecutionDuration(std::string_view plugin, std::string_view point,
+                                      std::string_view status, double seconds) {
+  if (!v126_) return;
+  plugin_execution_
+      ->Add({{"plugin", std::string(plugin)},
+             {"extension_point", std::string(point)},
+             {"status", std::string(status)}},
+            PluginBuckets())
+      .Observe(seconds);
 }
 
 void Metrics::PendingPods(size_t active, size_t backoff, size_t unschedulable, size_t gated) {

@@ -101,11 +101,48 @@ void PriorityQueue::BackoffPod(const std::string& key) {
   }
 }
 
+void PriorityQueue::CountUnschedulable(const Entry& e, int delta) const {
+  if (!options_.on_unschedulable_plugin || e.unschedulable_plugins.empty()) return;
+  const std::string& name = e.pod->spec.scheduler_name;
+  const std::string_view profile = name.empty() ? std::string_view("default-scheduler") : name;
+  for (const std::string& plugin : e.unschedulable_plugins)
+    options_.on_unschedulable_plugin(plugin, profile, delta);
+}
+
+void PriorityQueue::StartAttemptsLocked(const Pod& pod) {
+  auto [it, added] = attempts_.try_emplace(KeyOf(pod));
+  if (!added && it->second.uid == pod.meta.uid) return;
+  it->second = PodAttempts{pod.meta.uid, Attempts{0, clock_->Now()}};
+}
+
+PriorityQueue::Attempts PriorityQueue::AttemptsOf(const Pod& pod) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = attempts_.find(KeyOf(pod));
+  if (it == attempts_.end() || it->second.uid != pod.meta.uid) return Attempts{};
+  return it->second.attempts;
+}
+
+void PriorityQueue::NotAttempted(const Pod& pod) {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = attempts_.find(KeyOf(pod));
+  if (it != attempts_.end() && it->second.uid == pod.meta.uid && it->second.attempts.attempts > 0)
+    --it->second.attempts.attempts;
+}
+
 void PriorityQueue::Add(PodPtr pod) {
   std::lock_guard<std::mutex> lock(mu_);
   std::string key = KeyOf(*pod);
-  unschedulable_.erase(key);
-  EraseBackoff(key);
+  if (auto it = unschedulable_.find(key); it != unschedulable_.end()) {
+    CountUnschedulable(it->second, -1);
+    unschedulable_.erase(it);
+  }
+  if (auto it = backoff_.find(key); it != backoff_.end()) {
+    CountUnschedulable(it->second, -1);
+    EraseBackoff(key);
+  }
+  if (auto it = active_index_.find(key); it != active_index_.end())
+    CountUnschedulable(*it->second, -1);
+  StartAttemptsLocked(*pod);
   NominateLocked(pod, "");
   PushActive(NewEntry(std::move(pod)));
   Incoming("active", queue_events::kPodAdd);
@@ -120,6 +157,7 @@ void PriorityQueue::AddIfNotPresent(PodPtr pod) {
   std::lock_guard<std::mutex> lock(mu_);
   std::string key = KeyOf(*pod);
   if (unschedulable_.count(key) || InActive(key) || backoff_.count(key)) return;
+  StartAttemptsLocked(*pod);
   NominateLocked(pod, "");
   PushActive(NewEntry(std::move(pod)));
 }
@@ -130,9 +168,11 @@ bool PriorityQueue::AddUnschedulableIfNotPresent(PodPtr pod, int64_t cycle,
   std::string key = KeyOf(*pod);
   if (unschedulable_.count(key) || InActive(key) || backoff_.count(key)) return false;
   BackoffPod(key);
+  StartAttemptsLocked(*pod);
   NominateLocked(pod, "");
   Entry e = NewEntry(std::move(pod));
   e.unschedulable_plugins = std::move(unschedulable_plugins);
+  CountUnschedulable(e, +1);
   if (move_request_cycle_ >= cycle) {
     PushBackoff(std::move(e));
     Incoming("backoff", queue_events::kScheduleAttemptFailure);
@@ -194,6 +234,7 @@ void PriorityQueue::Update(const PodPtr& old_pod, PodPtr new_pod) {
     }
     return;
   }
+  StartAttemptsLocked(*new_pod);
   NominateLocked(new_pod, "");
   PushActive(NewEntry(std::move(new_pod)));
   Incoming("active", queue_events::kPodAdd);
@@ -203,13 +244,22 @@ void PriorityQueue::Delete(const Pod& pod) {
   std::lock_guard<std::mutex> lock(mu_);
   std::string key = KeyOf(pod);
   UnnominateLocked(pod);
-  if (InActive(key)) {
+  if (auto it = attempts_.find(key); it != attempts_.end() && it->second.uid == pod.meta.uid)
+    attempts_.erase(it);
+  if (auto it = active_index_.find(key); it != active_index_.end()) {
+    CountUnschedulable(*it->second, -1);
     EraseActive(key);
     return;
   }
   backoff_state_.erase(key);
-  EraseBackoff(key);
-  unschedulable_.erase(key);
+  if (auto it = backoff_.find(key); it != backoff_.end()) {
+    CountUnschedulable(it->second, -1);
+    EraseBackoff(key);
+  }
+  if (auto it = unschedulable_.find(key); it != unschedulable_.end()) {
+    CountUnschedulable(it->second, -1);
+    unschedulable_.erase(it);
+  }
 }
 
 void PriorityQueue::MoveToActiveLocked(const std::vector<std::string>& keys,
@@ -298,25 +348,28 @@ void PriorityQueue::FlushUnschedulableLeftover() {
   if (!keys.empty()) MoveToActiveLocked(keys, queue_events::kUnschedulableTimeout);
 }
 
+PriorityQueue::PodPtr PriorityQueue::PopLocked() {
+  if (active_.empty()) return nullptr;
+  Entry e = *active_.begin();
+  const std::string key = KeyOf(*e.pod);
+  active_index_.erase(key);
+  active_.erase(active_.begin());
+  ++scheduling_cycle_;
+  if (auto it = attempts_.find(key); it != attempts_.end() && it->second.uid == e.pod->meta.uid)
+    ++it->second.attempts.attempts;
+  CountUnschedulable(e, -1);
+  return e.pod;
+}
+
 PriorityQueue::PodPtr PriorityQueue::Pop() {
   std::unique_lock<std::mutex> lock(mu_);
   cv_.wait(lock, [&] { return closed_ || !active_.empty(); });
-  if (active_.empty()) return nullptr;
-  Entry e = *active_.begin();
-  active_index_.erase(KeyOf(*e.pod));
-  active_.erase(active_.begin());
-  ++scheduling_cycle_;
-  return e.pod;
+  return PopLocked();
 }
 
 PriorityQueue::PodPtr PriorityQueue::TryPop() {
   std::lock_guard<std::mutex> lock(mu_);
-  if (active_.empty()) return nullptr;
-  Entry e = *active_.begin();
-  active_index_.erase(KeyOf(*e.pod));
-  active_.erase(active_.begin());
-  ++scheduling_cycle_;
-  return e.pod;
+  return PopLocked();
 }
 
 void PriorityQueue::Close() {

@@ -60,6 +60,13 @@ class PriorityQueue {
     // a part, with the part ("active", "backoff", "unschedulable") and the
     // event's label, for scheduler_queue_incoming_pods_total.
     std::function<void(std::string_view queue, std::string_view event)> on_incoming;
+    // Called (under the queue's lock) with +1 for each plugin that rejected
+    // a pod when it comes back as unschedulable (AddUnschedulableIfNotPresent)
+    // and -1 for each when it leaves the queue (popped, as upstream, or
+    // deleted or replaced), with its profile (spec.schedulerName), for
+    // scheduler_unschedulable_pods.
+    std::function<void(std::string_view plugin, std::string_view profile, int delta)>
+        on_unschedulable_plugin;
   };
   // A node's check of a pod before a move (upstream's PreEnqueueCheck).
   using PreEnqueueCheck = std::function<bool(const Pod&)>;
@@ -116,6 +123,20 @@ class PriorityQueue {
   };
   Sizes sizes() const;
 
+  // Upstream's QueuedPodInfo.Attempts and InitialAttemptTimestamp: how
+  // often the pod has been popped and when it first entered the queue
+  // (kept while it moves between parts and through failed attempts;
+  // forgotten when it is deleted). Zero attempts for a pod the queue does
+  // not know.
+  struct Attempts {
+    int attempts = 0;
+    Clock::TimePoint initial{};
+  };
+  Attempts AttemptsOf(const Pod& pod) const;
+  // The pod just popped was not attempted (v1.26's PreEnqueue held it
+  // back, which upstream checks before a pod is active): no attempt counts.
+  void NotAttempted(const Pod& pod);
+
  private:
   struct Entry {
     PodPtr pod;
@@ -148,6 +169,11 @@ class PriorityQueue {
   void Incoming(std::string_view part, std::string_view event) const {
     if (options_.on_incoming) options_.on_incoming(part, event);
   }
+  // The entry's rejecting plugins counted (+1) or no longer (-1).
+  void CountUnschedulable(const Entry& e, int delta) const;
+  // The pod entered the queue: its attempts start unless it is known.
+  void StartAttemptsLocked(const Pod& pod);
+  PodPtr PopLocked();
   void NominateLocked(const PodPtr& pod, const std::string& node);
   void UnnominateLocked(const Pod& pod);
   void UpdateNominationLocked(const Pod& old_pod, const PodPtr& new_pod);
@@ -167,6 +193,11 @@ class PriorityQueue {
   std::map<std::string, Entry> backoff_;  // by key; flushed by backoff time
   std::map<std::string, Entry> unschedulable_;
   std::unordered_map<std::string, BackoffState> backoff_state_;
+  struct PodAttempts {
+    std::string uid;
+    Attempts attempts;
+  };
+  std::unordered_map<std::string, PodAttempts> attempts_;  // by key
 
   std::map<std::string, std::vector<PodPtr>> nominated_;         // node -> pods
   std::unordered_map<std::string, std::string> nominated_node_;  // uid -> node

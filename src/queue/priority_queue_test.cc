@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
 #include <thread>
 
 #include "queue/events.h"
@@ -267,6 +268,65 @@ TEST(PriorityQueue, StatusUpdatesDoNotMoveAndV126BackoffStays) {
   q.Update(again, a3);
   EXPECT_EQ(q.sizes().backoff, 1u);
   EXPECT_EQ(q.sizes().active, 0u);
+}
+
+}  // namespace
+}  // namespace ksched
+
+namespace ksched {
+namespace {
+
+TEST(PriorityQueue, KeepsEachPodsAttemptsFromItsFirstEntry) {
+  FakeClock clock;
+  PriorityQueue q(&clock);
+  clock.Advance(5s);
+  q.Add(P("a", 0));
+  EXPECT_EQ(q.AttemptsOf(*P("a", 0)).attempts, 0);
+  clock.Advance(1s);
+  PodPtr a = q.TryPop();
+  EXPECT_EQ(q.AttemptsOf(*a).attempts, 1);
+  ASSERT_TRUE(q.AddUnschedulableIfNotPresent(a, q.SchedulingCycle()));
+  q.MoveAllToActive();
+  clock.Advance(2s);
+  q.FlushBackoffCompleted();
+  a = q.TryPop();
+  ASSERT_TRUE(a);
+  PriorityQueue::Attempts at = q.AttemptsOf(*a);
+  EXPECT_EQ(at.attempts, 2);
+  EXPECT_EQ(clock.Now() - at.initial, 3s);  // since it was added, not popped
+  q.NotAttempted(*a);                       // held back by PreEnqueue
+  EXPECT_EQ(q.AttemptsOf(*a).attempts, 1);
+  q.Delete(*a);
+  EXPECT_EQ(q.AttemptsOf(*a).attempts, 0);
+}
+
+TEST(PriorityQueue, CountsRejectingPluginsUntilThePodLeaves) {
+  FakeClock clock;
+  PriorityQueue::Options options;
+  std::map<std::string, int> count;
+  options.on_unschedulable_plugin = [&](std::string_view plugin, std::string_view profile,
+                                        int delta) {
+    count[std::string(plugin) + "@" + std::string(profile)] += delta;
+  };
+  PriorityQueue q(&clock, options);
+  q.Add(P("a", 0));
+  q.Add(P("b", 0));
+  PodPtr a = q.TryPop(), b = q.TryPop();
+  q.AddUnschedulableIfNotPresent(a, q.SchedulingCycle(), {"NodeResourcesFit", "TaintToleration"});
+  q.AddUnschedulableIfNotPresent(b, q.SchedulingCycle(), {"NodeResourcesFit"});
+  EXPECT_EQ(count["NodeResourcesFit@default-scheduler"], 2);
+  EXPECT_EQ(count["TaintToleration@default-scheduler"], 1);
+  // Moved to active it still counts; popped it does not (upstream's Pop).
+  q.MoveAllToActive();
+  EXPECT_EQ(count["NodeResourcesFit@default-scheduler"], 2);
+  clock.Advance(2s);
+  q.FlushBackoffCompleted();
+  EXPECT_EQ(PopName(q), "a");
+  EXPECT_EQ(count["NodeResourcesFit@default-scheduler"], 1);
+  EXPECT_EQ(count["TaintToleration@default-scheduler"], 0);
+  // Deleted while it waits: no longer counted.
+  q.Delete(*b);
+  EXPECT_EQ(count["NodeResourcesFit@default-scheduler"], 0);
 }
 
 }  // namespace

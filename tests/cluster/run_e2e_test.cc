@@ -984,7 +984,8 @@ TEST_F(RunE2E126, PreemptionMarksTheVictimAndBindsThePreemptor) {
 
 // v1.26's queue: a pod rejected for CPU waits through events its plugin did
 // not register for (a Service, a PVC), is not attempted again, and moves on
-// the assigned pod's deletion (NodeResourcesFit registered Pod/Delete).
+// the assigned pod's deletion (NodeResourcesFit registered Pod/Delete); the
+// metrics of the framework and of the pods show it.
 TEST_F(RunE2E126, UnschedulablePodMovesOnlyOnItsPluginsEvents) {
   const std::string ns = "e2e126-events", me = "e2e126-events-sched";
   ASSERT_TRUE(server_->EnsureNamespace(ns).ok());
@@ -1016,11 +1017,33 @@ TEST_F(RunE2E126, UnschedulablePodMovesOnlyOnItsPluginsEvents) {
       "scheduler_schedule_attempts_total{profile=\"" + me + "\",result=\"unschedulable\"} 1";
   EXPECT_NE(metrics.find(one_failure), std::string::npos) << metrics << k.Log();
   EXPECT_EQ(metrics.find("event=\"PvcAdd\""), std::string::npos) << metrics;
+  // v1.26's framework and pod metrics, with upstream's names and labels:
+  // the pod waiting is counted under the plugin that rejected it.
+  const std::string waiting =
+      "scheduler_unschedulable_pods{plugin=\"NodeResourcesFit\",profile=\"" + me + "\"} ";
+  EXPECT_NE(metrics.find(waiting + "1"), std::string::npos) << metrics;
+  auto point = [&](const std::string& name, const std::string& status) {
+    return "scheduler_framework_extension_point_duration_seconds_count{extension_point=\"" + name +
+           "\",profile=\"" + me + "\",status=\"" + status + "\"}";
+  };
+  for (const std::string& series :
+       {point("PreEnqueue", "Success"), point("PreFilter", "Success"), point("Filter", "Success"),
+        point("PostFilter", "Unschedulable"), point("Bind", "Success"),
+        std::string("scheduler_pod_scheduling_duration_seconds_count{attempts=\"1\"} 1"),
+        std::string("scheduler_pod_scheduling_attempts_count 1"),
+        std::string("scheduler_goroutines{operation=\"binding\"} 0")}) {
+    EXPECT_NE(metrics.find(series), std::string::npos) << series << "\n" << metrics;
+  }
   EXPECT_EQ(Placement(ns)["big"], "");
   ASSERT_TRUE(server_->DeletePodNow(ns, "filler").ok());
   ASSERT_TRUE(WaitFor([&] { return Placement(ns)["big"] == "e2e126-events-n1"; }, 20s)) << k.Log();
   metrics = HttpGet(port, "/metrics");
   EXPECT_NE(metrics.find("scheduler_queue_incoming_pods_total{event=\"AssignedPodDelete\""),
+            std::string::npos)
+      << metrics;
+  // Bound at its second attempt, no longer waiting.
+  EXPECT_NE(metrics.find(waiting + "0"), std::string::npos) << metrics;
+  EXPECT_NE(metrics.find("scheduler_pod_scheduling_duration_seconds_count{attempts=\"2\"} 1"),
             std::string::npos)
       << metrics;
   k.Signal(SIGTERM);

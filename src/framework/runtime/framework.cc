@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <map>
 #include <mutex>
 #include <set>
@@ -10,6 +11,7 @@
 
 #include "api/priority_admission.h"
 #include "cache/nominated_pods.h"
+#include "framework/runtime/metrics_recorder.h"
 #include "framework/runtime/parallelize.h"
 
 namespace ksched::framework {
@@ -27,6 +29,35 @@ PreFilterResult PreFilterResult::Merge(const PreFilterResult& other) const {
 namespace {
 
 constexpr int64_t kMaxPermitTimeoutNs = int64_t{15} * 60 * 1'000'000'000;
+
+namespace ep = extension_points;
+
+double SecondsSince(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+Code CodeOf(const Status& s) { return s.code(); }
+Code CodeOf(Code c) { return c; }
+
+// Runs one extension point's plugins, timed when there is a recorder.
+template <typename F>
+Status TimePoint(MetricsRecorder* m, std::string_view point, const std::string& profile, F&& run) {
+  if (m == nullptr) return run();
+  const auto t0 = std::chrono::steady_clock::now();
+  Status s = run();
+  m->ExtensionPoint(point, s.code(), profile, SecondsSince(t0));
+  return s;
+}
+
+// Runs plugin `pl`, timed when `m` is set (a sampled cycle): otherwise no
+// clock is read and not even its name is asked for.
+template <typename F>
+auto TimePlugin(MetricsRecorder* m, const Plugin* pl, std::string_view point, F&& run) {
+  if (m == nullptr) return run();
+  const auto t0 = std::chrono::steady_clock::now();
+  auto out = run();
+  m->Plugin(pl->Name(), point, CodeOf(out), SecondsSince(t0));
+  return out;
+}
 
 constexpr ExtensionPoint kPoints[kNumExtensionPoints] = {
     ExtensionPoint::kPreFilter, ExtensionPoint::kFilter,     ExtensionPoint::kPostFilter,
@@ -534,11 +565,18 @@ Status Framework::RunPreEnqueuePlugins(const Pod& pod) const {
 
 Status Framework::RunPreFilterPlugins(CycleState* state, const Pod& pod,
                                       PreFilterResult* result) const {
+  return TimePoint(metrics_, ep::kPreFilter, profile_name_,
+                   [&] { return RunPreFilterPluginsUntimed(state, pod, result); });
+}
+
+Status Framework::RunPreFilterPluginsUntimed(CycleState* state, const Pod& pod,
+                                             PreFilterResult* result) const {
+  MetricsRecorder* const rec = plugin_recorder();
   PreFilterResult merged;
   std::vector<std::string_view> with_nodes;
   for (PreFilterPlugin* pl : pre_filter_) {
     PreFilterResult r;
-    Status s = pl->PreFilter(state, pod, &r);
+    Status s = TimePlugin(rec, pl, ep::kPreFilter, [&] { return pl->PreFilter(state, pod, &r); });
     if (!s.IsSuccess()) {
       // Skip is not a PreFilter outcome in v1.26: like any other code it
       // becomes an Error.
@@ -574,7 +612,8 @@ Status Framework::RunPreFilterExtensionAddPod(CycleState* state, const Pod& pod,
   for (PreFilterPlugin* pl : pre_filter_) {
     PreFilterExtensions* ext = pl->Extensions();
     if (ext == nullptr) continue;
-    Status s = ext->AddPod(state, pod, to_add, node);
+    Status s = TimePlugin(plugin_recorder(), pl, ep::kPreFilterExtensionAddPod,
+                          [&] { return ext->AddPod(state, pod, to_add, node); });
     if (!s.IsSuccess()) {
       return Status::Error("running AddPod on PreFilter plugin " + Quote(pl->Name()) + ": " +
                            s.Message());
@@ -589,7 +628,8 @@ Status Framework::RunPreFilterExtensionRemovePod(CycleState* state, const Pod& p
   for (PreFilterPlugin* pl : pre_filter_) {
     PreFilterExtensions* ext = pl->Extensions();
     if (ext == nullptr) continue;
-    Status s = ext->RemovePod(state, pod, to_remove, node);
+    Status s = TimePlugin(plugin_recorder(), pl, ep::kPreFilterExtensionRemovePod,
+                          [&] { return ext->RemovePod(state, pod, to_remove, node); });
     if (!s.IsSuccess()) {
       return Status::Error("running RemovePod on PreFilter plugin " + Quote(pl->Name()) + ": " +
                            s.Message());
@@ -623,8 +663,9 @@ Status Framework::WrapFilterStatus(const FilterPlugin* pl, Status s) const {
 
 Status Framework::RunFilterPlugins(const CycleState& state, const Pod& pod,
                                    const NodeInfo& node) const {
+  MetricsRecorder* const rec = plugin_recorder();
   for (FilterPlugin* pl : filter_) {
-    Status s = pl->Filter(state, pod, node);
+    Status s = TimePlugin(rec, pl, ep::kFilter, [&] { return pl->Filter(state, pod, node); });
     if (s.IsSuccess()) continue;
     return WrapFilterStatus(pl, std::move(s));
   }
@@ -744,6 +785,7 @@ void Framework::FilterCodesCached(const CycleState& state, const Pod& pod, const
                                   size_t count, Code* out) const {
   NodeCacheClass* c = cycle_class_;
   const NominatedPods* nominated = options_.nominated;
+  MetricsRecorder* const rec = plugin_recorder();
   if (c == nullptr || !c->any_local_filter || (nominated != nullptr && !nominated->empty())) {
     for (size_t i = 0; i < count; ++i) out[i] = FilterCodeCached(state, pod, ids[i]);
     return;
@@ -762,9 +804,10 @@ void Framework::FilterCodesCached(const CycleState& state, const Pod& pod, const
     Code code = fail < 0 ? Code::kSuccess : c->fail_code[id];
     for (uint32_t p : c->run_list) {
       if (fail >= 0 && p >= static_cast<uint32_t>(fail)) break;
-      std::optional<Code> by_id = filter_[p]->FilterCodeOf(state, pod, id);
-      const Code live =
-          by_id ? *by_id : filter_[p]->FilterCode(state, pod, cluster_->node_info(id));
+      const Code live = TimePlugin(rec, filter_[p], ep::kFilter, [&] {
+        std::optional<Code> by_id = filter_[p]->FilterCodeOf(state, pod, id);
+        return by_id ? *by_id : filter_[p]->FilterCode(state, pod, cluster_->node_info(id));
+      });
       if (live == Code::kSuccess) continue;
       code = live == Code::kUnschedulable || live == Code::kUnschedulableAndUnresolvable
                  ? live
@@ -792,13 +835,15 @@ Code Framework::FilterCodeCached(const CycleState& state, const Pod& pod, NodeId
   // As RunFilterPluginsCached, codes only: the plugins that run this cycle
   // before the kept failure, then the kept failure.
   const int16_t fail = c->fail_at[id];
+  MetricsRecorder* const rec = plugin_recorder();
   if (c->any_run_now) {
     const size_t end = fail < 0 ? filter_.size() : static_cast<size_t>(fail);
     for (size_t p = 0; p < end; ++p) {
       if (!c->run_now[p]) continue;
-      std::optional<Code> by_id = filter_[p]->FilterCodeOf(state, pod, id);
-      const Code code =
-          by_id ? *by_id : filter_[p]->FilterCode(state, pod, cluster_->node_info(id));
+      const Code code = TimePlugin(rec, filter_[p], ep::kFilter, [&] {
+        std::optional<Code> by_id = filter_[p]->FilterCodeOf(state, pod, id);
+        return by_id ? *by_id : filter_[p]->FilterCode(state, pod, cluster_->node_info(id));
+      });
       if (code == Code::kSuccess) continue;
       // RunFilterPlugins turns anything but a rejection into an Error.
       return code == Code::kUnschedulable || code == Code::kUnschedulableAndUnresolvable
@@ -817,9 +862,11 @@ bool Framework::KeepNodeLocalVerdict(NodeCacheClass* c, const CycleState& state,
   const NodeId id = node.id;
   int16_t fail = -1;
   Status failed;
+  MetricsRecorder* const rec = plugin_recorder();
   for (size_t p = 0; p < filter_.size(); ++p) {
     if (!c->local_filter[p]) continue;
-    Status s = filter_[p]->Filter(state, pod, node);
+    Status s = TimePlugin(rec, filter_[p], ep::kFilter,
+                          [&] { return filter_[p]->Filter(state, pod, node); });
     if (s.IsSuccess()) continue;
     if (!s.IsUnschedulable()) return false;
     failed = WrapFilterStatus(filter_[p], std::move(s));
@@ -856,10 +903,12 @@ bool Framework::RunFilterPluginsCached(const CycleState& state, const Pod& pod, 
   // in RunFilterPlugins.
   const int16_t fail = c->fail_at[id];
   if (c->any_run_now) {
+    MetricsRecorder* const rec = plugin_recorder();
     const size_t end = fail < 0 ? filter_.size() : static_cast<size_t>(fail);
     for (size_t p = 0; p < end; ++p) {
       if (!c->run_now[p]) continue;
-      Status s = filter_[p]->Filter(state, pod, node);
+      Status s = TimePlugin(rec, filter_[p], ep::kFilter,
+                            [&] { return filter_[p]->Filter(state, pod, node); });
       if (s.IsSuccess()) continue;
       *failure = WrapFilterStatus(filter_[p], std::move(s));
       return false;
@@ -916,6 +965,14 @@ Status Framework::RunFilterPluginsWithNominatedPods(const CycleState& state, con
 Status Framework::RunPostFilterPlugins(CycleState* state, const Pod& pod,
                                        const NodeToStatusMap& filtered_node_status,
                                        PostFilterResult* result) const {
+  return TimePoint(metrics_, ep::kPostFilter, profile_name_, [&] {
+    return RunPostFilterPluginsUntimed(state, pod, filtered_node_status, result);
+  });
+}
+
+Status Framework::RunPostFilterPluginsUntimed(CycleState* state, const Pod& pod,
+                                              const NodeToStatusMap& filtered_node_status,
+                                              PostFilterResult* result) const {
   // Upstream merges the unschedulable statuses (code of highest precedence,
   // every reason) and keeps the last result that nominates a node.
   Status merged;
@@ -923,7 +980,8 @@ Status Framework::RunPostFilterPlugins(CycleState* state, const Pod& pod,
   PostFilterResult last;
   for (PostFilterPlugin* pl : post_filter_) {
     PostFilterResult r;
-    Status s = pl->PostFilter(state, pod, filtered_node_status, &r);
+    Status s = TimePlugin(plugin_recorder(), pl, ep::kPostFilter,
+                          [&] { return pl->PostFilter(state, pod, filtered_node_status, &r); });
     if (s.IsSuccess()) {
       *result = std::move(r);
       return s;
@@ -947,13 +1005,16 @@ Status Framework::RunPostFilterPlugins(CycleState* state, const Pod& pod,
 
 Status Framework::RunPreScorePlugins(CycleState* state, const Pod& pod,
                                      const std::vector<NodeId>& nodes) const {
-  for (PreScorePlugin* pl : pre_score_) {
-    Status s = pl->PreScore(state, pod, nodes);
-    if (!s.IsSuccess()) {
-      return Status::Error("running PreScore plugin " + Quote(pl->Name()) + ": " + s.Message());
+  return TimePoint(metrics_, ep::kPreScore, profile_name_, [&] {
+    for (PreScorePlugin* pl : pre_score_) {
+      Status s = TimePlugin(plugin_recorder(), pl, ep::kPreScore,
+                            [&] { return pl->PreScore(state, pod, nodes); });
+      if (!s.IsSuccess()) {
+        return Status::Error("running PreScore plugin " + Quote(pl->Name()) + ": " + s.Message());
+      }
     }
-  }
-  return Status();
+    return Status();
+  });
 }
 
 // Upstream keeps one score list per plugin name: a plugin listed twice
@@ -977,6 +1038,14 @@ std::vector<size_t> Framework::ScoreSlots() const {
 Status Framework::RunScorePlugins(const CycleState& state, const Pod& pod,
                                   const std::vector<NodeId>& nodes, PluginScores* out,
                                   bool use_node_cache, bool want_weighted) const {
+  return TimePoint(metrics_, ep::kScore, profile_name_, [&] {
+    return RunScorePluginsUntimed(state, pod, nodes, out, use_node_cache, want_weighted);
+  });
+}
+
+Status Framework::RunScorePluginsUntimed(const CycleState& state, const Pod& pod,
+                                         const std::vector<NodeId>& nodes, PluginScores* out,
+                                         bool use_node_cache, bool want_weighted) const {
   if (use_node_cache) {
     bool fell_back = false;
     Status s = RunScorePluginsReusing(state, pod, nodes, out, want_weighted, &fell_back);
@@ -986,13 +1055,15 @@ Status Framework::RunScorePlugins(const CycleState& state, const Pod& pod,
   const std::vector<size_t> slot = ScoreSlots();
   std::vector<NodeScoreList> raw(np, NodeScoreList(n));
   std::vector<Status> errors(n);
+  MetricsRecorder* const rec = plugin_recorder();
   // Each node's scores, plugin by plugin; a failure stops that node.
   ParallelFor(n, [&](size_t begin, size_t end) {
     for (size_t i = begin; i < end; ++i) {
       const NodeInfo& info = cluster_->node_info(nodes[i]);
       for (size_t p = 0; p < np; ++p) {
         int64_t score = 0;
-        Status s = score_[p]->Score(state, pod, info, &score);
+        Status s = TimePlugin(rec, score_[p], ep::kScore,
+                              [&] { return score_[p]->Score(state, pod, info, &score); });
         if (!s.IsSuccess()) {
           errors[i] =
               Status::Error("plugin " + Quote(score_[p]->Name()) + " failed with: " + s.Message());
@@ -1015,7 +1086,8 @@ Status Framework::NormalizeAndWeigh(const CycleState& state, const Pod& pod,
   for (size_t p = 0; p < np; ++p) {
     const ScoreExtensions* ext = score_[p]->ScoreExt();
     if (ext == nullptr) continue;
-    Status s = ext->NormalizeScore(state, pod, &(*raw)[slot[p]]);
+    Status s = TimePlugin(plugin_recorder(), score_[p], ep::kScoreExtensionNormalize,
+                          [&] { return ext->NormalizeScore(state, pod, &(*raw)[slot[p]]); });
     if (!s.IsSuccess()) {
       return Status::Error("running Normalize on Score plugins: plugin " +
                            Quote(score_[p]->Name()) + " failed with: " + s.Message());
@@ -1069,6 +1141,7 @@ Status Framework::RunScorePluginsReusing(const CycleState& state, const Pod& pod
   if (c != nullptr && c->num_local_scores == 0) c = nullptr;
   const size_t n = nodes.size(), np = score_.size();
   const std::vector<size_t> slot = ScoreSlots();
+  MetricsRecorder* const rec = plugin_recorder();
   std::vector<NodeScoreList>& raw = score_scratch_;
   if (raw.size() < np) raw.resize(np);
   for (size_t p = 0; p < np; ++p) raw[p].resize(n);
@@ -1090,7 +1163,9 @@ Status Framework::RunScorePluginsReusing(const CycleState& state, const Pod& pod
           if (col < 0) continue;
           int64_t& score = kept(static_cast<size_t>(col));
           const int64_t old = score;
-          ok = score_[p]->Score(state, pod, info, &score).IsSuccess();
+          ok = TimePlugin(rec, score_[p], ep::kScore, [&] {
+                 return score_[p]->Score(state, pod, info, &score);
+               }).IsSuccess();
           if ((old != 0) != (score != 0))
             c->nonzero[col].fetch_add(score != 0 ? 1 : -1, std::memory_order_relaxed);
         }
@@ -1152,11 +1227,14 @@ Status Framework::RunScorePluginsReusing(const CycleState& state, const Pod& pod
       ParallelFor(n, [&](size_t begin, size_t end) {
         for (size_t i = begin; i < end; ++i) {
           int64_t score = 0;
-          if (std::optional<int64_t> by_id = pl->ScoreOf(state, pod, nodes[i])) {
-            score = *by_id;
-          } else if (!pl->Score(state, pod, cluster_->node_info(nodes[i]), &score).IsSuccess()) {
-            failed.store(true, std::memory_order_relaxed);
-          }
+          const Status s = TimePlugin(rec, pl, ep::kScore, [&] {
+            if (std::optional<int64_t> by_id = pl->ScoreOf(state, pod, nodes[i])) {
+              score = *by_id;
+              return Status();
+            }
+            return pl->Score(state, pod, cluster_->node_info(nodes[i]), &score);
+          });
+          if (!s.IsSuccess()) failed.store(true, std::memory_order_relaxed);
           list[i] = NodeScore{nodes[i], score};
         }
       });
@@ -1180,7 +1258,9 @@ Status Framework::RunScorePluginsReusing(const CycleState& state, const Pod& pod
     if (c->fused[p] || as_constant[p]) continue;
     NodeScoreList& list = raw[p];
     if (const ScoreExtensions* ext = score_[p]->ScoreExt()) {
-      if (!ext->NormalizeScore(state, pod, &list).IsSuccess()) out_of_range = true;
+      const Status s = TimePlugin(rec, score_[p], ep::kScoreExtensionNormalize,
+                                  [&] { return ext->NormalizeScore(state, pod, &list); });
+      if (!s.IsSuccess()) out_of_range = true;
     }
     const int64_t weight = score_weights_[p];
     int64_t* total = out->total.data();
@@ -1200,26 +1280,45 @@ Status Framework::RunScorePluginsReusing(const CycleState& state, const Pod& pod
 // ---------------------------------------------------------------- binding cycle
 
 Status Framework::RunReservePluginsReserve(CycleState* state, const Pod& pod, NodeId node) const {
-  for (ReservePlugin* pl : reserve_) {
-    Status s = pl->Reserve(state, pod, node);
-    if (!s.IsSuccess()) {
-      return Status::Error("running Reserve plugin " + Quote(pl->Name()) + ": " + s.Message());
+  return TimePoint(metrics_, ep::kReserve, profile_name_, [&] {
+    for (ReservePlugin* pl : reserve_) {
+      Status s = TimePlugin(plugin_recorder(), pl, ep::kReserve,
+                            [&] { return pl->Reserve(state, pod, node); });
+      if (!s.IsSuccess()) {
+        return Status::Error("running Reserve plugin " + Quote(pl->Name()) + ": " + s.Message());
+      }
     }
-  }
-  return Status();
+    return Status();
+  });
 }
 
 void Framework::RunReservePluginsUnreserve(CycleState* state, const Pod& pod, NodeId node) const {
-  for (size_t i = reserve_.size(); i-- > 0;) reserve_[i]->Unreserve(state, pod, node);
+  // Upstream reports Unreserve as a Success whatever the plugins did.
+  TimePoint(metrics_, ep::kUnreserve, profile_name_, [&] {
+    for (size_t i = reserve_.size(); i-- > 0;) {
+      TimePlugin(plugin_recorder(), reserve_[i], ep::kUnreserve, [&] {
+        reserve_[i]->Unreserve(state, pod, node);
+        return Status();
+      });
+    }
+    return Status();
+  });
 }
 
 Status Framework::RunPermitPlugins(CycleState* state, const Pod& pod, NodeId node,
                                    int64_t* timeout_ns) const {
+  return TimePoint(metrics_, ep::kPermit, profile_name_,
+                   [&] { return RunPermitPluginsUntimed(state, pod, node, timeout_ns); });
+}
+
+Status Framework::RunPermitPluginsUntimed(CycleState* state, const Pod& pod, NodeId node,
+                                          int64_t* timeout_ns) const {
   bool wait = false;
   int64_t longest = 0;
   for (PermitPlugin* pl : permit_) {
     int64_t timeout = 0;
-    Status s = pl->Permit(state, pod, node, &timeout);
+    Status s = TimePlugin(plugin_recorder(), pl, ep::kPermit,
+                          [&] { return pl->Permit(state, pod, node, &timeout); });
     if (s.IsSuccess()) continue;
     if (s.IsUnschedulable()) return s.WithFailedPlugin(std::string(pl->Name()));
     if (s.IsWait()) {
@@ -1239,20 +1338,29 @@ Status Framework::RunPermitPlugins(CycleState* state, const Pod& pod, NodeId nod
 }
 
 Status Framework::RunPreBindPlugins(CycleState* state, const Pod& pod, NodeId node) const {
-  for (PreBindPlugin* pl : pre_bind_) {
-    Status s = pl->PreBind(state, pod, node);
-    if (s.IsSuccess()) continue;
-    if (s.IsUnschedulable()) return s.WithFailedPlugin(std::string(pl->Name()));
-    return Status::Error("running PreBind plugin " + Quote(pl->Name()) + ": " + s.Message());
-  }
-  return Status();
+  return TimePoint(metrics_, ep::kPreBind, profile_name_, [&] {
+    for (PreBindPlugin* pl : pre_bind_) {
+      Status s = TimePlugin(plugin_recorder(), pl, ep::kPreBind,
+                            [&] { return pl->PreBind(state, pod, node); });
+      if (s.IsSuccess()) continue;
+      if (s.IsUnschedulable()) return s.WithFailedPlugin(std::string(pl->Name()));
+      return Status::Error("running PreBind plugin " + Quote(pl->Name()) + ": " + s.Message());
+    }
+    return Status();
+  });
 }
 
 Status Framework::RunBindPlugins(CycleState* state, const Pod& pod, NodeId node) const {
+  return TimePoint(metrics_, ep::kBind, profile_name_,
+                   [&] { return RunBindPluginsUntimed(state, pod, node); });
+}
+
+Status Framework::RunBindPluginsUntimed(CycleState* state, const Pod& pod, NodeId node) const {
   if (bind_.empty()) return Status(Code::kSkip);
   Status last;
   for (BindPlugin* pl : bind_) {
-    Status s = pl->Bind(state, pod, node);
+    Status s =
+        TimePlugin(plugin_recorder(), pl, ep::kBind, [&] { return pl->Bind(state, pod, node); });
     if (s.IsSkip()) {
       last = std::move(s);
       continue;
@@ -1265,7 +1373,15 @@ Status Framework::RunBindPlugins(CycleState* state, const Pod& pod, NodeId node)
 }
 
 void Framework::RunPostBindPlugins(CycleState* state, const Pod& pod, NodeId node) const {
-  for (PostBindPlugin* pl : post_bind_) pl->PostBind(state, pod, node);
+  TimePoint(metrics_, ep::kPostBind, profile_name_, [&] {
+    for (PostBindPlugin* pl : post_bind_) {
+      TimePlugin(plugin_recorder(), pl, ep::kPostBind, [&] {
+        pl->PostBind(state, pod, node);
+        return Status();
+      });
+    }
+    return Status();
+  });
 }
 
 }  // namespace ksched::framework

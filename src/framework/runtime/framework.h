@@ -22,6 +22,8 @@
 
 namespace ksched::framework {
 
+class MetricsRecorder;
+
 // Upstream's extension point names, in getExtensionPoints' order.
 enum class ExtensionPoint : uint8_t {
   kPreFilter,
@@ -96,6 +98,13 @@ class Framework final : public Handle {
 
   // ---- engine side
   void SetCluster(const ClusterState* cluster) { cluster_ = cluster; }
+  // Where extension points and sampled plugins are timed (`ksched run`);
+  // nullptr, the default, times nothing. Set between cycles.
+  void SetMetricsRecorder(MetricsRecorder* recorder) { metrics_ = recorder; }
+  MetricsRecorder* metrics_recorder() const { return metrics_; }
+  // Whether the cycle about to run times each plugin (upstream's
+  // CycleState.recordPluginMetrics); only with a recorder.
+  void SetSamplePlugins(bool sample) { sample_plugins_ = sample && metrics_ != nullptr; }
   void SetNominated(const NominatedPods* nominated) { options_.nominated = nominated; }
   const std::string& profile_name() const { return profile_name_; }
   std::optional<int32_t> percentage_of_nodes_to_score() const { return percentage_; }
@@ -184,6 +193,21 @@ class Framework final : public Handle {
 
  private:
   explicit Framework(FrameworkOptions options);
+  // The recorder of this cycle's plugin timings, or nullptr when the cycle
+  // is not sampled.
+  MetricsRecorder* plugin_recorder() const { return sample_plugins_ ? metrics_ : nullptr; }
+  // The extension points' plugins, untimed (their Run* time them).
+  Status RunPreFilterPluginsUntimed(CycleState* state, const Pod& pod,
+                                    PreFilterResult* result) const;
+  Status RunPostFilterPluginsUntimed(CycleState* state, const Pod& pod,
+                                     const NodeToStatusMap& filtered_node_status,
+                                     PostFilterResult* result) const;
+  Status RunScorePluginsUntimed(const CycleState& state, const Pod& pod,
+                                const std::vector<NodeId>& nodes, PluginScores* out,
+                                bool use_node_cache, bool want_weighted) const;
+  Status RunPermitPluginsUntimed(CycleState* state, const Pod& pod, NodeId node,
+                                 int64_t* timeout_ns) const;
+  Status RunBindPluginsUntimed(CycleState* state, const Pod& pod, NodeId node) const;
   Status AddNominatedPods(const Pod& pod, const CycleState& state, const NodeInfo& node,
                           bool* added, CycleState* state_out, NodeInfo* node_out) const;
 
@@ -211,6 +235,8 @@ class Framework final : public Handle {
 
   FrameworkOptions options_;
   const ClusterState* cluster_ = nullptr;
+  MetricsRecorder* metrics_ = nullptr;
+  bool sample_plugins_ = false;
   // The classes of the node cache, for the ClusterState with id
   // cache_cluster_id_ and cache_num_nodes_ nodes; the cycle's class.
   std::vector<std::unique_ptr<NodeCacheClass>> node_cache_;
