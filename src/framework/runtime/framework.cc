@@ -1076,11 +1076,17 @@ Status Framework::RunScorePluginsReusing(const CycleState& state, const Pod& pod
 
   // The node-local plugins' scores of nodes without kept ones, computed and
   // kept (node by node, as they are on the other path).
+  // Most nodes are kept: the others are listed first, then computed.
+  std::vector<NodeId>& stale = stale_scratch_;
+  stale.clear();
   if (c != nullptr) {
-    ParallelFor(n, [&](size_t begin, size_t end) {
+    for (size_t i = 0; i < n; ++i)
+      if (!c->score_kept[nodes[i]]) stale.push_back(nodes[i]);
+  }
+  if (!stale.empty()) {
+    ParallelFor(stale.size(), [&](size_t begin, size_t end) {
       for (size_t i = begin; i < end; ++i) {
-        const NodeId id = nodes[i];
-        if (c->score_kept[id]) continue;
+        const NodeId id = stale[i];
         const NodeInfo& info = cluster_->node_info(id);
         // The node's score in column `col`.
         auto kept = [&](size_t col) -> int64_t& { return c->raw[col * c->num_nodes + id]; };
@@ -1113,9 +1119,9 @@ Status Framework::RunScorePluginsReusing(const CycleState& state, const Pod& pod
     });
   }
   // Without the weighted matrix, the fused plugins' part of each total is
-  // the kept base, when every one of them is in range.
+  // the kept base, when every one of them is in range (checked below, as
+  // the totals start from the bases).
   bool fuse = !want_weighted && c != nullptr && c->fusable && !failed.load();
-  for (size_t i = 0; fuse && i < n; ++i) fuse = c->base_ok[nodes[i]] != 0;
   // Each listing's column: kept scores, zeros for plugins that score 0
   // everywhere this cycle (PodTopologySpread and InterPodAffinity without
   // terms), else the plugin on every node.
@@ -1137,6 +1143,19 @@ Status Framework::RunScorePluginsReusing(const CycleState& state, const Pod& pod
     if (!k || *k < kMinNodeScore || *k > kMaxNodeScore) continue;
     constant += *k * score_weights_[p];
     as_constant[p] = 1;
+  }
+  if (fuse) {
+    out->total.resize(n);
+    int64_t* total = out->total.data();
+    const int64_t* base = c->base.data();
+    const uint8_t* base_ok = c->base_ok.data();
+    uint8_t all_ok = 1;
+    for (size_t i = 0; i < n; ++i) {
+      const NodeId id = nodes[i];
+      total[i] = base[id] + constant;
+      all_ok &= base_ok[id];
+    }
+    fuse = all_ok != 0;
   }
   for (size_t p = 0; p < np && !failed.load(std::memory_order_relaxed); ++p) {
     if (fuse && (c->fused[p] || as_constant[p])) continue;
@@ -1173,8 +1192,6 @@ Status Framework::RunScorePluginsReusing(const CycleState& state, const Pod& pod
   // out-of-range score is reported by the full path.
   out->num_nodes = n;
   out->weighted.clear();
-  out->total.resize(n);
-  for (size_t i = 0; i < n; ++i) out->total[i] = c->base[nodes[i]] + constant;
   bool out_of_range = false;
   for (size_t p = 0; p < np; ++p) {
     if (c->fused[p] || as_constant[p]) continue;
