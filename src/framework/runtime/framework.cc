@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdint>
 #include <map>
 #include <mutex>
 #include <set>
@@ -10,6 +11,7 @@
 
 #include "api/priority_admission.h"
 #include "cache/nominated_pods.h"
+#include "framework/batch.h"
 #include "framework/runtime/parallelize.h"
 
 namespace ksched::framework {
@@ -750,28 +752,60 @@ void Framework::FilterCodesCached(const CycleState& state, const Pod& pod, const
   }
   // FilterCodeCached with the class's checks made once: a kept node's code
   // is its kept failure, unless a plugin that runs this cycle and comes
-  // before it rejects the node.
+  // before it rejects the node. A block of nodes at a time, plugin by
+  // plugin: each plugin is asked (in one call where it has the batch form)
+  // about the nodes no earlier plugin rejected and whose kept failure, if
+  // any, comes after it, which is what the node-by-node order asks.
   const size_t kept_size = c->filter_kept.size();
-  for (size_t i = 0; i < count; ++i) {
-    const NodeId id = ids[i];
-    if (id >= kept_size || !c->filter_kept[id]) {
-      out[i] = FilterCodeCached(state, pod, id);
-      continue;
+  constexpr size_t kBlock = 256;
+  constexpr int32_t kNoKeptFailure = INT32_MAX;
+  int32_t limit[kBlock];  // plugins before this index still run; -1: decided
+  NodeId live_ids[kBlock];
+  uint16_t live_at[kBlock];
+  Code live[kBlock];
+  for (size_t b = 0; b < count; b += kBlock) {
+    const size_t m = std::min(kBlock, count - b);
+    int32_t max_limit = -1;
+    for (size_t k = 0; k < m; ++k) {
+      const NodeId id = ids[b + k];
+      if (id >= kept_size || !c->filter_kept[id]) {
+        out[b + k] = FilterCodeCached(state, pod, id);
+        limit[k] = -1;
+        continue;
+      }
+      const int16_t fail = c->fail_at[id];
+      out[b + k] = fail < 0 ? Code::kSuccess : c->fail_code[id];
+      limit[k] = fail < 0 ? kNoKeptFailure : fail;
+      max_limit = std::max(max_limit, limit[k]);
     }
-    const int16_t fail = c->fail_at[id];
-    Code code = fail < 0 ? Code::kSuccess : c->fail_code[id];
     for (uint32_t p : c->run_list) {
-      if (fail >= 0 && p >= static_cast<uint32_t>(fail)) break;
-      std::optional<Code> by_id = filter_[p]->FilterCodeOf(state, pod, id);
-      const Code live =
-          by_id ? *by_id : filter_[p]->FilterCode(state, pod, cluster_->node_info(id));
-      if (live == Code::kSuccess) continue;
-      code = live == Code::kUnschedulable || live == Code::kUnschedulableAndUnresolvable
-                 ? live
-                 : Code::kError;
-      break;
+      if (static_cast<int32_t>(p) >= max_limit) break;  // run_list ascends
+      size_t nl = 0;
+      for (size_t k = 0; k < m; ++k) {
+        if (static_cast<int32_t>(p) >= limit[k]) continue;
+        live_ids[nl] = ids[b + k];
+        live_at[nl] = static_cast<uint16_t>(k);
+        ++nl;
+      }
+      if (nl == 0) continue;
+      const FilterPlugin* pl = filter_[p];
+      const auto* batch = dynamic_cast<const BatchFilterCodes*>(pl);
+      if (batch == nullptr || !batch->FilterCodesOf(state, pod, live_ids, nl, live)) {
+        for (size_t j = 0; j < nl; ++j) {
+          std::optional<Code> by_id = pl->FilterCodeOf(state, pod, live_ids[j]);
+          live[j] = by_id ? *by_id : pl->FilterCode(state, pod, cluster_->node_info(live_ids[j]));
+        }
+      }
+      for (size_t j = 0; j < nl; ++j) {
+        const Code code = live[j];
+        if (code == Code::kSuccess) continue;
+        const size_t k = live_at[j];
+        out[b + k] = code == Code::kUnschedulable || code == Code::kUnschedulableAndUnresolvable
+                         ? code
+                         : Code::kError;
+        limit[k] = -1;
+      }
     }
-    out[i] = code;
   }
 }
 
@@ -1168,6 +1202,15 @@ Status Framework::RunScorePluginsReusing(const CycleState& state, const Pod& pod
       for (size_t i = 0; i < n; ++i) list[i] = NodeScore{nodes[i], 0};
     } else {
       const ScorePlugin* pl = score_[p];
+      // The batch form where the plugin has one, else node by node.
+      if (const auto* batch = dynamic_cast<const BatchScores*>(pl)) {
+        std::atomic<bool> answered{true};
+        ParallelFor(n, [&](size_t begin, size_t end) {
+          if (!batch->ScoresOf(state, pod, nodes.data() + begin, end - begin, list.data() + begin))
+            answered.store(false, std::memory_order_relaxed);
+        });
+        if (answered.load()) continue;
+      }
       ParallelFor(n, [&](size_t begin, size_t end) {
         for (size_t i = begin; i < end; ++i) {
           int64_t score = 0;

@@ -320,4 +320,16 @@ std::optional<Code> InterPodAffinity::FilterCodeOf(const CycleState& cycle, cons
   return CodeOn(*s, ByNodeId{id});
 }
 
+bool InterPodAffinity::FilterCodesOf(const CycleState& cycle, const Pod&, const NodeId* ids,
+                                     size_t count, Code* out) const {
+  const auto* s = cycle.ReadAs<PreFilterState>(kPreFilterStateKey);
+  if (s == nullptr) return false;
+  const size_t covered = s->covered;
+  for (size_t k = 0; k < count; ++k) {
+    if (ids[k] >= covered) return false;
+    out[k] = CodeOn(*s, ByNodeId{ids[k]});
+  }
+  return true;
+}
+
 }  // namespace ksched::framework::interpodaffinity

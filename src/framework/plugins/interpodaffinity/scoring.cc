@@ -1,5 +1,6 @@
 // InterPodAffinity's PreScore, Score and NormalizeScore (upstream's
 // scoring.go).
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <memory>
@@ -236,6 +237,25 @@ std::optional<int64_t> InterPodAffinity::NormalizedZero(const CycleState& cycle,
   const auto* s = cycle.ReadAs<PreScoreState>(kPreScoreStateKey);
   if (s == nullptr) return std::nullopt;
   return 0;
+}
+
+bool InterPodAffinity::ScoresOf(const CycleState& cycle, const Pod&, const NodeId* ids,
+                                size_t count, NodeScore* out) const {
+  const auto* s = cycle.ReadAs<PreScoreState>(kPreScoreStateKey);
+  if (s == nullptr) return false;
+  const TopologyCounts& counts = *s->topology_score;
+  const uint32_t slots = static_cast<uint32_t>(counts.num_slots());
+  size_t covered = SIZE_MAX;
+  for (uint32_t slot = 0; slot < slots; ++slot)
+    covered = std::min(covered, counts.index(slot).num_nodes());
+  for (size_t k = 0; k < count; ++k) {
+    const NodeId id = ids[k];
+    if (slots > 0 && id >= covered) return false;
+    int64_t sum = 0;
+    for (uint32_t slot = 0; slot < slots; ++slot) sum += counts.AtNodeId(slot, id);
+    out[k] = NodeScore{id, sum};
+  }
+  return true;
 }
 
 Status InterPodAffinity::NormalizeScore(const CycleState& cycle, const Pod&,
