@@ -83,8 +83,7 @@ Status InterPodAffinity::PreFilter(CycleState* cycle, const Pod& pod, PreFilterR
     // The same counts from the sums kept over the placed pods.
     SyncGroups(cluster);
     auto add_all = [&](TopologyCounts* counts, uint32_t slot, const std::vector<int64_t>& sums) {
-      for (size_t d = 0; d < sums.size(); ++d)
-        if (sums[d] != 0) counts->Add(slot, static_cast<uint32_t>(d), sums[d]);
+      counts->AddAll(slot, sums);
     };
     // existingAntiAffinityCounts: each group's matching terms.
     for (uint32_t g : placed_groups_) {

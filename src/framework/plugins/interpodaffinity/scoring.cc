@@ -90,10 +90,13 @@ Status InterPodAffinity::PreScore(CycleState* cycle, const Pod& pod,
   ScoreBuilder builder(cluster, &indexes_);
   const size_t n_pref = own.preferred_affinity.size();
   const size_t n_pref_anti = own.preferred_anti_affinity.size();
-  MatchMemo own_memo(cluster.num_label_sets());  // the incoming pod's terms, by label set
+  // Only the walk over the placed pods below reads the memos: with kept
+  // sums they start empty (and grow if asked).
+  const bool kept = handle_->reuse_between_cycles();
+  MatchMemo own_memo(kept ? 0 : cluster.num_label_sets());  // the incoming pod's terms
 
   std::lock_guard<std::mutex> lock(mu_);
-  MatchMemo group_memo(cache_.num_groups());  // existing pods' terms, by group
+  MatchMemo group_memo(kept ? 0 : cache_.num_groups());  // existing pods' terms, by group
 
   // processExistingPod.
   auto process = [&](PodId id, const PodInfo& info, const NodeInfo& node) {
