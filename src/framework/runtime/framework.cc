@@ -1103,9 +1103,10 @@ Status Framework::RunScorePluginsReusing(const CycleState& state, const Pod& pod
   if (c != nullptr && c->num_local_scores == 0) c = nullptr;
   const size_t n = nodes.size(), np = score_.size();
   const std::vector<size_t> slot = ScoreSlots();
+  // Each list is sized when its plugin's column is written below: lists of
+  // plugins that are fused or constant this cycle are left alone.
   std::vector<NodeScoreList>& raw = score_scratch_;
   if (raw.size() < np) raw.resize(np);
-  for (size_t p = 0; p < np; ++p) raw[p].resize(n);
   std::atomic<bool> failed{false};
 
   // The node-local plugins' scores of nodes without kept ones, computed and
@@ -1194,6 +1195,7 @@ Status Framework::RunScorePluginsReusing(const CycleState& state, const Pod& pod
   for (size_t p = 0; p < np && !failed.load(std::memory_order_relaxed); ++p) {
     if (fuse && (c->fused[p] || as_constant[p])) continue;
     NodeScoreList& list = raw[slot[p]];
+    list.resize(n);
     const int32_t col = c != nullptr ? c->score_slot[p] : -1;
     if (col >= 0) {
       const int64_t* column = c->Column(static_cast<size_t>(col));
