@@ -234,17 +234,28 @@ bool Scheduler::FindNodesThatPassFilters(Framework* fwk, const Pod& pod,
       ParallelFor(chunk, [&](size_t b, size_t e) {
         fwk->FilterCodesCached(r->state, pod, walk + i + b, e - b, codes.data() + b);
       });
+      // Counted in locals (the member and the vector's size are not kept
+      // in registers across the loop's stores).
+      size_t found = feasible->size(), failed = 0;
+      const Code* code = codes.data();
+      const NodeId* from = walk + i;
       for (size_t k = 0; k < chunk; ++k) {
-        if (codes[k] == Code::kSuccess) {
-          if (feasible->size() >= to_find) return true;
-          feasible->push_back(walk[i + k]);
-        } else if (codes[k] == Code::kError) {
+        if (code[k] == Code::kSuccess) {
+          if (found >= to_find) {
+            lean_failed_nodes_ += failed;
+            return true;
+          }
+          feasible->push_back(from[k]);
+          ++found;
+        } else if (code[k] == Code::kError) {
+          lean_failed_nodes_ += failed;
           lean_retry_ = true;  // the full run finds its message
           return false;
         } else {
-          ++lean_failed_nodes_;
+          ++failed;
         }
       }
+      lean_failed_nodes_ += failed;
       i += chunk;
     }
     return true;
