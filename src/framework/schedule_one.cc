@@ -157,6 +157,8 @@ void Scheduler::SetNominated(const NominatedPods* nominated) {
 const std::vector<NodeId>& Scheduler::NodeOrder() {
   if (cluster_->id() != order_cluster_id_ || cluster_->num_nodes() != order_num_nodes_) {
     node_order_ = NodeTreeList(*cluster_);
+    node_order_twice_ = node_order_;
+    node_order_twice_.insert(node_order_twice_.end(), node_order_.begin(), node_order_.end());
     order_cluster_id_ = cluster_->id();
     order_num_nodes_ = cluster_->num_nodes();
   }
@@ -217,30 +219,49 @@ bool Scheduler::FindNodesThatPassFilters(Framework* fwk, const Pod& pod,
   if (lean_) {
     // Codes only: failing nodes are counted, not recorded (see SchedulePod).
     std::vector<Code>& codes = filter_codes_;
-    // The nodes in walk order, so that a range of them is contiguous.
-    std::vector<NodeId>& walk = filter_walk_;
-    walk.resize(n);
-    std::copy(nodes.begin() + static_cast<std::ptrdiff_t>(start), nodes.end(), walk.begin());
-    std::copy(nodes.begin(), nodes.begin() + static_cast<std::ptrdiff_t>(start),
-              walk.begin() + static_cast<std::ptrdiff_t>(n - start));
+    // The nodes in walk order, so that a range of them is contiguous: the
+    // snapshot's order is kept twice in a row, any other list is copied.
+    const NodeId* walk = nullptr;
+    if (&nodes == &node_order_ && node_order_twice_.size() == 2 * n) {
+      walk = node_order_twice_.data() + start;
+    } else {
+      filter_walk_.resize(n);
+      std::copy(nodes.begin() + static_cast<std::ptrdiff_t>(start), nodes.end(),
+                filter_walk_.begin());
+      std::copy(nodes.begin(), nodes.begin() + static_cast<std::ptrdiff_t>(start),
+                filter_walk_.begin() + static_cast<std::ptrdiff_t>(n - start));
+      walk = filter_walk_.data();
+    }
+    feasible->reserve(std::min(n, to_find + 1));
     while (i < n) {
       const size_t remaining = to_find > feasible->size() ? to_find - feasible->size() : 1;
       const size_t chunk = to_find >= n ? n - i : std::min(n - i, std::max<size_t>(remaining, 256));
       if (codes.size() < chunk) codes.resize(chunk);
       ParallelFor(chunk, [&](size_t b, size_t e) {
-        fwk->FilterCodesCached(r->state, pod, walk.data() + i + b, e - b, codes.data() + b);
+        fwk->FilterCodesCached(r->state, pod, walk + i + b, e - b, codes.data() + b);
       });
+      // Counted in locals (the member and the vector's size are not kept
+      // in registers across the loop's stores).
+      size_t found = feasible->size(), failed = 0;
+      const Code* code = codes.data();
+      const NodeId* from = walk + i;
       for (size_t k = 0; k < chunk; ++k) {
-        if (codes[k] == Code::kSuccess) {
-          if (feasible->size() >= to_find) return true;
-          feasible->push_back(walk[i + k]);
-        } else if (codes[k] == Code::kError) {
+        if (code[k] == Code::kSuccess) {
+          if (found >= to_find) {
+            lean_failed_nodes_ += failed;
+            return true;
+          }
+          feasible->push_back(from[k]);
+          ++found;
+        } else if (code[k] == Code::kError) {
+          lean_failed_nodes_ += failed;
           lean_retry_ = true;  // the full run finds its message
           return false;
         } else {
-          ++lean_failed_nodes_;
+          ++failed;
         }
       }
+      lean_failed_nodes_ += failed;
       i += chunk;
     }
     return true;
@@ -324,7 +345,8 @@ bool Scheduler::FindNodesThatPassExtenders(const Pod& pod, std::vector<NodeId>* 
 
 void Scheduler::FindNodesThatFitPod(Framework* fwk, const Pod& pod, CycleResult* r,
                                     std::string* error) {
-  failure_index_.assign(cluster_->num_nodes(), -1);
+  // Only the detailed path records failures (the lean one counts them).
+  if (!lean_) failure_index_.assign(cluster_->num_nodes(), -1);
   PreFilterResult pre;
   Status s = fwk->RunPreFilterPlugins(&r->state, pod, &pre);
   if (!s.IsSuccess()) {
@@ -357,19 +379,19 @@ void Scheduler::FindNodesThatFitPod(Framework* fwk, const Pod& pod, CycleResult*
     }
   }
 
-  std::vector<NodeId> nodes;
-  if (pre.AllNodes()) {
-    nodes = NodeOrder();
-  } else {
+  // Every node: the snapshot's order itself, not a copy.
+  std::vector<NodeId> listed;
+  if (!pre.AllNodes()) {
     for (const std::string& name : *pre.node_names) {
       NodeId id = cluster_->FindNode(name);
       if (id == kNoNode) {
         *error = "nodeinfo not found for node name " + Quote(name);
         return;
       }
-      nodes.push_back(id);
+      listed.push_back(id);
     }
   }
+  const std::vector<NodeId>& nodes = pre.AllNodes() ? NodeOrder() : listed;
   std::vector<NodeId> feasible;
   bool ok = nodes.empty() || FindNodesThatPassFiltersTimed(fwk, pod, nodes, r, &feasible, error);
   if (lean_retry_) return;

@@ -158,7 +158,9 @@ class Scheduler {
   const ClusterState* cluster_ = nullptr;
   uint64_t order_cluster_id_ = 0;
   size_t order_num_nodes_ = SIZE_MAX;
-  std::vector<NodeId> node_order_;      // the snapshot's NodeInfos().List() order
+  std::vector<NodeId> node_order_;  // the snapshot's NodeInfos().List() order
+  // node_order_ twice in a row: the walk from any start is contiguous.
+  std::vector<NodeId> node_order_twice_;
   std::vector<int32_t> failure_index_;  // node -> index in failures, -1 when none
   size_t next_start_node_index_ = 0;
   // Scratch kept from cycle to cycle: filter verdicts of a chunk and the

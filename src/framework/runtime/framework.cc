@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdint>
 #include <map>
 #include <mutex>
 #include <set>
@@ -11,6 +12,7 @@
 
 #include "api/priority_admission.h"
 #include "cache/nominated_pods.h"
+#include "framework/batch.h"
 #include "framework/runtime/metrics_recorder.h"
 #include "framework/runtime/parallelize.h"
 
@@ -792,29 +794,64 @@ void Framework::FilterCodesCached(const CycleState& state, const Pod& pod, const
   }
   // FilterCodeCached with the class's checks made once: a kept node's code
   // is its kept failure, unless a plugin that runs this cycle and comes
-  // before it rejects the node.
+  // before it rejects the node. A block of nodes at a time, plugin by
+  // plugin: each plugin is asked (in one call where it has the batch form)
+  // about the nodes no earlier plugin rejected and whose kept failure, if
+  // any, comes after it, which is what the node-by-node order asks.
   const size_t kept_size = c->filter_kept.size();
-  for (size_t i = 0; i < count; ++i) {
-    const NodeId id = ids[i];
-    if (id >= kept_size || !c->filter_kept[id]) {
-      out[i] = FilterCodeCached(state, pod, id);
-      continue;
+  constexpr size_t kBlock = 256;
+  constexpr int32_t kNoKeptFailure = INT32_MAX;
+  int32_t limit[kBlock];  // plugins before this index still run; -1: decided
+  NodeId live_ids[kBlock];
+  uint16_t live_at[kBlock];
+  Code live[kBlock];
+  for (size_t b = 0; b < count; b += kBlock) {
+    const size_t m = std::min(kBlock, count - b);
+    int32_t max_limit = -1;
+    for (size_t k = 0; k < m; ++k) {
+      const NodeId id = ids[b + k];
+      if (id >= kept_size || !c->filter_kept[id]) {
+        out[b + k] = FilterCodeCached(state, pod, id);
+        limit[k] = -1;
+        continue;
+      }
+      const int16_t fail = c->fail_at[id];
+      out[b + k] = fail < 0 ? Code::kSuccess : c->fail_code[id];
+      limit[k] = fail < 0 ? kNoKeptFailure : fail;
+      max_limit = std::max(max_limit, limit[k]);
     }
-    const int16_t fail = c->fail_at[id];
-    Code code = fail < 0 ? Code::kSuccess : c->fail_code[id];
     for (uint32_t p : c->run_list) {
-      if (fail >= 0 && p >= static_cast<uint32_t>(fail)) break;
-      const Code live = TimePlugin(rec, filter_[p], ep::kFilter, [&] {
-        std::optional<Code> by_id = filter_[p]->FilterCodeOf(state, pod, id);
-        return by_id ? *by_id : filter_[p]->FilterCode(state, pod, cluster_->node_info(id));
-      });
-      if (live == Code::kSuccess) continue;
-      code = live == Code::kUnschedulable || live == Code::kUnschedulableAndUnresolvable
-                 ? live
-                 : Code::kError;
-      break;
+      if (static_cast<int32_t>(p) >= max_limit) break;  // run_list ascends
+      size_t nl = 0;
+      for (size_t k = 0; k < m; ++k) {
+        if (static_cast<int32_t>(p) >= limit[k]) continue;
+        live_ids[nl] = ids[b + k];
+        live_at[nl] = static_cast<uint16_t>(k);
+        ++nl;
+      }
+      if (nl == 0) continue;
+      const FilterPlugin* pl = filter_[p];
+      // A sampled cycle times each node's run, as upstream does, so it asks
+      // node by node.
+      const auto* batch = rec == nullptr ? dynamic_cast<const BatchFilterCodes*>(pl) : nullptr;
+      if (batch == nullptr || !batch->FilterCodesOf(state, pod, live_ids, nl, live)) {
+        for (size_t j = 0; j < nl; ++j) {
+          live[j] = TimePlugin(rec, pl, ep::kFilter, [&] {
+            std::optional<Code> by_id = pl->FilterCodeOf(state, pod, live_ids[j]);
+            return by_id ? *by_id : pl->FilterCode(state, pod, cluster_->node_info(live_ids[j]));
+          });
+        }
+      }
+      for (size_t j = 0; j < nl; ++j) {
+        const Code code = live[j];
+        if (code == Code::kSuccess) continue;
+        const size_t k = live_at[j];
+        out[b + k] = code == Code::kUnschedulable || code == Code::kUnschedulableAndUnresolvable
+                         ? code
+                         : Code::kError;
+        limit[k] = -1;
+      }
     }
-    out[i] = code;
   }
 }
 
@@ -1142,18 +1179,25 @@ Status Framework::RunScorePluginsReusing(const CycleState& state, const Pod& pod
   const size_t n = nodes.size(), np = score_.size();
   const std::vector<size_t> slot = ScoreSlots();
   MetricsRecorder* const rec = plugin_recorder();
+  // Each list is sized when its plugin's column is written below: lists of
+  // plugins that are fused or constant this cycle are left alone.
   std::vector<NodeScoreList>& raw = score_scratch_;
   if (raw.size() < np) raw.resize(np);
-  for (size_t p = 0; p < np; ++p) raw[p].resize(n);
   std::atomic<bool> failed{false};
 
   // The node-local plugins' scores of nodes without kept ones, computed and
   // kept (node by node, as they are on the other path).
+  // Most nodes are kept: the others are listed first, then computed.
+  std::vector<NodeId>& stale = stale_scratch_;
+  stale.clear();
   if (c != nullptr) {
-    ParallelFor(n, [&](size_t begin, size_t end) {
+    for (size_t i = 0; i < n; ++i)
+      if (!c->score_kept[nodes[i]]) stale.push_back(nodes[i]);
+  }
+  if (!stale.empty()) {
+    ParallelFor(stale.size(), [&](size_t begin, size_t end) {
       for (size_t i = begin; i < end; ++i) {
-        const NodeId id = nodes[i];
-        if (c->score_kept[id]) continue;
+        const NodeId id = stale[i];
         const NodeInfo& info = cluster_->node_info(id);
         // The node's score in column `col`.
         auto kept = [&](size_t col) -> int64_t& { return c->raw[col * c->num_nodes + id]; };
@@ -1188,9 +1232,9 @@ Status Framework::RunScorePluginsReusing(const CycleState& state, const Pod& pod
     });
   }
   // Without the weighted matrix, the fused plugins' part of each total is
-  // the kept base, when every one of them is in range.
+  // the kept base, when every one of them is in range (checked below, as
+  // the totals start from the bases).
   bool fuse = !want_weighted && c != nullptr && c->fusable && !failed.load();
-  for (size_t i = 0; fuse && i < n; ++i) fuse = c->base_ok[nodes[i]] != 0;
   // Each listing's column: kept scores, zeros for plugins that score 0
   // everywhere this cycle (PodTopologySpread and InterPodAffinity without
   // terms), else the plugin on every node.
@@ -1213,9 +1257,23 @@ Status Framework::RunScorePluginsReusing(const CycleState& state, const Pod& pod
     constant += *k * score_weights_[p];
     as_constant[p] = 1;
   }
+  if (fuse) {
+    out->total.resize(n);
+    int64_t* total = out->total.data();
+    const int64_t* base = c->base.data();
+    const uint8_t* base_ok = c->base_ok.data();
+    uint8_t all_ok = 1;
+    for (size_t i = 0; i < n; ++i) {
+      const NodeId id = nodes[i];
+      total[i] = base[id] + constant;
+      all_ok &= base_ok[id];
+    }
+    fuse = all_ok != 0;
+  }
   for (size_t p = 0; p < np && !failed.load(std::memory_order_relaxed); ++p) {
     if (fuse && (c->fused[p] || as_constant[p])) continue;
     NodeScoreList& list = raw[slot[p]];
+    list.resize(n);
     const int32_t col = c != nullptr ? c->score_slot[p] : -1;
     if (col >= 0) {
       const int64_t* column = c->Column(static_cast<size_t>(col));
@@ -1224,6 +1282,16 @@ Status Framework::RunScorePluginsReusing(const CycleState& state, const Pod& pod
       for (size_t i = 0; i < n; ++i) list[i] = NodeScore{nodes[i], 0};
     } else {
       const ScorePlugin* pl = score_[p];
+      // The batch form where the plugin has one, else node by node (and on
+      // a sampled cycle, which times each node's run).
+      if (const auto* batch = rec == nullptr ? dynamic_cast<const BatchScores*>(pl) : nullptr) {
+        std::atomic<bool> answered{true};
+        ParallelFor(n, [&](size_t begin, size_t end) {
+          if (!batch->ScoresOf(state, pod, nodes.data() + begin, end - begin, list.data() + begin))
+            answered.store(false, std::memory_order_relaxed);
+        });
+        if (answered.load()) continue;
+      }
       ParallelFor(n, [&](size_t begin, size_t end) {
         for (size_t i = begin; i < end; ++i) {
           int64_t score = 0;
@@ -1251,8 +1319,6 @@ Status Framework::RunScorePluginsReusing(const CycleState& state, const Pod& pod
   // out-of-range score is reported by the full path.
   out->num_nodes = n;
   out->weighted.clear();
-  out->total.resize(n);
-  for (size_t i = 0; i < n; ++i) out->total[i] = c->base[nodes[i]] + constant;
   bool out_of_range = false;
   for (size_t p = 0; p < np; ++p) {
     if (c->fused[p] || as_constant[p]) continue;

@@ -246,6 +246,7 @@ class Framework final : public Handle {
   NodeCacheClass* cycle_class_ = nullptr;
   // Score lists reused from cycle to cycle (one cycle runs at a time).
   mutable std::vector<NodeScoreList> score_scratch_;
+  mutable std::vector<NodeId> stale_scratch_;  // nodes without kept scores
   // WrapFilterStatus's last wrapped statuses (round robin).
   struct WrappedStatus {
     const FilterPlugin* plugin;

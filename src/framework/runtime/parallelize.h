@@ -5,6 +5,7 @@
 #pragma once
 
 #include <tbb/blocked_range.h>
+#include <tbb/global_control.h>
 #include <tbb/parallel_for.h>
 
 #include <cstddef>
@@ -13,7 +14,9 @@ namespace ksched::framework {
 
 template <typename F>
 void ParallelFor(size_t n, F&& body, size_t grain = 64) {
-  if (n < 2 * grain) {
+  // One worker allowed (bench --threads 1): no tasks to split and steal.
+  if (n < 2 * grain ||
+      tbb::global_control::active_value(tbb::global_control::max_allowed_parallelism) <= 1) {
     body(size_t{0}, n);
     return;
   }

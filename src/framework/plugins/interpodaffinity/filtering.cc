@@ -83,8 +83,7 @@ Status InterPodAffinity::PreFilter(CycleState* cycle, const Pod& pod, PreFilterR
     // The same counts from the sums kept over the placed pods.
     SyncGroups(cluster);
     auto add_all = [&](TopologyCounts* counts, uint32_t slot, const std::vector<int64_t>& sums) {
-      for (size_t d = 0; d < sums.size(); ++d)
-        if (sums[d] != 0) counts->Add(slot, static_cast<uint32_t>(d), sums[d]);
+      counts->AddAll(slot, sums);
     };
     // existingAntiAffinityCounts: each group's matching terms.
     for (uint32_t g : placed_groups_) {
@@ -318,6 +317,72 @@ std::optional<Code> InterPodAffinity::FilterCodeOf(const CycleState& cycle, cons
   const auto* s = cycle.ReadAs<PreFilterState>(kPreFilterStateKey);
   if (s == nullptr || id >= s->covered) return std::nullopt;
   return CodeOn(*s, ByNodeId{id});
+}
+
+bool InterPodAffinity::FilterCodesOf(const CycleState& cycle, const Pod&, const NodeId* ids,
+                                     size_t count, Code* out) const {
+  const auto* s = cycle.ReadAs<PreFilterState>(kPreFilterStateKey);
+  if (s == nullptr) return false;
+  const size_t covered = s->covered;
+  for (size_t k = 0; k < count; ++k)
+    if (ids[k] >= covered) return false;
+  // CodeOn with its per-cycle checks made once and each slot's index found
+  // once; the same reads per node, in the same order.
+  struct View {
+    const TopologyCounts* counts;
+    uint32_t slot;
+    const TopologyIndex* index;
+  };
+  constexpr size_t kMaxViews = 8;
+  const bool check_anti = s->anti.num_nonzero() != 0;
+  const bool check_existing = s->existing_anti.num_nonzero() != 0;
+  const size_t n_aff = s->affinity_slots.size();
+  const size_t n_anti = check_anti ? s->anti_slots.size() : 0;
+  const size_t n_existing = check_existing ? s->existing_anti.num_slots() : 0;
+  if (n_aff > kMaxViews || n_anti > kMaxViews || n_existing > kMaxViews) {
+    for (size_t k = 0; k < count; ++k) out[k] = CodeOn(*s, ByNodeId{ids[k]});
+    return true;
+  }
+  View aff[kMaxViews], anti[kMaxViews], existing[kMaxViews];
+  for (size_t i = 0; i < n_aff; ++i) {
+    const uint32_t slot = s->affinity_slots[i];
+    aff[i] = View{&s->affinity, slot, &s->affinity.index(slot)};
+  }
+  for (size_t i = 0; i < n_anti; ++i) {
+    const uint32_t slot = s->anti_slots[i];
+    anti[i] = View{&s->anti, slot, &s->anti.index(slot)};
+  }
+  for (uint32_t slot = 0; slot < n_existing; ++slot)
+    existing[slot] = View{&s->existing_anti, slot, &s->existing_anti.index(slot)};
+  // With pods matching nowhere, the affinity check falls back to the pod
+  // matching its own terms.
+  const bool own_fallback = s->affinity.num_nonzero() == 0 && s->matches_own_affinity;
+  for (size_t k = 0; k < count; ++k) {
+    const NodeId id = ids[k];
+    Code code = Code::kSuccess;
+    if (n_aff > 0) {
+      bool pods_exist = true, has_keys = true;
+      for (size_t i = 0; i < n_aff; ++i) {
+        const uint32_t d = aff[i].index->DomainOfId(id);
+        if (d == kNoDomain) {
+          has_keys = false;
+          break;
+        }
+        if (aff[i].counts->Get(aff[i].slot, d) <= 0) pods_exist = false;
+      }
+      if (!has_keys || (!pods_exist && !own_fallback)) code = Code::kUnschedulableAndUnresolvable;
+    }
+    for (size_t i = 0; code == Code::kSuccess && i < n_anti; ++i) {
+      if (anti[i].counts->Get(anti[i].slot, anti[i].index->DomainOfId(id)) > 0)
+        code = Code::kUnschedulable;
+    }
+    for (size_t i = 0; code == Code::kSuccess && i < n_existing; ++i) {
+      if (existing[i].counts->Get(existing[i].slot, existing[i].index->DomainOfId(id)) > 0)
+        code = Code::kUnschedulable;
+    }
+    out[k] = code;
+  }
+  return true;
 }
 
 }  // namespace ksched::framework::interpodaffinity

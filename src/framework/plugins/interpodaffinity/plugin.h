@@ -15,6 +15,7 @@
 #include <string_view>
 #include <vector>
 
+#include "framework/batch.h"
 #include "framework/interface.h"
 #include "framework/plugins/interpodaffinity/terms.h"
 #include "framework/plugins/interpodaffinity/topology.h"
@@ -59,7 +60,9 @@ class InterPodAffinity final : public PreFilterPlugin,
                                public PreScorePlugin,
                                public ScorePlugin,
                                public ScoreExtensions,
-                               public EnqueueExtensions {
+                               public EnqueueExtensions,
+                               public BatchFilterCodes,
+                               public BatchScores {
  public:
   InterPodAffinity(const config::InterPodAffinityArgs& args, Handle* handle)
       : args_(args), handle_(handle) {}
@@ -79,6 +82,8 @@ class InterPodAffinity final : public PreFilterPlugin,
   Code FilterCode(const CycleState& state, const Pod& pod, const NodeInfo& node) const override;
   std::optional<Code> FilterCodeOf(const CycleState& state, const Pod& pod,
                                    NodeId id) const override;
+  bool FilterCodesOf(const CycleState& state, const Pod& pod, const NodeId* ids, size_t count,
+                     Code* out) const override;
 
   // scoring.cc
   Status PreScore(CycleState* state, const Pod& pod, const std::vector<NodeId>& nodes) override;
@@ -86,6 +91,8 @@ class InterPodAffinity final : public PreFilterPlugin,
                int64_t* score) const override;
   bool ScoresZeroEverywhere(const CycleState& state) const override;
   std::optional<int64_t> ScoreOf(const CycleState& state, const Pod& pod, NodeId id) const override;
+  bool ScoresOf(const CycleState& state, const Pod& pod, const NodeId* ids, size_t count,
+                NodeScore* out) const override;
   const ScoreExtensions* ScoreExt() const override { return this; }
   Status NormalizeScore(const CycleState& state, const Pod& pod,
                         NodeScoreList* scores) const override;

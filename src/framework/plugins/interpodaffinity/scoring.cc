@@ -1,5 +1,6 @@
 // InterPodAffinity's PreScore, Score and NormalizeScore (upstream's
 // scoring.go).
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <memory>
@@ -89,10 +90,13 @@ Status InterPodAffinity::PreScore(CycleState* cycle, const Pod& pod,
   ScoreBuilder builder(cluster, &indexes_);
   const size_t n_pref = own.preferred_affinity.size();
   const size_t n_pref_anti = own.preferred_anti_affinity.size();
-  MatchMemo own_memo(cluster.num_label_sets());  // the incoming pod's terms, by label set
+  // Only the walk over the placed pods below reads the memos: with kept
+  // sums they start empty (and grow if asked).
+  const bool kept = handle_->reuse_between_cycles();
+  MatchMemo own_memo(kept ? 0 : cluster.num_label_sets());  // the incoming pod's terms
 
   std::lock_guard<std::mutex> lock(mu_);
-  MatchMemo group_memo(cache_.num_groups());  // existing pods' terms, by group
+  MatchMemo group_memo(kept ? 0 : cache_.num_groups());  // existing pods' terms, by group
 
   // processExistingPod.
   auto process = [&](PodId id, const PodInfo& info, const NodeInfo& node) {
@@ -236,6 +240,25 @@ std::optional<int64_t> InterPodAffinity::NormalizedZero(const CycleState& cycle,
   const auto* s = cycle.ReadAs<PreScoreState>(kPreScoreStateKey);
   if (s == nullptr) return std::nullopt;
   return 0;
+}
+
+bool InterPodAffinity::ScoresOf(const CycleState& cycle, const Pod&, const NodeId* ids,
+                                size_t count, NodeScore* out) const {
+  const auto* s = cycle.ReadAs<PreScoreState>(kPreScoreStateKey);
+  if (s == nullptr) return false;
+  const TopologyCounts& counts = *s->topology_score;
+  const uint32_t slots = static_cast<uint32_t>(counts.num_slots());
+  size_t covered = SIZE_MAX;
+  for (uint32_t slot = 0; slot < slots; ++slot)
+    covered = std::min(covered, counts.index(slot).num_nodes());
+  for (size_t k = 0; k < count; ++k) {
+    const NodeId id = ids[k];
+    if (slots > 0 && id >= covered) return false;
+    int64_t sum = 0;
+    for (uint32_t slot = 0; slot < slots; ++slot) sum += counts.AtNodeId(slot, id);
+    out[k] = NodeScore{id, sum};
+  }
+  return true;
 }
 
 Status InterPodAffinity::NormalizeScore(const CycleState& cycle, const Pod&,

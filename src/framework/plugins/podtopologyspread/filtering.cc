@@ -2,6 +2,9 @@
 // PodTopologySpread (upstream's filtering.go).
 #include "framework/plugins/podtopologyspread/filtering.h"
 
+#include <algorithm>
+#include <cstdint>
+
 #include "framework/plugins/podtopologyspread/kept_counts.h"
 #include "framework/plugins/podtopologyspread/plugin.h"
 
@@ -294,6 +297,23 @@ std::optional<Code> PodTopologySpread::FilterCodeOf(const CycleState& state, con
   return CodeOf(JudgeConstraints(
       *s, features_.min_domains, [&](const TopologyDomains& d) { return d.has_label[id] != 0; },
       [&](const TopologyDomains& d) { return d.node_domain[id]; }));
+}
+
+bool PodTopologySpread::FilterCodesOf(const CycleState& state, const Pod&, const NodeId* ids,
+                                      size_t count, Code* out) const {
+  using namespace filtering_internal;
+  const auto* s = state.ReadAs<PreFilterState>(kPreFilterStateKey);
+  if (s == nullptr) return false;
+  size_t covered = SIZE_MAX;
+  for (const auto& d : s->domains) covered = std::min(covered, d->node_domain.size());
+  for (size_t k = 0; k < count; ++k) {
+    const NodeId id = ids[k];
+    if (id >= covered) return false;
+    out[k] = CodeOf(JudgeConstraints(
+        *s, features_.min_domains, [&](const TopologyDomains& d) { return d.has_label[id] != 0; },
+        [&](const TopologyDomains& d) { return d.node_domain[id]; }));
+  }
+  return true;
 }
 
 }  // namespace ksched::framework::plugins::podtopologyspread

@@ -14,6 +14,7 @@
 #include <string_view>
 #include <vector>
 
+#include "framework/batch.h"
 #include "framework/interface.h"
 #include "framework/plugins/podtopologyspread/common.h"
 #include "framework/plugins/podtopologyspread/filtering.h"
@@ -28,7 +29,9 @@ class PodTopologySpread final : public PreFilterPlugin,
                                 public PreScorePlugin,
                                 public ScorePlugin,
                                 public ScoreExtensions,
-                                public EnqueueExtensions {
+                                public EnqueueExtensions,
+                                public BatchFilterCodes,
+                                public BatchScores {
  public:
   PodTopologySpread(const config::PodTopologySpreadArgs& args, Handle* handle);
 
@@ -47,6 +50,8 @@ class PodTopologySpread final : public PreFilterPlugin,
   Code FilterCode(const CycleState& state, const Pod& pod, const NodeInfo& node) const override;
   std::optional<Code> FilterCodeOf(const CycleState& state, const Pod& pod,
                                    NodeId id) const override;
+  bool FilterCodesOf(const CycleState& state, const Pod& pod, const NodeId* ids, size_t count,
+                     Code* out) const override;
 
   // scoring.cc
   Status PreScore(CycleState* state, const Pod& pod, const std::vector<NodeId>& nodes) override;
@@ -54,6 +59,8 @@ class PodTopologySpread final : public PreFilterPlugin,
                int64_t* score) const override;
   bool ScoresZeroEverywhere(const CycleState& state) const override;
   std::optional<int64_t> ScoreOf(const CycleState& state, const Pod& pod, NodeId id) const override;
+  bool ScoresOf(const CycleState& state, const Pod& pod, const NodeId* ids, size_t count,
+                NodeScore* out) const override;
   const ScoreExtensions* ScoreExt() const override { return this; }
   Status NormalizeScore(const CycleState& state, const Pod& pod,
                         NodeScoreList* scores) const override;

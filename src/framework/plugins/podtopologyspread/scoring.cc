@@ -258,6 +258,52 @@ std::optional<int64_t> PodTopologySpread::NormalizedZero(const CycleState& state
   return kMaxNodeScore;
 }
 
+bool PodTopologySpread::ScoresOf(const CycleState& state, const Pod&, const NodeId* ids,
+                                 size_t count, NodeScore* out) const {
+  const auto* s = state.ReadAs<PreScoreState>(kPreScoreStateKey);
+  if (s == nullptr || !s->constraints || s->kept == nullptr) return false;
+  // ScoreOf's reads, each constraint's arrays found once.
+  struct Term {
+    bool hostname;
+    const uint8_t* has_label;
+    const uint32_t* node_domain;
+    const double* domain_scores;
+    int32_t max_skew;
+    double weight;
+  };
+  constexpr size_t kMaxTerms = 8;
+  const auto& items = s->constraints->items;
+  if (items.size() > kMaxTerms) return false;
+  Term terms[kMaxTerms];
+  for (size_t i = 0; i < items.size(); ++i) {
+    const Constraint& c = items[i];
+    const TopologyDomains& domains = *s->domains[c.key_slot];
+    terms[i] = Term{c.is_hostname,
+                    domains.has_label.data(),
+                    domains.node_domain.data(),
+                    c.is_hostname ? nullptr : s->domain_scores[i].data(),
+                    c.max_skew,
+                    s->weights[i]};
+  }
+  const size_t ignored_size = s->ignored.size();
+  for (size_t k = 0; k < count; ++k) {
+    const NodeId id = ids[k];
+    if (id < ignored_size && s->ignored[id]) {
+      out[k] = NodeScore{id, 0};
+      continue;
+    }
+    double total = 0;
+    for (size_t i = 0; i < items.size(); ++i) {
+      const Term& t = terms[i];
+      if (!t.has_label[id]) continue;
+      total += t.hostname ? ScoreForCount(s->kept->NodeCount(i, id), t.max_skew, t.weight)
+                          : t.domain_scores[t.node_domain[id]];
+    }
+    out[k] = NodeScore{id, scoring_internal::RoundSpreadScore(total)};
+  }
+  return true;
+}
+
 Status PodTopologySpread::NormalizeScore(const CycleState& state, const Pod&,
                                          NodeScoreList* scores) const {
   constexpr int64_t kInvalidScore = -1;

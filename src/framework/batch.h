@@ -1,0 +1,34 @@
+// Optional batch forms of FilterPlugin::FilterCodeOf and ScorePlugin::ScoreOf
+// for plugins that answer from per-cycle arrays by node id: one virtual call
+// and one read of the cycle state per run of nodes instead of per node. The
+// engine finds them with dynamic_cast; the answers are those the per-node
+// calls give, so using them or not never changes a decision.
+#pragma once
+
+#include <cstddef>
+
+#include "framework/interface.h"
+
+namespace ksched::framework {
+
+class BatchFilterCodes {
+ public:
+  virtual ~BatchFilterCodes() = default;
+  // out[k] = FilterCode of node ids[k] of the handle's cluster, k < count.
+  // False when the plugin cannot answer all of them by id; out is then left
+  // in any state and the engine asks node by node.
+  virtual bool FilterCodesOf(const CycleState& state, const Pod& pod, const NodeId* ids,
+                             size_t count, Code* out) const = 0;
+};
+
+class BatchScores {
+ public:
+  virtual ~BatchScores() = default;
+  // out[k] = {ids[k], ScoreOf(ids[k])}, k < count. False when ScoreOf would
+  // not answer for one of them; out is then left in any state and the engine
+  // asks node by node.
+  virtual bool ScoresOf(const CycleState& state, const Pod& pod, const NodeId* ids, size_t count,
+                        NodeScore* out) const = 0;
+};
+
+}  // namespace ksched::framework
