@@ -18,6 +18,7 @@
 #include <string_view>
 #include <vector>
 
+#include "api/decode.h"
 #include "api/types.h"
 #include "cache/cluster_state.h"
 #include "cache/node_info.h"

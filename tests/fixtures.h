@@ -10,6 +10,7 @@
 #include <string>
 #include <string_view>
 
+#include "api/decode.h"
 #include "api/types.h"
 #include "cache/cluster_state.h"
 

@@ -22,6 +22,7 @@
 
 #include "algorithm/generic_scheduler.h"
 #include "algorithm/provider.h"
+#include "api/decode.h"
 #include "cache/node_tree.h"
 #include "tests/bench_fixtures.h"
 

@@ -1329,18 +1329,17 @@ Status Append(Result<T> r, std::vector<T>* out) {
 // that v1.15 does not know: typos, and later fields that change scheduling.
 void NoteFields(dom::element e, std::string_view kind, std::string_view file,
                 const ObjectMeta& meta, ObjectSet* out) {
-  thread_local std::vector<FieldFinding> found;
+  thread_local std::vector<FoundField> found;
   found.clear();
   FindUnknownFields(e, kind, &found, IsSkewField);
-  for (FieldFinding& f : found) {
+  for (FoundField& f : found) {
     int skew = SkewIndex(f);
     if (f.what == FieldFinding::What::kNewer && skew < 0) continue;
-    f.value = dom::element();  // the parsed document goes away
     FieldNote note;
     note.file.assign(file);
     note.kind.assign(kind);
     note.object = meta.ns == kEmptyStr ? meta.name : std::string(Str(meta.ns)) + "/" + meta.name;
-    note.finding = std::move(f);
+    note.finding = std::move(static_cast<FieldFinding&>(f));  // not the value: the document goes away
     note.skew = skew;
     out->field_notes.push_back(std::move(note));
   }

@@ -372,7 +372,7 @@ TEST(ScenarioV126Test, FrameworkVectorsHaveNoUnknownFields) {
     dom::parser parser;
     dom::element root;
     ASSERT_EQ(parser.load(entry.path().string()).get(root), simdjson::SUCCESS);
-    std::vector<FieldFinding> found;
+    std::vector<FoundField> found;
     auto check = [&](simdjson::simdjson_result<dom::element> value, std::string_view kind) {
       dom::array arr;
       if (value.get(arr) != simdjson::SUCCESS) return;
@@ -383,7 +383,7 @@ TEST(ScenarioV126Test, FrameworkVectorsHaveNoUnknownFields) {
     };
     for (const auto& [key, kind] : lists) check(root["cluster"][key], kind);
     check(root["pending"], "Pod");
-    for (const FieldFinding& f : found)
+    for (const FoundField& f : found)
       EXPECT_NE(f.what, FieldFinding::What::kUnknown) << entry.path() << ": " << f.Message("");
   }
   EXPECT_GT(objects, 10000u);

@@ -5,6 +5,7 @@
 
 #include "algorithm/generic_scheduler.h"
 #include "algorithm/provider.h"
+#include "api/decode.h"
 #include "cache/node_tree.h"
 #include "tests/fixtures.h"
 

@@ -6,6 +6,7 @@
 #include <climits>
 #include <utility>
 
+#include "api/decode.h"
 #include "api/defaults.h"
 #include "api/yaml_to_json.h"
 

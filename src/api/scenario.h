@@ -12,7 +12,7 @@
 #include <utility>
 #include <vector>
 
-#include "api/decode.h"
+#include "api/object_set.h"
 #include "api/types.h"
 #include "util/result.h"
 

@@ -135,7 +135,7 @@ struct Segment {
 
 class Walker {
  public:
-  Walker(std::vector<FieldFinding>* out, NewerFieldFilter keep_newer)
+  Walker(std::vector<FoundField>* out, NewerFieldFilter keep_newer)
       : out_(out), keep_newer_(keep_newer) {}
 
   void Object(dom::element e, int type) {
@@ -175,7 +175,7 @@ class Walker {
   }
 
   void Report(const SchemaType& t, const dom::key_value_pair& kv, FieldFinding::What what) {
-    FieldFinding f;
+    FoundField f;
     f.what = what;
     for (const Segment& s : path_) {
       if (s.key.empty()) {
@@ -191,7 +191,7 @@ class Walker {
     out_->push_back(std::move(f));
   }
 
-  std::vector<FieldFinding>* out_;
+  std::vector<FoundField>* out_;
   NewerFieldFilter keep_newer_;
   std::vector<Segment>& path_ = Path();
 
@@ -242,7 +242,7 @@ std::string FieldFinding::Path() const { return parent.empty() ? field : parent 
 bool HasFieldTable(std::string_view kind) { return RootType(kind) >= 0; }
 
 void FindUnknownFields(simdjson::dom::element object, std::string_view kind,
-                       std::vector<FieldFinding>* out, NewerFieldFilter keep_newer) {
+                       std::vector<FoundField>* out, NewerFieldFilter keep_newer) {
   int type = RootType(kind);
   if (type < 0) return;
   Walker(out, keep_newer).Object(object, type);

@@ -28,24 +28,14 @@
 #include <string_view>
 #include <vector>
 
+#include "api/field_finding.h"
+
 namespace ksched {
 
-struct FieldFinding {
-  enum class What : uint8_t { kUnknown, kNewer };
-  What what = What::kUnknown;
-  // Path of the object holding the field, from the object's root, as kubectl
-  // prints it: "spec", "spec.containers[0].resources" ("" for the root).
-  std::string parent;
-  // The API type of that object ("PodSpec", "Container"), and the field.
-  std::string_view parent_type;
-  std::string field;
-  // The field's value, valid while the parsed document is.
+// A finding with the field's value, valid while the parsed document is
+// (SkewIndex reads it); copy the FieldFinding part to keep it longer.
+struct FoundField : FieldFinding {
   simdjson::dom::element value;
-
-  // `unknown field "affinty" in Pod.spec` (`kind` names the root).
-  std::string Message(std::string_view kind) const;
-  // "spec.containers[0].restartPolicy"
-  std::string Path() const;
 };
 
 // True when the table covers `kind` (Pod, Node, Service, ReplicationController,
@@ -65,6 +55,6 @@ using NewerFieldFilter = bool (*)(std::string_view type, std::string_view field)
 // the wrong JSON type are left to the decoder. Does nothing for a kind
 // without a table.
 void FindUnknownFields(simdjson::dom::element object, std::string_view kind,
-                       std::vector<FieldFinding>* out, NewerFieldFilter keep_newer = nullptr);
+                       std::vector<FoundField>* out, NewerFieldFilter keep_newer = nullptr);
 
 }  // namespace ksched

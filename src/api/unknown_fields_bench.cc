@@ -75,7 +75,7 @@ void BM_FindUnknownFieldsOnly(benchmark::State& state) {
     return;
   }
   simdjson::dom::array items = (*root)["items"].get_array().value();
-  std::vector<FieldFinding> found;
+  std::vector<FoundField> found;
   for (auto _ : state) {
     for (simdjson::dom::element pod : items) {
       found.clear();

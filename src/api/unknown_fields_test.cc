@@ -21,10 +21,10 @@ Found Check(std::string_view kind, std::string_view json, NewerFieldFilter filte
   simdjson::dom::parser parser;
   auto root = ParseJson(parser, json, "t.json");
   EXPECT_TRUE(root.ok());
-  std::vector<FieldFinding> out;
+  std::vector<FoundField> out;
   FindUnknownFields(*root, kind, &out, filter);
   Found f;
-  for (const FieldFinding& x : out) {
+  for (const FoundField& x : out) {
     if (x.what == FieldFinding::What::kUnknown) {
       f.unknown.push_back(x.Message(kind));
     } else {

@@ -54,7 +54,7 @@
 #include <string_view>
 #include <vector>
 
-#include "api/decode.h"
+#include "api/object_set.h"
 #include "api/types.h"
 
 namespace ksched {

@@ -3,6 +3,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "api/decode.h"
 #include "api/defaults.h"
 #include "tests/fixtures.h"
 

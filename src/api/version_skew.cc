@@ -45,7 +45,7 @@ bool IsSkewField(std::string_view type, std::string_view field) {
   return false;
 }
 
-int SkewIndex(const FieldFinding& f) {
+int SkewIndex(const FoundField& f) {
   simdjson::dom::element value = f.value;
   if (f.what != FieldFinding::What::kNewer) return -1;
   const std::vector<SkewField>& table = SkewFields();

@@ -41,7 +41,7 @@ bool IsSkewField(std::string_view type, std::string_view field);
 // The entry the kNewer finding `f` stands for (its value decides for some),
 // or -1 when the field does not change scheduling. An init container's
 // restartPolicy counts only when it is "Always" (a native sidecar).
-int SkewIndex(const FieldFinding& f);
+int SkewIndex(const FoundField& f);
 
 // Collects who uses what and prints it summarised, for the engine that
 // decides ("v1.15", the default, or "v1.26").

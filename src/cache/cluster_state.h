@@ -13,7 +13,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "api/decode.h"
+#include "api/object_set.h"
 #include "api/types.h"
 #include "cache/node_info.h"
 #include "labels/selector.h"

@@ -10,6 +10,7 @@
 #include <set>
 #include <unordered_set>
 
+#include "api/decode.h"
 #include "api/defaults.h"
 #include "api/validation.h"
 #include "api/yaml_to_json.h"
@@ -128,7 +129,8 @@ size_t ObjectCount(const ObjectSet& s) {
          s.replica_sets.size() + s.stateful_sets.size() + s.daemon_sets.size() +
          s.persistent_volumes.size() + s.persistent_volume_claims.size() +
          s.storage_classes.size() + s.pod_disruption_budgets.size() + s.priority_classes.size() +
-         s.namespaces.size() + s.csi_nodes.size() + s.csi_drivers.size() + s.csi_storage_capacities.size();
+         s.namespaces.size() + s.csi_nodes.size() + s.csi_drivers.size() +
+         s.csi_storage_capacities.size();
 }
 
 constexpr std::string_view kSnapshotHint =

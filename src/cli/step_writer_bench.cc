@@ -18,6 +18,7 @@
 
 #include "algorithm/generic_scheduler.h"
 #include "algorithm/provider.h"
+#include "api/decode.h"
 #include "cache/node_tree.h"
 #include "cli/step_writer.h"
 #include "tests/bench_fixtures.h"

@@ -7,6 +7,7 @@
 #include <set>
 #include <string_view>
 
+#include "api/decode.h"
 #include "api/defaults.h"
 #include "api/owner.h"
 #include "api/priority_admission.h"

@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "algorithm/generic_scheduler.h"
-#include "api/decode.h"
+#include "api/object_set.h"
 #include "engine/engine.h"
 #include "planning/report.h"
 #include "planning/workloads.h"

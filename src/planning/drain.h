@@ -40,7 +40,7 @@
 #include <string>
 #include <vector>
 
-#include "api/decode.h"
+#include "api/object_set.h"
 #include "planning/capacity.h"
 #include "planning/report.h"
 #include "util/result.h"

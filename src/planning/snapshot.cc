@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "api/decode.h"
 #include "api/priority_admission.h"
 #include "loop/snapshot_loop.h"
 

@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "api/decode.h"
 #include "api/unknown_fields.h"
 #include "api/yaml_to_json.h"
 #include "labels/label_selector.h"
@@ -113,16 +114,15 @@ void NoteUnknownFields(const WorkloadJson& obj, std::string_view kind, std::stri
   simdjson::dom::parser parser;
   simdjson::dom::element root;
   if (parser.parse(obj.dump()).get(root) != simdjson::SUCCESS) return;
-  std::vector<FieldFinding> found;
+  std::vector<FoundField> found;
   FindUnknownFields(root, kind, &found, [](std::string_view, std::string_view) { return false; });
-  for (FieldFinding& f : found) {
+  for (FoundField& f : found) {
     if (f.what != FieldFinding::What::kUnknown) continue;
-    f.value = simdjson::dom::element();
     FieldNote n;
     n.file.assign(file);
     n.kind.assign(kind);
     n.object = object;
-    n.finding = std::move(f);
+    n.finding = std::move(static_cast<FieldFinding&>(f));
     notes->push_back(std::move(n));
   }
 }

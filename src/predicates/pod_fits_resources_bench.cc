@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "api/decode.h"
 #include "cache/node_tree.h"
 #include "predicates/factories.h"
 #include "tests/bench_fixtures.h"

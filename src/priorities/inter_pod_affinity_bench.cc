@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "api/decode.h"
 #include "priorities/factories.h"
 #include "tests/bench_fixtures.h"
 

@@ -16,6 +16,7 @@
 #include <mutex>
 #include <nlohmann/json.hpp>
 
+#include "api/decode.h"
 #include "priorities/factories.h"
 
 namespace ksched {

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "api/decode.h"
 #include "priorities/factories.h"
 #include "tests/bench_fixtures.h"
 
