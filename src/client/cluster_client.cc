@@ -452,6 +452,59 @@ Result<std::string> ClusterClient::GetPod(std::string_view ns, std::string_view 
   return rest_->Call(t, "GET", PodPath(ns, name));
 }
 
+namespace {
+
+std::string PvPath(std::string_view name) {
+  return "/api/v1/persistentvolumes/" + std::string(name);
+}
+
+std::string PvcPath(std::string_view ns, std::string_view name) {
+  return "/api/v1/namespaces/" + std::string(ns) + "/persistentvolumeclaims/" + std::string(name);
+}
+
+// A GET whose 404 is an answer, not an error.
+Result<std::optional<std::string>> GetIfExists(RestClient& rest, const RequestTarget& target,
+                                               const std::string& path) {
+  auto r = rest.Call(target, "GET", path);
+  if (r.ok()) return std::optional<std::string>(std::move(*r));
+  if (IsNotFound(r.error())) return std::optional<std::string>();
+  return r.error();
+}
+
+}  // namespace
+
+Status ClusterClient::PatchPersistentVolume(std::string_view name, const std::string& merge_patch) {
+  if (Status s = CheckPathName("name", name); !s.ok()) return s;
+  RequestTarget t{"patch", "", "persistentvolumes", "", std::string(name)};
+  auto r = rest_->Call(t, "PATCH", PvPath(name), merge_patch, "application/merge-patch+json");
+  if (!r.ok()) return r.error();
+  return Status::Ok();
+}
+
+Status ClusterClient::PatchPersistentVolumeClaim(std::string_view ns, std::string_view name,
+                                                 const std::string& merge_patch) {
+  if (Status s = CheckNsName(ns, name); !s.ok()) return s;
+  RequestTarget t{"patch", "", "persistentvolumeclaims", std::string(ns), std::string(name)};
+  auto r = rest_->Call(t, "PATCH", PvcPath(ns, name), merge_patch, "application/merge-patch+json");
+  if (!r.ok()) return r.error();
+  return Status::Ok();
+}
+
+Result<std::optional<std::string>> ClusterClient::GetPersistentVolume(std::string_view name) {
+  if (Status s = CheckPathName("name", name); !s.ok()) return s.error();
+  return GetIfExists(*rest_, RequestTarget{"get", "", "persistentvolumes", "", std::string(name)},
+                     PvPath(name));
+}
+
+Result<std::optional<std::string>> ClusterClient::GetPersistentVolumeClaim(std::string_view ns,
+                                                                           std::string_view name) {
+  if (Status s = CheckNsName(ns, name); !s.ok()) return s.error();
+  return GetIfExists(
+      *rest_,
+      RequestTarget{"get", "", "persistentvolumeclaims", std::string(ns), std::string(name)},
+      PvcPath(ns, name));
+}
+
 Status ClusterClient::CreateEvent(const EventRecord& event) {
   if (!events_v1_.load(std::memory_order_relaxed)) return CreateCoreEvent(event);
   Status s = CreateEventsV1Event(event);

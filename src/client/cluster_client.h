@@ -284,6 +284,17 @@ class ClusterClient {
   // The pod as the server has it now (upstream's preemption reads the
   // preemptor fresh: GetUpdatedPod); 404 -> error with IsNotFound().
   Result<std::string> GetPod(std::string_view ns, std::string_view name);
+  // v1.26's VolumeBinding PreBind: a JSON merge patch (RFC 7386) of a
+  // PersistentVolume / PersistentVolumeClaim. A metadata.resourceVersion in
+  // the patch is a precondition: 409 (IsConflict) when the object changed
+  // since. RBAC: patch on persistentvolumes / persistentvolumeclaims.
+  Status PatchPersistentVolume(std::string_view name, const std::string& merge_patch);
+  Status PatchPersistentVolumeClaim(std::string_view ns, std::string_view name,
+                                    const std::string& merge_patch);
+  // The object as the server has it now; nullopt on 404 (RBAC: get).
+  Result<std::optional<std::string>> GetPersistentVolume(std::string_view name);
+  Result<std::optional<std::string>> GetPersistentVolumeClaim(std::string_view ns,
+                                                              std::string_view name);
   // An Event: events.k8s.io/v1 when Discover found it (note, action,
   // reportingController/Instance, regarding), else core/v1. When
   // events.k8s.io/v1 is forbidden (403) and core/v1 works, core/v1 from then on.

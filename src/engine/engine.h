@@ -10,6 +10,7 @@
 // victims, nominations).
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -23,13 +24,33 @@
 #include "cache/nominated_pods.h"
 #include "framework/cluster_event.h"
 #include "preemption/preempt.h"
+#include "util/result.h"
 
 namespace ksched {
 
 namespace framework {
 class Scheduler;
 struct CycleResult;
+class PreBindApi;
 }  // namespace framework
+
+// A pod reserved on its node by `ksched run` (Engine::Reserve) until its
+// binding succeeds or fails. It carries its own copy of what the binding
+// needs from the scheduling cycle (v1.26: the cycle's state and the PreBind
+// plugins' planned jobs), because the engine itself belongs to the
+// scheduling thread while the binding runs on a worker.
+class Reservation {
+ public:
+  virtual ~Reservation() = default;
+  // On a binding worker, before the pod's Binding is posted: the PreBind
+  // work (VolumeBinding: write the PV and claim bindings, wait for the PV
+  // controller). Reads nothing of the engine. Its error is upstream's
+  // PreBind failure ("running PreBind plugin ...: ..."). Returns soon after
+  // `stop` becomes true.
+  virtual Status PreBind(framework::PreBindApi* api, const std::atomic<bool>& stop) = 0;
+  // Whether PreBind has work to do (it may then wait for minutes).
+  virtual bool has_pre_bind_work() const = 0;
+};
 
 // One score column of a report: a v1.15 priority or a v1.26 score plugin.
 // ScheduleResult::priority_scores[p] holds column p's unweighted scores.
@@ -100,6 +121,20 @@ class Engine {
   // Binds `pod` to `node`: ClusterState::Assume, and for the framework its
   // Reserve plugins (VolumeBinding's assumed bindings).
   virtual PodId Assume(Pod pod, NodeId node, ClusterState* cluster) = 0;
+
+  // `ksched run`'s Reserve for the last Schedule()'s pod, which the caller
+  // has already placed on `node` in `cluster`: the Reserve plugins (v1.26:
+  // VolumeBinding assumes its bindings), then the plan of the PreBind work.
+  // nullptr when the binding needs nothing more (v1.15). An error is
+  // upstream's Reserve or PreBind failure; the plugins are unreserved then.
+  // The cycle's record (LastCycle) is taken over by the reservation.
+  virtual Result<std::unique_ptr<Reservation>> Reserve(const Pod& /*pod*/, NodeId /*node*/,
+                                                       const ClusterState& /*cluster*/) {
+    return std::unique_ptr<Reservation>();
+  }
+  // On the scheduling thread, after the reserved pod's PreBind or binding
+  // failed: the Unreserve plugins (VolumeBinding reverts its assumptions).
+  virtual void Unreserve(Reservation* /*reservation*/) {}
 
   // The v1.26 framework's whole record of the last Schedule() (its
   // CycleState after PreFilter, the PreFilter outcome, the profile), valid

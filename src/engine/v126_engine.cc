@@ -6,6 +6,7 @@
 #include "engine/framework_metrics.h"
 #include "framework/admission.h"
 #include "framework/runtime/metrics_recorder.h"
+#include "framework/prebind.h"
 #include "framework/schedule_one.h"
 
 namespace ksched {
@@ -39,6 +40,46 @@ ScheduleResult ToScheduleResult(const framework::CycleResult& r, const framework
   }
   return out;
 }
+
+// A pod reserved by `ksched run`: the cycle's state (its Unreserve needs
+// it) and the PreBind plugins' jobs, in their order.
+class FrameworkReservation final : public Reservation {
+ public:
+  FrameworkReservation(framework::Framework* fwk, framework::CycleState state, Pod pod, NodeId node)
+      : fwk_(fwk), state_(std::move(state)), pod_(std::move(pod)), node_(node) {}
+
+  Status PreBind(framework::PreBindApi* api, const std::atomic<bool>& stop) override {
+    if (api == nullptr && !jobs_.empty())
+      return MakeError(
+          PreBindError(jobs_.front().first, framework::Status::Error("no API server to write to")));
+    for (const auto& [name, job] : jobs_) {
+      framework::Status s = job->Run(api, stop);
+      if (!s.IsSuccess()) return MakeError(PreBindError(name, s));
+    }
+    return Status::Ok();
+  }
+
+  bool has_pre_bind_work() const override { return !jobs_.empty(); }
+
+  // Upstream's RunPreBindPlugins message.
+  static std::string PreBindError(std::string_view plugin, const framework::Status& s) {
+    return "running PreBind plugin \"" + std::string(plugin) + "\": " + s.Message();
+  }
+
+  void Unreserve() { fwk_->RunReservePluginsUnreserve(&state_, pod_, node_); }
+  framework::CycleState* state() { return &state_; }
+  framework::Framework* fwk() const { return fwk_; }
+  void AddJob(std::string_view plugin, std::unique_ptr<framework::PreBindJob> job) {
+    jobs_.emplace_back(std::string(plugin), std::move(job));
+  }
+
+ private:
+  framework::Framework* fwk_;
+  framework::CycleState state_;
+  Pod pod_;
+  NodeId node_;
+  std::vector<std::pair<std::string, std::unique_ptr<framework::PreBindJob>>> jobs_;
+};
 
 class V126Engine final : public Engine {
  public:
@@ -158,6 +199,36 @@ class V126Engine final : public Engine {
 
   const framework::CycleResult* LastCycle() const override {
     return fwk_ != nullptr ? &last_ : nullptr;
+  }
+
+  Result<std::unique_ptr<Reservation>> Reserve(const Pod& pod, NodeId node,
+                                               const ClusterState& cluster) override {
+    if (fwk_ == nullptr || pod.meta.uid != last_pod_uid_) return std::unique_ptr<Reservation>();
+    scheduler_->SetCluster(&cluster);
+    auto r = std::make_unique<FrameworkReservation>(fwk_, std::move(last_.state), pod, node);
+    last_ = framework::CycleResult();
+    fwk_ = nullptr;
+    framework::Framework* fwk = r->fwk();
+    if (framework::Status s = fwk->RunReservePluginsReserve(r->state(), pod, node);
+        !s.IsSuccess()) {
+      r->Unreserve();
+      return MakeError(s.Message());
+    }
+    for (framework::PreBindPlugin* pl : fwk->pre_bind_plugins()) {
+      auto* planned = dynamic_cast<framework::PlannedPreBindPlugin*>(pl);
+      if (planned == nullptr) continue;  // no in-tree plugin but VolumeBinding has PreBind work
+      std::unique_ptr<framework::PreBindJob> job;
+      if (framework::Status s = planned->PlanPreBind(r->state(), pod, node, &job); !s.IsSuccess()) {
+        r->Unreserve();
+        return MakeError(FrameworkReservation::PreBindError(pl->Name(), s));
+      }
+      if (job != nullptr) r->AddJob(pl->Name(), std::move(job));
+    }
+    return std::unique_ptr<Reservation>(std::move(r));
+  }
+
+  void Unreserve(Reservation* reservation) override {
+    if (auto* r = dynamic_cast<FrameworkReservation*>(reservation)) r->Unreserve();
   }
 
   PodId Assume(Pod pod, NodeId node, ClusterState* cluster) override {

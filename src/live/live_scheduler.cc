@@ -82,6 +82,8 @@ LiveScheduler::LiveScheduler(Engine* engine, SchedulerApi* api, const Clock* clo
 LiveScheduler::~LiveScheduler() {
   if (timings_) SetFrameworkMetricsRecorder(engine_, nullptr);
   // Workers report into inbox_ and use recorder_: stop them first.
+  stop_.store(true);  // waiting PreBinds give up
+  pre_binders_.reset();
   binders_.reset();
   writers_.reset();
 }
@@ -202,6 +204,7 @@ void LiveScheduler::WaitForBindings() {
   // Binders report to the inbox and may queue victim deletions' events:
   // wait for both pools, then apply what they reported.
   for (int round = 0; round < 2; ++round) {
+    if (pre_binders_ != nullptr) pre_binders_->WaitIdle();
     binders_->WaitIdle();
     writers_->WaitIdle();
     DrainInbox();
@@ -371,17 +374,48 @@ void LiveScheduler::ScheduleOne(PriorityQueue::PodPtr popped) {
       Requeue(pod, cycle);
       return;
     }
+    Result<std::unique_ptr<Reservation>> reserved =
+        engine_->Reserve(*pod, r.chosen, cache_.state());
+    if (!reserved.ok()) {  // already unreserved by the engine
+      cache_.ForgetPod(key);
+      Log('E', fmt::format("reserving {} on {}: {}", key, node, reserved.error().message));
+      if (metrics_ != nullptr) metrics_->Attempt("error", Profile(*pod), algorithm_seconds);
+      RecordFailure(pod, "SchedulerError", reserved.error().message);
+      Requeue(pod, cycle);
+      return;
+    }
     queue_.DeleteNominatedPodIfExists(*pod);
+    // PreBind may wait (VolumeBinding: up to bindTimeoutSeconds), so it runs
+    // on the binder, with what Reserve captured, never on this thread.
+    std::shared_ptr<Reservation> reservation = std::move(*reserved);
+    WorkerPool* pool = binders_.get();
+    if (reservation != nullptr && reservation->has_pre_bind_work()) {
+      if (pre_binders_ == nullptr)
+        pre_binders_ = std::make_unique<WorkerPool>(options_.pre_bind_workers);
+      pool = pre_binders_.get();
+    }
     if (metrics_ != nullptr) metrics_->BindingsInFlight(1);
-    binders_->Submit([this, ns = Ns(*pod), name = pod->meta.name, uid = pod->meta.uid, key, node,
-                      start, profile = Profile(*pod), attempts = queue_.AttemptsOf(*pod)] {
+    pool->Submit([this, ns = Ns(*pod), name = pod->meta.name, uid = pod->meta.uid, key, node, start,
+                  profile = Profile(*pod), attempts = queue_.AttemptsOf(*pod), reservation] {
       const auto t0 = std::chrono::steady_clock::now();
-      Status s = api_->BindPod(ns, name, uid, node);
-      const double seconds = Seconds(std::chrono::steady_clock::now() - t0);
-      // DefaultBinder's call, timed as upstream's Bind extension point.
-      if (metrics_ != nullptr && v126_)
-        metrics_->ExtensionPointDuration("Bind", s.ok() ? "Success" : "Error", profile, seconds);
-      inbox_.Push(BindOutcome{key, node, std::move(s), start, seconds, profile, attempts});
+      BindOutcome o{key, node, Status::Ok(), start, 0, profile, attempts, reservation};
+      if (reservation != nullptr && reservation->has_pre_bind_work()) {
+        o.status = reservation->PreBind(api_->prebind_api(), stop_);
+        o.pre_bind_failed = !o.status.ok();
+        if (metrics_ != nullptr && v126_)
+          metrics_->ExtensionPointDuration("PreBind", o.status.ok() ? "Success" : "Error", profile,
+                                           Seconds(std::chrono::steady_clock::now() - t0));
+      }
+      if (o.status.ok()) {
+        const auto b0 = std::chrono::steady_clock::now();
+        o.status = api_->BindPod(ns, name, uid, node);
+        // DefaultBinder's call, timed as upstream's Bind extension point.
+        if (metrics_ != nullptr && v126_)
+          metrics_->ExtensionPointDuration("Bind", o.status.ok() ? "Success" : "Error", profile,
+                                           Seconds(std::chrono::steady_clock::now() - b0));
+      }
+      o.bind_seconds = Seconds(std::chrono::steady_clock::now() - t0);
+      inbox_.Push(std::move(o));
     });
     return;
   }
@@ -437,13 +471,16 @@ void LiveScheduler::OnBindOutcome(const BindOutcome& o) {
     }
     return;
   }
+  if (o.reservation != nullptr) engine_->Unreserve(o.reservation.get());
   cache_.ForgetPod(o.key);
   if (metrics_ != nullptr) {
     metrics_->Attempt("error", o.profile, Seconds(now - o.cycle_start));
   }
   Log('E', fmt::format("binding {} to {} failed: {}", o.key, o.node, o.status.error().message));
   if (PodPtr pod = cache_.FindPod(o.key)) {
-    RecordFailure(pod, "SchedulerError", "Binding rejected: " + o.status.error().message);
+    RecordFailure(pod, "SchedulerError",
+                  o.pre_bind_failed ? o.status.error().message
+                                    : "Binding rejected: " + o.status.error().message);
     Requeue(pod, queue_.SchedulingCycle());
   }
 }

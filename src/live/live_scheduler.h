@@ -14,13 +14,16 @@
 //     waits in the unschedulable part, never attempted, until an update
 //     changes it;
 //   - Engine::Schedule with the queue's nominated pods;
-//   - success: the pod is assumed on the node at once and its binding
-//     (POST pods/NAME/binding) goes to the binder pool; the cycle does not
-//     wait for it. A successful bind starts the assumption's expiry clock
-//     and writes the Scheduled event; a failed one forgets the assumption,
-//     writes FailedScheduling ("Binding rejected: ...") and the
-//     PodScheduled=False condition, and requeues the pod if it is still
-//     pending;
+//   - success: the pod is assumed on the node at once, the engine reserves
+//     it (Engine::Reserve: v1.26's Reserve plugins and the plan of its
+//     PreBind work), and its binding goes to the binder pool: PreBind's work
+//     (VolumeBinding: PV and claim writes, then the wait for the PV
+//     controller), then POST pods/NAME/binding; the cycle does not wait for
+//     it. A failed PreBind is answered as a failed binding (Unreserve, the
+//     assumption forgotten, FailedScheduling with PreBind's message). A successful bind starts the
+//     assumption's expiry clock and writes the Scheduled event; a failed one forgets the
+//     assumption, writes FailedScheduling ("Binding rejected: ...") and the PodScheduled=False
+//     condition, and requeues the pod if it is still pending;
 //   - FitError: preemption unless disabled (Engine::Preempt: nominatedNodeName
 //     set, victims deleted with a Preempted event each, stale nominations
 //     cleared), then the FailedScheduling event with upstream's text (v1.26:
@@ -65,6 +68,10 @@ struct LiveOptions {
   bool disable_preemption = false;
   size_t bind_workers = 16;  // concurrent bindings
   size_t write_workers = 4;  // conditions, nominations, victim deletions
+  // Bindings with PreBind work (v1.26 VolumeBinding), which may wait for
+  // the PV controller for minutes: a pool of their own, started on first
+  // use, so that they never hold up other pods' bindings.
+  size_t pre_bind_workers = 64;
   // v1.26 with PodDisruptionConditions (on by default): each victim gets
   // DisruptionTarget=True before it is deleted.
   bool disruption_target_condition = false;
@@ -85,6 +92,10 @@ struct BindOutcome {
   std::string profile;  // the pod's schedulerName (metrics)
   // The pod's attempts and when it first entered the queue (metrics).
   PriorityQueue::Attempts attempts;
+  // What the engine reserved for the pod (Engine::Reserve; may be null),
+  // unreserved when the binding failed.
+  std::shared_ptr<Reservation> reservation;
+  bool pre_bind_failed = false;  // the status is PreBind's, not the Binding's
 };
 struct NominationFailed {  // status.nominatedNodeName could not be written
   std::string key;
@@ -153,7 +164,8 @@ class LiveScheduler {
   EventRecorder recorder_;
   std::unique_ptr<WorkerPool> binders_;
   std::unique_ptr<WorkerPool> writers_;
-  bool v126_;  // the engine is v1.26's framework (its event texts)
+  std::unique_ptr<WorkerPool> pre_binders_;  // see LiveOptions::pre_bind_workers
+  bool v126_;                                // the engine is v1.26's framework (its event texts)
   std::atomic<bool> stop_{false};
   std::atomic<uint64_t> bound_{0};
   std::atomic<bool> synced_{false};

@@ -6,6 +6,8 @@
 #include <string_view>
 
 #include "client/cluster_client.h"
+#include "framework/prebind.h"
+#include "live/prebind_api.h"
 #include "util/result.h"
 
 namespace ksched::live {
@@ -25,11 +27,14 @@ class SchedulerApi {
   virtual Status SetDisruptionTarget(std::string_view ns, std::string_view name,
                                      std::string_view message) = 0;
   virtual Status CreateEvent(const client::EventRecord& event) = 0;
+  // The PV and claim calls of PreBind jobs (v1.26 VolumeBinding); null when
+  // this API cannot make them (a job then fails with an error).
+  virtual framework::PreBindApi* prebind_api() { return nullptr; }
 };
 
 class ClientSchedulerApi : public SchedulerApi {
  public:
-  explicit ClientSchedulerApi(client::ClusterClient* client) : c_(client) {}
+  explicit ClientSchedulerApi(client::ClusterClient* client) : c_(client), prebind_(client) {}
   Status BindPod(std::string_view ns, std::string_view name, std::string_view uid,
                  std::string_view node) override {
     return c_->BindPod(ns, name, uid, node);
@@ -52,9 +57,11 @@ class ClientSchedulerApi : public SchedulerApi {
                                message);
   }
   Status CreateEvent(const client::EventRecord& event) override { return c_->CreateEvent(event); }
+  framework::PreBindApi* prebind_api() override { return &prebind_; }
 
  private:
   client::ClusterClient* c_;
+  ClientPreBindApi prebind_;
 };
 
 }  // namespace ksched::live

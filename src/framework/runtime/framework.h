@@ -128,6 +128,8 @@ class Framework final : public Handle {
   const std::vector<int64_t>& score_weights() const { return score_weights_; }
   std::string_view ScorePluginName(size_t i) const { return score_[i]->Name(); }
   size_t num_score_plugins() const { return score_.size(); }
+  // The PreBind plugins in order (`ksched run` plans their work, prebind.h).
+  const std::vector<PreBindPlugin*>& pre_bind_plugins() const { return pre_bind_; }
 
   // ---- extension points
   // Upstream's QueueSortFunc (the one queue sort plugin's Less).

@@ -474,4 +474,10 @@ void Binder::RevertAssumedPodVolumes(const PodVolumes& volumes) {
     assumed_pvcs_.erase(ClaimKey(*claim));
 }
 
+void Binder::RevertAssumed(const std::vector<std::string>& pv_names,
+                           const std::vector<std::string>& claim_keys) {
+  for (const std::string& name : pv_names) assumed_pvs_.erase(name);
+  for (const std::string& key : claim_keys) assumed_pvcs_.erase(key);
+}
+
 }  // namespace ksched::framework::volumebinding

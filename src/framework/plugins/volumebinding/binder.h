@@ -87,6 +87,10 @@ class Binder {
   Status AssumePodVolumes(const Pod& pod, std::string_view node_name, PodVolumes* volumes,
                           bool* all_bound);
   void RevertAssumedPodVolumes(const PodVolumes& volumes);
+  // The same by names (PV names, claims' "ns/name"): safe after a Sync
+  // dropped the objects a PodVolumes points to.
+  void RevertAssumed(const std::vector<std::string>& pv_names,
+                     const std::vector<std::string>& claim_keys);
 
   // Number of assumed PVs and PVCs (for tests).
   size_t num_assumed() const { return assumed_pvs_.size() + assumed_pvcs_.size(); }

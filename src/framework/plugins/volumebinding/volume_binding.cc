@@ -6,19 +6,27 @@
 // does too). Filter runs the binder for the node and keeps its decision per
 // node. Reserve assumes the chosen node's bindings in the binder so that the
 // next cycles see those PVs taken; Unreserve reverts them. Score is 0 unless
-// the VolumeCapacityPriority gate is on. PreBind, which would make the API
-// calls and wait for the PV controller, is not implemented: ksched front ends
-// do not write PVs or PVCs.
+// the VolumeCapacityPriority gate is on.
+//
+// PreBind writes the bindings to the API server and waits for the PV
+// controller; only `ksched run` does that: PlanPreBind (framework/prebind.h)
+// copies the chosen node's assumed bindings into a VolumeBindingJob, which a
+// binding worker runs before posting the pod's Binding. The snapshot front
+// ends never bind volumes: their PreBind is never run.
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "framework/plugins/names/names.h"
+#include "framework/plugins/nodevolumelimits/csi_translation.h"
 #include "framework/plugins/nodevolumelimits/utils.h"
 #include "framework/plugins/registry_factories.h"
 #include "framework/plugins/volumebinding/binder.h"
+#include "framework/plugins/volumebinding/prebind.h"
+#include "framework/prebind.h"
 #include "predicates/volume_util.h"
 
 namespace ksched::framework::plugins {
@@ -38,6 +46,10 @@ struct StateInner {
   // Filter's decision per NodeId; each node's slot is written only by the
   // Filter call for that node.
   std::vector<std::optional<PodVolumes>> by_node;
+  // What Reserve assumed, by name: Unreserve reverts these even after the
+  // binder dropped the objects by_node points to (a new ClusterState).
+  std::vector<std::string> assumed_pvs;
+  std::vector<std::string> assumed_claims;
 };
 
 struct State final : StateData {
@@ -58,10 +70,14 @@ class VolumeBinding final : public PreFilterPlugin,
                             public FilterPlugin,
                             public ScorePlugin,
                             public ReservePlugin,
+                            public PlannedPreBindPlugin,
                             public EnqueueExtensions {
  public:
   VolumeBinding(Handle* handle, config::VolumeBindingArgs args, bool capacity_priority)
-      : handle_(handle), binder_(handle), capacity_priority_(capacity_priority) {
+      : handle_(handle),
+        binder_(handle),
+        capacity_priority_(capacity_priority),
+        bind_timeout_(std::chrono::seconds(args.bind_timeout_seconds)) {
     for (const auto& p : args.shape) {
       // Scores are 0..10 in the args, 0..100 inside (MaxNodeScore / MaxCustomPriorityScore).
       shape_.push_back({p.utilization, int64_t{p.score} * (kMaxNodeScore / 10)});
@@ -159,18 +175,46 @@ class VolumeBinding final : public PreFilterPlugin,
           !err.IsSuccess())
         return err;
       st.all_bound = all_bound;
+      st.assumed_pvs.clear();
+      st.assumed_claims.clear();
+      for (const auto& b : st.by_node[node]->static_bindings)
+        st.assumed_pvs.push_back(b.pv->meta.name);
+      for (const PersistentVolumeClaim* c : st.by_node[node]->dynamic_provisions)
+        st.assumed_claims.push_back(std::string(Str(c->meta.ns)) + "/" + c->meta.name);
     } else {
       st.all_bound = true;
     }
     return Status();
   }
 
-  void Unreserve(CycleState* cycle, const Pod&, NodeId node) override {
+  void Unreserve(CycleState* cycle, const Pod&, NodeId) override {
     auto* s = cycle->ReadAs<State>(Key());
     if (s == nullptr) return;
-    StateInner& st = *s->inner;
-    if (node < st.by_node.size() && st.by_node[node])
-      binder_.RevertAssumedPodVolumes(*st.by_node[node]);
+    binder_.RevertAssumed(s->inner->assumed_pvs, s->inner->assumed_claims);
+  }
+
+  // Only `ksched run` binds volumes, through PlanPreBind's job; in-process
+  // there is no API server to write to.
+  Status PreBind(CycleState* cycle, const Pod& pod, NodeId node) override {
+    std::unique_ptr<PreBindJob> job;
+    if (Status s = PlanPreBind(cycle, pod, node, &job); !s.IsSuccess() || job == nullptr) return s;
+    return Status::Error("binding volumes needs an API server (ksched run)");
+  }
+
+  Status PlanPreBind(CycleState* cycle, const Pod& pod, NodeId node,
+                     std::unique_ptr<PreBindJob>* job) override {
+    job->reset();
+    auto* s = cycle->ReadAs<State>(Key());
+    if (s == nullptr) return ReadError();
+    const StateInner& st = *s->inner;
+    if (st.skip || st.all_bound) return Status();
+    const ClusterState& cluster = handle_->cluster();
+    if (node >= st.by_node.size() || !st.by_node[node]) {
+      const std::string name = node < cluster.num_nodes() ? cluster.node(node).meta.name : "";
+      return Status::Error("no pod volumes found for node " + volume::GoQuote(name));
+    }
+    *job = MakeJob(pod, node, *st.by_node[node]);
+    return Status();
   }
 
   std::vector<ClusterEvent> EventsToRegister() const override {
@@ -218,6 +262,52 @@ class VolumeBinding final : public PreFilterPlugin,
     return Status();
   }
 
+  // The API writes of the assumed bindings (`volumes` points to the
+  // binder's assumed objects) and what the checks need, copied.
+  std::unique_ptr<volumebinding::VolumeBindingJob> MakeJob(const Pod& pod, NodeId node,
+                                                           const PodVolumes& volumes) const {
+    const ClusterState& cluster = handle_->cluster();
+    auto job = std::make_unique<volumebinding::VolumeBindingJob>();
+    job->pod_ns = std::string(Str(pod.meta.ns));
+    job->pod_name = pod.meta.name;
+    const NodeInfo& info = cluster.node_info(node);
+    job->node_name = info.name();
+    job->node_labels = info.labels();
+    if (const CSINode* csi_node = csi::CSINodeOf(cluster, info)) job->csi_node = *csi_node;
+    job->timeout = bind_timeout_;
+    for (const volumebinding::BindingInfo& b : volumes.static_bindings) {
+      job->bindings.push_back(StaticBinding(*b.pv, *b.pvc, cluster.FindPv(b.pv->meta.name)));
+    }
+    for (const PersistentVolumeClaim* c : volumes.dynamic_provisions) {
+      job->provisionings.push_back(
+          {std::string(Str(c->meta.ns)), c->meta.name, c->meta.resource_version});
+    }
+    return job;
+  }
+
+  // The write that turns the API's PV (`api`, may be null) into the assumed
+  // one: the claimRef when it changed, the annotation when it was added.
+  static volumebinding::VolumeBindingJob::StaticBinding StaticBinding(
+      const PersistentVolume& assumed, const PersistentVolumeClaim& claim,
+      const PersistentVolume* api) {
+    volumebinding::VolumeBindingJob::StaticBinding out;
+    out.pv_name = assumed.meta.name;
+    out.pv_resource_version = assumed.meta.resource_version;
+    out.claim_ns = std::string(Str(claim.meta.ns));
+    out.claim_name = claim.meta.name;
+    const bool ref_changed = api == nullptr || api->claim_ref != assumed.claim_ref ||
+                             api->claim_ref_uid != assumed.claim_ref_uid;
+    if (ref_changed) {
+      out.claim_ref = ClaimReference{out.claim_ns, claim.meta.name, claim.meta.uid,
+                                     claim.meta.resource_version};
+    }
+    constexpr std::string_view kBoundByController = "pv.kubernetes.io/bound-by-controller";
+    out.bound_by_controller =
+        assumed.meta.Annotation(kBoundByController) != nullptr &&
+        (api == nullptr || api->meta.Annotation(kBoundByController) == nullptr);
+    return out;
+  }
+
   // helper.BuildBrokenLinearFunction over the configured shape.
   int64_t Shape(int64_t p) const {
     if (shape_.empty()) return 0;
@@ -236,6 +326,7 @@ class VolumeBinding final : public PreFilterPlugin,
   Binder binder_;
   bool capacity_priority_;
   std::vector<std::pair<int64_t, int64_t>> shape_;  // (utilization, score 0..100)
+  std::chrono::milliseconds bind_timeout_;          // 0: no limit
 };
 
 }  // namespace

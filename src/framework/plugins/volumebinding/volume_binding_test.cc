@@ -1,7 +1,9 @@
 #include <gtest/gtest.h>
 
 #include "framework/plugins/registry_factories.h"
+#include "framework/plugins/volumebinding/prebind.h"
 #include "framework/plugins/volumebinding/test_handle.h"
+#include "framework/prebind.h"
 #include "tests/fixtures.h"
 
 namespace ksched::framework::plugins {
@@ -70,6 +72,7 @@ struct Fixture {
   PreFilterPlugin* pre() { return dynamic_cast<PreFilterPlugin*>(plugin.get()); }
   FilterPlugin* filter() { return dynamic_cast<FilterPlugin*>(plugin.get()); }
   ReservePlugin* reserve() { return dynamic_cast<ReservePlugin*>(plugin.get()); }
+  PlannedPreBindPlugin* pre_bind() { return dynamic_cast<PlannedPreBindPlugin*>(plugin.get()); }
   const NodeInfo& node(const char* name) { return cluster.node_info(cluster.FindNode(name)); }
 };
 
@@ -115,6 +118,63 @@ TEST(VolumeBindingTest, DelayedClaimsNeedAvailablePvs) {
             "error parsing ResourceVersion \"\" for v1.PersistentVolume \"small-1\": "
             "strconv.ParseInt: parsing \"\": invalid syntax");
   f.reserve()->Unreserve(&state, pod, f.cluster.FindNode("n1"));
+}
+
+// PreBind's plan after Reserve: the PV the claim was matched with gets the
+// claim as claimRef (with the bound-by-controller annotation), under the
+// resourceVersion the scheduler saw; Unreserve gives the PV back.
+TEST(VolumeBindingTest, PlanPreBindWritesTheReservedBinding) {
+  Fixture f;
+  CycleState state;
+  PreFilterResult r;
+  Pod pod = WithClaims({"wait-a"});
+  const NodeId n2 = f.cluster.FindNode("n2");
+  ASSERT_TRUE(f.pre()->PreFilter(&state, pod, &r).IsSuccess());
+  ASSERT_TRUE(f.filter()->Filter(state, pod, f.node("n2")).IsSuccess());
+  ASSERT_TRUE(f.reserve()->Reserve(&state, pod, n2).IsSuccess());
+  std::unique_ptr<PreBindJob> job;
+  ASSERT_TRUE(f.pre_bind()->PlanPreBind(&state, pod, n2, &job).IsSuccess());
+  auto* vb = dynamic_cast<volumebinding::VolumeBindingJob*>(job.get());
+  ASSERT_NE(vb, nullptr);
+  EXPECT_EQ(vb->pod_ns, "default");
+  EXPECT_EQ(vb->pod_name, "p");
+  EXPECT_EQ(vb->node_name, "n2");
+  EXPECT_EQ(vb->timeout, std::chrono::seconds(600));
+  ASSERT_EQ(vb->bindings.size(), 1u);
+  const auto& b = vb->bindings[0];
+  EXPECT_EQ(b.pv_name, "pv-2");
+  EXPECT_EQ(b.pv_resource_version, "7");
+  ASSERT_TRUE(b.claim_ref.has_value());
+  EXPECT_EQ(b.claim_ref->ns, "default");
+  EXPECT_EQ(b.claim_ref->name, "wait-a");
+  EXPECT_EQ(b.claim_ref->uid, "ua");
+  EXPECT_TRUE(b.bound_by_controller);
+  EXPECT_TRUE(vb->provisionings.empty());
+
+  // pv-2 is taken while reserved; free again after Unreserve.
+  Pod other = WithClaims({"wait-b"});
+  other.meta.name = "q";
+  CycleState state2;
+  ASSERT_TRUE(f.pre()->PreFilter(&state2, other, &r).IsSuccess());
+  EXPECT_FALSE(f.filter()->Filter(state2, other, f.node("n2")).IsSuccess());
+  f.reserve()->Unreserve(&state, pod, n2);
+  CycleState state3;
+  ASSERT_TRUE(f.pre()->PreFilter(&state3, other, &r).IsSuccess());
+  EXPECT_TRUE(f.filter()->Filter(state3, other, f.node("n2")).IsSuccess());
+}
+
+TEST(VolumeBindingTest, PlanPreBindHasNothingToDoForBoundClaims) {
+  Fixture f;
+  CycleState state;
+  PreFilterResult r;
+  Pod pod = WithClaims({"bound"});
+  const NodeId n3 = f.cluster.FindNode("n3");
+  ASSERT_TRUE(f.pre()->PreFilter(&state, pod, &r).IsSuccess());
+  ASSERT_TRUE(f.filter()->Filter(state, pod, f.node("n3")).IsSuccess());
+  ASSERT_TRUE(f.reserve()->Reserve(&state, pod, n3).IsSuccess());
+  std::unique_ptr<PreBindJob> job;
+  ASSERT_TRUE(f.pre_bind()->PlanPreBind(&state, pod, n3, &job).IsSuccess());
+  EXPECT_EQ(job, nullptr);
 }
 
 TEST(VolumeBindingTest, ScoreIsZeroWithoutCapacityPriority) {
