@@ -1339,7 +1339,8 @@ void NoteFields(dom::element e, std::string_view kind, std::string_view file,
     note.file.assign(file);
     note.kind.assign(kind);
     note.object = meta.ns == kEmptyStr ? meta.name : std::string(Str(meta.ns)) + "/" + meta.name;
-    note.finding = std::move(static_cast<FieldFinding&>(f));  // not the value: the document goes away
+    // The finding without its value: the parsed document goes away.
+    note.finding = std::move(static_cast<FieldFinding&>(f));
     note.skew = skew;
     out->field_notes.push_back(std::move(note));
   }

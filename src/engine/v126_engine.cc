@@ -5,8 +5,8 @@
 #include "engine/engine.h"
 #include "engine/framework_metrics.h"
 #include "framework/admission.h"
-#include "framework/runtime/metrics_recorder.h"
 #include "framework/prebind.h"
+#include "framework/runtime/metrics_recorder.h"
 #include "framework/schedule_one.h"
 
 namespace ksched {
