@@ -28,30 +28,17 @@
 #include <vector>
 
 #include "tests/cluster/apiserver_fixture.h"
+#include "tests/cluster/ksched_process.h"
 
 namespace ksched {
 namespace {
 
 using nlohmann::json;
 using testing::ApiServer;
+using testing::ReadFile;
 using testing::SharedApiServer;
+using testing::WaitFor;
 using namespace std::chrono_literals;
-
-bool WaitFor(const std::function<bool()>& done, std::chrono::milliseconds timeout) {
-  const auto deadline = std::chrono::steady_clock::now() + timeout;
-  while (std::chrono::steady_clock::now() < deadline) {
-    if (done()) return true;
-    std::this_thread::sleep_for(100ms);
-  }
-  return done();
-}
-
-std::string ReadFile(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 size_t Count(const std::string& text, const std::string& what) {
   size_t n = 0;
@@ -59,54 +46,7 @@ size_t Count(const std::string& text, const std::string& what) {
   return n;
 }
 
-// `ksched run ARGS...` (or, with `command` given, COMMAND ARGS...: another
-// scheduler standing in) as a child process, stderr into a log file.
-class Ksched {
- public:
-  Ksched(const std::string& log, std::vector<std::string> args,
-         std::vector<std::string> command = {KSCHED_BINARY, "run"})
-      : log_(log) {
-    std::vector<std::string> argv = std::move(command);
-    argv.insert(argv.end(), args.begin(), args.end());
-    pid_ = fork();
-    if (pid_ == 0) {
-      int fd = open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-      dup2(fd, 2);
-      dup2(fd, 1);
-      std::vector<char*> cargv;
-      for (std::string& a : argv) cargv.push_back(a.data());
-      cargv.push_back(nullptr);
-      execv(cargv[0], cargv.data());
-      _exit(127);
-    }
-  }
-  ~Ksched() {
-    if (pid_ > 0 && !exited_) {
-      kill(pid_, SIGKILL);
-      waitpid(pid_, nullptr, 0);
-    }
-  }
-  void Signal(int sig) { kill(pid_, sig); }
-  // The exit status, or -1 if it did not exit within `timeout`.
-  int Wait(std::chrono::milliseconds timeout) {
-    const auto deadline = std::chrono::steady_clock::now() + timeout;
-    while (std::chrono::steady_clock::now() < deadline) {
-      int status = 0;
-      if (waitpid(pid_, &status, WNOHANG) == pid_) {
-        exited_ = true;
-        return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-      }
-      std::this_thread::sleep_for(50ms);
-    }
-    return -1;
-  }
-  std::string Log() const { return ReadFile(log_); }
-
- private:
-  std::string log_;
-  pid_t pid_ = -1;
-  bool exited_ = false;
-};
+using Ksched = testing::KschedProcess;
 
 class RunE2E : public ::testing::Test {
  protected:

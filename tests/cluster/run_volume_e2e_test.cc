@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "tests/cluster/apiserver_fixture.h"
+#include "tests/cluster/ksched_process.h"
 
 namespace ksched {
 namespace {
@@ -27,66 +28,8 @@ using nlohmann::json;
 using testing::ApiServer;
 using namespace std::chrono_literals;
 
-bool WaitUntil(const std::function<bool()>& done, std::chrono::milliseconds timeout) {
-  const auto deadline = std::chrono::steady_clock::now() + timeout;
-  while (std::chrono::steady_clock::now() < deadline) {
-    if (done()) return true;
-    std::this_thread::sleep_for(100ms);
-  }
-  return done();
-}
-
-// `ksched run ARGS...` as a child process, its stderr in a log file; killed
-// when the test ends.
-class RunProcess {
- public:
-  RunProcess(const std::string& log, std::vector<std::string> args) : log_(log) {
-    std::vector<std::string> argv{KSCHED_BINARY, "run"};
-    argv.insert(argv.end(), args.begin(), args.end());
-    pid_ = fork();
-    if (pid_ == 0) {
-      int fd = open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-      dup2(fd, 2);
-      dup2(fd, 1);
-      std::vector<char*> cargv;
-      for (std::string& a : argv) cargv.push_back(a.data());
-      cargv.push_back(nullptr);
-      execv(cargv[0], cargv.data());
-      _exit(127);
-    }
-  }
-  ~RunProcess() {
-    if (pid_ > 0 && !exited_) {
-      kill(pid_, SIGKILL);
-      waitpid(pid_, nullptr, 0);
-    }
-  }
-  // SIGTERM; the exit status, or -1 when it did not exit within `timeout`.
-  int Terminate(std::chrono::milliseconds timeout) {
-    kill(pid_, SIGTERM);
-    const auto deadline = std::chrono::steady_clock::now() + timeout;
-    while (std::chrono::steady_clock::now() < deadline) {
-      int status = 0;
-      if (waitpid(pid_, &status, WNOHANG) == pid_) {
-        exited_ = true;
-        return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-      }
-      std::this_thread::sleep_for(50ms);
-    }
-    return -1;
-  }
-  std::string Log() const {
-    std::ifstream in(log_);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-  }
-
- private:
-  std::string log_;
-  pid_t pid_ = -1;
-  bool exited_ = false;
-};
+using RunProcess = testing::KschedProcess;
+using testing::WaitFor;
 
 class RunVolumeE2E : public ::testing::Test {
  protected:
@@ -251,7 +194,7 @@ TEST_F(RunVolumeE2E, StaticBindingWritesTheClaimRefThenBindsThePod) {
   PodWithClaim(ns, "p", me, "data");
 
   json pv;
-  ASSERT_TRUE(WaitUntil(
+  ASSERT_TRUE(WaitFor(
       [&] {
         pv = Get("/api/v1/persistentvolumes/e2e126-vol-pv");
         return pv["spec"].contains("claimRef");
@@ -269,7 +212,7 @@ TEST_F(RunVolumeE2E, StaticBindingWritesTheClaimRefThenBindsThePod) {
   EXPECT_EQ(NodeOf(ns, "p"), "");
 
   CompleteBinding(ns, "data", "e2e126-vol-pv");
-  ASSERT_TRUE(WaitUntil([&] { return !NodeOf(ns, "p").empty(); }, 20s)) << k.Log();
+  ASSERT_TRUE(WaitFor([&] { return !NodeOf(ns, "p").empty(); }, 20s)) << k.Log();
   EXPECT_EQ(NodeOf(ns, "p"), "e2e126-vol-b");
   EXPECT_EQ(k.Terminate(10s), 0);
   ASSERT_TRUE(server_->DeleteAllPods(ns).ok());
@@ -304,10 +247,10 @@ TEST_F(RunVolumeE2E, BindTimeoutFailsTheAttemptWithUpstreamsMessage) {
       "running PreBind plugin \"VolumeBinding\": binding volumes: timed out waiting for the "
       "condition";
   ASSERT_TRUE(
-      WaitUntil([&] { return PodScheduled(ns, "p") == "False SchedulerError: " + message; }, 30s))
+      WaitFor([&] { return PodScheduled(ns, "p") == "False SchedulerError: " + message; }, 30s))
       << PodScheduled(ns, "p") << "\n"
       << k.Log();
-  EXPECT_TRUE(WaitUntil(
+  EXPECT_TRUE(WaitFor(
       [&] {
         for (const std::string& e : Events(ns))
           if (e == "p FailedScheduling: " + message) return true;
@@ -319,7 +262,7 @@ TEST_F(RunVolumeE2E, BindTimeoutFailsTheAttemptWithUpstreamsMessage) {
   // Requeued: the next attempt finds the PV already bound to the claim and
   // waits again; the controller finishing it now binds the pod.
   CompleteBinding(ns, "data", "e2e126-voltimeout-pv");
-  ASSERT_TRUE(WaitUntil([&] { return NodeOf(ns, "p") == "e2e126-voltimeout-a"; }, 40s)) << k.Log();
+  ASSERT_TRUE(WaitFor([&] { return NodeOf(ns, "p") == "e2e126-voltimeout-a"; }, 40s)) << k.Log();
   EXPECT_EQ(k.Terminate(10s), 0);
   ASSERT_TRUE(server_->DeleteAllPods(ns).ok());
 }
@@ -336,7 +279,7 @@ TEST_F(RunVolumeE2E, ProvisioningAnnotatesTheClaimWithTheSelectedNode) {
   RunProcess k(dir_ + "/provision.log", Args(me));
   PodWithClaim(ns, "p", me, "data");
   const std::string pvc_path = "/api/v1/namespaces/" + ns + "/persistentvolumeclaims/data";
-  ASSERT_TRUE(WaitUntil(
+  ASSERT_TRUE(WaitFor(
       [&] {
         return Get(pvc_path)["metadata"]
                    .value("annotations", json::object())
@@ -347,7 +290,7 @@ TEST_F(RunVolumeE2E, ProvisioningAnnotatesTheClaimWithTheSelectedNode) {
   EXPECT_EQ(NodeOf(ns, "p"), "");
   LocalPv("e2e126-volprov-pv", "e2e126-provisioned", "e2e126-volprov-a");
   CompleteBinding(ns, "data", "e2e126-volprov-pv");
-  ASSERT_TRUE(WaitUntil([&] { return NodeOf(ns, "p") == "e2e126-volprov-a"; }, 20s)) << k.Log();
+  ASSERT_TRUE(WaitFor([&] { return NodeOf(ns, "p") == "e2e126-volprov-a"; }, 20s)) << k.Log();
   EXPECT_EQ(k.Terminate(10s), 0);
   ASSERT_TRUE(server_->DeleteAllPods(ns).ok());
 }
