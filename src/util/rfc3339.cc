@@ -47,7 +47,7 @@ bool Expect(std::string_view text, size_t* pos, char c) {
 
 std::optional<int64_t> ParseRfc3339(std::string_view text) {
   size_t pos = 0;
-  int year, month, day, hour, minute, second;
+  int year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0;
   if (!Digits(text, &pos, 4, &year) || !Expect(text, &pos, '-') || !Digits(text, &pos, 2, &month) ||
       !Expect(text, &pos, '-') || !Digits(text, &pos, 2, &day) || !Expect(text, &pos, 'T') ||
       !Digits(text, &pos, 2, &hour) || !Expect(text, &pos, ':') ||
