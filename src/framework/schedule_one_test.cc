@@ -6,6 +6,7 @@
 
 #include "config/defaults.h"
 #include "framework/runtime/fake_plugins_test.h"
+#include "framework/runtime/list_sink_test_util.h"
 #include "framework/runtime/metrics_recorder.h"
 #include "tests/fixtures.h"
 
@@ -178,22 +179,6 @@ TEST_F(CycleTest, NumFeasibleNodesToFind) {
   EXPECT_EQ(s->NumFeasibleNodesToFind(1, 1000), 100);
   EXPECT_EQ(s->NumFeasibleNodesToFind(100, 1000), 1000);
 }
-
-// What a recorder hands on, as "point status profile" / "plugin point status".
-struct ListSink : MetricsSink {
-  void ExtensionPointDuration(std::string_view point, std::string_view status,
-                              std::string_view profile, double) override {
-    points.push_back(std::string(point) + " " + std::string(status) + " " + std::string(profile));
-  }
-  void PluginExecutionDuration(std::string_view plugin, std::string_view point,
-                               std::string_view status, double) override {
-    plugins.push_back(std::string(plugin) + " " + std::string(point) + " " + std::string(status));
-  }
-  size_t CountPlugin(const std::string& entry) const {
-    return static_cast<size_t>(std::count(plugins.begin(), plugins.end(), entry));
-  }
-  std::vector<std::string> points, plugins;
-};
 
 TEST_F(CycleTest, RecorderTimesEveryExtensionPointAndPluginsOnlyOnSampledCycles) {
   auto s = Build();

@@ -5,21 +5,10 @@
 #include <string>
 #include <vector>
 
+#include "framework/runtime/list_sink_test_util.h"
+
 namespace ksched::framework {
 namespace {
-
-// Keeps what it is given as "point status profile" and "plugin point status".
-struct ListSink : MetricsSink {
-  void ExtensionPointDuration(std::string_view point, std::string_view status,
-                              std::string_view profile, double) override {
-    points.push_back(std::string(point) + " " + std::string(status) + " " + std::string(profile));
-  }
-  void PluginExecutionDuration(std::string_view plugin, std::string_view point,
-                               std::string_view status, double) override {
-    plugins.push_back(std::string(plugin) + " " + std::string(point) + " " + std::string(status));
-  }
-  std::vector<std::string> points, plugins;
-};
 
 TEST(MetricsRecorder, ExtensionPointsOutsideACycleGoStraightToTheSink) {
   ListSink sink;
