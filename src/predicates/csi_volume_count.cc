@@ -27,11 +27,6 @@
 namespace ksched {
 namespace {
 
-ReasonId MaxVolumeCountReason() {
-  static const ReasonId id = Intern("node(s) exceed max volume count");
-  return id;
-}
-
 // A volume handle: a real one points into the PV; a claim counted through its
 // storage class is identified by namespace and claim name.
 struct Handle {
@@ -149,7 +144,7 @@ class MaxCSIVolumeCount : public Predicate {
         auto [lo, hi] = std::equal_range(attached_drivers.begin(), attached_drivers.end(), driver);
         const int64_t count = static_cast<int64_t>(end - begin) + (hi - lo);
         if (count > *limit) {
-          reasons->Add(MaxVolumeCountReason());
+          reasons->Add(reasons::MaxVolumeCount());
           return false;
         }
       }

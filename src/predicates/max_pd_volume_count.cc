@@ -25,11 +25,6 @@
 namespace ksched {
 namespace {
 
-ReasonId MaxVolumeCountReason() {
-  static const ReasonId id = Intern("node(s) exceed max volume count");
-  return id;
-}
-
 enum class Filter { kEBS, kGCEPD, kAzureDisk, kCinder };
 
 struct FilterInfo {
@@ -143,7 +138,7 @@ class MaxPDVolumeCount : public Predicate {
       if (!std::binary_search(existing.begin(), existing.end(), k)) ++num_new;
     }
     if (static_cast<int64_t>(existing.size()) + num_new <= Limit(node)) return true;
-    reasons->Add(MaxVolumeCountReason());
+    reasons->Add(reasons::MaxVolumeCount());
     return false;
   }
 

@@ -135,6 +135,7 @@ ReasonId PodNotMatchHostName();   // node(s) didn't match the requested hostname
 ReasonId PodNotFitsHostPorts();   // node(s) didn't have free ports for the requested pod ports
 ReasonId TaintsNotMatch();        // node(s) had taints that the pod didn't tolerate
 ReasonId Insufficient(StrId resource_name);  // Insufficient <name>
+ReasonId MaxVolumeCount();  // node(s) exceed max volume count (CSI and in-tree limits)
 }  // namespace reasons
 
 }  // namespace ksched

@@ -24,6 +24,10 @@ ReasonId TaintsNotMatch() {
   static const ReasonId id = Intern("node(s) had taints that the pod didn't tolerate");
   return id;
 }
+ReasonId MaxVolumeCount() {
+  static const ReasonId id = Intern("node(s) exceed max volume count");
+  return id;
+}
 ReasonId Insufficient(StrId resource_name) {
   // Called at Prepare() time or on failure only; interning dedupes.
   std::string s = "Insufficient ";
