@@ -32,9 +32,8 @@ constexpr ResourceInfo kInfos[] = {
     {"csistoragecapacities", "storage.k8s.io", "v1", "CSIStorageCapacity", true},
 };
 
-std::string FormatTime(bool micro) {
-  auto now = std::chrono::system_clock::now();
-  auto us = std::chrono::duration_cast<std::chrono::microseconds>(now.time_since_epoch()).count();
+std::string FormatTime(std::chrono::system_clock::time_point t, bool micro) {
+  auto us = std::chrono::duration_cast<std::chrono::microseconds>(t.time_since_epoch()).count();
   std::time_t secs = static_cast<std::time_t>(us / 1'000'000);
   std::tm tm{};
   gmtime_r(&secs, &tm);
@@ -214,8 +213,8 @@ std::string_view WatchEventTypeName(WatchEventType type) {
   return "?";
 }
 
-std::string NowRfc3339() { return FormatTime(false); }
-std::string NowRfc3339Micro() { return FormatTime(true); }
+std::string NowRfc3339() { return FormatTime(std::chrono::system_clock::now(), false); }
+std::string NowRfc3339Micro() { return FormatTime(std::chrono::system_clock::now(), true); }
 
 ClusterClient::ClusterClient(std::unique_ptr<RestClient> rest)
     : rest_(std::move(rest)), infos_(std::begin(kInfos), std::end(kInfos)) {}
@@ -543,6 +542,12 @@ std::string EventsV1Action(const EventRecord& event) {
   return "Scheduling";
 }
 
+// When the event happened: its recorded time, else now.
+std::chrono::system_clock::time_point EventTime(const EventRecord& event) {
+  return event.time == std::chrono::system_clock::time_point{} ? std::chrono::system_clock::now()
+                                                               : event.time;
+}
+
 std::string LocalHostName() {
   char host[256] = {};
   if (gethostname(host, sizeof host - 1) != 0 || host[0] == '\0') return "ksched";
@@ -563,7 +568,7 @@ Status ClusterClient::CreateEventsV1Event(const EventRecord& event) {
   json body = {{"apiVersion", "events.k8s.io/v1"},
                {"kind", "Event"},
                {"metadata", {{"name", EventObjectName(io.name)}, {"namespace", ns}}},
-               {"eventTime", NowRfc3339Micro()},
+               {"eventTime", FormatTime(EventTime(event), true)},
                {"reportingController", event.source_component},
                {"reportingInstance", (event.source_component + "-" + host).substr(0, 128)},
                {"action", EventsV1Action(event)},
@@ -582,7 +587,7 @@ Status ClusterClient::CreateCoreEvent(const EventRecord& event) {
   const auto& io = event.involved_object;
   std::string ns = io.ns.empty() ? "default" : io.ns;  // cluster-scoped objects
   if (Status s = CheckNsName(ns, io.name); !s.ok()) return s;
-  std::string now = NowRfc3339();
+  std::string now = FormatTime(EventTime(event), false);
   json involved = {{"kind", io.kind}, {"name", io.name}, {"apiVersion", io.api_version}};
   if (!io.ns.empty()) involved["namespace"] = io.ns;
   if (!io.uid.empty()) involved["uid"] = io.uid;

@@ -33,6 +33,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -151,6 +152,9 @@ struct EventRecord {
   // events.k8s.io/v1's action; empty: from the reason as upstream's scheduler
   // writes it (Scheduled: Binding, FailedScheduling: Scheduling, Preempted: Preempting).
   std::string action;
+  // When it happened (eventTime, or firstTimestamp and lastTimestamp); the
+  // epoch means when it is written.
+  std::chrono::system_clock::time_point time{};
 };
 
 // What the API server serves, from discovery (GET /version, /api, /apis).

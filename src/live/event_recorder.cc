@@ -4,8 +4,9 @@
 
 namespace ksched::live {
 
-EventRecorder::EventRecorder(SchedulerApi* api, std::string component, size_t capacity)
-    : api_(api), component_(std::move(component)), capacity_(capacity) {
+EventRecorder::EventRecorder(SchedulerApi* api, std::string component, size_t capacity,
+                             std::chrono::milliseconds max_delay)
+    : api_(api), component_(std::move(component)), capacity_(capacity), max_delay_(max_delay) {
   thread_ = std::thread([this] { Loop(); });
 }
 
@@ -32,21 +33,44 @@ bool EventRecorder::Record(const Pod& pod, std::string_view type, std::string_vi
   e.source_component = !component.empty()                 ? std::string(component)
                        : !pod.spec.scheduler_name.empty() ? pod.spec.scheduler_name
                                                           : component_;
+  e.time = std::chrono::system_clock::now();
   {
     std::lock_guard<std::mutex> lock(mu_);
     if (queue_.size() >= capacity_) {
       ++dropped_;
       return false;
     }
-    queue_.push_back(std::move(e));
+    queue_.push_back(Queued{std::move(e), std::chrono::steady_clock::now()});
   }
   cv_.notify_one();
   return true;
 }
 
+void EventRecorder::BindingStarted() {
+  std::lock_guard<std::mutex> lock(mu_);
+  ++bindings_;
+}
+
+void EventRecorder::BindingFinished() {
+  bool idle;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    idle = --bindings_ == 0;
+  }
+  if (idle) cv_.notify_one();
+}
+
 void EventRecorder::Flush() {
   std::unique_lock<std::mutex> lock(mu_);
+  ++flushing_;
+  cv_.notify_one();
   idle_cv_.wait(lock, [&] { return queue_.empty() && !writing_; });
+  --flushing_;
+}
+
+bool EventRecorder::HoldBack(std::chrono::steady_clock::time_point now) const {
+  return bindings_ > 0 && !stopping_ && flushing_ == 0 && queue_.size() < capacity_ / 4 * 3 &&
+         now - queue_.front().recorded < max_delay_;
 }
 
 uint64_t EventRecorder::dropped() const {
@@ -64,7 +88,13 @@ void EventRecorder::Loop() {
   for (;;) {
     cv_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
     if (queue_.empty()) return;
-    client::EventRecord e = std::move(queue_.front());
+    // Bindings in flight: wait for them (BindingFinished notifies), for
+    // the front event to reach max_delay_, or for a flush or stop.
+    for (auto now = std::chrono::steady_clock::now(); HoldBack(now);
+         now = std::chrono::steady_clock::now()) {
+      cv_.wait_until(lock, queue_.front().recorded + max_delay_);
+    }
+    client::EventRecord e = std::move(queue_.front().event);
     queue_.pop_front();
     writing_ = true;
     lock.unlock();

@@ -1,10 +1,19 @@
-// core/v1 Events about pods, written as upstream's event broadcaster writes
-// them: by one background thread, in order, from a bounded queue that drops
-// new events when full (client-go's 1,000-event queue with
-// DropIfChannelFull), so that events never slow down scheduling or
-// compete with bindings for more than one connection.
+// Events about pods, written as upstream's event broadcaster writes them: by
+// one background thread, in order, from a bounded queue that drops new
+// events when full (client-go's broadcaster drops too, DropIfChannelFull),
+// so that events never slow down scheduling.
+//
+// Bindings come first. While bindings are in flight (BindingStarted and
+// BindingFinished bracket each), the writer holds events back, up to
+// `max_delay` for the oldest, so that a burst of bindings does not share
+// the API server with a Scheduled event per pod: on two cores an event
+// costs the server about what a binding costs. Each event keeps the time it
+// was recorded (eventTime), so a late write does not misdate it. The queue
+// is sized for `max_delay` of bindings at a few thousand pods/s; when it is
+// three-quarters full the writer stops holding back.
 #pragma once
 
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
@@ -19,7 +28,8 @@ namespace ksched::live {
 
 class EventRecorder {
  public:
-  EventRecorder(SchedulerApi* api, std::string component, size_t capacity = 1000);
+  EventRecorder(SchedulerApi* api, std::string component, size_t capacity = 10000,
+                std::chrono::milliseconds max_delay = std::chrono::seconds(5));
   ~EventRecorder();  // writes what is queued, then stops
 
   // Queues an event about `pod` ("Normal" or "Warning"). False when dropped.
@@ -28,20 +38,34 @@ class EventRecorder {
   // else the recorder's component.
   bool Record(const Pod& pod, std::string_view type, std::string_view reason, std::string message,
               std::string_view component = {});
-  // Blocks until the queue is empty and no write is in flight.
+  // A binding began / ended (any thread): events wait while any is in flight.
+  void BindingStarted();
+  void BindingFinished();
+  // Blocks until the queue is empty and no write is in flight (held events
+  // are written at once).
   void Flush();
   uint64_t dropped() const;
   uint64_t failed() const;
 
  private:
   void Loop();
+  // Whether the writer should hold the front event back now (mu_ held).
+  bool HoldBack(std::chrono::steady_clock::time_point now) const;
+
+  struct Queued {
+    client::EventRecord event;
+    std::chrono::steady_clock::time_point recorded;
+  };
 
   SchedulerApi* api_;
   std::string component_;
   size_t capacity_;
+  std::chrono::milliseconds max_delay_;
   mutable std::mutex mu_;
   std::condition_variable cv_, idle_cv_;
-  std::deque<client::EventRecord> queue_;
+  std::deque<Queued> queue_;
+  int64_t bindings_ = 0;  // in flight
+  int flushing_ = 0;      // Flush callers waiting
   bool writing_ = false;
   bool stopping_ = false;
   uint64_t dropped_ = 0, failed_ = 0;

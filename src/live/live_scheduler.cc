@@ -395,6 +395,7 @@ void LiveScheduler::ScheduleOne(PriorityQueue::PodPtr popped) {
       pool = pre_binders_.get();
     }
     if (metrics_ != nullptr) metrics_->BindingsInFlight(1);
+    recorder_.BindingStarted();
     pool->Submit([this, ns = Ns(*pod), name = pod->meta.name, uid = pod->meta.uid, key, node, start,
                   profile = Profile(*pod), attempts = queue_.AttemptsOf(*pod), reservation] {
       const auto t0 = std::chrono::steady_clock::now();
@@ -415,6 +416,7 @@ void LiveScheduler::ScheduleOne(PriorityQueue::PodPtr popped) {
                                            Seconds(std::chrono::steady_clock::now() - b0));
       }
       o.bind_seconds = Seconds(std::chrono::steady_clock::now() - t0);
+      recorder_.BindingFinished();
       inbox_.Push(std::move(o));
     });
     return;
