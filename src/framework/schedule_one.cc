@@ -233,6 +233,40 @@ bool Scheduler::FindNodesThatPassFilters(Framework* fwk, const Pod& pod,
       walk = filter_walk_.data();
     }
     feasible->reserve(std::min(n, to_find + 1));
+    // Most cycles of a class decide every node from kept verdicts: one pass
+    // over the walk, the few nodes without one (those the last cycles
+    // changed) asked in place.
+    if (const auto kv = fwk->KeptVerdictsForCycle(/*max_unkept=*/64)) {
+      size_t found = feasible->size(), failed = 0;
+      // Written through a pointer (push_back's growth check would be most
+      // of the loop); at most to_find nodes are added.
+      feasible->resize(found + std::min(n, to_find > found ? to_find - found : 0));
+      NodeId* out = feasible->data();
+      for (; i < n; ++i) {
+        const NodeId id = walk[i];
+        bool pass;
+        if (kv->kept[id]) {
+          pass = kv->fail_at[id] < 0;
+        } else {
+          const Code code = fwk->FilterCodeCached(r->state, pod, id);
+          if (code == Code::kError) {
+            lean_failed_nodes_ += failed;
+            lean_retry_ = true;  // the full run finds its message
+            return false;
+          }
+          pass = code == Code::kSuccess;
+        }
+        if (!pass) {
+          ++failed;
+          continue;
+        }
+        if (found >= to_find) break;
+        out[found++] = id;
+      }
+      feasible->resize(found);
+      lean_failed_nodes_ += failed;
+      return true;
+    }
     while (i < n) {
       const size_t remaining = to_find > feasible->size() ? to_find - feasible->size() : 1;
       const size_t chunk = to_find >= n ? n - i : std::min(n - i, std::max<size_t>(remaining, 256));
@@ -242,18 +276,22 @@ bool Scheduler::FindNodesThatPassFilters(Framework* fwk, const Pod& pod,
       });
       // Counted in locals (the member and the vector's size are not kept
       // in registers across the loop's stores).
+      // Feasible nodes are written through a pointer: at most to_find in all.
       size_t found = feasible->size(), failed = 0;
+      feasible->resize(found + std::min(chunk, to_find > found ? to_find - found : 0));
+      NodeId* out = feasible->data();
       const Code* code = codes.data();
       const NodeId* from = walk + i;
       for (size_t k = 0; k < chunk; ++k) {
         if (code[k] == Code::kSuccess) {
           if (found >= to_find) {
+            feasible->resize(found);
             lean_failed_nodes_ += failed;
             return true;
           }
-          feasible->push_back(from[k]);
-          ++found;
+          out[found++] = from[k];
         } else if (code[k] == Code::kError) {
+          feasible->resize(found);
           lean_failed_nodes_ += failed;
           lean_retry_ = true;  // the full run finds its message
           return false;
@@ -261,6 +299,7 @@ bool Scheduler::FindNodesThatPassFilters(Framework* fwk, const Pod& pod,
           ++failed;
         }
       }
+      feasible->resize(found);
       lean_failed_nodes_ += failed;
       i += chunk;
     }

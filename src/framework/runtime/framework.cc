@@ -439,9 +439,15 @@ struct Framework::NodeCacheClass {
   std::vector<uint32_t> run_list;  // the indices of run_now, in order
   // Per node: whether the filter verdict / the scores are kept.
   std::vector<uint8_t> filter_kept;
+  // How many nodes have no kept verdict (filter_kept 0); first looks run on
+  // filter threads, hence atomic.
+  std::atomic<int64_t> unkept{0};
   std::vector<int16_t> fail_at;  // the node-local plugin that failed (index in filter_), -1: none
   // Its status, as RunFilterPlugins returns it: an index into `statuses`,
-  // where equal statuses are kept once (nodes alike fail alike).
+  // where equal statuses are kept once (nodes alike fail alike), or
+  // kStatusNotKept when the verdict was kept by a cycle that needed only the
+  // code (the reasons are written when a detailed cycle first asks).
+  static constexpr uint32_t kStatusNotKept = UINT32_MAX;
   std::vector<uint32_t> fail_status;
   std::vector<Code> fail_code;  // its code
   std::vector<Status> statuses;
@@ -718,6 +724,7 @@ void Framework::BeginCycle(const Pod& pod) {
   c->run_now.assign(filter_.size(), 1);
   if (c->any_local_filter) {
     c->filter_kept.assign(n, 0);
+    c->unkept = static_cast<int64_t>(n);
     c->fail_at.assign(n, -1);
     c->fail_status.assign(n, 0);
     c->fail_code.assign(n, Code::kSuccess);
@@ -760,7 +767,10 @@ void Framework::SyncNodeCache(NodeCacheClass* c) const {
   if (c->synced == now) return;
   const std::vector<NodeId>& log = cluster_->change_log();
   auto drop = [&](NodeId id) {
-    if (!c->filter_kept.empty()) c->filter_kept[id] = 0;
+    if (!c->filter_kept.empty() && c->filter_kept[id]) {
+      c->filter_kept[id] = 0;
+      c->unkept.fetch_add(1, std::memory_order_relaxed);
+    }
     if (!c->score_kept.empty()) c->score_kept[id] = 0;
   };
   if (now - c->synced > cluster_->num_nodes()) {
@@ -864,7 +874,8 @@ Code Framework::FilterCodeCached(const CycleState& state, const Pod& pod, NodeId
     Status failure;
     return RunFilterPluginsCached(state, pod, id, &failure) ? Code::kSuccess : failure.code();
   }
-  if (!c->filter_kept[id] && !KeepNodeLocalVerdict(c, state, pod, cluster_->node_info(id))) {
+  if (!c->filter_kept[id] &&
+      !KeepNodeLocalVerdict(c, state, pod, cluster_->node_info(id), /*with_status=*/false)) {
     // A plugin's Error: the full run, in order.
     Status failure = RunFilterPluginsWithNominatedPods(state, pod, cluster_->node_info(id));
     return failure.code();
@@ -893,29 +904,68 @@ Code Framework::FilterCodeCached(const CycleState& state, const Pod& pod, NodeId
 }
 
 bool Framework::KeepNodeLocalVerdict(NodeCacheClass* c, const CycleState& state, const Pod& pod,
-                                     const NodeInfo& node) const {
+                                     const NodeInfo& node, bool with_status) const {
   // The node-local plugins in order, up to the first that fails; an Error
   // is left to the full run, which reports it in order.
   const NodeId id = node.id;
-  int16_t fail = -1;
-  Status failed;
   MetricsRecorder* const rec = plugin_recorder();
   for (size_t p = 0; p < filter_.size(); ++p) {
     if (!c->local_filter[p]) continue;
-    Status s = TimePlugin(rec, filter_[p], ep::kFilter,
+    Code code = Code::kSuccess;
+    Status failed;
+    if (with_status) {
+      failed = TimePlugin(rec, filter_[p], ep::kFilter,
                           [&] { return filter_[p]->Filter(state, pod, node); });
-    if (s.IsSuccess()) continue;
-    if (!s.IsUnschedulable()) return false;
-    failed = WrapFilterStatus(filter_[p], std::move(s));
-    fail = static_cast<int16_t>(p);
-    break;
+      code = failed.code();
+    } else {
+      // Most first looks come from cycles that count verdicts: the reasons
+      // (formatted strings, for some plugins per node) wait for a cycle
+      // that reports them (KeptFailure).
+      code = TimePlugin(rec, filter_[p], ep::kFilter,
+                        [&] { return filter_[p]->FilterCode(state, pod, node); });
+    }
+    if (code == Code::kSuccess) continue;
+    if (code != Code::kUnschedulable && code != Code::kUnschedulableAndUnresolvable) return false;
+    c->fail_at[id] = static_cast<int16_t>(p);
+    c->fail_code[id] = code;
+    c->fail_status[id] = with_status
+                             ? c->KeepStatus(WrapFilterStatus(filter_[p], std::move(failed)))
+                             : NodeCacheClass::kStatusNotKept;
+    c->filter_kept[id] = 1;
+    c->unkept.fetch_sub(1, std::memory_order_relaxed);
+    return true;
   }
-  c->fail_at[id] = fail;
-  if (fail >= 0) {
-    c->fail_code[id] = failed.code();
-    c->fail_status[id] = c->KeepStatus(std::move(failed));
-  }
+  c->fail_at[id] = -1;
   c->filter_kept[id] = 1;
+  c->unkept.fetch_sub(1, std::memory_order_relaxed);
+  return true;
+}
+
+std::optional<Framework::KeptVerdicts> Framework::KeptVerdictsForCycle(size_t max_unkept) const {
+  const NodeCacheClass* c = cycle_class_;
+  const NominatedPods* nominated = options_.nominated;
+  if (c == nullptr || !c->any_local_filter || c->any_run_now ||
+      (nominated != nullptr && !nominated->empty()) ||
+      c->filter_kept.size() != cluster_->num_nodes() ||
+      c->unkept.load(std::memory_order_relaxed) > static_cast<int64_t>(max_unkept))
+    return std::nullopt;
+  return KeptVerdicts{c->filter_kept.data(), c->fail_at.data()};
+}
+
+bool Framework::KeptFailure(NodeCacheClass* c, const CycleState& state, const Pod& pod,
+                            const NodeInfo& node, Status* failure) const {
+  const NodeId id = node.id;
+  uint32_t k = c->fail_status[id];
+  if (k == NodeCacheClass::kStatusNotKept) {
+    // The node and the class's spec are as they were when the code was
+    // kept, so the plugin returns that verdict again, now with its reasons.
+    const FilterPlugin* pl = filter_[static_cast<size_t>(c->fail_at[id])];
+    Status s = pl->Filter(state, pod, node);
+    if (s.code() != c->fail_code[id]) return false;
+    k = c->KeepStatus(WrapFilterStatus(pl, std::move(s)));
+    c->fail_status[id] = k;
+  }
+  *failure = c->KeptStatus(k);
   return true;
 }
 
@@ -931,7 +981,7 @@ bool Framework::RunFilterPluginsCached(const CycleState& state, const Pod& pod, 
     *failure = std::move(s);
     return false;
   }
-  if (!c->filter_kept[id] && !KeepNodeLocalVerdict(c, state, pod, node)) {
+  if (!c->filter_kept[id] && !KeepNodeLocalVerdict(c, state, pod, node, /*with_status=*/true)) {
     *failure = RunFilterPluginsWithNominatedPods(state, pod, node);
     return failure->IsSuccess();
   }
@@ -952,7 +1002,10 @@ bool Framework::RunFilterPluginsCached(const CycleState& state, const Pod& pod, 
     }
   }
   if (fail < 0) return true;
-  *failure = c->KeptStatus(c->fail_status[id]);
+  if (!KeptFailure(c, state, pod, node, failure)) {
+    *failure = RunFilterPluginsWithNominatedPods(state, pod, node);
+    return failure->IsSuccess();
+  }
   return false;
 }
 

@@ -183,6 +183,18 @@ class Framework final : public Handle {
   // FilterCodeCached for ids[0..count), into out[0..count).
   void FilterCodesCached(const CycleState& state, const Pod& pod, const NodeId* ids, size_t count,
                          Code* out) const;
+  // The class's kept verdicts by node id, when this cycle's verdict on a
+  // node with one is that verdict alone (no filter plugin but node-local
+  // ones runs this cycle, no nominated pods): kept[id] != 0 means the node
+  // passes iff fail_at[id] < 0 (a kept failure is a rejection, never an
+  // Error); other nodes need FilterCodeCached. nullopt otherwise, or when
+  // more than `max_unkept` nodes lack a kept verdict (their first looks are
+  // better spread over the filter threads).
+  struct KeptVerdicts {
+    const uint8_t* kept;
+    const int16_t* fail_at;
+  };
+  std::optional<KeptVerdicts> KeptVerdictsForCycle(size_t max_unkept) const;
   Status RunReservePluginsReserve(CycleState* state, const Pod& pod, NodeId node) const;
   void RunReservePluginsUnreserve(CycleState* state, const Pod& pod, NodeId node) const;
   // Success, a rejection, an Error, or Wait with *timeout_ns the longest
@@ -219,8 +231,14 @@ class Framework final : public Handle {
   bool HasNominatedPodsOn(const NodeInfo& node) const;
   // Runs the class's node-local filter plugins on `node` (of cluster()) and
   // keeps their verdict; false, with nothing kept, when one returns an Error.
+  // Without `with_status` only the failing plugin and code are kept
+  // (FilterPlugin::FilterCode), and KeptFailure writes the reasons later.
   bool KeepNodeLocalVerdict(NodeCacheClass* c, const CycleState& state, const Pod& pod,
-                            const NodeInfo& node) const;
+                            const NodeInfo& node, bool with_status) const;
+  // The kept failure of `node` as RunFilterPlugins returns it, into
+  // *failure; false when its plugin no longer answers the kept code.
+  bool KeptFailure(NodeCacheClass* c, const CycleState& state, const Pod& pod, const NodeInfo& node,
+                   Status* failure) const;
   // Marks the nodes changed since the class last looked as not kept.
   void SyncNodeCache(NodeCacheClass* c) const;
   std::vector<size_t> ScoreSlots() const;

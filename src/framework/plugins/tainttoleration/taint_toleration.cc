@@ -46,6 +46,13 @@ class TaintToleration final : public FilterPlugin,
                                             Str(taint->key), Str(taint->value)));
   }
 
+  Code FilterCode(const CycleState&, const Pod& pod, const NodeInfo& node) const override {
+    return helper::FindMatchingUntoleratedTaint(node.node->taints, pod.spec.tolerations,
+                                                helper::DoNotScheduleTaint) == nullptr
+               ? Code::kSuccess
+               : Code::kUnschedulableAndUnresolvable;
+  }
+
   Status PreScore(CycleState* state, const Pod& pod, const std::vector<NodeId>& nodes) override {
     if (nodes.empty()) return Status::Success();
     auto s = std::make_unique<PreScoreState>();

@@ -49,6 +49,25 @@ TEST_F(TaintTolerationTest, FilterNamesTheFirstUntoleratedTaint) {
   EXPECT_TRUE(filter->Filter(state, tolerant, NodeNamed(cluster, "dedicated")).IsSuccess());
 }
 
+TEST_F(TaintTolerationTest, FilterCodeIsFiltersCode) {
+  auto* filter = As<FilterPlugin>(plugin);
+  Pod plain =
+      TestPod(R"({"kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c"}]}})");
+  Pod tolerant =
+      TestPod(R"({"kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c"}],
+      "tolerations":[{"key":"dedicated","operator":"Exists"},
+                     {"key":"node-role.kubernetes.io/master","operator":"Exists"}]}})");
+  for (const Pod* pod : {&plain, &tolerant}) {
+    for (const char* name : {"clean", "master", "dedicated", "soft2"}) {
+      const NodeInfo& node = NodeNamed(cluster, name);
+      EXPECT_EQ(filter->FilterCode(state, *pod, node), filter->Filter(state, *pod, node).code())
+          << name;
+    }
+  }
+  EXPECT_EQ(filter->FilterCode(state, plain, NodeNamed(cluster, "master")),
+            Code::kUnschedulableAndUnresolvable);
+}
+
 TEST_F(TaintTolerationTest, ScoreCountsIntolerablePreferNoScheduleTaints) {
   // Tolerates soft=1 but only for NoSchedule: that does not count for scoring.
   Pod pod = TestPod(R"({"kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c"}],
