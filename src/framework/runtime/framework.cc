@@ -818,9 +818,25 @@ void Framework::FilterCodesCached(const CycleState& state, const Pod& pod, const
   for (size_t b = 0; b < count; b += kBlock) {
     const size_t m = std::min(kBlock, count - b);
     int32_t max_limit = -1;
+    // First looks wait on memory: a node's NodeInfo and Node are rarely in
+    // cache. While one node is looked at, the next one without a kept
+    // verdict (within a few places) is fetched.
+    size_t fetched = 0;  // nodes before this index are fetched or kept
+    auto fetch_next = [&](size_t from) {
+      const size_t end = std::min(m, from + 8);
+      for (fetched = std::max(fetched, from); fetched < end; ++fetched) {
+        const NodeId next = ids[b + fetched];
+        if (next < kept_size && !c->filter_kept[next]) {
+          PrefetchNode(next);
+          ++fetched;
+          return;
+        }
+      }
+    };
     for (size_t k = 0; k < m; ++k) {
       const NodeId id = ids[b + k];
       if (id >= kept_size || !c->filter_kept[id]) {
+        fetch_next(k + 1);
         out[b + k] = FilterCodeCached(state, pod, id);
         limit[k] = -1;
         continue;
@@ -863,6 +879,14 @@ void Framework::FilterCodesCached(const CycleState& state, const Pod& pod, const
       }
     }
   }
+}
+
+void Framework::PrefetchNode(NodeId id) const {
+  // Every line of both: the node-local plugins read most of them.
+  const char* info = reinterpret_cast<const char*>(&cluster_->node_info(id));
+  for (size_t off = 0; off < sizeof(NodeInfo); off += 64) __builtin_prefetch(info + off);
+  const char* node = reinterpret_cast<const char*>(&cluster_->node(id));
+  for (size_t off = 0; off < sizeof(Node); off += 64) __builtin_prefetch(node + off);
 }
 
 Code Framework::FilterCodeCached(const CycleState& state, const Pod& pod, NodeId id) const {
@@ -1251,6 +1275,7 @@ Status Framework::RunScorePluginsReusing(const CycleState& state, const Pod& pod
     ParallelFor(stale.size(), [&](size_t begin, size_t end) {
       for (size_t i = begin; i < end; ++i) {
         const NodeId id = stale[i];
+        if (i + 1 < end) PrefetchNode(stale[i + 1]);  // as in FilterCodesCached
         const NodeInfo& info = cluster_->node_info(id);
         // The node's score in column `col`.
         auto kept = [&](size_t col) -> int64_t& { return c->raw[col * c->num_nodes + id]; };

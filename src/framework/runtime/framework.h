@@ -239,6 +239,9 @@ class Framework final : public Handle {
   // *failure; false when its plugin no longer answers the kept code.
   bool KeptFailure(NodeCacheClass* c, const CycleState& state, const Pod& pod, const NodeInfo& node,
                    Status* failure) const;
+  // Asks the memory system for node `id`'s NodeInfo and Node (of
+  // cluster()) ahead of a first look.
+  void PrefetchNode(NodeId id) const;
   // Marks the nodes changed since the class last looked as not kept.
   void SyncNodeCache(NodeCacheClass* c) const;
   std::vector<size_t> ScoreSlots() const;
