@@ -38,7 +38,6 @@ uint32_t TopologyCounts::Slot(std::shared_ptr<const TopologyIndex> index) {
   uint32_t found = FindSlot(index->key());
   if (found != kNoDomain) return found;
   Entry e;
-  e.counts.assign(index->num_domains(), 0);
   e.index = std::move(index);
   slots_.push_back(std::move(e));
   return static_cast<uint32_t>(slots_.size() - 1);

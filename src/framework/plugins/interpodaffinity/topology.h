@@ -85,15 +85,33 @@ class TopologyCounts {
     return domain < slots_[slot].counts.size() ? slots_[slot].counts[domain] : 0;
   }
   void Add(uint32_t slot, uint32_t domain, int64_t delta) {
-    if (domain >= slots_[slot].counts.size()) return;
-    int64_t& c = slots_[slot].counts[domain];
+    std::vector<int64_t>& counts = slots_[slot].counts;
+    if (domain >= counts.size()) {
+      if (domain >= slots_[slot].index->num_domains()) return;
+      counts.assign(slots_[slot].index->num_domains(), 0);  // first count of the slot
+    }
+    int64_t& c = counts[domain];
     nonzero_ -= (c != 0);
     c += delta;
     nonzero_ += (c != 0);
   }
-  // Add(slot, d, sums[d]) for every domain d, in one pass without branches.
+  // Add(slot, d, sums[d]) for every domain d, in one pass without branches;
+  // into a slot without counts yet, a copy.
   void AddAll(uint32_t slot, const std::vector<int64_t>& sums) {
     std::vector<int64_t>& counts = slots_[slot].counts;
+    if (counts.empty()) {
+      const size_t n = slots_[slot].index->num_domains();
+      const size_t m = std::min(n, sums.size());
+      counts.resize(n);
+      int64_t nonzero = 0;
+      for (size_t d = 0; d < m; ++d) {
+        counts[d] = sums[d];
+        nonzero += sums[d] != 0;
+      }
+      std::fill(counts.begin() + static_cast<std::ptrdiff_t>(m), counts.end(), 0);
+      nonzero_ += nonzero;
+      return;
+    }
     const size_t m = std::min(counts.size(), sums.size());
     int64_t before = 0, after = 0;
     for (size_t d = 0; d < m; ++d) {
@@ -119,7 +137,9 @@ class TopologyCounts {
  private:
   struct Entry {
     std::shared_ptr<const TopologyIndex> index;
-    std::vector<int64_t> counts;  // by domain
+    // By domain; empty (all zeros) until the first Add or AddAll, so a slot
+    // filled from kept sums is written once, not zeroed first.
+    std::vector<int64_t> counts;
   };
   std::vector<Entry> slots_;
   int64_t nonzero_ = 0;

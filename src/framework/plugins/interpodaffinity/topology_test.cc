@@ -1,0 +1,67 @@
+#include "framework/plugins/interpodaffinity/topology.h"
+
+#include <gtest/gtest.h>
+
+#include "tests/fixtures.h"
+
+namespace ksched::framework::interpodaffinity {
+namespace {
+
+class TopologyCountsTest : public ::testing::Test {
+ protected:
+  // Three nodes, two zones; "c" lacks the key.
+  ClusterState cluster = ksched::testing::TestCluster(R"({"kind":"List","items":[
+      {"kind":"Node","metadata":{"name":"a","labels":{"zone":"z1"}}},
+      {"kind":"Node","metadata":{"name":"b","labels":{"zone":"z2"}}},
+      {"kind":"Node","metadata":{"name":"c"}}]})");
+  std::shared_ptr<const TopologyIndex> zone =
+      std::make_shared<const TopologyIndex>(cluster, Intern("zone"));
+};
+
+TEST_F(TopologyCountsTest, ANewSlotCountsZeroEverywhere) {
+  TopologyCounts counts;
+  const uint32_t slot = counts.Slot(zone);
+  EXPECT_EQ(counts.Slot(zone), slot);  // found, not added again
+  for (uint32_t d = 0; d < zone->num_domains(); ++d) EXPECT_EQ(counts.Get(slot, d), 0);
+  EXPECT_EQ(counts.AtNodeId(slot, cluster.FindNode("c")), 0);
+  EXPECT_EQ(counts.num_nonzero(), 0);
+}
+
+TEST_F(TopologyCountsTest, AddAllIntoANewSlotCopiesAndCountsPairs) {
+  TopologyCounts counts;
+  const uint32_t slot = counts.Slot(zone);
+  const uint32_t z1 = zone->DomainOfId(cluster.FindNode("a"));
+  const uint32_t z2 = zone->DomainOfId(cluster.FindNode("b"));
+  std::vector<int64_t> sums(zone->num_domains(), 0);
+  sums[z2] = 3;
+  counts.AddAll(slot, sums);
+  EXPECT_EQ(counts.Get(slot, z1), 0);
+  EXPECT_EQ(counts.Get(slot, z2), 3);
+  EXPECT_EQ(counts.num_nonzero(), 1);
+  // A second AddAll adds; a pair that returns to zero leaves the map.
+  sums[z1] = 2;
+  sums[z2] = -3;
+  counts.AddAll(slot, sums);
+  EXPECT_EQ(counts.Get(slot, z1), 2);
+  EXPECT_EQ(counts.Get(slot, z2), 0);
+  EXPECT_EQ(counts.num_nonzero(), 1);
+}
+
+TEST_F(TopologyCountsTest, AddIntoANewSlotAndOutsideTheDomains) {
+  TopologyCounts counts;
+  const uint32_t slot = counts.Slot(zone);
+  counts.Add(slot, kNoDomain, 1);
+  counts.Add(slot, kUnknownDomain, 1);
+  EXPECT_EQ(counts.num_nonzero(), 0);
+  const uint32_t z1 = zone->DomainOfId(cluster.FindNode("a"));
+  counts.Add(slot, z1, 1);
+  EXPECT_EQ(counts.AtNodeId(slot, cluster.FindNode("a")), 1);
+  EXPECT_EQ(counts.AtNodeId(slot, cluster.FindNode("b")), 0);
+  EXPECT_EQ(counts.num_nonzero(), 1);
+  // Short sums (an index with fewer domains) add to the domains they cover.
+  counts.AddAll(slot, std::vector<int64_t>{5});
+  EXPECT_EQ(counts.Get(slot, 0), z1 == 0 ? 6 : 5);
+}
+
+}  // namespace
+}  // namespace ksched::framework::interpodaffinity
