@@ -486,14 +486,25 @@ bool Scheduler::PrioritizeNodes(Framework* fwk, const Pod& pod, CycleResult* r,
   }
   const auto& rank = cluster_->name_rank();
   if (!options_.record_details) {
-    // Only the first in name order (the decision) is needed: one pass.
+    // Only the first in name order (the decision) is needed: the maximum,
+    // then the smallest name among the nodes that reach it (nodes alike
+    // score alike, so a one-pass search compared names on most nodes).
+    if (n == 0) {
+      r->max_nodes.push_back(kNoNode);
+      return true;
+    }
+    const int64_t* totals = r->totals.data();
+    const NodeId* ids = nodes.data();
+    int64_t max = totals[0];
+    for (size_t i = 1; i < n; ++i) max = totals[i] > max ? totals[i] : max;
     NodeId best = kNoNode;
-    int64_t best_total = 0;
+    uint32_t best_rank = UINT32_MAX;
     for (size_t i = 0; i < n; ++i) {
-      const int64_t t = r->totals[i];
-      if (best == kNoNode || t > best_total || (t == best_total && rank[nodes[i]] < rank[best])) {
-        best = nodes[i];
-        best_total = t;
+      if (totals[i] != max) continue;
+      const uint32_t k = rank[ids[i]];
+      if (k < best_rank) {
+        best_rank = k;
+        best = ids[i];
       }
     }
     r->max_nodes.push_back(best);

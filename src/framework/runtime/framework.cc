@@ -1268,8 +1268,12 @@ Status Framework::RunScorePluginsReusing(const CycleState& state, const Pod& pod
   std::vector<NodeId>& stale = stale_scratch_;
   stale.clear();
   if (c != nullptr) {
+    // Read through locals: push_back's stores could alias the class's
+    // vectors, which the loop would otherwise reload per node.
+    const uint8_t* kept = c->score_kept.data();
+    const NodeId* ids = nodes.data();
     for (size_t i = 0; i < n; ++i)
-      if (!c->score_kept[nodes[i]]) stale.push_back(nodes[i]);
+      if (!kept[ids[i]]) stale.push_back(ids[i]);
   }
   if (!stale.empty()) {
     ParallelFor(stale.size(), [&](size_t begin, size_t end) {
