@@ -31,4 +31,18 @@ class BatchScores {
                         NodeScore* out) const = 0;
 };
 
+// NormalizeScore and the weighting of a kept column in one step, for a
+// node-local plugin whose NormalizeScore reads nothing but the scores.
+class BatchNormalizeAdd {
+ public:
+  virtual ~BatchNormalizeAdd() = default;
+  // For the list {ids[k], column[ids[k]]}, k < count: adds weight times
+  // each node's score after NormalizeScore to totals[k], and sets
+  // *out_of_range when one of those scores lies outside 0..MaxNodeScore.
+  // False when the plugin cannot (nothing is added).
+  virtual bool NormalizeAndAdd(const CycleState& state, const Pod& pod, const int64_t* column,
+                               const NodeId* ids, size_t count, int64_t weight, int64_t* totals,
+                               bool* out_of_range) const = 0;
+};
+
 }  // namespace ksched::framework

@@ -1324,8 +1324,13 @@ Status Framework::RunScorePluginsReusing(const CycleState& state, const Pod& pod
   // without a non-zero value, plugins that score 0 everywhere) adds the
   // same normalized score to every total, when the plugin can tell it.
   int64_t constant = 0;
+  // Per listing, how its column reaches the totals when fused: through
+  // `raw` (0), as a constant (kConstant), or normalized and added in place
+  // from the kept column (kInPlace, BatchNormalizeAdd).
+  constexpr uint8_t kConstant = 1, kInPlace = 2;
   std::vector<uint8_t>& as_constant = constant_scratch_;
   as_constant.assign(np, 0);
+  bool in_place_out_of_range = false;
   for (size_t p = 0; fuse && p < np; ++p) {
     if (c->fused[p]) continue;
     const int32_t col = c->score_slot[p];
@@ -1337,7 +1342,7 @@ Status Framework::RunScorePluginsReusing(const CycleState& state, const Pod& pod
         ext != nullptr ? ext->NormalizedZero(state, pod) : std::optional<int64_t>(0);
     if (!k || *k < kMinNodeScore || *k > kMaxNodeScore) continue;
     constant += *k * score_weights_[p];
-    as_constant[p] = 1;
+    as_constant[p] = kConstant;
   }
   if (fuse) {
     out->total.resize(n);
@@ -1354,9 +1359,21 @@ Status Framework::RunScorePluginsReusing(const CycleState& state, const Pod& pod
   }
   for (size_t p = 0; p < np && !failed.load(std::memory_order_relaxed); ++p) {
     if (fuse && (c->fused[p] || as_constant[p])) continue;
+    const int32_t col = c != nullptr ? c->score_slot[p] : -1;
+    // A kept column the plugin normalizes from the scores alone: onto the
+    // totals in place, without a list (a sampled cycle times NormalizeScore).
+    if (fuse && col >= 0 && rec == nullptr) {
+      const auto* in_place = dynamic_cast<const BatchNormalizeAdd*>(score_[p]);
+      if (in_place != nullptr &&
+          in_place->NormalizeAndAdd(state, pod, c->Column(static_cast<size_t>(col)), nodes.data(),
+                                    n, score_weights_[p], out->total.data(),
+                                    &in_place_out_of_range)) {
+        as_constant[p] = kInPlace;
+        continue;
+      }
+    }
     NodeScoreList& list = raw[slot[p]];
     list.resize(n);
-    const int32_t col = c != nullptr ? c->score_slot[p] : -1;
     if (col >= 0) {
       const int64_t* column = c->Column(static_cast<size_t>(col));
       for (size_t i = 0; i < n; ++i) list[i] = NodeScore{nodes[i], column[nodes[i]]};
@@ -1401,7 +1418,7 @@ Status Framework::RunScorePluginsReusing(const CycleState& state, const Pod& pod
   // out-of-range score is reported by the full path.
   out->num_nodes = n;
   out->weighted.clear();
-  bool out_of_range = false;
+  bool out_of_range = in_place_out_of_range;
   for (size_t p = 0; p < np; ++p) {
     if (c->fused[p] || as_constant[p]) continue;
     NodeScoreList& list = raw[p];

@@ -6,30 +6,45 @@
 
 namespace ksched::framework::helper {
 
+DefaultNormalizer::DefaultNormalizer(int64_t max_priority, bool reverse, int64_t max_count)
+    : max_priority_(max_priority), max_count_(max_count), reverse_(reverse) {
+  top_ = std::min<int64_t>(std::max<int64_t>(max_count, 0), kTable - 1);
+  for (int64_t v = 0; v <= top_; ++v) table_[v] = Slow(v);
+}
+
+int64_t DefaultNormalizer::Slow(int64_t raw) const {
+  // Nothing above 0: scores stay, or all become max_priority with reverse.
+  if (max_count_ <= 0) return reverse_ ? max_priority_ : raw;
+  // Go's int64 arithmetic: a huge raw score wraps rather than traps.
+  int64_t score = goarith::Div(goarith::Mul(max_priority_, raw), max_count_);
+  if (reverse_) score = goarith::Sub(max_priority_, score);
+  return score;
+}
+
 Status DefaultNormalizeScore(int64_t max_priority, bool reverse, NodeScoreList* scores) {
   int64_t max_count = 0;
   for (const NodeScore& s : *scores)
     if (s.score > max_count) max_count = s.score;
-  if (max_count == 0) {
-    if (reverse)
-      for (NodeScore& s : *scores) s.score = max_priority;
-    return Status::Success();
-  }
-  // Go's int64 arithmetic: a huge raw score wraps rather than traps.
-  auto normalized = [&](int64_t raw) {
-    int64_t score = goarith::Div(goarith::Mul(max_priority, raw), max_count);
-    if (reverse) score = goarith::Sub(max_priority, score);
-    return score;
-  };
-  // Raw scores are mostly small counts (taints, terms): their results are
-  // worked out once each instead of a division per node.
-  constexpr int64_t kTable = 64;
-  int64_t table[kTable];
-  const int64_t top = std::min<int64_t>(max_count, kTable - 1);
-  for (int64_t v = 0; v <= top; ++v) table[v] = normalized(v);
-  for (NodeScore& s : *scores)
-    s.score = s.score >= 0 && s.score <= top ? table[s.score] : normalized(s.score);
+  if (max_count == 0 && !reverse) return Status::Success();
+  const DefaultNormalizer normalized(max_priority, reverse, max_count);
+  for (NodeScore& s : *scores) s.score = normalized(s.score);
   return Status::Success();
+}
+
+bool DefaultNormalizeAndAdd(int64_t max_priority, bool reverse, const int64_t* column,
+                            const NodeId* ids, size_t count, int64_t weight, int64_t* totals,
+                            bool* out_of_range) {
+  int64_t max_count = 0;
+  for (size_t k = 0; k < count; ++k) max_count = std::max(max_count, column[ids[k]]);
+  const DefaultNormalizer normalized(max_priority, reverse, max_count);
+  bool bad = false;
+  for (size_t k = 0; k < count; ++k) {
+    const int64_t score = normalized(column[ids[k]]);
+    bad |= score > kMaxNodeScore || score < kMinNodeScore;
+    totals[k] += score * weight;
+  }
+  *out_of_range = *out_of_range || bad;
+  return true;
 }
 
 }  // namespace ksched::framework::helper

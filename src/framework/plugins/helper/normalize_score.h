@@ -15,4 +15,30 @@ namespace ksched::framework::helper {
 // max_priority with `reverse`. Always Success.
 Status DefaultNormalizeScore(int64_t max_priority, bool reverse, NodeScoreList* scores);
 
+// DefaultNormalizeScore one score at a time, for a list whose highest score
+// is known: what it makes of each raw score. Raw scores up to 63 are worked
+// out once each (they are mostly small counts), others divide.
+class DefaultNormalizer {
+ public:
+  DefaultNormalizer(int64_t max_priority, bool reverse, int64_t max_count);
+  int64_t operator()(int64_t raw) const {
+    if (raw >= 0 && raw <= top_) return table_[raw];
+    return Slow(raw);
+  }
+
+ private:
+  int64_t Slow(int64_t raw) const;
+  static constexpr int64_t kTable = 64;
+  int64_t max_priority_, max_count_;
+  bool reverse_;
+  int64_t top_ = -1;  // table_ holds 0..top_
+  int64_t table_[kTable];
+};
+
+// BatchNormalizeAdd for a plugin whose NormalizeScore is
+// DefaultNormalizeScore(max_priority, reverse).
+bool DefaultNormalizeAndAdd(int64_t max_priority, bool reverse, const int64_t* column,
+                            const NodeId* ids, size_t count, int64_t weight, int64_t* totals,
+                            bool* out_of_range);
+
 }  // namespace ksched::framework::helper

@@ -28,5 +28,34 @@ TEST(DefaultNormalizeScore, AllZero) {
   EXPECT_EQ(Normalize({}, true), (std::vector<int64_t>{}));
 }
 
+// DefaultNormalizeAndAdd reads a kept column through node ids and adds the
+// weighted normalized scores: the same numbers as the list form.
+TEST(DefaultNormalizeAndAdd, AddsWhatTheListFormGives) {
+  const std::vector<std::vector<int64_t>> cases = {
+      {10, 30, 60, 0}, {0, 0, 0}, {1, 0, 2, 200, 63, 64}, {-5, 3}, {-5, 0}, {}};
+  for (const std::vector<int64_t>& raw : cases) {
+    for (bool reverse : {false, true}) {
+      // The column holds the scores at other positions than the list order.
+      std::vector<int64_t> column(raw.size() * 2, 77);
+      std::vector<NodeId> ids;
+      for (size_t i = 0; i < raw.size(); ++i) {
+        ids.push_back(static_cast<NodeId>(2 * (raw.size() - 1 - i)));
+        column[ids.back()] = raw[i];
+      }
+      std::vector<int64_t> totals(raw.size(), 1000);
+      bool out_of_range = false;
+      ASSERT_TRUE(DefaultNormalizeAndAdd(kMaxNodeScore, reverse, column.data(), ids.data(),
+                                         ids.size(), 3, totals.data(), &out_of_range));
+      const std::vector<int64_t> normalized = Normalize(raw, reverse);
+      bool expect_out_of_range = false;
+      for (size_t i = 0; i < raw.size(); ++i) {
+        EXPECT_EQ(totals[i], 1000 + 3 * normalized[i]) << i << (reverse ? " reverse" : "");
+        expect_out_of_range |= normalized[i] < kMinNodeScore || normalized[i] > kMaxNodeScore;
+      }
+      EXPECT_EQ(out_of_range, expect_out_of_range) << (reverse ? "reverse" : "");
+    }
+  }
+}
+
 }  // namespace
 }  // namespace ksched::framework::helper

@@ -10,6 +10,7 @@
 #include <set>
 #include <string>
 
+#include "framework/batch.h"
 #include "framework/plugins/helper/normalize_score.h"
 #include "framework/plugins/names/names.h"
 #include "framework/plugins/registry_factories.h"
@@ -73,6 +74,7 @@ class NodeAffinity final : public PreFilterPlugin,
                            public PreScorePlugin,
                            public ScorePlugin,
                            public ScoreExtensions,
+                           public BatchNormalizeAdd,
                            public EnqueueExtensions {
  public:
   NodeAffinity(std::optional<labels::CompiledNodeSelectorTerms> added_node_selector,
@@ -151,6 +153,12 @@ class NodeAffinity final : public PreFilterPlugin,
 
   Status NormalizeScore(const CycleState&, const Pod&, NodeScoreList* scores) const override {
     return helper::DefaultNormalizeScore(kMaxNodeScore, false, scores);
+  }
+  bool NormalizeAndAdd(const CycleState&, const Pod&, const int64_t* column, const NodeId* ids,
+                       size_t count, int64_t weight, int64_t* totals,
+                       bool* out_of_range) const override {
+    return helper::DefaultNormalizeAndAdd(kMaxNodeScore, false, column, ids, count, weight, totals,
+                                          out_of_range);
   }
   std::optional<int64_t> NormalizedZero(const CycleState&, const Pod&) const override { return 0; }
 

@@ -4,6 +4,7 @@
 // count, reversed by NormalizeScore).
 #include <fmt/format.h>
 
+#include "framework/batch.h"
 #include "framework/plugins/helper/normalize_score.h"
 #include "framework/plugins/helper/taint.h"
 #include "framework/plugins/names/names.h"
@@ -27,6 +28,7 @@ class TaintToleration final : public FilterPlugin,
                               public PreScorePlugin,
                               public ScorePlugin,
                               public ScoreExtensions,
+                              public BatchNormalizeAdd,
                               public EnqueueExtensions {
  public:
   std::string_view Name() const override { return names::kTaintToleration; }
@@ -83,6 +85,12 @@ class TaintToleration final : public FilterPlugin,
 
   Status NormalizeScore(const CycleState&, const Pod&, NodeScoreList* scores) const override {
     return helper::DefaultNormalizeScore(kMaxNodeScore, true, scores);
+  }
+  bool NormalizeAndAdd(const CycleState&, const Pod&, const int64_t* column, const NodeId* ids,
+                       size_t count, int64_t weight, int64_t* totals,
+                       bool* out_of_range) const override {
+    return helper::DefaultNormalizeAndAdd(kMaxNodeScore, true, column, ids, count, weight, totals,
+                                          out_of_range);
   }
   // No intolerable taint anywhere: reversed, every node gets the maximum.
   std::optional<int64_t> NormalizedZero(const CycleState&, const Pod&) const override {
