@@ -328,10 +328,21 @@ bool InterPodAffinity::FilterCodesOf(const CycleState& cycle, const Pod&, const 
     if (ids[k] >= covered) return false;
   // CodeOn with its per-cycle checks made once and each slot's index found
   // once; the same reads per node, in the same order.
+  // One slot's counts and its key's domains, as arrays.
   struct View {
-    const TopologyCounts* counts;
-    uint32_t slot;
-    const TopologyIndex* index;
+    const int64_t* counts;
+    size_t num_counts;
+    const uint32_t* domains;
+    View() = default;
+    View(const TopologyCounts& c, uint32_t slot)
+        : counts(c.counts(slot)),
+          num_counts(c.num_counts(slot)),
+          domains(c.index(slot).domains()) {}
+    // TopologyCounts::Get of the node's domain (kNoDomain counts 0).
+    int64_t At(NodeId id) const {
+      const uint32_t d = domains[id];
+      return d < num_counts ? counts[d] : 0;
+    }
   };
   constexpr size_t kMaxViews = 8;
   const bool check_anti = s->anti.num_nonzero() != 0;
@@ -344,16 +355,9 @@ bool InterPodAffinity::FilterCodesOf(const CycleState& cycle, const Pod&, const 
     return true;
   }
   View aff[kMaxViews], anti[kMaxViews], existing[kMaxViews];
-  for (size_t i = 0; i < n_aff; ++i) {
-    const uint32_t slot = s->affinity_slots[i];
-    aff[i] = View{&s->affinity, slot, &s->affinity.index(slot)};
-  }
-  for (size_t i = 0; i < n_anti; ++i) {
-    const uint32_t slot = s->anti_slots[i];
-    anti[i] = View{&s->anti, slot, &s->anti.index(slot)};
-  }
-  for (uint32_t slot = 0; slot < n_existing; ++slot)
-    existing[slot] = View{&s->existing_anti, slot, &s->existing_anti.index(slot)};
+  for (size_t i = 0; i < n_aff; ++i) aff[i] = View(s->affinity, s->affinity_slots[i]);
+  for (size_t i = 0; i < n_anti; ++i) anti[i] = View(s->anti, s->anti_slots[i]);
+  for (uint32_t slot = 0; slot < n_existing; ++slot) existing[slot] = View(s->existing_anti, slot);
   // With pods matching nowhere, the affinity check falls back to the pod
   // matching its own terms.
   const bool own_fallback = s->affinity.num_nonzero() == 0 && s->matches_own_affinity;
@@ -363,23 +367,19 @@ bool InterPodAffinity::FilterCodesOf(const CycleState& cycle, const Pod&, const 
     if (n_aff > 0) {
       bool pods_exist = true, has_keys = true;
       for (size_t i = 0; i < n_aff; ++i) {
-        const uint32_t d = aff[i].index->DomainOfId(id);
+        const uint32_t d = aff[i].domains[id];
         if (d == kNoDomain) {
           has_keys = false;
           break;
         }
-        if (aff[i].counts->Get(aff[i].slot, d) <= 0) pods_exist = false;
+        if ((d < aff[i].num_counts ? aff[i].counts[d] : 0) <= 0) pods_exist = false;
       }
       if (!has_keys || (!pods_exist && !own_fallback)) code = Code::kUnschedulableAndUnresolvable;
     }
-    for (size_t i = 0; code == Code::kSuccess && i < n_anti; ++i) {
-      if (anti[i].counts->Get(anti[i].slot, anti[i].index->DomainOfId(id)) > 0)
-        code = Code::kUnschedulable;
-    }
-    for (size_t i = 0; code == Code::kSuccess && i < n_existing; ++i) {
-      if (existing[i].counts->Get(existing[i].slot, existing[i].index->DomainOfId(id)) > 0)
-        code = Code::kUnschedulable;
-    }
+    for (size_t i = 0; code == Code::kSuccess && i < n_anti; ++i)
+      if (anti[i].At(id) > 0) code = Code::kUnschedulable;
+    for (size_t i = 0; code == Code::kSuccess && i < n_existing; ++i)
+      if (existing[i].At(id) > 0) code = Code::kUnschedulable;
     out[k] = code;
   }
   return true;

@@ -22,6 +22,12 @@ class InterPodAffinityFilterTest : public ::testing::Test {
     EXPECT_TRUE(pre.IsSuccess()) << pre.Message();
     std::vector<Status> out;
     for (const NodeInfo& n : cluster_->node_infos()) out.push_back(plugin_->Filter(*state, pod, n));
+    // The batch form gives every node Filter's code.
+    std::vector<NodeId> ids;
+    for (NodeId id = 0; id < cluster_->num_nodes(); ++id) ids.push_back(id);
+    std::vector<Code> codes(ids.size());
+    EXPECT_TRUE(plugin_->FilterCodesOf(*state, pod, ids.data(), ids.size(), codes.data()));
+    for (NodeId id : ids) EXPECT_EQ(codes[id], out[id].code()) << cluster_->node_info(id).name();
     return out;
   }
   std::vector<Status> FilterAll(const Pod& pod) {

@@ -45,6 +45,8 @@ class TopologyIndex {
   uint32_t DomainOfLabels(const Labels& labels) const;
   // The domain of node `id` of the indexed cluster; `id` < num_nodes().
   uint32_t DomainOfId(NodeId id) const { return domain_of_node_[id]; }
+  // DomainOfId for every node, by NodeId (num_nodes() of them).
+  const uint32_t* domains() const { return domain_of_node_.data(); }
   size_t num_nodes() const { return domain_of_node_.size(); }
 
  private:
@@ -131,6 +133,10 @@ class TopologyCounts {
     uint32_t d = slots_[slot].index->DomainOfId(id);
     return d < slots_[slot].counts.size() ? slots_[slot].counts[d] : 0;
   }
+  // The slot's counts by domain, for loops that read many: Get(slot, d) is
+  // d < num_counts(slot) ? counts(slot)[d] : 0.
+  const int64_t* counts(uint32_t slot) const { return slots_[slot].counts.data(); }
+  size_t num_counts(uint32_t slot) const { return slots_[slot].counts.size(); }
   // Number of pairs with a non-zero count (upstream's len(map)).
   int64_t num_nonzero() const { return nonzero_; }
 

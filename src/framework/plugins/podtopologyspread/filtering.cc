@@ -306,12 +306,60 @@ bool PodTopologySpread::FilterCodesOf(const CycleState& state, const Pod&, const
   if (s == nullptr) return false;
   size_t covered = SIZE_MAX;
   for (const auto& d : s->domains) covered = std::min(covered, d->node_domain.size());
+  for (size_t k = 0; k < count; ++k)
+    if (ids[k] >= covered) return false;
+  if (s->Empty()) {
+    std::fill(out, out + count, Code::kSuccess);
+    return true;
+  }
+  // JudgeConstraints with each constraint's per-cycle part worked out once:
+  // its arrays, whether its skew is checked, and the most matching pods a
+  // node's domain may hold.
+  struct Check {
+    const uint8_t* has_label;
+    const uint32_t* node_domain;
+    const int64_t* counts;
+    bool skew_checked;
+    int64_t max_match;  // skew > max_skew  <=>  match > max_match
+  };
+  constexpr size_t kMaxChecks = 8;
+  const auto& items = s->constraints->items;
+  if (items.size() > kMaxChecks) {
+    for (size_t k = 0; k < count; ++k) {
+      const NodeId id = ids[k];
+      out[k] = CodeOf(JudgeConstraints(
+          *s, features_.min_domains, [&](const TopologyDomains& d) { return d.has_label[id] != 0; },
+          [&](const TopologyDomains& d) { return d.node_domain[id]; }));
+    }
+    return true;
+  }
+  Check checks[kMaxChecks];
+  for (size_t i = 0; i < items.size(); ++i) {
+    const Constraint& c = items[i];
+    const TopologyDomains& domains = *s->domains[c.key_slot];
+    int64_t min_match = 0;
+    checks[i].has_label = domains.has_label.data();
+    checks[i].node_domain = domains.node_domain.data();
+    checks[i].counts = s->counts[c.key_slot].data();
+    checks[i].skew_checked = s->MinMatchNum(c, features_.min_domains, &min_match);
+    checks[i].max_match = c.max_skew - s->self_match[i] + min_match;
+  }
+  const size_t n_checks = items.size();
   for (size_t k = 0; k < count; ++k) {
     const NodeId id = ids[k];
-    if (id >= covered) return false;
-    out[k] = CodeOf(JudgeConstraints(
-        *s, features_.min_domains, [&](const TopologyDomains& d) { return d.has_label[id] != 0; },
-        [&](const TopologyDomains& d) { return d.node_domain[id]; }));
+    Code code = Code::kSuccess;
+    for (size_t i = 0; i < n_checks; ++i) {
+      const Check& ch = checks[i];
+      if (!ch.has_label[id]) {
+        code = Code::kUnschedulableAndUnresolvable;
+        break;
+      }
+      if (ch.skew_checked && ch.counts[ch.node_domain[id]] > ch.max_match) {
+        code = Code::kUnschedulable;
+        break;
+      }
+    }
+    out[k] = code;
   }
   return true;
 }

@@ -53,6 +53,18 @@ std::map<std::string, std::string> FilterAll(const PodTopologySpread& plugin,
                                              const CycleState& state, const Pod& pod,
                                              const ClusterState& cluster) {
   std::map<std::string, std::string> out;
+  // The batch form answers as Filter's code on every node of the cluster.
+  std::vector<NodeId> ids;
+  for (NodeId id = 0; id < cluster.num_nodes(); ++id) ids.push_back(id);
+  std::vector<Code> codes(ids.size());
+  const bool answered = plugin.FilterCodesOf(state, pod, ids.data(), ids.size(), codes.data());
+  EXPECT_EQ(answered, state.ReadAs<PreFilterState>(kPreFilterStateKey) != nullptr);
+  if (answered) {
+    for (NodeId id : ids) {
+      EXPECT_EQ(codes[id], plugin.Filter(state, pod, cluster.node_info(id)).code())
+          << cluster.node_info(id).name();
+    }
+  }
   for (const NodeInfo& node : cluster.node_infos()) {
     Status s = plugin.Filter(state, pod, node);
     std::string v;
