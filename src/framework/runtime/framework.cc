@@ -239,6 +239,12 @@ class FrameworkBuilder {
       }
       f_->score_weights_.push_back(it->second);
     }
+    for (const FilterPlugin* pl : f_->filter_)
+      f_->batch_filter_.push_back(dynamic_cast<const BatchFilterCodes*>(pl));
+    for (const ScorePlugin* pl : f_->score_) {
+      f_->batch_scores_.push_back(dynamic_cast<const BatchScores*>(pl));
+      f_->batch_normalize_.push_back(dynamic_cast<const BatchNormalizeAdd*>(pl));
+    }
     return ksched::Status::Ok();
   }
 
@@ -859,7 +865,7 @@ void Framework::FilterCodesCached(const CycleState& state, const Pod& pod, const
       const FilterPlugin* pl = filter_[p];
       // A sampled cycle times each node's run, as upstream does, so it asks
       // node by node.
-      const auto* batch = rec == nullptr ? dynamic_cast<const BatchFilterCodes*>(pl) : nullptr;
+      const BatchFilterCodes* batch = rec == nullptr ? batch_filter_[p] : nullptr;
       if (batch == nullptr || !batch->FilterCodesOf(state, pod, live_ids, nl, live)) {
         for (size_t j = 0; j < nl; ++j) {
           live[j] = TimePlugin(rec, pl, ep::kFilter, [&] {
@@ -1328,8 +1334,8 @@ Status Framework::RunScorePluginsReusing(const CycleState& state, const Pod& pod
   // `raw` (0), as a constant (kConstant), or normalized and added in place
   // from the kept column (kInPlace, BatchNormalizeAdd).
   constexpr uint8_t kConstant = 1, kInPlace = 2;
-  std::vector<uint8_t>& as_constant = constant_scratch_;
-  as_constant.assign(np, 0);
+  std::vector<uint8_t>& column_use = constant_scratch_;
+  column_use.assign(np, 0);
   bool in_place_out_of_range = false;
   for (size_t p = 0; fuse && p < np; ++p) {
     if (c->fused[p]) continue;
@@ -1342,7 +1348,7 @@ Status Framework::RunScorePluginsReusing(const CycleState& state, const Pod& pod
         ext != nullptr ? ext->NormalizedZero(state, pod) : std::optional<int64_t>(0);
     if (!k || *k < kMinNodeScore || *k > kMaxNodeScore) continue;
     constant += *k * score_weights_[p];
-    as_constant[p] = kConstant;
+    column_use[p] = kConstant;
   }
   if (fuse) {
     out->total.resize(n);
@@ -1358,17 +1364,17 @@ Status Framework::RunScorePluginsReusing(const CycleState& state, const Pod& pod
     fuse = all_ok != 0;
   }
   for (size_t p = 0; p < np && !failed.load(std::memory_order_relaxed); ++p) {
-    if (fuse && (c->fused[p] || as_constant[p])) continue;
+    if (fuse && (c->fused[p] || column_use[p])) continue;
     const int32_t col = c != nullptr ? c->score_slot[p] : -1;
     // A kept column the plugin normalizes from the scores alone: onto the
     // totals in place, without a list (a sampled cycle times NormalizeScore).
     if (fuse && col >= 0 && rec == nullptr) {
-      const auto* in_place = dynamic_cast<const BatchNormalizeAdd*>(score_[p]);
+      const BatchNormalizeAdd* in_place = batch_normalize_[p];
       if (in_place != nullptr &&
           in_place->NormalizeAndAdd(state, pod, c->Column(static_cast<size_t>(col)), nodes.data(),
                                     n, score_weights_[p], out->total.data(),
                                     &in_place_out_of_range)) {
-        as_constant[p] = kInPlace;
+        column_use[p] = kInPlace;
         continue;
       }
     }
@@ -1383,7 +1389,7 @@ Status Framework::RunScorePluginsReusing(const CycleState& state, const Pod& pod
       const ScorePlugin* pl = score_[p];
       // The batch form where the plugin has one, else node by node (and on
       // a sampled cycle, which times each node's run).
-      if (const auto* batch = rec == nullptr ? dynamic_cast<const BatchScores*>(pl) : nullptr) {
+      if (const BatchScores* batch = rec == nullptr ? batch_scores_[p] : nullptr) {
         std::atomic<bool> answered{true};
         ParallelFor(n, [&](size_t begin, size_t end) {
           if (!batch->ScoresOf(state, pod, nodes.data() + begin, end - begin, list.data() + begin))
@@ -1420,7 +1426,7 @@ Status Framework::RunScorePluginsReusing(const CycleState& state, const Pod& pod
   out->weighted.clear();
   bool out_of_range = in_place_out_of_range;
   for (size_t p = 0; p < np; ++p) {
-    if (c->fused[p] || as_constant[p]) continue;
+    if (c->fused[p] || column_use[p]) continue;
     NodeScoreList& list = raw[p];
     if (const ScoreExtensions* ext = score_[p]->ScoreExt()) {
       const Status s = TimePlugin(rec, score_[p], ep::kScoreExtensionNormalize,

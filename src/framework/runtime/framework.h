@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "config/types.h"
+#include "framework/batch.h"
 #include "framework/interface.h"
 #include "framework/registry.h"
 #include "util/result.h"
@@ -294,6 +295,11 @@ class Framework final : public Handle {
   std::vector<PreScorePlugin*> pre_score_;
   std::vector<ScorePlugin*> score_;
   std::vector<int64_t> score_weights_;  // parallel to score_
+  // The optional batch forms (framework/batch.h) of each filter and score
+  // plugin, found once when the profile is built; nullptr: none.
+  std::vector<const BatchFilterCodes*> batch_filter_;      // parallel to filter_
+  std::vector<const BatchScores*> batch_scores_;           // parallel to score_
+  std::vector<const BatchNormalizeAdd*> batch_normalize_;  // parallel to score_
   std::vector<ReservePlugin*> reserve_;
   std::vector<PermitPlugin*> permit_;
   std::vector<PreBindPlugin*> pre_bind_;
