@@ -82,9 +82,8 @@ Status InterPodAffinity::PreFilter(CycleState* cycle, const Pod& pod, PreFilterR
   if (handle_->reuse_between_cycles()) {
     // The same counts from the sums kept over the placed pods.
     SyncGroups(cluster);
-    auto add_all = [&](TopologyCounts* counts, uint32_t slot, const std::vector<int64_t>& sums) {
-      counts->AddAll(slot, sums);
-    };
+    auto add_all = [&](TopologyCounts* counts, uint32_t slot,
+                       const std::shared_ptr<DomainCounts>& sums) { counts->AddAll(slot, sums); };
     // existingAntiAffinityCounts: each group's matching terms.
     for (uint32_t g : placed_groups_) {
       const GroupSums& gs = group_sums_[g];

@@ -23,7 +23,7 @@ void InterPodAffinity::TermSums::Init(InterPodAffinity* self, const ClusterState
   counts.clear();
   for (const AffinityTerm& t : terms) {
     index.push_back(self->indexes_.Get(cluster, t.topology_key));
-    counts.emplace_back(index.back()->num_domains(), 0);
+    counts.push_back(std::make_shared<DomainCounts>(index.back()->num_domains()));
   }
 }
 

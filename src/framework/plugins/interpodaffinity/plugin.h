@@ -119,12 +119,17 @@ class InterPodAffinity final : public PreFilterPlugin,
   // Per term of a list: placed pods per domain of the term's topology key.
   struct TermSums {
     std::vector<std::shared_ptr<const TopologyIndex>> index;
-    std::vector<std::vector<int64_t>> counts;
+    // Shared with the PreFilter states that read them (TopologyCounts::
+    // AddAll): copied before a write while one still holds them.
+    std::vector<std::shared_ptr<DomainCounts>> counts;
     void Init(InterPodAffinity* self, const ClusterState& cluster,
               const std::vector<AffinityTerm>& terms);
     void Add(size_t term, NodeId node, int64_t delta) {
       const uint32_t d = index[term]->DomainOfId(node);
-      if (d < counts[term].size()) counts[term][d] += delta;
+      std::shared_ptr<DomainCounts>& c = counts[term];
+      if (d >= c->counts.size()) return;
+      if (c.use_count() > 1) c = std::make_shared<DomainCounts>(*c);
+      c->Add(d, delta);
     }
   };
   // The placed pods of one TermCache group, by each of its terms.

@@ -147,11 +147,11 @@ Status InterPodAffinity::PreScore(CycleState* cycle, const Pod& pod,
       const OwnSums& sums = OwnSumsFor(cluster, pod);
       for (size_t i = 0; i < n_pref; ++i) {
         const AffinityTerm& t = own.preferred_affinity[i];
-        builder.AddSums(t, sums.preferred_affinity.counts[i], t.weight);
+        builder.AddSums(t, sums.preferred_affinity.counts[i]->counts, t.weight);
       }
       for (size_t i = 0; i < n_pref_anti; ++i) {
         const AffinityTerm& t = own.preferred_anti_affinity[i];
-        builder.AddSums(t, sums.preferred_anti_affinity.counts[i], -int64_t{t.weight});
+        builder.AddSums(t, sums.preferred_anti_affinity.counts[i]->counts, -int64_t{t.weight});
       }
     }
     for (uint32_t g : placed_groups_) {
@@ -162,18 +162,18 @@ Status InterPodAffinity::PreScore(CycleState* cycle, const Pod& pod,
         for (size_t i = 0; i < theirs.required_affinity.size(); ++i) {
           const AffinityTerm& t = theirs.required_affinity[i];
           if (t.Matches(pod, ns_labels))
-            builder.AddSums(t, gs.required_affinity.counts[i], hard_weight);
+            builder.AddSums(t, gs.required_affinity.counts[i]->counts, hard_weight);
         }
       }
       for (size_t i = 0; i < theirs.preferred_affinity.size(); ++i) {
         const AffinityTerm& t = theirs.preferred_affinity[i];
         if (t.Matches(pod, ns_labels))
-          builder.AddSums(t, gs.preferred_affinity.counts[i], t.weight);
+          builder.AddSums(t, gs.preferred_affinity.counts[i]->counts, t.weight);
       }
       for (size_t i = 0; i < theirs.preferred_anti_affinity.size(); ++i) {
         const AffinityTerm& t = theirs.preferred_anti_affinity[i];
         if (t.Matches(pod, ns_labels))
-          builder.AddSums(t, gs.preferred_anti_affinity.counts[i], -int64_t{t.weight});
+          builder.AddSums(t, gs.preferred_anti_affinity.counts[i]->counts, -int64_t{t.weight});
       }
     }
     auto s = std::make_unique<PreScoreState>();

@@ -69,6 +69,26 @@ class TopologyIndexes {
   std::unordered_map<StrId, std::shared_ptr<const TopologyIndex>> by_key_;
 };
 
+// Counts by domain and how many of them are non-zero: one term's sums over
+// the placed pods, kept between cycles (InterPodAffinity's kept.cc). A cycle's
+// TopologyCounts shares them instead of copying (5,000 hostname domains are
+// 40 KB per term and cycle); the keeper copies before it writes to sums a
+// cycle still holds.
+struct DomainCounts {
+  std::vector<int64_t> counts;
+  int64_t nonzero = 0;
+
+  DomainCounts() = default;
+  explicit DomainCounts(size_t num_domains) : counts(num_domains, 0) {}
+  void Add(uint32_t domain, int64_t delta) {
+    if (domain >= counts.size()) return;
+    int64_t& c = counts[domain];
+    nonzero -= (c != 0);
+    c += delta;
+    nonzero += (c != 0);
+  }
+};
+
 // A map from topology pair to a count (or score), one array per key.
 // upstream's "pair present in the map" is "count != 0" here: upstream drops
 // pairs whose count returns to zero and creates none with a zero count, so
@@ -84,69 +104,74 @@ class TopologyCounts {
   const TopologyIndex& index(uint32_t slot) const { return *slots_[slot].index; }
   // `domain` may be kNoDomain or kUnknownDomain: 0, and nothing is added.
   int64_t Get(uint32_t slot, uint32_t domain) const {
-    return domain < slots_[slot].counts.size() ? slots_[slot].counts[domain] : 0;
+    const std::vector<int64_t>& counts = Values(slot);
+    return domain < counts.size() ? counts[domain] : 0;
   }
   void Add(uint32_t slot, uint32_t domain, int64_t delta) {
-    std::vector<int64_t>& counts = slots_[slot].counts;
-    if (domain >= counts.size()) {
-      if (domain >= slots_[slot].index->num_domains()) return;
-      counts.assign(slots_[slot].index->num_domains(), 0);  // first count of the slot
-    }
-    int64_t& c = counts[domain];
+    Entry& e = slots_[slot];
+    if (domain >= e.index->num_domains()) return;
+    Own(&e);
+    if (e.counts.size() < e.index->num_domains()) e.counts.resize(e.index->num_domains(), 0);
+    int64_t& c = e.counts[domain];
     nonzero_ -= (c != 0);
     c += delta;
     nonzero_ += (c != 0);
   }
-  // Add(slot, d, sums[d]) for every domain d, in one pass without branches;
-  // into a slot without counts yet, a copy.
-  void AddAll(uint32_t slot, const std::vector<int64_t>& sums) {
-    std::vector<int64_t>& counts = slots_[slot].counts;
-    if (counts.empty()) {
-      const size_t n = slots_[slot].index->num_domains();
-      const size_t m = std::min(n, sums.size());
-      counts.resize(n);
-      int64_t nonzero = 0;
-      for (size_t d = 0; d < m; ++d) {
-        counts[d] = sums[d];
-        nonzero += sums[d] != 0;
-      }
-      std::fill(counts.begin() + static_cast<std::ptrdiff_t>(m), counts.end(), 0);
-      nonzero_ += nonzero;
+  // Add(slot, d, sums[d]) for every domain d. Into a slot without counts
+  // yet the sums are shared, not copied, until the next write to the slot.
+  void AddAll(uint32_t slot, std::shared_ptr<const DomainCounts> sums) {
+    Entry& e = slots_[slot];
+    if (e.counts.empty() && e.shared == nullptr) {
+      nonzero_ += sums->nonzero;
+      e.shared = std::move(sums);
       return;
     }
-    const size_t m = std::min(counts.size(), sums.size());
+    Own(&e);
+    std::vector<int64_t>& counts = e.counts;
+    const std::vector<int64_t>& add = sums->counts;
+    if (counts.size() < add.size()) counts.resize(add.size(), 0);
     int64_t before = 0, after = 0;
-    for (size_t d = 0; d < m; ++d) {
+    for (size_t d = 0; d < add.size(); ++d) {
       before += counts[d] != 0;
-      counts[d] += sums[d];
+      counts[d] += add[d];
       after += counts[d] != 0;
     }
     nonzero_ += after - before;
   }
   // The node's count in `slot`; 0 when the node lacks the key.
   int64_t AtNode(uint32_t slot, const NodeInfo& node) const {
-    uint32_t d = slots_[slot].index->DomainOf(node);
-    return d < slots_[slot].counts.size() ? slots_[slot].counts[d] : 0;
+    return Get(slot, slots_[slot].index->DomainOf(node));
   }
   // The same for node `id` of the indexed cluster.
   int64_t AtNodeId(uint32_t slot, NodeId id) const {
-    uint32_t d = slots_[slot].index->DomainOfId(id);
-    return d < slots_[slot].counts.size() ? slots_[slot].counts[d] : 0;
+    return Get(slot, slots_[slot].index->DomainOfId(id));
   }
   // The slot's counts by domain, for loops that read many: Get(slot, d) is
   // d < num_counts(slot) ? counts(slot)[d] : 0.
-  const int64_t* counts(uint32_t slot) const { return slots_[slot].counts.data(); }
-  size_t num_counts(uint32_t slot) const { return slots_[slot].counts.size(); }
+  const int64_t* counts(uint32_t slot) const { return Values(slot).data(); }
+  size_t num_counts(uint32_t slot) const { return Values(slot).size(); }
   // Number of pairs with a non-zero count (upstream's len(map)).
   int64_t num_nonzero() const { return nonzero_; }
 
  private:
   struct Entry {
     std::shared_ptr<const TopologyIndex> index;
-    // By domain; empty (all zeros) until the first Add or AddAll, so a slot
-    // filled from kept sums is written once, not zeroed first.
+    // Sums shared by AddAll, read until the slot is first written; then
+    // `counts` holds the slot's own copy.
+    std::shared_ptr<const DomainCounts> shared;
+    // By domain; empty (all zeros) until the first write.
     std::vector<int64_t> counts;
   };
+  const std::vector<int64_t>& Values(uint32_t slot) const {
+    const Entry& e = slots_[slot];
+    return e.shared != nullptr ? e.shared->counts : e.counts;
+  }
+  // Makes the slot's counts its own before a write.
+  static void Own(Entry* e) {
+    if (e->shared == nullptr) return;
+    e->counts = e->shared->counts;
+    e->shared.reset();
+  }
   std::vector<Entry> slots_;
   int64_t nonzero_ = 0;
 };
