@@ -15,6 +15,8 @@
 #include <mutex>
 #include <string>
 #include <unordered_map>
+#include <utility>
+#include <vector>
 
 #include "framework/plugins/names/names.h"
 #include "framework/plugins/registry_factories.h"
@@ -39,6 +41,31 @@ StrId NormalizedImageId(std::string_view image) {
   buffer.assign(image);
   buffer += ":latest";
   return FindInterned(buffer);
+}
+
+// NormalizedImageId through a per-thread memo of the last names asked for.
+// Score asks for the same pod's few images on node after node: a memo hit is
+// a short string compare instead of a hash and a probe of the large intern
+// table. A name no node listed may be interned later (a node added with the
+// image), so the memo is dropped whenever the table grows.
+StrId ImageIdOf(std::string_view image) {
+  struct Memo {
+    size_t interned = 0;
+    std::vector<std::pair<std::string, StrId>> entries;
+  };
+  constexpr size_t kMaxEntries = 16;
+  thread_local Memo memo;
+  const size_t interned = InternedCount();
+  if (interned != memo.interned) {
+    memo.entries.clear();
+    memo.interned = interned;
+  }
+  for (const auto& [name, id] : memo.entries)
+    if (name == image) return id;
+  const StrId id = NormalizedImageId(image);
+  if (memo.entries.size() >= kMaxEntries) memo.entries.erase(memo.entries.begin());
+  memo.entries.emplace_back(std::string(image), id);
+  return id;
 }
 
 const ImageOnNode* FindImage(const NodeInfo& node, StrId name) {
@@ -109,7 +136,7 @@ class ImageLocality final : public ScorePlugin {
     const ClusterImageStates* states = nullptr;
     int64_t sum = 0;
     for (const Container& c : pod.spec.containers) {
-      StrId name = NormalizedImageId(c.image);
+      StrId name = ImageIdOf(c.image);
       if (name == kNoStr) continue;
       const ImageOnNode* image = FindImage(node, name);
       if (image == nullptr) continue;

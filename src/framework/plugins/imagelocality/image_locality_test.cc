@@ -61,5 +61,24 @@ TEST_F(ImageLocalityTest, UntaggedImagesAreLatestAndThresholdsScaleWithContainer
   EXPECT_EQ(ScoreOn(registry, "a"), 0);
 }
 
+TEST_F(ImageLocalityTest, AnImageFirstListedByALaterSnapshotScoresThere) {
+  // Asked for first while no node lists it: the name is unknown.
+  Pod pod = TestPod(R"({"kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[
+      {"name":"c","image":"only-later:7"}]}})");
+  EXPECT_EQ(ScoreOn(pod, "a"), 0);
+  // A later snapshot's node lists it (1,000 MiB on one of two nodes).
+  ClusterState later = TestCluster(R"({"kind":"List","items":[
+      {"kind":"Node","metadata":{"name":"a"},"status":{"images":[
+          {"names":["only-later:7"],"sizeBytes":1048576000}]}},
+      {"kind":"Node","metadata":{"name":"b"}}]})");
+  FakeHandle later_handle{&later};
+  std::unique_ptr<Plugin> later_plugin = MustNew(&NewImageLocality, &later_handle);
+  int64_t s = -1;
+  CycleState state;
+  ASSERT_TRUE(
+      As<ScorePlugin>(later_plugin)->Score(state, pod, NodeNamed(later, "a"), &s).IsSuccess());
+  EXPECT_EQ(s, 48);  // 500 MiB scaled: (500 - 23) / (1000 - 23) of 100
+}
+
 }  // namespace
 }  // namespace ksched::framework::plugins
