@@ -12,10 +12,42 @@ namespace {
 
 const StateKey kPreScoreStateKey = StateKey::Register();
 
-// Upstream's preScoreState: the score of each topology pair. Never changed
-// after PreScore, so clones share it (as upstream's Clone returns itself).
+// A term's kept sums times its weight, added at each scored node's domain
+// when read instead of over every domain in PreScore: for keys with more
+// domains than nodes to score (hostname at the adaptive percentage).
+struct WeightedSums {
+  std::shared_ptr<const TopologyIndex> index;
+  std::shared_ptr<const DomainCounts> sums;
+  int64_t weight = 0;
+
+  int64_t AtDomain(uint32_t d) const {
+    return d < sums->counts.size() ? sums->counts[d] * weight : 0;
+  }
+};
+
+// Upstream's preScoreState: the score of each topology pair, some of it as
+// weighted sums added when read. Never changed after PreScore, so clones
+// share it (as upstream's Clone returns itself).
 struct PreScoreState final : StateData {
   std::shared_ptr<const TopologyCounts> topology_score;
+  std::shared_ptr<const std::vector<WeightedSums>> deferred;
+
+  // The node's raw score.
+  int64_t At(const NodeInfo& node) const {
+    int64_t sum = 0;
+    for (uint32_t slot = 0; slot < topology_score->num_slots(); ++slot)
+      sum += topology_score->AtNode(slot, node);
+    for (const WeightedSums& w : *deferred) sum += w.AtDomain(w.index->DomainOf(node));
+    return sum;
+  }
+  // The nodes 0..Covered()-1 have a domain in every index read.
+  size_t Covered() const {
+    size_t covered = SIZE_MAX;
+    for (uint32_t slot = 0; slot < topology_score->num_slots(); ++slot)
+      covered = std::min(covered, topology_score->index(slot).num_nodes());
+    for (const WeightedSums& w : *deferred) covered = std::min(covered, w.index->num_nodes());
+    return covered;
+  }
 
   std::unique_ptr<StateData> Clone() const override {
     return std::make_unique<PreScoreState>(*this);
@@ -38,13 +70,20 @@ class ScoreBuilder {
     uint32_t slot = SlotOf(t);
     counts_.Add(slot, counts_.index(slot).DomainOf(node), value);
   }
-  // `value` times each domain's sum (kept sums); nothing for zero sums.
-  void AddSums(const AffinityTerm& t, const std::vector<int64_t>& sums, int64_t value) {
-    uint32_t slot = kNoDomain;
+  // `value` times each domain's sum (kept sums); nothing for zero sums. A
+  // key with more domains than the `num_scored` nodes is deferred: each
+  // scored node reads its domain's sum (fewer reads than adding them all).
+  void AddSums(const AffinityTerm& t, const std::shared_ptr<const DomainCounts>& kept,
+               int64_t value, size_t num_scored) {
+    if (kept->nonzero == 0) return;
+    const std::vector<int64_t>& sums = kept->counts;
+    if (sums.size() > num_scored) {
+      deferred_.push_back(WeightedSums{indexes_->Get(cluster_, t.topology_key), kept, value});
+      return;
+    }
+    const uint32_t slot = SlotOf(t);
     for (size_t d = 0; d < sums.size(); ++d) {
-      if (sums[d] == 0) continue;
-      if (slot == kNoDomain) slot = SlotOf(t);
-      counts_.Add(slot, static_cast<uint32_t>(d), sums[d] * value);
+      if (sums[d] != 0) counts_.Add(slot, static_cast<uint32_t>(d), sums[d] * value);
     }
   }
 
@@ -59,14 +98,18 @@ class ScoreBuilder {
     return slot;
   }
 
-  std::shared_ptr<const TopologyCounts> Take() {
-    return std::make_shared<const TopologyCounts>(std::move(counts_));
+  std::unique_ptr<PreScoreState> Take() {
+    auto s = std::make_unique<PreScoreState>();
+    s->topology_score = std::make_shared<const TopologyCounts>(std::move(counts_));
+    s->deferred = std::make_shared<const std::vector<WeightedSums>>(std::move(deferred_));
+    return s;
   }
 
  private:
   const ClusterState& cluster_;
   TopologyIndexes* indexes_;
   TopologyCounts counts_;
+  std::vector<WeightedSums> deferred_;
 };
 
 void MatchEach(const std::vector<AffinityTerm>& terms, const Pod& pod, const Labels& ns_labels,
@@ -147,11 +190,12 @@ Status InterPodAffinity::PreScore(CycleState* cycle, const Pod& pod,
       const OwnSums& sums = OwnSumsFor(cluster, pod);
       for (size_t i = 0; i < n_pref; ++i) {
         const AffinityTerm& t = own.preferred_affinity[i];
-        builder.AddSums(t, sums.preferred_affinity.counts[i]->counts, t.weight);
+        builder.AddSums(t, sums.preferred_affinity.counts[i], t.weight, nodes.size());
       }
       for (size_t i = 0; i < n_pref_anti; ++i) {
         const AffinityTerm& t = own.preferred_anti_affinity[i];
-        builder.AddSums(t, sums.preferred_anti_affinity.counts[i]->counts, -int64_t{t.weight});
+        builder.AddSums(t, sums.preferred_anti_affinity.counts[i], -int64_t{t.weight},
+                        nodes.size());
       }
     }
     for (uint32_t g : placed_groups_) {
@@ -162,23 +206,22 @@ Status InterPodAffinity::PreScore(CycleState* cycle, const Pod& pod,
         for (size_t i = 0; i < theirs.required_affinity.size(); ++i) {
           const AffinityTerm& t = theirs.required_affinity[i];
           if (t.Matches(pod, ns_labels))
-            builder.AddSums(t, gs.required_affinity.counts[i]->counts, hard_weight);
+            builder.AddSums(t, gs.required_affinity.counts[i], hard_weight, nodes.size());
         }
       }
       for (size_t i = 0; i < theirs.preferred_affinity.size(); ++i) {
         const AffinityTerm& t = theirs.preferred_affinity[i];
         if (t.Matches(pod, ns_labels))
-          builder.AddSums(t, gs.preferred_affinity.counts[i]->counts, t.weight);
+          builder.AddSums(t, gs.preferred_affinity.counts[i], t.weight, nodes.size());
       }
       for (size_t i = 0; i < theirs.preferred_anti_affinity.size(); ++i) {
         const AffinityTerm& t = theirs.preferred_anti_affinity[i];
         if (t.Matches(pod, ns_labels))
-          builder.AddSums(t, gs.preferred_anti_affinity.counts[i]->counts, -int64_t{t.weight});
+          builder.AddSums(t, gs.preferred_anti_affinity.counts[i], -int64_t{t.weight},
+                          nodes.size());
       }
     }
-    auto s = std::make_unique<PreScoreState>();
-    s->topology_score = builder.Take();
-    cycle->Write(kPreScoreStateKey, std::move(s));
+    cycle->Write(kPreScoreStateKey, builder.Take());
     return Status();
   }
 
@@ -198,27 +241,24 @@ Status InterPodAffinity::PreScore(CycleState* cycle, const Pod& pod,
     }
   }
 
-  auto s = std::make_unique<PreScoreState>();
-  s->topology_score = builder.Take();
-  cycle->Write(kPreScoreStateKey, std::move(s));
+  cycle->Write(kPreScoreStateKey, builder.Take());
   return Status();
 }
 
 bool InterPodAffinity::ScoresZeroEverywhere(const CycleState& cycle) const {
   const auto* s = cycle.ReadAs<PreScoreState>(kPreScoreStateKey);
-  return s != nullptr && s->topology_score != nullptr && s->topology_score->num_slots() == 0;
+  return s != nullptr && s->topology_score != nullptr && s->topology_score->num_slots() == 0 &&
+         s->deferred->empty();
 }
 
 std::optional<int64_t> InterPodAffinity::ScoreOf(const CycleState& cycle, const Pod&,
                                                  NodeId id) const {
   const auto* s = cycle.ReadAs<PreScoreState>(kPreScoreStateKey);
-  if (s == nullptr) return std::nullopt;
+  if (s == nullptr || id >= s->Covered()) return std::nullopt;
   const TopologyCounts& counts = *s->topology_score;
   int64_t sum = 0;
-  for (uint32_t slot = 0; slot < counts.num_slots(); ++slot) {
-    if (id >= counts.index(slot).num_nodes()) return std::nullopt;
-    sum += counts.AtNodeId(slot, id);
-  }
+  for (uint32_t slot = 0; slot < counts.num_slots(); ++slot) sum += counts.AtNodeId(slot, id);
+  for (const WeightedSums& w : *s->deferred) sum += w.AtDomain(w.index->DomainOfId(id));
   return sum;
 }
 
@@ -228,10 +268,7 @@ Status InterPodAffinity::Score(const CycleState& cycle, const Pod&, const NodeIn
   if (s == nullptr) {
     return Status::Error("failed to read \"PreScoreInterPodAffinity\" from cycleState: not found");
   }
-  const TopologyCounts& counts = *s->topology_score;
-  int64_t sum = 0;
-  for (uint32_t slot = 0; slot < counts.num_slots(); ++slot) sum += counts.AtNode(slot, node);
-  *score = sum;
+  *score = s->At(node);
   return Status();
 }
 
@@ -248,15 +285,18 @@ bool InterPodAffinity::ScoresOf(const CycleState& cycle, const Pod&, const NodeI
   if (s == nullptr) return false;
   const TopologyCounts& counts = *s->topology_score;
   const uint32_t slots = static_cast<uint32_t>(counts.num_slots());
-  size_t covered = SIZE_MAX;
-  for (uint32_t slot = 0; slot < slots; ++slot)
-    covered = std::min(covered, counts.index(slot).num_nodes());
+  const size_t covered = s->Covered();
+  for (size_t k = 0; k < count; ++k)
+    if (ids[k] >= covered) return false;
   for (size_t k = 0; k < count; ++k) {
     const NodeId id = ids[k];
-    if (slots > 0 && id >= covered) return false;
     int64_t sum = 0;
     for (uint32_t slot = 0; slot < slots; ++slot) sum += counts.AtNodeId(slot, id);
     out[k] = NodeScore{id, sum};
+  }
+  for (const WeightedSums& w : *s->deferred) {
+    const uint32_t* domains = w.index->domains();
+    for (size_t k = 0; k < count; ++k) out[k].score += w.AtDomain(domains[ids[k]]);
   }
   return true;
 }
@@ -267,7 +307,7 @@ Status InterPodAffinity::NormalizeScore(const CycleState& cycle, const Pod&,
   if (s == nullptr) {
     return Status::Error("failed to read \"PreScoreInterPodAffinity\" from cycleState: not found");
   }
-  if (s->topology_score->num_slots() == 0) return Status();
+  if (s->topology_score->num_slots() == 0 && s->deferred->empty()) return Status();
   int64_t min_count = std::numeric_limits<int64_t>::max();
   int64_t max_count = std::numeric_limits<int64_t>::min();
   for (const NodeScore& ns : *scores) {
