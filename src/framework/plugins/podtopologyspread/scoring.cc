@@ -114,8 +114,13 @@ Status PodTopologySpread::PreScore(CycleState* state, const Pod& pod,
   s->domains.resize(num_slots);
   s->counts.resize(num_slots);
   std::vector<std::vector<uint8_t>> exists(num_slots);
-  for (size_t k = 0; k < num_slots; ++k) {
-    s->domains[k] = domains_.Get(cluster, cons->keys[k]);
+  for (size_t k = 0; k < num_slots; ++k) s->domains[k] = domains_.Get(cluster, cons->keys[k]);
+  // Per-domain arrays only for the keys of non-hostname constraints: a
+  // hostname constraint counts per node in Score, and its key has as many
+  // domains as nodes (zeroing them was most of a cycle's PreScore).
+  for (const Constraint& c : cons->items) {
+    const size_t k = c.key_slot;
+    if (c.is_hostname || !s->counts[k].empty()) continue;
     s->counts[k].assign(s->domains[k]->num_domains(), 0);
     exists[k].assign(s->domains[k]->num_domains(), 0);
   }

@@ -20,7 +20,8 @@ struct PreScoreState final : StateData {
   std::vector<uint8_t> ignored;
   // By key slot:
   std::vector<std::shared_ptr<const TopologyDomains>> domains;
-  std::vector<std::vector<int64_t>> counts;  // by domain (TopologyPairToPodCounts)
+  // By domain (TopologyPairToPodCounts); empty for the hostname key.
+  std::vector<std::vector<int64_t>> counts;
   // By constraint:
   std::vector<double> weights;            // topologyNormalizingWeight
   std::vector<LabelSetMatcher> matchers;  // hostname constraints count per node in Score
