@@ -288,11 +288,16 @@ bool InterPodAffinity::ScoresOf(const CycleState& cycle, const Pod&, const NodeI
   const size_t covered = s->Covered();
   for (size_t k = 0; k < count; ++k)
     if (ids[k] >= covered) return false;
-  for (size_t k = 0; k < count; ++k) {
-    const NodeId id = ids[k];
-    int64_t sum = 0;
-    for (uint32_t slot = 0; slot < slots; ++slot) sum += counts.AtNodeId(slot, id);
-    out[k] = NodeScore{id, sum};
+  for (size_t k = 0; k < count; ++k) out[k] = NodeScore{ids[k], 0};
+  // Slot by slot, each as arrays: its nodes' domains and its counts.
+  for (uint32_t slot = 0; slot < slots; ++slot) {
+    const uint32_t* domains = counts.index(slot).domains();
+    const int64_t* values = counts.counts(slot);
+    const size_t n = counts.num_counts(slot);
+    for (size_t k = 0; k < count; ++k) {
+      const uint32_t d = domains[ids[k]];
+      out[k].score += d < n ? values[d] : 0;
+    }
   }
   for (const WeightedSums& w : *s->deferred) {
     const uint32_t* domains = w.index->domains();
