@@ -1,5 +1,6 @@
 #include "framework/plugins/podtopologyspread/plugin.h"
 
+#include <algorithm>
 #include <variant>
 
 #include "framework/plugins/helper/spread.h"
@@ -39,6 +40,13 @@ PodTopologySpread::PodTopologySpread(const config::PodTopologySpreadArgs& args, 
     default_constraints_ = SystemDefaultConstraints();
     system_defaulted_ = true;
   }
+  // The pod's labels reach a default constraint only through matchLabelKeys,
+  // into the selector that buildDefaultConstraints then replaces: the
+  // filtered defaults are the same for every pod.
+  defaults_do_not_schedule_ =
+      FilterConstraints(default_constraints_, Labels(), kDoNotSchedule, features_);
+  defaults_schedule_anyway_ =
+      FilterConstraints(default_constraints_, Labels(), kScheduleAnyway, features_);
 }
 
 std::string_view PodTopologySpread::Name() const { return names::kPodTopologySpread; }
@@ -59,11 +67,12 @@ Result<Constraints> PodTopologySpread::PodConstraints(const Pod& pod,
                              features_);
   // buildDefaultConstraints: the defaults with `action`, all selecting the
   // pod's siblings; none when nothing selects the pod.
-  Result<Constraints> defaults =
-      FilterConstraints(default_constraints_, pod.meta.labels, action, features_);
-  if (!defaults || defaults->empty()) return defaults;
+  const Result<Constraints>& filtered =
+      action == kDoNotSchedule ? defaults_do_not_schedule_ : defaults_schedule_anyway_;
+  if (!filtered || filtered->empty()) return filtered;
   helper::SpreadSelector selector = helper::DefaultSelector(pod, handle_->cluster());
   if (selector.Empty()) return Constraints{};
+  Result<Constraints> defaults = filtered;
   for (Constraint& c : defaults->items) c.selector = selector;
   return defaults;
 }

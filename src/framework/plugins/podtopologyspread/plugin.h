@@ -67,8 +67,9 @@ class PodTopologySpread final : public PreFilterPlugin,
   std::optional<int64_t> NormalizedZero(const CycleState& state, const Pod& pod) const override;
 
  private:
-  // The pod's constraints with `action`, or the defaults built from its
-  // Services / controller; empty when none apply.
+  // The pod's constraints with `action` (kDoNotSchedule or kScheduleAnyway),
+  // or the defaults built from its Services / controller; empty when none
+  // apply.
   Result<Constraints> PodConstraints(const Pod& pod, std::string_view action) const;
   Status UpdateWithPod(CycleState* state, const Pod& preemptor, const Pod& updated,
                        const NodeInfo& node, int delta) const;
@@ -87,6 +88,10 @@ class PodTopologySpread final : public PreFilterPlugin,
   Handle* handle_;
   std::vector<TopologySpreadConstraint> default_constraints_;
   bool system_defaulted_ = false;
+  // The default constraints filtered by each action (the two PodConstraints
+  // asks for), worked out once.
+  Result<Constraints> defaults_do_not_schedule_ = Constraints{};
+  Result<Constraints> defaults_schedule_anyway_ = Constraints{};
   Features features_;
   DomainCache domains_;
   // Pod counts kept between cycles (Handle::reuse_between_cycles).
