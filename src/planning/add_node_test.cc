@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <fstream>
 #include <set>
 
@@ -311,6 +312,7 @@ TEST(LoadNodeTemplate, FileAndMax) {
   std::ofstream(path) << "apiVersion: v1\nkind: List\nitems:\n"
                       << NodeYaml("a", "8") << NodeYaml("b", "8");
   auto two = LoadNodeTemplate(path);
+  std::remove(path.c_str());
   ASSERT_FALSE(two.ok());
   EXPECT_NE(two.error().message.find("exactly one Node, found 2"), std::string::npos);
 }
