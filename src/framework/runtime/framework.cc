@@ -939,30 +939,33 @@ bool Framework::KeepNodeLocalVerdict(NodeCacheClass* c, const CycleState& state,
   // is left to the full run, which reports it in order.
   const NodeId id = node.id;
   MetricsRecorder* const rec = plugin_recorder();
-  for (size_t p = 0; p < filter_.size(); ++p) {
-    if (!c->local_filter[p]) continue;
-    Code code = Code::kSuccess;
-    Status failed;
-    if (with_status) {
-      failed = TimePlugin(rec, filter_[p], ep::kFilter,
-                          [&] { return filter_[p]->Filter(state, pod, node); });
-      code = failed.code();
-    } else {
-      // Most first looks come from cycles that count verdicts: the reasons
-      // (formatted strings, for some plugins per node) wait for a cycle
-      // that reports them (KeptFailure).
-      code = TimePlugin(rec, filter_[p], ep::kFilter,
-                        [&] { return filter_[p]->FilterCode(state, pod, node); });
-    }
-    if (code == Code::kSuccess) continue;
-    if (code != Code::kUnschedulable && code != Code::kUnschedulableAndUnresolvable) return false;
+  // The node fails at plugin `p`.
+  auto keep = [&](size_t p, Code code, uint32_t status) {
     c->fail_at[id] = static_cast<int16_t>(p);
     c->fail_code[id] = code;
-    c->fail_status[id] = with_status
-                             ? c->KeepStatus(WrapFilterStatus(filter_[p], std::move(failed)))
-                             : NodeCacheClass::kStatusNotKept;
+    c->fail_status[id] = status;
     c->filter_kept[id] = 1;
     c->unkept.fetch_sub(1, std::memory_order_relaxed);
+  };
+  for (size_t p = 0; p < filter_.size(); ++p) {
+    if (!c->local_filter[p]) continue;
+    if (with_status) {
+      Status failed = TimePlugin(rec, filter_[p], ep::kFilter,
+                                 [&] { return filter_[p]->Filter(state, pod, node); });
+      const Code code = failed.code();
+      if (code == Code::kSuccess) continue;
+      if (code != Code::kUnschedulable && code != Code::kUnschedulableAndUnresolvable) return false;
+      keep(p, code, c->KeepStatus(WrapFilterStatus(filter_[p], std::move(failed))));
+      return true;
+    }
+    // Most first looks come from cycles that count verdicts: the reasons
+    // (formatted strings, for some plugins per node) wait for a cycle that
+    // reports them (KeptFailure). No Status is made per plugin.
+    const Code code = TimePlugin(rec, filter_[p], ep::kFilter,
+                                 [&] { return filter_[p]->FilterCode(state, pod, node); });
+    if (code == Code::kSuccess) continue;
+    if (code != Code::kUnschedulable && code != Code::kUnschedulableAndUnresolvable) return false;
+    keep(p, code, NodeCacheClass::kStatusNotKept);
     return true;
   }
   c->fail_at[id] = -1;
