@@ -1337,7 +1337,7 @@ Status Framework::RunScorePluginsReusing(const CycleState& state, const Pod& pod
   // `raw` (0), as a constant (kConstant), or normalized and added in place
   // from the kept column (kInPlace, BatchNormalizeAdd).
   constexpr uint8_t kConstant = 1, kInPlace = 2;
-  std::vector<uint8_t>& column_use = constant_scratch_;
+  std::vector<uint8_t>& column_use = column_use_scratch_;
   column_use.assign(np, 0);
   bool in_place_out_of_range = false;
   for (size_t p = 0; fuse && p < np; ++p) {

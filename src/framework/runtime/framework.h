@@ -281,7 +281,7 @@ class Framework final : public Handle {
   mutable std::mutex wrapped_mu_;
   mutable std::vector<WrappedStatus> wrapped_;
   mutable size_t wrapped_next_ = 0;
-  mutable std::vector<uint8_t> constant_scratch_;
+  mutable std::vector<uint8_t> column_use_scratch_;  // RunScorePluginsReusing's column_use
   std::string profile_name_;
   std::optional<int32_t> percentage_;
   std::vector<config::PluginConfig> plugin_config_;
