@@ -125,6 +125,7 @@ std::shared_ptr<const TopologyDomains> DomainCache::Get(const ClusterState& clus
   for (NodeId id = 0; id < n; ++id) {
     std::optional<StrId> v = cluster.node(id).meta.labels.Get(key);
     domains->has_label[id] = v.has_value();
+    domains->num_labeled += v.has_value();
     StrId value = v.value_or(kEmptyStr);
     auto [it, added] = index.emplace(value, static_cast<uint32_t>(domains->domain_value.size()));
     if (added) domains->domain_value.push_back(value);

@@ -108,8 +108,11 @@ struct TopologyDomains {
   std::vector<uint32_t> node_domain;  // by NodeId
   std::vector<uint8_t> has_label;     // by NodeId
   std::vector<StrId> domain_value;    // by domain
+  size_t num_labeled = 0;             // nodes with the label
 
   size_t num_domains() const { return domain_value.size(); }
+  // Every node has the key: per-node label checks can be skipped.
+  bool AllLabeled() const { return num_labeled == has_label.size(); }
   // The node's domain, also for a NodeInfo that is a copy of a cluster node.
   uint32_t DomainOf(const NodeInfo& node) const;
   bool HasLabel(const NodeInfo& node) const;

@@ -54,6 +54,8 @@ class KeptCounts {
 
   // Matching pods on node `id` for constraint `i` (countPodsMatchSelector).
   int64_t NodeCount(size_t i, NodeId id) const { return node_counts_[i][id]; }
+  // NodeCount of constraint `i` for every node, by NodeId.
+  const int64_t* NodeCounts(size_t i) const { return node_counts_[i].data(); }
 
   // PreFilter's sums, by key slot and domain: each node adds the count of
   // the last constraint on the key that includes it; `present` marks the

@@ -29,55 +29,69 @@ bool Includes(const Constraint& c, const Pod& pod, const RequiredNodeAffinity& a
 }
 
 // math.Round (halves away from zero) without a libm call per node: scores
-// are far below 2^52, where the integer part and the rest are exact.
+// are far below 2^52, where the integer part and the rest are exact. The
+// halves are compared without branches: the rest of a score is as likely
+// to be above a half as below it, so a branch would be a coin toss.
 int64_t RoundSpreadScore(double x) {
   constexpr double kExact = 4503599627370496.0;  // 2^52
-  if (!(x > -kExact && x < kExact)) return static_cast<int64_t>(std::round(x));
+  if (!(x > -kExact && x < kExact)) [[unlikely]]
+    return static_cast<int64_t>(std::round(x));
   const int64_t whole = static_cast<int64_t>(x);  // toward zero
   const double rest = x - static_cast<double>(whole);
-  if (rest >= 0.5) return whole + 1;
-  if (rest <= -0.5) return whole - 1;
-  return whole;
+  return whole + static_cast<int64_t>(rest >= 0.5) - static_cast<int64_t>(rest <= -0.5);
 }
 
 // initPreScoreState's walk over the feasible nodes: marks the domains they
 // bring per key slot (`exists`), counts each constraint's new ones
 // (`topo_size`) and marks the nodes left out for a missing key in
-// s.ignored. Flat per-key arrays read by node id, no lookups per node.
+// s.ignored (allocated on the first one). Flat per-key arrays read by node
+// id, no lookups per node. Once every domain is marked and no key needs a
+// per-node check, the rest of the walk could change nothing, so it stops.
 void MarkFeasibleDomains(PreScoreState& s, const std::vector<NodeId>& nodes, bool require_all,
-                         std::vector<std::vector<uint8_t>>* exists, std::vector<int64_t>* topo_size,
-                         size_t* num_ignored) {
+                         size_t num_nodes, std::vector<std::vector<uint8_t>>* exists,
+                         std::vector<int64_t>* topo_size, size_t* num_ignored) {
   const auto& items = s.constraints->items;
-  std::vector<const uint8_t*> has_label;
-  for (const auto& d : s.domains) has_label.push_back(d->has_label.data());
+  std::vector<const uint8_t*> has_label;  // the keys some node lacks
+  if (require_all)
+    for (const auto& d : s.domains)
+      if (!d->AllLabeled()) has_label.push_back(d->has_label.data());
   struct Zonal {
     const uint32_t* node_domain;
     uint8_t* exists;
     int64_t* size;
   };
   std::vector<Zonal> zonal;  // the constraints that are not hostname ones
+  std::vector<uint8_t> slot_seen(s.domains.size(), 0);
+  size_t unmarked = 0;  // domains of the zonal keys not marked yet
   for (size_t i = 0; i < items.size(); ++i) {
     if (items[i].is_hostname) continue;  // counted per node in Score
     const size_t slot = items[i].key_slot;
     zonal.push_back(
         {s.domains[slot]->node_domain.data(), (*exists)[slot].data(), &(*topo_size)[i]});
+    if (!slot_seen[slot]) {
+      slot_seen[slot] = 1;
+      unmarked += s.domains[slot]->num_domains();
+    }
   }
-  uint8_t* ignored = s.ignored.data();
   for (NodeId id : nodes) {
-    if (require_all) {
+    if (!has_label.empty()) {
       bool all_keys = true;
       for (const uint8_t* h : has_label) all_keys = all_keys && h[id] != 0;
       if (!all_keys) {
-        *num_ignored += !ignored[id];
-        ignored[id] = 1;
+        if (s.ignored.empty()) s.ignored.assign(num_nodes, 0);
+        *num_ignored += !s.ignored[id];
+        s.ignored[id] = 1;
         continue;
       }
+    } else if (unmarked == 0) {
+      break;
     }
     for (const Zonal& z : zonal) {
       const uint32_t d = z.node_domain[id];
       if (!z.exists[d]) {
         z.exists[d] = 1;
         ++*z.size;
+        --unmarked;
       }
     }
   }
@@ -128,10 +142,10 @@ Status PodTopologySpread::PreScore(CycleState* state, const Pod& pod,
   // initPreScoreState: the pairs of the feasible nodes, and how many new
   // pairs each constraint brought (its topology size). The nodes are those
   // of the cycle's cluster: their labels and domains are read by id.
-  s->ignored.assign(cluster.num_nodes(), 0);
   size_t num_ignored = 0;
   std::vector<int64_t> topo_size(cons->items.size(), 0);
-  MarkFeasibleDomains(*s, nodes, require_all, &exists, &topo_size, &num_ignored);
+  MarkFeasibleDomains(*s, nodes, require_all, cluster.num_nodes(), &exists, &topo_size,
+                      &num_ignored);
   for (size_t i = 0; i < cons->items.size(); ++i) {
     const Constraint& c = cons->items[i];
     int64_t size = c.is_hostname ? static_cast<int64_t>(nodes.size() - num_ignored) : topo_size[i];
@@ -269,43 +283,60 @@ bool PodTopologySpread::ScoresOf(const CycleState& state, const Pod&, const Node
   if (s == nullptr || !s->constraints || s->kept == nullptr) return false;
   // ScoreOf's reads, each constraint's arrays found once.
   struct Term {
-    bool hostname;
-    const uint8_t* has_label;
+    const uint8_t* has_label;  // null when every node has the key
     const uint32_t* node_domain;
-    const double* domain_scores;
+    const double* domain_scores;  // null for a hostname constraint
+    const int64_t* node_counts;   // a hostname constraint's, by node
     int32_t max_skew;
     double weight;
   };
   constexpr size_t kMaxTerms = 8;
   const auto& items = s->constraints->items;
-  if (items.size() > kMaxTerms) return false;
+  const size_t num_terms = items.size();
+  if (num_terms > kMaxTerms) return false;
   Term terms[kMaxTerms];
-  for (size_t i = 0; i < items.size(); ++i) {
+  bool all_labeled = true;
+  for (size_t i = 0; i < num_terms; ++i) {
     const Constraint& c = items[i];
     const TopologyDomains& domains = *s->domains[c.key_slot];
-    terms[i] = Term{c.is_hostname,
-                    domains.has_label.data(),
+    all_labeled = all_labeled && domains.AllLabeled();
+    terms[i] = Term{domains.AllLabeled() ? nullptr : domains.has_label.data(),
                     domains.node_domain.data(),
                     c.is_hostname ? nullptr : s->domain_scores[i].data(),
+                    c.is_hostname ? s->kept->NodeCounts(i) : nullptr,
                     c.max_skew,
                     s->weights[i]};
   }
+  const uint8_t* ignored = s->ignored.data();
   const size_t ignored_size = s->ignored.size();
-  for (size_t k = 0; k < count; ++k) {
-    const NodeId id = ids[k];
-    if (id < ignored_size && s->ignored[id]) {
-      out[k] = NodeScore{id, 0};
-      continue;
+  // Two copies of the walk: without any node left out or lacking a key
+  // (the usual cluster), the per-node checks go.
+  auto walk = [&](auto checks) {
+    for (size_t k = 0; k < count; ++k) {
+      const NodeId id = ids[k];
+      if constexpr (checks) {
+        if (id < ignored_size && ignored[id]) {
+          out[k] = NodeScore{id, 0};
+          continue;
+        }
+      }
+      double total = 0;
+      for (size_t i = 0; i < num_terms; ++i) {
+        const Term& t = terms[i];
+        if constexpr (checks) {
+          if (t.has_label != nullptr && !t.has_label[id]) continue;
+        }
+        total += t.domain_scores != nullptr
+                     ? t.domain_scores[t.node_domain[id]]
+                     : ScoreForCount(t.node_counts[id], t.max_skew, t.weight);
+      }
+      out[k] = NodeScore{id, scoring_internal::RoundSpreadScore(total)};
     }
-    double total = 0;
-    for (size_t i = 0; i < items.size(); ++i) {
-      const Term& t = terms[i];
-      if (!t.has_label[id]) continue;
-      total += t.hostname ? ScoreForCount(s->kept->NodeCount(i, id), t.max_skew, t.weight)
-                          : t.domain_scores[t.node_domain[id]];
-    }
-    out[k] = NodeScore{id, scoring_internal::RoundSpreadScore(total)};
-  }
+  };
+  if (ignored_size == 0 && all_labeled)
+    walk(std::false_type{});
+  else
+    walk(std::true_type{});
   return true;
 }
 
@@ -325,13 +356,23 @@ Status PodTopologySpread::NormalizeScore(const CycleState& state, const Pod&,
     min_score = std::min(min_score, ns.score);
     max_score = std::max(max_score, ns.score);
   }
+  // The quotient in doubles: both sides are far below 2^51, where a double
+  // quotient floors to the integer one, and a hardware integer division per
+  // node was most of this function's time.
+  constexpr int64_t kExactLimit = int64_t{1} << 51;
+  const bool exact_in_double =
+      max_score > 0 && max_score < kExactLimit / (2 * kMaxNodeScore + 1) && min_score >= 0;
+  const double max_double = static_cast<double>(max_score);
   for (NodeScore& ns : *scores) {
     if (ns.score == kInvalidScore) {
       ns.score = 0;
     } else if (max_score == 0) {
       ns.score = kMaxNodeScore;
-    } else {
+    } else if (exact_in_double) {
       // Fewer matching pods score higher.
+      ns.score = static_cast<int64_t>(
+          static_cast<double>(kMaxNodeScore * (max_score + min_score - ns.score)) / max_double);
+    } else {
       ns.score = kMaxNodeScore * (max_score + min_score - ns.score) / max_score;
     }
   }

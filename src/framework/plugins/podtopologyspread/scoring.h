@@ -17,6 +17,7 @@ struct PreScoreState final : StateData {
   std::shared_ptr<const Constraints> constraints;
   // Feasible nodes missing a constraint's key (only when every key is
   // required, i.e. not for the system defaults), by NodeId; they score 0.
+  // Empty when no feasible node was left out.
   std::vector<uint8_t> ignored;
   // By key slot:
   std::vector<std::shared_ptr<const TopologyDomains>> domains;

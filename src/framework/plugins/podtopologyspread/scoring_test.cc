@@ -3,6 +3,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 
@@ -40,6 +41,26 @@ std::map<std::string, int64_t> ScoreAll(TestHandle* handle, const Pod& pod,
     EXPECT_TRUE(s.IsSuccess()) << s.Message();
     scores.push_back(NodeScore{id, score});
   }
+  s = plugin.NormalizeScore(state, pod, &scores);
+  EXPECT_TRUE(s.IsSuccess()) << s.Message();
+  std::map<std::string, int64_t> out;
+  for (const NodeScore& ns : scores) out[std::string(cluster.node(ns.node).meta.name)] = ns.score;
+  return out;
+}
+
+// ScoreAll through the kept counts and ScoresOf, as the scheduler's reusing
+// path asks; `handle` must have reuse set.
+std::map<std::string, int64_t> ScoreAllKept(TestHandle* handle, const Pod& pod,
+                                            const std::vector<std::string>& feasible) {
+  PodTopologySpread plugin({}, handle);
+  const ClusterState& cluster = handle->cluster();
+  std::vector<NodeId> ids;
+  for (const auto& n : feasible) ids.push_back(cluster.FindNode(n));
+  CycleState state;
+  Status s = plugin.PreScore(&state, pod, ids);
+  EXPECT_TRUE(s.IsSuccess()) << s.Message();
+  NodeScoreList scores(ids.size());
+  EXPECT_TRUE(plugin.ScoresOf(state, pod, ids.data(), ids.size(), scores.data()));
   s = plugin.NormalizeScore(state, pod, &scores);
   EXPECT_TRUE(s.IsSuccess()) << s.Message();
   std::map<std::string, int64_t> out;
@@ -152,6 +173,74 @@ TEST(PodTopologySpreadScore, ZoneAndNodeTwoOfFourCandidates) {
       &handle, PodWith({Spread(1, "zone", "ScheduleAnyway"), Spread(1, kHost, "ScheduleAnyway")}),
       {"node-a", "node-x"});
   EXPECT_EQ(got, (std::map<std::string, int64_t>{{"node-a", 100}, {"node-x", 63}}));
+}
+
+TEST(PodTopologySpreadScore, KeptCountsScoreAsCountingDoes) {
+  // Three zones over six nodes, one node without a zone: the walk that
+  // marks zones stops early only when every node has every key, and the
+  // node left out scores 0 either way.
+  std::vector<std::string> items;
+  const std::vector<std::string> nodes = {"n1", "n2", "n3", "n4", "n5", "n6"};
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    std::vector<std::pair<std::string, std::string>> labels = {{kHost, nodes[i]}};
+    if (i != 5) labels.push_back({"zone", "z" + std::to_string(i % 3)});
+    items.push_back(NodeJson(nodes[i], labels));
+  }
+  AddFooPods(&items, nodes, {3, 0, 5, 1, 2, 4});
+  TestHandle counting(TestCluster(ListJson(items)));
+  TestHandle kept(TestCluster(ListJson(items)));
+  kept.reuse = true;
+  const Pod pod =
+      PodWith({Spread(1, "zone", "ScheduleAnyway"), Spread(2, kHost, "ScheduleAnyway")});
+  for (const auto& feasible : std::vector<std::vector<std::string>>{
+           nodes, {"n1", "n2", "n3", "n4", "n5"}, {"n2", "n6"}, {"n4"}}) {
+    auto want = ScoreAll(&counting, pod, feasible);
+    EXPECT_EQ(ScoreAllKept(&kept, pod, feasible), want);
+    if (std::find(feasible.begin(), feasible.end(), "n6") != feasible.end()) {
+      EXPECT_EQ(want["n6"], 0);
+    }
+  }
+  // Every node with both keys: the same scores with and without kept counts.
+  std::vector<std::string> zoned;
+  for (size_t i = 0; i < 5; ++i)
+    zoned.push_back(NodeJson(nodes[i], {{kHost, nodes[i]}, {"zone", "z" + std::to_string(i % 3)}}));
+  AddFooPods(&zoned, {"n1", "n2", "n3", "n4", "n5"}, {3, 0, 5, 1, 2});
+  TestHandle counting_all(TestCluster(ListJson(zoned)));
+  TestHandle kept_all(TestCluster(ListJson(zoned)));
+  kept_all.reuse = true;
+  for (const auto& feasible : std::vector<std::vector<std::string>>{
+           {"n1", "n2", "n3", "n4", "n5"}, {"n5", "n1"}, {"n3"}}) {
+    EXPECT_EQ(ScoreAllKept(&kept_all, pod, feasible), ScoreAll(&counting_all, pod, feasible));
+  }
+}
+
+TEST(PodTopologySpreadScore, NormalizeDividesAsIntegersDo) {
+  // NormalizeScore's quotient, whatever way it is taken, is Go's integer
+  // one, for small and huge raw scores alike.
+  TestHandle handle(TestCluster(ListJson(HostNodes({"node-a"}))));
+  PodTopologySpread plugin({}, &handle);
+  const Pod pod = PodWith({Spread(1, kHost, "ScheduleAnyway")});
+  CycleState state;
+  ASSERT_TRUE(plugin.PreScore(&state, pod, {0}).IsSuccess());
+  uint64_t seed = 12345;
+  auto next = [&seed] {
+    seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+    return seed >> 11;
+  };
+  for (int64_t limit : {int64_t{10}, int64_t{1000}, int64_t{1} << 40, int64_t{1} << 56}) {
+    for (int round = 0; round < 200; ++round) {
+      NodeScoreList scores;
+      for (int i = 0; i < 16; ++i)
+        scores.push_back(NodeScore{0, static_cast<int64_t>(next() % static_cast<uint64_t>(limit))});
+      int64_t lo = scores[0].score, hi = 0;
+      for (const NodeScore& ns : scores) lo = std::min(lo, ns.score), hi = std::max(hi, ns.score);
+      std::vector<int64_t> want;
+      for (const NodeScore& ns : scores)
+        want.push_back(hi == 0 ? kMaxNodeScore : kMaxNodeScore * (hi + lo - ns.score) / hi);
+      ASSERT_TRUE(plugin.NormalizeScore(state, pod, &scores).IsSuccess());
+      for (size_t i = 0; i < scores.size(); ++i) ASSERT_EQ(scores[i].score, want[i]) << limit;
+    }
+  }
 }
 
 TEST(PodTopologySpreadScore, OtherNamespacesAndTerminatingPodsDoNotCount) {

@@ -36,8 +36,10 @@ class TestHandle final : public Handle {
   }
   Binder* binder() const override { return nullptr; }
   PreemptionActions* preemption() const override { return nullptr; }
+  bool reuse_between_cycles() const override { return reuse; }
 
   config::FeatureGates gates;
+  bool reuse = false;  // the plugins keep counts between cycles (ScoresOf)
 
  private:
   ClusterState cluster_;
