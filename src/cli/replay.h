@@ -72,7 +72,8 @@ struct FrameworkReplayOptions {
 };
 
 // Called once per attempt, after the pod was assumed (when a node was
-// chosen) and before the next pod. `preemption` is set for the failed
+// chosen) and before the next pod; an assumed pod may be passed as the
+// cluster holds it (its spec.nodeName set). `preemption` is set for the failed
 // attempts of the scheduler-loop mode, where result.error ends with
 // preemption's message.
 using FrameworkStepCallback =

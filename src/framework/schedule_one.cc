@@ -639,6 +639,14 @@ void Scheduler::SchedulePodOnce(Framework* fwk, const Pod& pod, CycleResult* r, 
 }
 
 CycleResult Scheduler::ScheduleOne(const Pod& pod, ClusterState* cluster) {
+  return ScheduleOneImpl(pod, nullptr, cluster);
+}
+
+CycleResult Scheduler::ScheduleOne(Pod&& pod, ClusterState* cluster) {
+  return ScheduleOneImpl(pod, &pod, cluster);
+}
+
+CycleResult Scheduler::ScheduleOneImpl(const Pod& pod, Pod* movable, ClusterState* cluster) {
   CycleResult r;
   Framework* fwk = FrameworkForPod(pod);
   if (fwk == nullptr) {
@@ -650,11 +658,19 @@ CycleResult Scheduler::ScheduleOne(const Pod& pod, ClusterState* cluster) {
   SchedulePod(fwk, pod, &r);
   if (r.chosen == kNoNode) return r;
   const NodeId host = r.chosen;
-  PodId id = cluster->Assume(pod, host);
+  // From here on only the cluster's copy is read: `pod` may be moved from.
+  std::string node_name_before;
+  if (movable != nullptr) node_name_before = movable->spec.node_name;
+  PodId id =
+      movable != nullptr ? cluster->Assume(std::move(*movable), host) : cluster->Assume(pod, host);
   const Pod& assumed = cluster->pod(id).pod;
   Status s = fwk->RunReservePluginsReserve(&r.state, assumed, host);
   if (!s.IsSuccess()) {
     fwk->RunReservePluginsUnreserve(&r.state, assumed, host);
+    if (movable != nullptr) {  // the caller's pod back as it was
+      *movable = assumed;
+      movable->spec.node_name = std::move(node_name_before);
+    }
     cluster->RemovePod(id);
     r.chosen = kNoNode;
     r.error = s.Message();

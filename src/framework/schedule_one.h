@@ -123,12 +123,18 @@ class Scheduler {
   // SchedulePod, then assume `pod` on the chosen node in *cluster and run
   // Reserve (on failure Unreserve, the pod forgotten, the error reported).
   CycleResult ScheduleOne(const Pod& pod, ClusterState* cluster);
+  // The same, but an assumed pod is moved into *cluster instead of copied
+  // (`pod` is left as it was when none is): for a caller that is done with
+  // the pod and reads it back as cluster->pod(*result.assumed).pod.
+  CycleResult ScheduleOne(Pod&& pod, ClusterState* cluster);
 
   // Upstream's numFeasibleNodesToFind.
   int32_t NumFeasibleNodesToFind(std::optional<int32_t> profile_percentage,
                                  int32_t num_all_nodes) const;
 
  private:
+  // ScheduleOne's body; the pod assumed is moved from *movable when given.
+  CycleResult ScheduleOneImpl(const Pod& pod, Pod* movable, ClusterState* cluster);
   Scheduler() = default;
   const std::vector<NodeId>& NodeOrder();
   void FindNodesThatFitPod(Framework* fwk, const Pod& pod, CycleResult* r, std::string* error);

@@ -141,6 +141,36 @@ TEST_F(CycleTest, ReserveFailureForgetsThePod) {
   EXPECT_EQ(cluster_.num_live_pods(), live);
 }
 
+TEST_F(CycleTest, MovedPodLandsInTheClusterOrStaysWithTheCaller) {
+  auto s = Build();
+  ASSERT_TRUE(s);
+  Pod pod = pod_;
+  CycleResult r = s->ScheduleOne(std::move(pod), &cluster_);
+  ASSERT_TRUE(r.assumed.has_value());
+  Pod want = pod_;
+  want.spec.node_name = Name(r.chosen);
+  auto same = [](const Pod& a, const Pod& b) {
+    return a.meta == b.meta && a.spec == b.spec && a.nominated_node_name == b.nominated_node_name;
+  };
+  EXPECT_TRUE(same(cluster_.pod(*r.assumed).pod, want));
+
+  // No node: the pod is not touched.
+  Spec(filter_).filter_fn = [](const Pod&, const NodeInfo&) { return Status::Unschedulable("no"); };
+  pod = pod_;
+  r = s->ScheduleOne(std::move(pod), &cluster_);
+  EXPECT_FALSE(r.assumed.has_value());
+  EXPECT_TRUE(same(pod, pod_));
+
+  // Reserve fails after the pod was assumed: the caller gets it back.
+  Spec(filter_).filter_fn = nullptr;
+  Spec(filter_).reserve_status = Status::Error("cannot");
+  pod = pod_;
+  pod.spec.node_name = "";
+  r = s->ScheduleOne(std::move(pod), &cluster_);
+  EXPECT_EQ(r.chosen, kNoNode);
+  EXPECT_TRUE(same(pod, pod_));
+}
+
 TEST_F(CycleTest, NominatedNodeIsTriedFirstAndAlone) {
   auto s = Build();
   ASSERT_TRUE(s);
