@@ -25,8 +25,12 @@ std::string ZoneKey(const Labels& labels) {
   return key;
 }
 
-PodInfo MakePodInfo(Pod pod, const CacheOptions& options) {
-  PodInfo info;
+namespace {
+
+// MakePodInfo into a record in place (the cache's pods are built where they
+// stay, not moved there).
+void FillPodInfo(PodInfo* out, Pod&& pod, const CacheOptions& options) {
+  PodInfo& info = *out;
   if (options.v126) {
     info.request = PodRequestV126(pod);
     info.nonzero = PodNonZeroRequestV126(pod);
@@ -43,6 +47,13 @@ PodInfo MakePodInfo(Pod pod, const CacheOptions& options) {
                                     !affinity->pod_anti_affinity->required.empty();
   info.terminating = pod.meta.has_deletion_timestamp;
   info.pod = std::move(pod);
+}
+
+}  // namespace
+
+PodInfo MakePodInfo(Pod pod, const CacheOptions& options) {
+  PodInfo info;
+  FillPodInfo(&info, std::move(pod), options);
   return info;
 }
 
@@ -227,8 +238,8 @@ uint32_t ClusterState::LabelSetId(const Pod& pod) {
 
 PodId ClusterState::AddPodInfo(Pod pod, NodeId node) {
   PodId id = static_cast<PodId>(pods_.size());
-  pods_.push_back(MakePodInfo(std::move(pod), options_));
-  PodInfo& info = pods_.back();
+  PodInfo& info = pods_.emplace_back();
+  FillPodInfo(&info, std::move(pod), options_);
   info.node = node;
   info.label_set = LabelSetId(info.pod);
   if (info.has_affinity) pods_with_affinity_.push_back(id);
@@ -248,8 +259,8 @@ PodId ClusterState::AddPodInfo(Pod pod, NodeId node) {
 
 PodId ClusterState::AddDetachedPod(Pod pod) {
   PodId id = static_cast<PodId>(pods_.size());
-  pods_.push_back(MakePodInfo(std::move(pod), options_));
-  PodInfo& info = pods_.back();
+  PodInfo& info = pods_.emplace_back();
+  FillPodInfo(&info, std::move(pod), options_);
   info.live = false;
   info.node = kDetached;
   info.label_set = LabelSetId(info.pod);

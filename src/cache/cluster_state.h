@@ -2,12 +2,11 @@
 // workload and storage objects that predicates and priorities consult.
 //
 // Ownership: ClusterState owns every object. NodeInfos live in one flat
-// vector indexed by NodeId (the order of the input), pods in a deque indexed
-// by PodId so that adding pods never moves existing ones. Assume() is the only
+// vector indexed by NodeId (the order of the input), pods in a StableVector
+// indexed by PodId so that adding pods never moves existing ones. Assume() is the only
 // mutation during scheduling and touches exactly one NodeInfo.
 #pragma once
 
-#include <deque>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -18,6 +17,7 @@
 #include "cache/node_info.h"
 #include "labels/selector.h"
 #include "util/result.h"
+#include "util/stable_vector.h"
 
 namespace ksched {
 
@@ -187,7 +187,7 @@ class ClusterState {
   static uint64_t LabelPairKey(StrId k, StrId v) { return (uint64_t{k} << 32) | v; }
   std::unordered_map<uint64_t, std::vector<NodeId>> nodes_by_label_;
   std::unordered_map<std::string, NodeId> node_by_name_;
-  std::deque<PodInfo> pods_;
+  StableVector<PodInfo> pods_;
   std::vector<PodId> pods_with_affinity_;
   std::unordered_map<std::string, uint32_t> label_set_ids_;  // encoded (ns, labels) -> id
   std::unordered_map<StrId, int> image_num_nodes_;
