@@ -29,6 +29,16 @@ class BatchScores {
   // asks node by node.
   virtual bool ScoresOf(const CycleState& state, const Pod& pod, const NodeId* ids, size_t count,
                         NodeScore* out) const = 0;
+  // ScoresOf, NormalizeScore and the weighting in one step: adds weight
+  // times each node's normalized score to totals[k], k < count, and sets
+  // *out_of_range when one of those scores lies outside 0..MaxNodeScore.
+  // False when the plugin cannot (nothing is added); by default it cannot.
+  virtual bool ScoreNormalizeAndAdd(const CycleState& state, const Pod& pod, const NodeId* ids,
+                                    size_t count, int64_t weight, int64_t* totals,
+                                    bool* out_of_range) const {
+    (void)state, (void)pod, (void)ids, (void)count, (void)weight, (void)totals, (void)out_of_range;
+    return false;
+  }
 };
 
 // NormalizeScore and the weighting of a kept column in one step, for a

@@ -1381,6 +1381,14 @@ Status Framework::RunScorePluginsReusing(const CycleState& state, const Pod& pod
         continue;
       }
     }
+    // A plugin that scores, normalizes and weighs in one pass, onto the
+    // totals without a list.
+    if (fuse && col < 0 && rec == nullptr && batch_scores_[p] != nullptr &&
+        batch_scores_[p]->ScoreNormalizeAndAdd(state, pod, nodes.data(), n, score_weights_[p],
+                                               out->total.data(), &in_place_out_of_range)) {
+      column_use[p] = kInPlace;
+      continue;
+    }
     NodeScoreList& list = raw[slot[p]];
     list.resize(n);
     if (col >= 0) {

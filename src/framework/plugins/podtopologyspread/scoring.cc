@@ -277,11 +277,14 @@ std::optional<int64_t> PodTopologySpread::NormalizedZero(const CycleState& state
   return kMaxNodeScore;
 }
 
-bool PodTopologySpread::ScoresOf(const CycleState& state, const Pod&, const NodeId* ids,
-                                 size_t count, NodeScore* out) const {
-  const auto* s = state.ReadAs<PreScoreState>(kPreScoreStateKey);
+namespace {
+
+// ScoreOf for ids[k], k < count, handed to emit(k, id, score, ignored) (an
+// ignored node's score is 0), each constraint's arrays found once. False,
+// with nothing emitted, without kept counts or with too many constraints.
+template <typename Emit>
+bool WalkKeptScores(const PreScoreState* s, const NodeId* ids, size_t count, Emit&& emit) {
   if (s == nullptr || !s->constraints || s->kept == nullptr) return false;
-  // ScoreOf's reads, each constraint's arrays found once.
   struct Term {
     const uint8_t* has_label;  // null when every node has the key
     const uint32_t* node_domain;
@@ -316,7 +319,7 @@ bool PodTopologySpread::ScoresOf(const CycleState& state, const Pod&, const Node
       const NodeId id = ids[k];
       if constexpr (checks) {
         if (id < ignored_size && ignored[id]) {
-          out[k] = NodeScore{id, 0};
+          emit(k, id, int64_t{0}, true);
           continue;
         }
       }
@@ -330,13 +333,94 @@ bool PodTopologySpread::ScoresOf(const CycleState& state, const Pod&, const Node
                      ? t.domain_scores[t.node_domain[id]]
                      : ScoreForCount(t.node_counts[id], t.max_skew, t.weight);
       }
-      out[k] = NodeScore{id, scoring_internal::RoundSpreadScore(total)};
+      emit(k, id, scoring_internal::RoundSpreadScore(total), false);
     }
   };
   if (ignored_size == 0 && all_labeled)
     walk(std::false_type{});
   else
     walk(std::true_type{});
+  return true;
+}
+
+// NormalizeScore's arithmetic once the extremes of the scores of the nodes
+// not ignored are known (max_score > 0).
+class SpreadNormalizer {
+ public:
+  SpreadNormalizer(int64_t min_score, int64_t max_score)
+      : min_(min_score),
+        max_(max_score),
+        // Both sides of the quotient far below 2^51: a double quotient then
+        // floors to the integer one, and a hardware integer division per
+        // node was most of NormalizeScore's time.
+        exact_in_double_(max_score < kExactLimit / (2 * kMaxNodeScore + 1) && min_score >= 0),
+        max_double_(static_cast<double>(max_score)) {}
+
+  // Fewer matching pods score higher.
+  int64_t operator()(int64_t score) const {
+    const int64_t numerator = kMaxNodeScore * (max_ + min_ - score);
+    if (exact_in_double_) return static_cast<int64_t>(static_cast<double>(numerator) / max_double_);
+    return numerator / max_;
+  }
+
+ private:
+  static constexpr int64_t kExactLimit = int64_t{1} << 51;
+  int64_t min_, max_;
+  bool exact_in_double_;
+  double max_double_;
+};
+
+}  // namespace
+
+bool PodTopologySpread::ScoresOf(const CycleState& state, const Pod&, const NodeId* ids,
+                                 size_t count, NodeScore* out) const {
+  return WalkKeptScores(state.ReadAs<PreScoreState>(kPreScoreStateKey), ids, count,
+                        [out](size_t k, NodeId id, int64_t score, bool) {
+                          out[k] = NodeScore{id, score};
+                        });
+}
+
+bool PodTopologySpread::ScoreNormalizeAndAdd(const CycleState& state, const Pod&, const NodeId* ids,
+                                             size_t count, int64_t weight, int64_t* totals,
+                                             bool* out_of_range) const {
+  // The raw scores, kInvalid for ignored nodes (scores are never negative),
+  // and their extremes over the others, in one pass; then NormalizeScore's
+  // arithmetic straight onto the totals.
+  constexpr int64_t kInvalid = -1;
+  thread_local std::vector<int64_t> raw;
+  raw.resize(count);
+  int64_t* r = raw.data();
+  int64_t min_score = std::numeric_limits<int64_t>::max();
+  int64_t max_score = 0;
+  bool negative = false;
+  const bool walked = WalkKeptScores(state.ReadAs<PreScoreState>(kPreScoreStateKey), ids, count,
+                                     [&](size_t k, NodeId, int64_t score, bool ignored) {
+                                       if (ignored) {
+                                         r[k] = kInvalid;
+                                         return;
+                                       }
+                                       r[k] = score;
+                                       negative = negative || score < 0;
+                                       min_score = std::min(min_score, score);
+                                       max_score = std::max(max_score, score);
+                                     });
+  // A negative score would need NormalizeScore's own reading of -1.
+  if (!walked || negative) return false;
+  bool outside = false;
+  if (max_score == 0) {
+    for (size_t k = 0; k < count; ++k) {
+      const int64_t score = r[k] == kInvalid ? 0 : kMaxNodeScore;
+      totals[k] += score * weight;
+    }
+  } else {
+    const SpreadNormalizer normalize(min_score, max_score);
+    for (size_t k = 0; k < count; ++k) {
+      const int64_t score = r[k] == kInvalid ? 0 : normalize(r[k]);
+      outside |= score < kMinNodeScore || score > kMaxNodeScore;
+      totals[k] += score * weight;
+    }
+  }
+  *out_of_range = *out_of_range || outside;
   return true;
 }
 
@@ -356,26 +440,12 @@ Status PodTopologySpread::NormalizeScore(const CycleState& state, const Pod&,
     min_score = std::min(min_score, ns.score);
     max_score = std::max(max_score, ns.score);
   }
-  // The quotient in doubles: both sides are far below 2^51, where a double
-  // quotient floors to the integer one, and a hardware integer division per
-  // node was most of this function's time.
-  constexpr int64_t kExactLimit = int64_t{1} << 51;
-  const bool exact_in_double =
-      max_score > 0 && max_score < kExactLimit / (2 * kMaxNodeScore + 1) && min_score >= 0;
-  const double max_double = static_cast<double>(max_score);
-  for (NodeScore& ns : *scores) {
-    if (ns.score == kInvalidScore) {
-      ns.score = 0;
-    } else if (max_score == 0) {
-      ns.score = kMaxNodeScore;
-    } else if (exact_in_double) {
-      // Fewer matching pods score higher.
-      ns.score = static_cast<int64_t>(
-          static_cast<double>(kMaxNodeScore * (max_score + min_score - ns.score)) / max_double);
-    } else {
-      ns.score = kMaxNodeScore * (max_score + min_score - ns.score) / max_score;
-    }
+  if (max_score == 0) {
+    for (NodeScore& ns : *scores) ns.score = ns.score == kInvalidScore ? 0 : kMaxNodeScore;
+    return Status();
   }
+  const SpreadNormalizer normalize(min_score, max_score);
+  for (NodeScore& ns : *scores) ns.score = ns.score == kInvalidScore ? 0 : normalize(ns.score);
   return Status();
 }
 

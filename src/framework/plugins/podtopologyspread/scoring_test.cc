@@ -63,8 +63,18 @@ std::map<std::string, int64_t> ScoreAllKept(TestHandle* handle, const Pod& pod,
   EXPECT_TRUE(plugin.ScoresOf(state, pod, ids.data(), ids.size(), scores.data()));
   s = plugin.NormalizeScore(state, pod, &scores);
   EXPECT_TRUE(s.IsSuccess()) << s.Message();
+  // The one-pass form adds the same scores, weighted, onto totals.
+  std::vector<int64_t> totals(ids.size(), 7);
+  bool out_of_range = false;
+  EXPECT_TRUE(plugin.ScoreNormalizeAndAdd(state, pod, ids.data(), ids.size(), 3, totals.data(),
+                                          &out_of_range));
+  EXPECT_FALSE(out_of_range);
   std::map<std::string, int64_t> out;
-  for (const NodeScore& ns : scores) out[std::string(cluster.node(ns.node).meta.name)] = ns.score;
+  for (size_t k = 0; k < scores.size(); ++k) {
+    const NodeScore& ns = scores[k];
+    EXPECT_EQ(totals[k], 7 + 3 * ns.score) << k;
+    out[std::string(cluster.node(ns.node).meta.name)] = ns.score;
+  }
   return out;
 }
 
