@@ -23,17 +23,26 @@ using testing::TestPod;
 
 const std::string kHost = "kubernetes.io/hostname";
 
+// The ids of the nodes named `feasible`, and PreScore over them into *state.
+std::vector<NodeId> PreScoreOver(PodTopologySpread* plugin, const ClusterState& cluster,
+                                 const Pod& pod, const std::vector<std::string>& feasible,
+                                 CycleState* state) {
+  std::vector<NodeId> ids;
+  for (const auto& n : feasible) ids.push_back(cluster.FindNode(n));
+  Status s = plugin->PreScore(state, pod, ids);
+  EXPECT_TRUE(s.IsSuccess()) << s.Message();
+  return ids;
+}
+
 // PreScore over `feasible`, Score each, NormalizeScore: name -> score.
 std::map<std::string, int64_t> ScoreAll(TestHandle* handle, const Pod& pod,
                                         const std::vector<std::string>& feasible,
                                         const config::PodTopologySpreadArgs& args = {}) {
   PodTopologySpread plugin(args, handle);
   const ClusterState& cluster = handle->cluster();
-  std::vector<NodeId> ids;
-  for (const auto& n : feasible) ids.push_back(cluster.FindNode(n));
   CycleState state;
-  Status s = plugin.PreScore(&state, pod, ids);
-  EXPECT_TRUE(s.IsSuccess()) << s.Message();
+  const std::vector<NodeId> ids = PreScoreOver(&plugin, cluster, pod, feasible, &state);
+  Status s;
   NodeScoreList scores;
   for (NodeId id : ids) {
     int64_t score = 0;
@@ -54,14 +63,11 @@ std::map<std::string, int64_t> ScoreAllKept(TestHandle* handle, const Pod& pod,
                                             const std::vector<std::string>& feasible) {
   PodTopologySpread plugin({}, handle);
   const ClusterState& cluster = handle->cluster();
-  std::vector<NodeId> ids;
-  for (const auto& n : feasible) ids.push_back(cluster.FindNode(n));
   CycleState state;
-  Status s = plugin.PreScore(&state, pod, ids);
-  EXPECT_TRUE(s.IsSuccess()) << s.Message();
+  const std::vector<NodeId> ids = PreScoreOver(&plugin, cluster, pod, feasible, &state);
   NodeScoreList scores(ids.size());
   EXPECT_TRUE(plugin.ScoresOf(state, pod, ids.data(), ids.size(), scores.data()));
-  s = plugin.NormalizeScore(state, pod, &scores);
+  Status s = plugin.NormalizeScore(state, pod, &scores);
   EXPECT_TRUE(s.IsSuccess()) << s.Message();
   // The one-pass form adds the same scores, weighted, onto totals.
   std::vector<int64_t> totals(ids.size(), 7);
