@@ -343,8 +343,9 @@ bool WalkKeptScores(const PreScoreState* s, const NodeId* ids, size_t count, Emi
   return true;
 }
 
-// NormalizeScore's arithmetic once the extremes of the scores of the nodes
-// not ignored are known (max_score > 0).
+// NormalizeScore's arithmetic for a node not ignored, once the extremes of
+// the scores of those nodes are known: every one of them scores the maximum
+// when the highest is 0.
 class SpreadNormalizer {
  public:
   SpreadNormalizer(int64_t min_score, int64_t max_score)
@@ -353,11 +354,13 @@ class SpreadNormalizer {
         // Both sides of the quotient far below 2^51: a double quotient then
         // floors to the integer one, and a hardware integer division per
         // node was most of NormalizeScore's time.
-        exact_in_double_(max_score < kExactLimit / (2 * kMaxNodeScore + 1) && min_score >= 0),
+        exact_in_double_(max_score > 0 && max_score < kExactLimit / (2 * kMaxNodeScore + 1) &&
+                         min_score >= 0),
         max_double_(static_cast<double>(max_score)) {}
 
   // Fewer matching pods score higher.
   int64_t operator()(int64_t score) const {
+    if (max_ == 0) return kMaxNodeScore;
     const int64_t numerator = kMaxNodeScore * (max_ + min_ - score);
     if (exact_in_double_) return static_cast<int64_t>(static_cast<double>(numerator) / max_double_);
     return numerator / max_;
@@ -407,18 +410,11 @@ bool PodTopologySpread::ScoreNormalizeAndAdd(const CycleState& state, const Pod&
   // A negative score would need NormalizeScore's own reading of -1.
   if (!walked || negative) return false;
   bool outside = false;
-  if (max_score == 0) {
-    for (size_t k = 0; k < count; ++k) {
-      const int64_t score = r[k] == kInvalid ? 0 : kMaxNodeScore;
-      totals[k] += score * weight;
-    }
-  } else {
-    const SpreadNormalizer normalize(min_score, max_score);
-    for (size_t k = 0; k < count; ++k) {
-      const int64_t score = r[k] == kInvalid ? 0 : normalize(r[k]);
-      outside |= score < kMinNodeScore || score > kMaxNodeScore;
-      totals[k] += score * weight;
-    }
+  const SpreadNormalizer normalize(min_score, max_score);
+  for (size_t k = 0; k < count; ++k) {
+    const int64_t score = r[k] == kInvalid ? 0 : normalize(r[k]);
+    outside |= score < kMinNodeScore || score > kMaxNodeScore;
+    totals[k] += score * weight;
   }
   *out_of_range = *out_of_range || outside;
   return true;
@@ -439,10 +435,6 @@ Status PodTopologySpread::NormalizeScore(const CycleState& state, const Pod&,
     }
     min_score = std::min(min_score, ns.score);
     max_score = std::max(max_score, ns.score);
-  }
-  if (max_score == 0) {
-    for (NodeScore& ns : *scores) ns.score = ns.score == kInvalidScore ? 0 : kMaxNodeScore;
-    return Status();
   }
   const SpreadNormalizer normalize(min_score, max_score);
   for (NodeScore& ns : *scores) ns.score = ns.score == kInvalidScore ? 0 : normalize(ns.score);
