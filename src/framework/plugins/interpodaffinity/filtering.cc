@@ -360,6 +360,18 @@ bool InterPodAffinity::FilterCodesOf(const CycleState& cycle, const Pod&, const 
   // With pods matching nowhere, the affinity check falls back to the pod
   // matching its own terms.
   const bool own_fallback = s->affinity.num_nonzero() == 0 && s->matches_own_affinity;
+  if (n_aff == 1 && n_anti == 0 && n_existing == 0) {
+    // One affinity term and nothing else to check (the common required
+    // affinity): the loop below without its inner loops and early exits.
+    const View& v = aff[0];
+    for (size_t k = 0; k < count; ++k) {
+      const uint32_t d = v.domains[ids[k]];
+      const bool pods_exist = d < v.num_counts && v.counts[d] > 0;
+      out[k] = d != kNoDomain && (pods_exist || own_fallback) ? Code::kSuccess
+                                                              : Code::kUnschedulableAndUnresolvable;
+    }
+    return true;
+  }
   for (size_t k = 0; k < count; ++k) {
     const NodeId id = ids[k];
     Code code = Code::kSuccess;
