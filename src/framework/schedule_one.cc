@@ -195,6 +195,68 @@ void Scheduler::RecordFailure(CycleResult* r, NodeId node, Status status) {
   r->failures.push_back(NodeStatus{node, std::move(status)});
 }
 
+Scheduler::KeptWalk Scheduler::WalkKeptVerdicts(Framework* fwk, const Pod& pod,
+                                                const Framework::KeptVerdicts& kv,
+                                                const NodeId* walk, size_t n, size_t to_find,
+                                                CycleResult* r, std::vector<NodeId>* feasible) {
+  const size_t found_before = feasible->size();
+  size_t found = found_before, failed = 0;
+  // Written through a pointer (push_back's growth check would be most of
+  // the loop); at most to_find nodes are added.
+  feasible->resize(found + std::min(n, to_find > found ? to_find - found : 0));
+  NodeId* out = feasible->data();
+  // The plugins that run this cycle answer a block of the walk at a time,
+  // also for nodes an earlier plugin rejects: their batch forms only read.
+  constexpr size_t kBlock = 128;
+  Code now[Framework::kMaxRunNow][kBlock];
+  bool full = false;  // to_find nodes found and the next feasible one seen
+  for (size_t b = 0; b < n && !full; b += kBlock) {
+    const size_t m = std::min(kBlock, n - b);
+    for (size_t j = 0; j < kv.num_run_now; ++j) {
+      if (!fwk->RunNowFilterCodes(j, r->state, pod, walk + b, m, now[j])) {
+        feasible->resize(found_before);
+        return KeptWalk::kDeclined;
+      }
+    }
+    for (size_t k = 0; k < m; ++k) {
+      const NodeId id = walk[b + k];
+      Code code;
+      if (kv.kept[id]) {
+        const int32_t fail = kv.fail_at[id] < 0 ? INT32_MAX : kv.fail_at[id];
+        code = fail == INT32_MAX ? Code::kSuccess : Code::kUnschedulable;
+        // As RunFilterPlugins: the first plugin in order that does not pass.
+        for (size_t j = 0; j < kv.num_run_now && static_cast<int32_t>(kv.run_now[j]) < fail; ++j) {
+          const Code c = now[j][k];
+          if (c == Code::kSuccess) continue;
+          code = c == Code::kUnschedulable || c == Code::kUnschedulableAndUnresolvable
+                     ? c
+                     : Code::kError;
+          break;
+        }
+      } else {
+        code = fwk->FilterCodeCached(r->state, pod, id);
+      }
+      if (code == Code::kError) {
+        feasible->resize(found);
+        lean_failed_nodes_ += failed;
+        return KeptWalk::kError;
+      }
+      if (code != Code::kSuccess) {
+        ++failed;
+        continue;
+      }
+      if (found >= to_find) {
+        full = true;
+        break;
+      }
+      out[found++] = id;
+    }
+  }
+  feasible->resize(found);
+  lean_failed_nodes_ += failed;
+  return KeptWalk::kDone;
+}
+
 bool Scheduler::FindNodesThatPassFilters(Framework* fwk, const Pod& pod,
                                          const std::vector<NodeId>& nodes, CycleResult* r,
                                          std::vector<NodeId>* feasible, std::string* error) {
@@ -237,35 +299,15 @@ bool Scheduler::FindNodesThatPassFilters(Framework* fwk, const Pod& pod,
     // over the walk, the few nodes without one (those the last cycles
     // changed) asked in place.
     if (const auto kv = fwk->KeptVerdictsForCycle(/*max_unkept=*/64)) {
-      size_t found = feasible->size(), failed = 0;
-      // Written through a pointer (push_back's growth check would be most
-      // of the loop); at most to_find nodes are added.
-      feasible->resize(found + std::min(n, to_find > found ? to_find - found : 0));
-      NodeId* out = feasible->data();
-      for (; i < n; ++i) {
-        const NodeId id = walk[i];
-        bool pass;
-        if (kv->kept[id]) {
-          pass = kv->fail_at[id] < 0;
-        } else {
-          const Code code = fwk->FilterCodeCached(r->state, pod, id);
-          if (code == Code::kError) {
-            lean_failed_nodes_ += failed;
-            lean_retry_ = true;  // the full run finds its message
-            return false;
-          }
-          pass = code == Code::kSuccess;
-        }
-        if (!pass) {
-          ++failed;
-          continue;
-        }
-        if (found >= to_find) break;
-        out[found++] = id;
+      switch (WalkKeptVerdicts(fwk, pod, *kv, walk, n, to_find, r, feasible)) {
+        case KeptWalk::kDone:
+          return true;
+        case KeptWalk::kError:
+          lean_retry_ = true;  // the full run finds its message
+          return false;
+        case KeptWalk::kDeclined:
+          break;  // a plugin asks node by node: the walk below
       }
-      feasible->resize(found);
-      lean_failed_nodes_ += failed;
-      return true;
     }
     while (i < n) {
       const size_t remaining = to_find > feasible->size() ? to_find - feasible->size() : 1;

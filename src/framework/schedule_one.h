@@ -141,6 +141,14 @@ class Scheduler {
   // Filters `nodes` from the rotating start; false on an Error status.
   bool FindNodesThatPassFilters(Framework* fwk, const Pod& pod, const std::vector<NodeId>& nodes,
                                 CycleResult* r, std::vector<NodeId>* feasible, std::string* error);
+  // FindNodesThatPassFilters' lean walk over walk[0..n) decided from kept
+  // verdicts (Framework::KeptVerdictsForCycle): up to to_find feasible nodes
+  // onto *feasible, failures counted. kDeclined: a plugin that runs this
+  // cycle cannot answer by id; nothing is recorded.
+  enum class KeptWalk { kDone, kError, kDeclined };
+  KeptWalk WalkKeptVerdicts(Framework* fwk, const Pod& pod, const Framework::KeptVerdicts& kv,
+                            const NodeId* walk, size_t n, size_t to_find, CycleResult* r,
+                            std::vector<NodeId>* feasible);
   // FindNodesThatPassFilters, timed as upstream's Filter extension point.
   bool FindNodesThatPassFiltersTimed(Framework* fwk, const Pod& pod,
                                      const std::vector<NodeId>& nodes, CycleResult* r,

@@ -977,12 +977,24 @@ bool Framework::KeepNodeLocalVerdict(NodeCacheClass* c, const CycleState& state,
 std::optional<Framework::KeptVerdicts> Framework::KeptVerdictsForCycle(size_t max_unkept) const {
   const NodeCacheClass* c = cycle_class_;
   const NominatedPods* nominated = options_.nominated;
-  if (c == nullptr || !c->any_local_filter || c->any_run_now ||
-      (nominated != nullptr && !nominated->empty()) ||
+  if (c == nullptr || !c->any_local_filter || (nominated != nullptr && !nominated->empty()) ||
       c->filter_kept.size() != cluster_->num_nodes() ||
       c->unkept.load(std::memory_order_relaxed) > static_cast<int64_t>(max_unkept))
     return std::nullopt;
-  return KeptVerdicts{c->filter_kept.data(), c->fail_at.data()};
+  if (c->any_run_now) {
+    // A sampled cycle times each node's run of a plugin, as upstream does.
+    if (c->run_list.size() > kMaxRunNow || plugin_recorder() != nullptr) return std::nullopt;
+    for (uint32_t p : c->run_list)
+      if (batch_filter_[p] == nullptr) return std::nullopt;
+  }
+  return KeptVerdicts{c->filter_kept.data(), c->fail_at.data(), c->run_list.data(),
+                      c->run_list.size()};
+}
+
+bool Framework::RunNowFilterCodes(size_t j, const CycleState& state, const Pod& pod,
+                                  const NodeId* ids, size_t count, Code* out) const {
+  const BatchFilterCodes* batch = batch_filter_[cycle_class_->run_list[j]];
+  return batch != nullptr && batch->FilterCodesOf(state, pod, ids, count, out);
 }
 
 bool Framework::KeptFailure(NodeCacheClass* c, const CycleState& state, const Pod& pod,

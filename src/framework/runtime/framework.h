@@ -185,17 +185,28 @@ class Framework final : public Handle {
   void FilterCodesCached(const CycleState& state, const Pod& pod, const NodeId* ids, size_t count,
                          Code* out) const;
   // The class's kept verdicts by node id, when this cycle's verdict on a
-  // node with one is that verdict alone (no filter plugin but node-local
-  // ones runs this cycle, no nominated pods): kept[id] != 0 means the node
-  // passes iff fail_at[id] < 0 (a kept failure is a rejection, never an
-  // Error); other nodes need FilterCodeCached. nullopt otherwise, or when
-  // more than `max_unkept` nodes lack a kept verdict (their first looks are
-  // better spread over the filter threads).
+  // node with one is that verdict and the codes of the few other filter
+  // plugins that run this cycle (no nominated pods; each of those plugins
+  // answers a batch of nodes, RunNowFilterCodes): kept[id] != 0 means the
+  // node's kept failure is at filter plugin fail_at[id] (a rejection, never
+  // an Error; < 0: none), and the node's code is that of the first plugin
+  // run_now[j] < fail_at[id] that does not pass, else the kept one. Other
+  // nodes need FilterCodeCached. nullopt otherwise, or when more than
+  // `max_unkept` nodes lack a kept verdict (their first looks are better
+  // spread over the filter threads).
+  static constexpr size_t kMaxRunNow = 4;
   struct KeptVerdicts {
     const uint8_t* kept;
     const int16_t* fail_at;
+    const uint32_t* run_now;  // ascending filter plugin indexes
+    size_t num_run_now;       // at most kMaxRunNow
   };
   std::optional<KeptVerdicts> KeptVerdictsForCycle(size_t max_unkept) const;
+  // The codes of plugin run_now[j] of KeptVerdictsForCycle on ids[0..count)
+  // (FilterCode's, no reasons), into out[0..count). False when the plugin
+  // cannot answer them all by id; out is then in any state.
+  bool RunNowFilterCodes(size_t j, const CycleState& state, const Pod& pod, const NodeId* ids,
+                         size_t count, Code* out) const;
   Status RunReservePluginsReserve(CycleState* state, const Pod& pod, NodeId node) const;
   void RunReservePluginsUnreserve(CycleState* state, const Pod& pod, NodeId node) const;
   // Success, a rejection, an Error, or Wait with *timeout_ns the longest
