@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <map>
+#include <type_traits>
 #include <unordered_map>
 
 #include "api/intern.h"
@@ -209,49 +210,55 @@ Scheduler::KeptWalk Scheduler::WalkKeptVerdicts(Framework* fwk, const Pod& pod,
   // also for nodes an earlier plugin rejects: their batch forms only read.
   constexpr size_t kBlock = 128;
   Code now[Framework::kMaxRunNow][kBlock];
-  bool full = false;  // to_find nodes found and the next feasible one seen
-  for (size_t b = 0; b < n && !full; b += kBlock) {
-    const size_t m = std::min(kBlock, n - b);
-    for (size_t j = 0; j < kv.num_run_now; ++j) {
-      if (!fwk->RunNowFilterCodes(j, r->state, pod, walk + b, m, now[j])) {
-        feasible->resize(found_before);
-        return KeptWalk::kDeclined;
-      }
-    }
-    for (size_t k = 0; k < m; ++k) {
-      const NodeId id = walk[b + k];
-      Code code;
-      if (kv.kept[id]) {
-        const int32_t fail = kv.fail_at[id] < 0 ? INT32_MAX : kv.fail_at[id];
-        code = fail == INT32_MAX ? Code::kSuccess : Code::kUnschedulable;
-        // As RunFilterPlugins: the first plugin in order that does not pass.
-        for (size_t j = 0; j < kv.num_run_now && static_cast<int32_t>(kv.run_now[j]) < fail; ++j) {
-          const Code c = now[j][k];
-          if (c == Code::kSuccess) continue;
-          code = c == Code::kUnschedulable || c == Code::kUnschedulableAndUnresolvable
-                     ? c
-                     : Code::kError;
-          break;
+  // The walk, compiled apart for cycles where no plugin runs (most), whose
+  // loop is then a read of the kept verdict per node.
+  auto run = [&](auto any_run_now) {
+    constexpr bool kAnyRunNow = decltype(any_run_now)::value;
+    for (size_t b = 0; b < n; b += kBlock) {
+      const size_t m = std::min(kBlock, n - b);
+      for (size_t j = 0; kAnyRunNow && j < kv.num_run_now; ++j) {
+        if (!fwk->RunNowFilterCodes(j, r->state, pod, walk + b, m, now[j])) {
+          feasible->resize(found_before);
+          return KeptWalk::kDeclined;
         }
-      } else {
-        code = fwk->FilterCodeCached(r->state, pod, id);
       }
-      if (code == Code::kError) {
-        feasible->resize(found);
-        lean_failed_nodes_ += failed;
-        return KeptWalk::kError;
+      for (size_t k = 0; k < m; ++k) {
+        const NodeId id = walk[b + k];
+        Code code;
+        if (kv.kept[id]) {
+          const int32_t fail = kv.fail_at[id] < 0 ? INT32_MAX : kv.fail_at[id];
+          code = fail == INT32_MAX ? Code::kSuccess : Code::kUnschedulable;
+          // As RunFilterPlugins: the first plugin in order that does not pass.
+          for (size_t j = 0;
+               kAnyRunNow && j < kv.num_run_now && static_cast<int32_t>(kv.run_now[j]) < fail;
+               ++j) {
+            const Code c = now[j][k];
+            if (c == Code::kSuccess) continue;
+            code = c == Code::kUnschedulable || c == Code::kUnschedulableAndUnresolvable
+                       ? c
+                       : Code::kError;
+            break;
+          }
+        } else {
+          code = fwk->FilterCodeCached(r->state, pod, id);
+        }
+        if (code == Code::kError) {
+          feasible->resize(found);
+          lean_failed_nodes_ += failed;
+          return KeptWalk::kError;
+        }
+        if (code != Code::kSuccess) {
+          ++failed;
+          continue;
+        }
+        if (found >= to_find) return KeptWalk::kDone;  // and the next feasible node seen
+        out[found++] = id;
       }
-      if (code != Code::kSuccess) {
-        ++failed;
-        continue;
-      }
-      if (found >= to_find) {
-        full = true;
-        break;
-      }
-      out[found++] = id;
     }
-  }
+    return KeptWalk::kDone;
+  };
+  const KeptWalk done = kv.num_run_now == 0 ? run(std::false_type{}) : run(std::true_type{});
+  if (done != KeptWalk::kDone) return done;
   feasible->resize(found);
   lean_failed_nodes_ += failed;
   return KeptWalk::kDone;
