@@ -153,6 +153,11 @@ class FilterPlugin : public virtual Plugin {
   // Success on every node of cluster() and has no side effect, so the
   // engine may leave it out. Default: false.
   virtual bool PassesEveryNode(const CycleState& /*state*/) const { return false; }
+  // For a node-local plugin (Plugin::NodeLocalFor): true when Filter returns
+  // Success on every node for any pod whose spec and namespace are this
+  // pod's, whatever the nodes hold (a pod without volumes, for a volume
+  // plugin), so the engine's kept verdicts leave it out. Default: false.
+  virtual bool PassesEveryNodeFor(const Pod& /*pod*/) const { return false; }
 };
 
 class PostFilterPlugin : public virtual Plugin {

@@ -433,6 +433,9 @@ struct Framework::NodeCacheClass {
   PodSpec spec;  // NodeCacheKey of the class's pods
   uint64_t last_used = 0;
   std::vector<uint8_t> local_filter;  // by index in filter_: 1 when node-local
+  // The node-local filter plugins a first look asks, in order: those that
+  // may reject a node for the class's spec (FilterPlugin::PassesEveryNodeFor).
+  std::vector<uint32_t> look_list;
   bool any_local_filter = false;
   std::vector<int32_t> score_slot;  // by index in score_: its column in `raw`, -1: not node-local
   size_t num_local_scores = 0;
@@ -716,10 +719,12 @@ void Framework::BeginCycle(const Pod& pod) {
   c->ns = pod.meta.ns;
   c->spec = key;
   c->last_used = ++cache_tick_;
-  for (const FilterPlugin* pl : filter_) {
-    const bool local = pl->NodeLocalFor(pod);
+  for (size_t p = 0; p < filter_.size(); ++p) {
+    const bool local = filter_[p]->NodeLocalFor(pod);
     c->local_filter.push_back(local);
     c->any_local_filter = c->any_local_filter || local;
+    if (local && !filter_[p]->PassesEveryNodeFor(pod))
+      c->look_list.push_back(static_cast<uint32_t>(p));
   }
   for (const ScorePlugin* pl : score_) {
     c->score_slot.push_back(pl->NodeLocalFor(pod) ? static_cast<int32_t>(c->num_local_scores++)
@@ -947,8 +952,7 @@ bool Framework::KeepNodeLocalVerdict(NodeCacheClass* c, const CycleState& state,
     c->filter_kept[id] = 1;
     c->unkept.fetch_sub(1, std::memory_order_relaxed);
   };
-  for (size_t p = 0; p < filter_.size(); ++p) {
-    if (!c->local_filter[p]) continue;
+  for (const uint32_t p : c->look_list) {
     if (with_status) {
       Status failed = TimePlugin(rec, filter_[p], ep::kFilter,
                                  [&] { return filter_[p]->Filter(state, pod, node); });

@@ -25,6 +25,8 @@ class NodePorts final : public PreFilterPlugin, public FilterPlugin, public Enqu
 
   // Reads the pod's spec and this node only.
   bool NodeLocalFor(const Pod&) const override { return true; }
+  // No host port to conflict with.
+  bool PassesEveryNodeFor(const Pod& pod) const override { return PodHostPorts(pod).empty(); }
 
   std::vector<ClusterEvent> EventsToRegister() const override {
     return {{EventResource::kPod, kDelete, ""}, {EventResource::kNode, kAdd | kUpdate, ""}};

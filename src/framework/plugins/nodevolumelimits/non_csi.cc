@@ -89,6 +89,7 @@ class NonCSILimits final : public FilterPlugin, public EnqueueExtensions {
   // Without volumes every Filter passes and Score is 0; with volumes, claims
   // and assumed bindings are read: run every cycle.
   bool NodeLocalFor(const Pod& pod) const override { return pod.spec.volumes.empty(); }
+  bool PassesEveryNodeFor(const Pod& pod) const override { return pod.spec.volumes.empty(); }
 
   Status Filter(const CycleState&, const Pod& pod, const NodeInfo& node) const override {
     if (pod.spec.volumes.empty()) return Status();

@@ -58,6 +58,7 @@ class VolumeRestrictions final : public PreFilterPlugin,
   // Without volumes every Filter passes and Score is 0; with volumes, claims
   // and assumed bindings are read: run every cycle.
   bool NodeLocalFor(const Pod& pod) const override { return pod.spec.volumes.empty(); }
+  bool PassesEveryNodeFor(const Pod& pod) const override { return pod.spec.volumes.empty(); }
 
   Status PreFilter(CycleState*, const Pod& pod, PreFilterResult*) override {
     if (!read_write_once_pod_) return Status();
