@@ -32,6 +32,9 @@ TEST(NodeName, OnlyTheNamedNodeFits) {
   Status s = filter->Filter(state, on_b, NodeNamed(cluster, "a"));
   EXPECT_EQ(s.code(), Code::kUnschedulableAndUnresolvable);
   EXPECT_EQ(s.Message(), "node(s) didn't match the requested node name");
+  // Kept verdicts leave it out only for a pod that names no node.
+  EXPECT_TRUE(filter->PassesEveryNodeFor(any));
+  EXPECT_FALSE(filter->PassesEveryNodeFor(on_b));
 
   auto events = As<EnqueueExtensions>(plugin)->EventsToRegister();
   ASSERT_EQ(events.size(), 1u);

@@ -49,6 +49,20 @@ TEST(NodePorts, Conflicts) {
           .IsSuccess());
 }
 
+TEST(NodePorts, PassesEveryNodeOnlyWithoutHostPorts) {
+  ClusterState cluster = TestCluster(kCluster);
+  FakeHandle handle(&cluster);
+  auto plugin = MustNew(&NewNodePorts, &handle);
+  auto* filter = As<FilterPlugin>(plugin);
+  auto pod = [](const char* ports) {
+    return TestPod(std::string(R"({"kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[
+        {"name":"c","ports":)") +
+                   ports + "}]}}");
+  };
+  EXPECT_TRUE(filter->PassesEveryNodeFor(pod(R"([{"containerPort":80}])")));
+  EXPECT_FALSE(filter->PassesEveryNodeFor(pod(R"([{"containerPort":80,"hostPort":8080}])")));
+}
+
 TEST(NodePorts, FilterWithoutPreFilterIsAnError) {
   ClusterState cluster = TestCluster(kCluster);
   FakeHandle handle(&cluster);

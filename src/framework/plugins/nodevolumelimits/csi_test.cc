@@ -43,6 +43,17 @@ Pod WithClaim(const std::string& claim) {
       claim + R"("}}]}})");
 }
 
+TEST(CSILimitsTest, PassesEveryNodeOnlyWithoutVolumes) {
+  Fixture f;
+  auto* filter = dynamic_cast<FilterPlugin*>(f.plugin.get());
+  Pod none =
+      TestPod(R"({"kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c"}]}})");
+  EXPECT_TRUE(filter->PassesEveryNodeFor(none));
+  EXPECT_TRUE(f.Filter(none, "n1").IsSuccess());
+  Pod with = WithClaim("c2");
+  EXPECT_FALSE(filter->PassesEveryNodeFor(with));
+}
+
 TEST(CSILimitsTest, PerDriverLimitFromAllocatable) {
   Fixture f;
   EXPECT_TRUE(f.Filter(WithClaim("c1"), "n1").IsSuccess());  // already attached

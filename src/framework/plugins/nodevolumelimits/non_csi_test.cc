@@ -42,6 +42,18 @@ struct Fixture {
   }
 };
 
+TEST(NonCSILimitsTest, PassesEveryNodeOnlyWithoutVolumes) {
+  Fixture f;
+  auto* filter = dynamic_cast<FilterPlugin*>(f.plugin.get());
+  Pod none =
+      TestPod(R"({"kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c"}]}})");
+  EXPECT_TRUE(filter->PassesEveryNodeFor(none));
+  EXPECT_TRUE(f.Filter(none, "n1").IsSuccess());
+  Pod with = TestPod(R"({"kind":"Pod","metadata":{"name":"p"},"spec":{"volumes":[
+      {"name":"a","awsElasticBlockStore":{"volumeID":"vol-3"}}]}})");
+  EXPECT_FALSE(filter->PassesEveryNodeFor(with));
+}
+
 TEST(NonCSILimitsTest, CountsUniqueVolumesAgainstAllocatable) {
   Fixture f;
   EXPECT_EQ(f.plugin->Name(), "EBSLimits");

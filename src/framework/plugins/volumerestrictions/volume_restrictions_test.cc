@@ -46,6 +46,18 @@ struct Fixture {
   }
 };
 
+TEST(VolumeRestrictionsTest, PassesEveryNodeOnlyWithoutVolumes) {
+  Fixture f;
+  auto* filter = dynamic_cast<FilterPlugin*>(f.plugin.get());
+  Pod none =
+      TestPod(R"({"kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c"}]}})");
+  EXPECT_TRUE(filter->PassesEveryNodeFor(none));
+  EXPECT_TRUE(f.Filter(none, "n1").IsSuccess());
+  Pod with = TestPod(R"({"kind":"Pod","metadata":{"name":"p"},"spec":{"volumes":[
+      {"name":"x","gcePersistentDisk":{"pdName":"pd-a"}}]}})");
+  EXPECT_FALSE(filter->PassesEveryNodeFor(with));
+}
+
 TEST(VolumeRestrictionsTest, SameGcePdConflictsUnlessBothReadOnly) {
   Fixture f;
   Pod rw = TestPod(R"({"kind":"Pod","metadata":{"name":"p"},"spec":{"volumes":[

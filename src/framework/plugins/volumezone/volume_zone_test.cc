@@ -47,6 +47,16 @@ struct Fixture {
   }
 };
 
+TEST(VolumeZoneTest, PassesEveryNodeOnlyWithoutVolumes) {
+  Fixture f;
+  auto* filter = dynamic_cast<FilterPlugin*>(f.plugin.get());
+  Pod none =
+      TestPod(R"({"kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c"}]}})");
+  EXPECT_TRUE(filter->PassesEveryNodeFor(none));
+  for (const char* node : {"a", "b", "plain"}) EXPECT_TRUE(f.Filter(none, node).IsSuccess());
+  EXPECT_FALSE(filter->PassesEveryNodeFor(WithClaim("c-ga")));
+}
+
 TEST(VolumeZoneTest, BothLabelGenerations) {
   Fixture f;
   EXPECT_TRUE(f.Filter(WithClaim("c-ga"), "a").IsSuccess());
