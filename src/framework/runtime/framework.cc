@@ -245,6 +245,7 @@ class FrameworkBuilder {
       f_->batch_scores_.push_back(dynamic_cast<const BatchScores*>(pl));
       f_->batch_normalize_.push_back(dynamic_cast<const BatchNormalizeAdd*>(pl));
     }
+    f_->score_slots_ = f_->ComputeScoreSlots();
     return ksched::Status::Ok();
   }
 
@@ -744,7 +745,7 @@ void Framework::BeginCycle(const Pod& pod) {
     c->score_kept.assign(n, 0);
     c->num_nodes = n;
     c->raw.assign(n * c->num_local_scores, 0);
-    const std::vector<size_t> slot = ScoreSlots();
+    const std::vector<size_t>& slot = score_slots_;
     c->fusable = true;
     c->fused.assign(score_.size(), 0);
     for (size_t p = 0; p < score_.size(); ++p) {
@@ -1160,7 +1161,7 @@ Status Framework::RunPreScorePlugins(CycleState* state, const Pod& pod,
 // (MultiPoint re-ordering can do that) scores into the same list, whose
 // NormalizeScore then runs once per listing, and each listing adds the
 // list's final scores to the total. slot[p] is the list of listing p.
-std::vector<size_t> Framework::ScoreSlots() const {
+std::vector<size_t> Framework::ComputeScoreSlots() const {
   const size_t np = score_.size();
   std::vector<size_t> slot(np);
   for (size_t p = 0; p < np; ++p) {
@@ -1191,7 +1192,7 @@ Status Framework::RunScorePluginsUntimed(const CycleState& state, const Pod& pod
     if (!fell_back) return s;
   }
   const size_t n = nodes.size(), np = score_.size();
-  const std::vector<size_t> slot = ScoreSlots();
+  const std::vector<size_t>& slot = score_slots_;
   std::vector<NodeScoreList> raw(np, NodeScoreList(n));
   std::vector<Status> errors(n);
   MetricsRecorder* const rec = plugin_recorder();
@@ -1279,7 +1280,7 @@ Status Framework::RunScorePluginsReusing(const CycleState& state, const Pod& pod
   NodeCacheClass* c = cycle_class_;
   if (c != nullptr && c->num_local_scores == 0) c = nullptr;
   const size_t n = nodes.size(), np = score_.size();
-  const std::vector<size_t> slot = ScoreSlots();
+  const std::vector<size_t>& slot = score_slots_;
   MetricsRecorder* const rec = plugin_recorder();
   // Each list is sized when its plugin's column is written below: lists of
   // plugins that are fused or constant this cycle are left alone.

@@ -256,7 +256,9 @@ class Framework final : public Handle {
   void PrefetchNode(NodeId id) const;
   // Marks the nodes changed since the class last looked as not kept.
   void SyncNodeCache(NodeCacheClass* c) const;
-  std::vector<size_t> ScoreSlots() const;
+  // Per score plugin, its listing: the first plugin of the same name (a
+  // plugin listed twice scores once, as upstream's map by name does).
+  std::vector<size_t> ComputeScoreSlots() const;
   // NormalizeScore of each listing, the range check and the weighted sums.
   Status NormalizeAndWeigh(const CycleState& state, const Pod& pod, const std::vector<size_t>& slot,
                            std::vector<NodeScoreList>* raw, size_t n, PluginScores* out,
@@ -309,6 +311,7 @@ class Framework final : public Handle {
   // The optional batch forms (framework/batch.h) of each filter and score
   // plugin, found once when the profile is built; nullptr: none.
   std::vector<const BatchFilterCodes*> batch_filter_;      // parallel to filter_
+  std::vector<size_t> score_slots_;                        // ComputeScoreSlots, parallel to score_
   std::vector<const BatchScores*> batch_scores_;           // parallel to score_
   std::vector<const BatchNormalizeAdd*> batch_normalize_;  // parallel to score_
   std::vector<ReservePlugin*> reserve_;
