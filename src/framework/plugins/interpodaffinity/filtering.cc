@@ -372,6 +372,14 @@ bool InterPodAffinity::FilterCodesOf(const CycleState& cycle, const Pod&, const 
     }
     return true;
   }
+  if (n_aff == 0 && n_anti + n_existing == 1) {
+    // One anti-affinity term, the pod's own or an existing pod's: a node
+    // fails where its domain has a matching pod.
+    const View& v = n_anti == 1 ? anti[0] : existing[0];
+    for (size_t k = 0; k < count; ++k)
+      out[k] = v.At(ids[k]) > 0 ? Code::kUnschedulable : Code::kSuccess;
+    return true;
+  }
   for (size_t k = 0; k < count; ++k) {
     const NodeId id = ids[k];
     Code code = Code::kSuccess;
