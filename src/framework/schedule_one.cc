@@ -211,12 +211,13 @@ Scheduler::KeptWalk Scheduler::WalkKeptVerdicts(Framework* fwk, const Pod& pod,
   constexpr size_t kBlock = 128;
   Code now[Framework::kMaxRunNow][kBlock];
   // The walk, compiled apart for cycles where no plugin runs (most), whose
-  // loop is then a read of the kept verdict per node.
-  auto run = [&](auto any_run_now) {
-    constexpr bool kAnyRunNow = decltype(any_run_now)::value;
+  // loop is then a read of the kept verdict per node, and for one plugin.
+  auto run = [&](auto fixed_count) {
+    constexpr int kFixed = decltype(fixed_count)::value;  // -1: any count
+    const size_t num_run_now = kFixed >= 0 ? static_cast<size_t>(kFixed) : kv.num_run_now;
     for (size_t b = 0; b < n; b += kBlock) {
       const size_t m = std::min(kBlock, n - b);
-      for (size_t j = 0; kAnyRunNow && j < kv.num_run_now; ++j) {
+      for (size_t j = 0; j < num_run_now; ++j) {
         if (!fwk->RunNowFilterCodes(j, r->state, pod, walk + b, m, now[j])) {
           feasible->resize(found_before);
           return KeptWalk::kDeclined;
@@ -229,9 +230,7 @@ Scheduler::KeptWalk Scheduler::WalkKeptVerdicts(Framework* fwk, const Pod& pod,
           const int32_t fail = kv.fail_at[id] < 0 ? INT32_MAX : kv.fail_at[id];
           code = fail == INT32_MAX ? Code::kSuccess : Code::kUnschedulable;
           // As RunFilterPlugins: the first plugin in order that does not pass.
-          for (size_t j = 0;
-               kAnyRunNow && j < kv.num_run_now && static_cast<int32_t>(kv.run_now[j]) < fail;
-               ++j) {
+          for (size_t j = 0; j < num_run_now && static_cast<int32_t>(kv.run_now[j]) < fail; ++j) {
             const Code c = now[j][k];
             if (c == Code::kSuccess) continue;
             code = c == Code::kUnschedulable || c == Code::kUnschedulableAndUnresolvable
@@ -257,7 +256,9 @@ Scheduler::KeptWalk Scheduler::WalkKeptVerdicts(Framework* fwk, const Pod& pod,
     }
     return KeptWalk::kDone;
   };
-  const KeptWalk done = kv.num_run_now == 0 ? run(std::false_type{}) : run(std::true_type{});
+  const KeptWalk done = kv.num_run_now == 0   ? run(std::integral_constant<int, 0>{})
+                        : kv.num_run_now == 1 ? run(std::integral_constant<int, 1>{})
+                                              : run(std::integral_constant<int, -1>{});
   if (done != KeptWalk::kDone) return done;
   feasible->resize(found);
   lean_failed_nodes_ += failed;
