@@ -115,13 +115,21 @@ class NodeAffinity final : public PreFilterPlugin,
   }
 
   Status Filter(const CycleState& state, const Pod& pod, const NodeInfo& node) const override {
-    if (added_node_selector_ && !added_node_selector_->Matches(node.labels(), node.name()))
-      return Status::Unresolvable(kErrReasonEnforced);
-    const auto* s = state.ReadAs<PreFilterState>(kPreFilterStateKey);
-    // Without PreFilter's state (a Filter called on its own), compute it.
-    bool match = s != nullptr ? s->required.Match(node)
-                              : helper::RequiredNodeAffinity::ForPod(pod).Match(node);
-    return match ? Status::Success() : Status::Unresolvable(kErrReasonPod);
+    switch (Verdict(state, pod, node)) {
+      case Fails::kNone:
+        return Status::Success();
+      case Fails::kAdded:
+        return Status::Unresolvable(kErrReasonEnforced);
+      case Fails::kPod:
+        return Status::Unresolvable(kErrReasonPod);
+    }
+    return Status::Success();
+  }
+  // Filter's code without its reason (a Status with a reason allocates, and
+  // most first looks of a pod with a zone affinity reject the node).
+  Code FilterCode(const CycleState& state, const Pod& pod, const NodeInfo& node) const override {
+    return Verdict(state, pod, node) == Fails::kNone ? Code::kSuccess
+                                                     : Code::kUnschedulableAndUnresolvable;
   }
 
   Status PreScore(CycleState* state, const Pod& pod, const std::vector<NodeId>& nodes) override {
@@ -163,6 +171,18 @@ class NodeAffinity final : public PreFilterPlugin,
   std::optional<int64_t> NormalizedZero(const CycleState&, const Pod&) const override { return 0; }
 
  private:
+  // Which requirement rejects the node, in Filter's order.
+  enum class Fails { kNone, kAdded, kPod };
+  Fails Verdict(const CycleState& state, const Pod& pod, const NodeInfo& node) const {
+    if (added_node_selector_ && !added_node_selector_->Matches(node.labels(), node.name()))
+      return Fails::kAdded;
+    const auto* s = state.ReadAs<PreFilterState>(kPreFilterStateKey);
+    // Without PreFilter's state (a Filter called on its own), compute it.
+    bool match = s != nullptr ? s->required.Match(node)
+                              : helper::RequiredNodeAffinity::ForPod(pod).Match(node);
+    return match ? Fails::kNone : Fails::kPod;
+  }
+
   std::optional<labels::CompiledNodeSelectorTerms> added_node_selector_;
   std::optional<helper::PreferredSchedulingTerms> added_pref_sched_terms_;
 };
