@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include "framework/plugins/registry_factories.h"
+#include "framework/plugins/testing/fake_handle.h"
 #include "framework/plugins/volumebinding/test_handle.h"
 #include "tests/fixtures.h"
 
@@ -45,13 +46,7 @@ Pod WithClaim(const std::string& claim) {
 
 TEST(CSILimitsTest, PassesEveryNodeOnlyWithoutVolumes) {
   Fixture f;
-  auto* filter = dynamic_cast<FilterPlugin*>(f.plugin.get());
-  Pod none =
-      TestPod(R"({"kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c"}]}})");
-  EXPECT_TRUE(filter->PassesEveryNodeFor(none));
-  EXPECT_TRUE(f.Filter(none, "n1").IsSuccess());
-  Pod with = WithClaim("c2");
-  EXPECT_FALSE(filter->PassesEveryNodeFor(with));
+  framework::testing::ExpectPassesEveryNodeOnlyWithoutVolumes(f.plugin, f.cluster, WithClaim("c2"));
 }
 
 TEST(CSILimitsTest, PerDriverLimitFromAllocatable) {

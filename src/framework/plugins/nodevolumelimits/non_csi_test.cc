@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include "framework/plugins/registry_factories.h"
+#include "framework/plugins/testing/fake_handle.h"
 #include "framework/plugins/volumebinding/test_handle.h"
 #include "tests/fixtures.h"
 
@@ -44,14 +45,9 @@ struct Fixture {
 
 TEST(NonCSILimitsTest, PassesEveryNodeOnlyWithoutVolumes) {
   Fixture f;
-  auto* filter = dynamic_cast<FilterPlugin*>(f.plugin.get());
-  Pod none =
-      TestPod(R"({"kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c"}]}})");
-  EXPECT_TRUE(filter->PassesEveryNodeFor(none));
-  EXPECT_TRUE(f.Filter(none, "n1").IsSuccess());
-  Pod with = TestPod(R"({"kind":"Pod","metadata":{"name":"p"},"spec":{"volumes":[
-      {"name":"a","awsElasticBlockStore":{"volumeID":"vol-3"}}]}})");
-  EXPECT_FALSE(filter->PassesEveryNodeFor(with));
+  framework::testing::ExpectPassesEveryNodeOnlyWithoutVolumes(
+      f.plugin, f.cluster, TestPod(R"({"kind":"Pod","metadata":{"name":"p"},"spec":{"volumes":[
+      {"name":"a","awsElasticBlockStore":{"volumeID":"vol-3"}}]}})"));
 }
 
 TEST(NonCSILimitsTest, CountsUniqueVolumesAgainstAllocatable) {

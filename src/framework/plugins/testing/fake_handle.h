@@ -100,4 +100,21 @@ Interface* As(const std::unique_ptr<Plugin>& plugin) {
   return p;
 }
 
+// A volume plugin's FilterPlugin::PassesEveryNodeFor: true for a pod
+// without volumes, which Filter then passes on every node of `cluster`, and
+// false for `with_volumes`.
+inline void ExpectPassesEveryNodeOnlyWithoutVolumes(const std::unique_ptr<Plugin>& plugin,
+                                                    const ClusterState& cluster,
+                                                    const Pod& with_volumes) {
+  auto* filter = dynamic_cast<FilterPlugin*>(plugin.get());
+  ASSERT_NE(filter, nullptr);
+  Pod none;
+  none.meta.name = "p";
+  EXPECT_TRUE(filter->PassesEveryNodeFor(none));
+  CycleState state;
+  for (const NodeInfo& node : cluster.node_infos())
+    EXPECT_TRUE(filter->Filter(state, none, node).IsSuccess()) << node.name();
+  EXPECT_FALSE(filter->PassesEveryNodeFor(with_volumes));
+}
+
 }  // namespace ksched::framework::testing

@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include "framework/plugins/registry_factories.h"
+#include "framework/plugins/testing/fake_handle.h"
 #include "framework/plugins/volumebinding/test_handle.h"
 #include "tests/fixtures.h"
 
@@ -49,12 +50,8 @@ struct Fixture {
 
 TEST(VolumeZoneTest, PassesEveryNodeOnlyWithoutVolumes) {
   Fixture f;
-  auto* filter = dynamic_cast<FilterPlugin*>(f.plugin.get());
-  Pod none =
-      TestPod(R"({"kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c"}]}})");
-  EXPECT_TRUE(filter->PassesEveryNodeFor(none));
-  for (const char* node : {"a", "b", "plain"}) EXPECT_TRUE(f.Filter(none, node).IsSuccess());
-  EXPECT_FALSE(filter->PassesEveryNodeFor(WithClaim("c-ga")));
+  framework::testing::ExpectPassesEveryNodeOnlyWithoutVolumes(f.plugin, f.cluster,
+                                                              WithClaim("c-ga"));
 }
 
 TEST(VolumeZoneTest, BothLabelGenerations) {
