@@ -90,6 +90,7 @@ struct Measurement {
   Digest digest;
   size_t scheduled = 0;
   uint64_t output_bytes = 0;
+  bool stopped = false;
 
   void Start() {
     cpu_start = ProcessCpuSeconds();
@@ -107,7 +108,11 @@ struct Measurement {
       digest.Add(chosen);
     }
   }
+  // Once the last pod was attempted (before the scenario's state is freed);
+  // later calls keep the first stop.
   void Stop() {
+    if (stopped) return;
+    stopped = true;
     end = Clock::now();
     // On a shared machine the wall clock also counts time spent waiting for
     // a core; the process's CPU time over the loop does not.
@@ -157,7 +162,7 @@ Status BenchV115(Scenario scenario, const BenchArgs& args, Measurement* m) {
         }
         m->Step(r.chosen == kNoNode ? std::string_view() : c.node(r.chosen).meta.name);
       },
-      [&] { m->Start(); });
+      [&] { m->Start(); }, [&] { m->Stop(); });
 }
 
 // A v1.26 scenario through RunFrameworkReplay (the framework engine `replay`
@@ -181,7 +186,7 @@ Status BenchV126(Scenario scenario, const BenchArgs& args, Measurement* m) {
         }
         m->Step(r.chosen == kNoNode ? std::string_view() : c.node(r.chosen).meta.name);
       },
-      [&] { m->Start(); });
+      [&] { m->Start(); }, [&] { m->Stop(); });
 }
 
 }  // namespace
@@ -219,7 +224,7 @@ int RunBench(const BenchArgs& args) {
     m.latencies.reserve(pods);
     Status s = framework ? BenchV126(std::move(scenario).value(), args, &m)
                          : BenchV115(std::move(scenario).value(), args, &m);
-    m.Stop();
+    m.Stop();  // a no-op when the replay stopped the clock after its last pod
     if (!s.ok()) {
       std::cerr << "ksched: " << file << ": " << s.error().message << "\n";
       return kExitBadInput;

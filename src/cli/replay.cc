@@ -34,7 +34,7 @@ Result<SchedulerConfig> ScenarioConfig(const Scenario& scenario, const ReplayOpt
 }
 
 Status RunReplay(Scenario scenario, const ReplayOptions& options, const StepCallback& on_step,
-                 const std::function<void()>& on_ready) {
+                 const std::function<void()>& on_ready, const std::function<void()>& on_done) {
   auto config = ScenarioConfig(scenario, options);
   if (!config.ok()) return config.error();
   auto cluster = ClusterState::Build(std::move(scenario.cluster));
@@ -53,6 +53,7 @@ Status RunReplay(Scenario scenario, const ReplayOptions& options, const StepCall
         on_step(*a.pod, a.result, *cluster, columns, a.preemption ? &*a.preemption : nullptr);
       }
     });
+    if (on_done) on_done();
     return Status::Ok();
   }
   // Conformance scenarios: pods in file order, no queue, no preemption.
@@ -61,6 +62,7 @@ Status RunReplay(Scenario scenario, const ReplayOptions& options, const StepCall
     if (on_step) on_step(pod, result, *cluster, columns, nullptr);
     if (result.chosen != kNoNode) cluster->Assume(std::move(pod), result.chosen);
   }
+  if (on_done) on_done();
   return Status::Ok();
 }
 
@@ -168,7 +170,8 @@ Result<config::KubeSchedulerConfiguration> ScenarioSchedulerConfiguration(
 
 Status RunFrameworkReplay(Scenario scenario, const FrameworkReplayOptions& options,
                           const FrameworkStepCallback& on_step,
-                          const std::function<void()>& on_ready) {
+                          const std::function<void()>& on_ready,
+                          const std::function<void()>& on_done) {
   auto gates = ScenarioFeatureGates(scenario);
   if (!gates.ok()) return gates.error();
   auto cfg = ScenarioSchedulerConfiguration(scenario, *gates);
@@ -198,6 +201,7 @@ Status RunFrameworkReplay(Scenario scenario, const FrameworkReplayOptions& optio
   if (on_ready) on_ready();
   if (scenario.preemption) {
     RunFrameworkLoop(scheduler->get(), &*cluster, std::move(scenario.pending), on_step);
+    if (on_done) on_done();
     return Status::Ok();
   }
   for (Pod& pod : scenario.pending) {
@@ -207,6 +211,7 @@ Status RunFrameworkReplay(Scenario scenario, const FrameworkReplayOptions& optio
     const Pod& attempted = result.assumed ? cluster->pod(*result.assumed).pod : pod;
     if (on_step) on_step(attempted, result, *cluster, nullptr);
   }
+  if (on_done) on_done();
   return Status::Ok();
 }
 

@@ -48,9 +48,11 @@ Result<SchedulerConfig> ScenarioConfig(const Scenario& scenario, const ReplayOpt
 // with the scenario itself (bad policy, duplicate names), not for pods that
 // do not fit.
 // `on_ready`, if set, is called once the cluster is built, just before the
-// first pod (the benchmark starts its clock there).
+// first pod, and `on_done` once the last pod was attempted, before the
+// cluster and scheduler are torn down (the benchmark's clock runs between).
 Status RunReplay(Scenario scenario, const ReplayOptions& options, const StepCallback& on_step,
-                 const std::function<void()>& on_ready = nullptr);
+                 const std::function<void()>& on_ready = nullptr,
+                 const std::function<void()>& on_done = nullptr);
 
 // ---------------------------------------------------------------- v1.26
 
@@ -88,9 +90,11 @@ Result<config::KubeSchedulerConfiguration> ScenarioSchedulerConfiguration(
 
 // Runs every pending pod of a framework scenario through v1.26's cycle, in
 // file order, each assumed (and reserved) before the next. Errors only for
-// the scenario itself (bad configuration, duplicate names).
+// the scenario itself (bad configuration, duplicate names). `on_ready` and
+// `on_done` as for RunReplay.
 Status RunFrameworkReplay(Scenario scenario, const FrameworkReplayOptions& options,
                           const FrameworkStepCallback& on_step,
-                          const std::function<void()>& on_ready = nullptr);
+                          const std::function<void()>& on_ready = nullptr,
+                          const std::function<void()>& on_done = nullptr);
 
 }  // namespace ksched
