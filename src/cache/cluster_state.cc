@@ -27,6 +27,22 @@ std::string ZoneKey(const Labels& labels) {
 
 namespace {
 
+// v1.26's GetZoneKey as one integer: the region's id in the high half, the
+// zone's in the low one. An absent label reads as "", as upstream's map
+// lookup does, so two nodes share upstream's "region:\0:zone" string exactly
+// when they share this, and 0 is upstream's "" key.
+uint64_t ZoneKey126(const Labels& labels) {
+  static const StrId kBetaZone = Intern("failure-domain.beta.kubernetes.io/zone");
+  static const StrId kZone = Intern("topology.kubernetes.io/zone");
+  static const StrId kBetaRegion = Intern("failure-domain.beta.kubernetes.io/region");
+  static const StrId kRegion = Intern("topology.kubernetes.io/region");
+  auto get = [&](StrId beta, StrId ga) -> uint64_t {
+    if (auto v = labels.Get(beta)) return *v;
+    return labels.Get(ga).value_or(kEmptyStr);
+  };
+  return get(kBetaRegion, kRegion) << 32 | get(kBetaZone, kZone);
+}
+
 // MakePodInfo into a record in place (the cache's pods are built where they
 // stay, not moved there).
 void FillPodInfo(PodInfo* out, Pod&& pod, const CacheOptions& options) {
@@ -109,6 +125,17 @@ Result<ClusterState> ClusterState::Build(ObjectSet objects, std::vector<Pod>* pe
       s.zone_index_[i] = it->second;
     }
     s.num_zones_ = static_cast<uint32_t>(dense.size());
+  }
+  {
+    std::unordered_map<uint64_t, uint32_t> dense;
+    s.zone126_index_.resize(s.nodes_.size());
+    for (NodeId i = 0; i < s.nodes_.size(); ++i) {
+      const uint64_t key = ZoneKey126(s.nodes_[i].meta.labels);
+      if (key == 0) continue;
+      auto [it, inserted] = dense.try_emplace(key, static_cast<uint32_t>(dense.size() + 1));
+      s.zone126_index_[i] = it->second;
+    }
+    s.num_zones126_ = static_cast<uint32_t>(dense.size());
   }
   {
     std::vector<NodeId> by_name(s.nodes_.size());

@@ -54,12 +54,19 @@ class ClusterState {
   NodeId FindNode(std::string_view name) const;  // kNoNode when absent
   // Position of each node in the name-sorted node list (for name tie-breaks).
   const std::vector<uint32_t>& name_rank() const { return name_rank_; }
-  // Upstream's zone key (region and zone labels), interned; kEmptyStr if none.
+  // v1.15's zone key (the beta region and zone labels), interned; kEmptyStr
+  // if none.
   StrId zone_key(NodeId id) const { return zone_keys_[id]; }
   // Dense number of the node's zone key: 0 for nodes without one, else
   // 1..num_zones(). Lets per-zone tallies be flat arrays.
   uint32_t zone_index(NodeId id) const { return zone_index_[id]; }
   uint32_t num_zones() const { return num_zones_; }
+  // The same for v1.26's zone key (GetZoneKey of component-helpers: the beta
+  // zone and region labels, each falling back to its topology.kubernetes.io
+  // twin), numbered 1..num_zones126() in the order keys first appear. v1.26's
+  // node tree and SelectorSpread group nodes by it.
+  uint32_t zone126_index(NodeId id) const { return zone126_index_[id]; }
+  uint32_t num_zones126() const { return num_zones126_; }
   // The nodes labelled key=value, in NodeId order (topology domains).
   const std::vector<NodeId>& NodesWithLabel(StrId key, StrId value) const;
 
@@ -183,6 +190,8 @@ class ClusterState {
   std::vector<StrId> zone_keys_;
   std::vector<uint32_t> zone_index_;
   uint32_t num_zones_ = 0;
+  std::vector<uint32_t> zone126_index_;
+  uint32_t num_zones126_ = 0;
   std::vector<uint32_t> name_rank_;
   static uint64_t LabelPairKey(StrId k, StrId v) { return (uint64_t{k} << 32) | v; }
   std::unordered_map<uint64_t, std::vector<NodeId>> nodes_by_label_;

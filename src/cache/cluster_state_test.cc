@@ -150,5 +150,37 @@ TEST(ClusterStateV126Test, StateSurvivesAMove) {
   EXPECT_EQ(n1, moved.FindCSINode("n1"));
 }
 
+// v1.26's zone key reads the beta labels first, each falling back to its
+// topology.kubernetes.io twin only when absent (not when empty); keys are
+// numbered in the order they first appear, 0 for the "" key.
+TEST(ClusterStateV126Test, Zone126IndexFollowsGetZoneKey) {
+  ClusterState c = Build(R"({"kind": "List", "items": [
+    {"kind": "Node", "metadata": {"name": "none"}},
+    {"kind": "Node", "metadata": {"name": "ga", "labels": {
+      "topology.kubernetes.io/region": "r", "topology.kubernetes.io/zone": "a"}}},
+    {"kind": "Node", "metadata": {"name": "beta", "labels": {
+      "failure-domain.beta.kubernetes.io/region": "r",
+      "failure-domain.beta.kubernetes.io/zone": "a"}}},
+    {"kind": "Node", "metadata": {"name": "both", "labels": {
+      "failure-domain.beta.kubernetes.io/zone": "b", "topology.kubernetes.io/zone": "a",
+      "topology.kubernetes.io/region": "r"}}},
+    {"kind": "Node", "metadata": {"name": "empty-beta", "labels": {
+      "failure-domain.beta.kubernetes.io/zone": "", "topology.kubernetes.io/zone": "a"}}},
+    {"kind": "Node", "metadata": {"name": "region-only", "labels": {
+      "topology.kubernetes.io/region": "r"}}}]})",
+                         CacheOptions{.v126 = true});
+  auto zone = [&](const char* name) { return c.zone126_index(c.FindNode(name)); };
+  EXPECT_EQ(zone("none"), 0u);
+  EXPECT_EQ(zone("ga"), 1u);
+  EXPECT_EQ(zone("beta"), 1u);  // "r:\0:a" either way
+  EXPECT_EQ(zone("both"), 2u);  // the beta zone "b" wins
+  EXPECT_EQ(zone("empty-beta"), 0u);
+  EXPECT_EQ(zone("region-only"), 3u);
+  EXPECT_EQ(c.num_zones126(), 3u);
+  // v1.15's key reads the beta labels alone.
+  EXPECT_EQ(c.zone_index(c.FindNode("ga")), 0u);
+  EXPECT_NE(c.zone_index(c.FindNode("beta")), 0u);
+}
+
 }  // namespace
 }  // namespace ksched

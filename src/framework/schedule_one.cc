@@ -19,39 +19,19 @@ constexpr int32_t kMinFeasibleNodesPercentageToFind = 5;
 // framework.MaxNodeScore / extenderv1.MaxExtenderPriority.
 constexpr int64_t kExtenderScale = kMaxNodeScore / 10;
 
-// v1.26's utilnode.GetZoneKey: topology labels, else the beta ones.
-std::string ZoneKey126(const Labels& labels) {
-  static const StrId kZone = Intern("topology.kubernetes.io/zone");
-  static const StrId kBetaZone = Intern("failure-domain.beta.kubernetes.io/zone");
-  static const StrId kRegion = Intern("topology.kubernetes.io/region");
-  static const StrId kBetaRegion = Intern("failure-domain.beta.kubernetes.io/region");
-  auto get = [&](StrId key, StrId fallback) -> std::string_view {
-    if (auto v = labels.Get(key)) return Str(*v);
-    if (auto v = labels.Get(fallback)) return Str(*v);
-    return {};
-  };
-  std::string_view zone = get(kZone, kBetaZone);
-  std::string_view region = get(kRegion, kBetaRegion);
-  if (region.empty() && zone.empty()) return "";
-  std::string key(region);
-  key += ":";
-  key.push_back('\0');
-  key += ":";
-  key += zone;
-  return key;
-}
-
-// The snapshot's node list as upstream's nodeTree.list() builds it: zones in
-// the order their first node appeared, one node of each zone in turn.
+// The snapshot's node list as upstream's nodeTree.list() builds it: zones
+// (ClusterState::zone126_index, the "" key one of them) in the order their
+// first node appeared, one node of each zone in turn.
 std::vector<NodeId> NodeTreeList(const ClusterState& cluster) {
-  std::vector<std::string> zone_names;
   std::vector<std::vector<NodeId>> zones;
-  std::unordered_map<std::string, size_t> zone_index;
+  std::vector<int32_t> position(cluster.num_zones126() + 1, -1);
   for (NodeId id = 0; id < cluster.num_nodes(); ++id) {
-    std::string key = ZoneKey126(cluster.node(id).meta.labels);
-    auto [it, added] = zone_index.emplace(key, zones.size());
-    if (added) zones.emplace_back();
-    zones[it->second].push_back(id);
+    int32_t& at = position[cluster.zone126_index(id)];
+    if (at < 0) {
+      at = static_cast<int32_t>(zones.size());
+      zones.emplace_back();
+    }
+    zones[static_cast<size_t>(at)].push_back(id);
   }
   std::vector<NodeId> out;
   out.reserve(cluster.num_nodes());

@@ -1,5 +1,6 @@
 #include "framework/schedule_one.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -197,6 +198,35 @@ TEST_F(CycleTest, UnknownProfile) {
   pod.spec.scheduler_name = "other";
   CycleResult r = s->ScheduleOne(pod, &cluster_);
   EXPECT_EQ(r.error, "profile not found for scheduler name \"other\"");
+}
+
+// Nodes are walked as upstream's node tree lists them, zone by zone in turn,
+// with v1.26's zone key: the beta zone label wins over a differing
+// topology.kubernetes.io/zone. 120 nodes, 100 of them searched: one zone per
+// beta label (n000-n059, n060-n119) interleaves the two halves; keyed by the
+// shared GA label the walk would be n000-n099.
+TEST_F(CycleTest, WalkFollowsTheNodeTreeOfBetaZoneLabels) {
+  std::string nodes = R"({"kind":"List","items":[)";
+  for (int i = 0; i < 120; ++i) {
+    nodes += fmt::format(
+        R"({}{{"kind":"Node","metadata":{{"name":"n{:03d}","labels":{{)"
+        R"("failure-domain.beta.kubernetes.io/zone":"b{}","topology.kubernetes.io/zone":"g"}}}}}})",
+        i == 0 ? "" : ",", i, i < 60 ? 0 : 1);
+  }
+  nodes += "]}";
+  cluster_ = TestCluster(nodes);
+  SchedulerOptions options;
+  options.percentage_of_nodes_to_score = 0;  // adaptive: 100 of 120
+  auto s = Build(options);
+  ASSERT_TRUE(s);
+  CycleResult r = s->ScheduleOne(pod_, &cluster_);
+  ASSERT_EQ(r.feasible.size(), 100u);
+  std::vector<std::string> walked;
+  for (NodeId id : r.feasible) walked.push_back(Name(id));
+  std::sort(walked.begin(), walked.end());
+  EXPECT_EQ(walked[49], "n049");
+  EXPECT_EQ(walked[50], "n060");
+  EXPECT_EQ(walked[99], "n109");
 }
 
 TEST_F(CycleTest, NumFeasibleNodesToFind) {

@@ -30,48 +30,7 @@ bool Skip(const Pod& pod) { return !pod.spec.topology_spread_constraints.empty()
 
 }  // namespace selector_spread_internal
 
-std::string GetZoneKey(const Labels& labels) {
-  static const StrId kBetaZone = Intern("failure-domain.beta.kubernetes.io/zone");
-  static const StrId kZone = Intern("topology.kubernetes.io/zone");
-  static const StrId kBetaRegion = Intern("failure-domain.beta.kubernetes.io/region");
-  static const StrId kRegion = Intern("topology.kubernetes.io/region");
-  std::optional<StrId> zone = labels.Get(kBetaZone);
-  if (!zone) zone = labels.Get(kZone);
-  std::optional<StrId> region = labels.Get(kBetaRegion);
-  if (!region) region = labels.Get(kRegion);
-  std::string_view z = Str(zone.value_or(kEmptyStr));
-  std::string_view r = Str(region.value_or(kEmptyStr));
-  if (z.empty() && r.empty()) return "";
-  std::string key(r);
-  key += ":";
-  key += '\0';
-  key += ":";
-  key += z;
-  return key;
-}
-
 std::string_view SelectorSpread::Name() const { return names::kSelectorSpread; }
-
-std::shared_ptr<const SelectorSpread::Zones> SelectorSpread::ZonesOf(
-    const ClusterState& cluster) const {
-  std::lock_guard<std::mutex> lock(mu_);
-  if (zones_ && zones_->cluster_id == cluster.id() && zones_->num_nodes == cluster.num_nodes())
-    return zones_;
-  auto zones = std::make_shared<Zones>();
-  zones->cluster_id = cluster.id();
-  zones->num_nodes = cluster.num_nodes();
-  zones->of_node.resize(cluster.num_nodes());
-  std::unordered_map<std::string, uint32_t> index;
-  for (NodeId id = 0; id < cluster.num_nodes(); ++id) {
-    std::string key = GetZoneKey(cluster.node(id).meta.labels);
-    if (key.empty()) continue;
-    auto [it, added] = index.emplace(std::move(key), zones->count + 1);
-    if (added) ++zones->count;
-    zones->of_node[id] = it->second;
-  }
-  zones_ = zones;
-  return zones_;
-}
 
 Status SelectorSpread::PreScore(CycleState* state, const Pod& pod, const std::vector<NodeId>&) {
   using namespace selector_spread_internal;
@@ -103,12 +62,13 @@ Status SelectorSpread::NormalizeScore(const CycleState&, const Pod& pod,
                                       NodeScoreList* scores) const {
   using namespace selector_spread_internal;
   if (Skip(pod)) return Status();
-  std::shared_ptr<const Zones> zones = ZonesOf(handle_->cluster());
-  auto zone_of = [&](NodeId id) { return id < zones->of_node.size() ? zones->of_node[id] : 0; };
+  // Zones by v1.26's zone key (0: none).
+  const ClusterState& cluster = handle_->cluster();
+  auto zone_of = [&](NodeId id) { return cluster.zone126_index(id); };
   // Per-zone sums over the scored nodes, in a flat array by zone number;
   // `seen` marks zones holding a scored node.
-  std::vector<int64_t> counts_by_zone(zones->count + 1, 0);
-  std::vector<uint8_t> seen(zones->count + 1, 0);
+  std::vector<int64_t> counts_by_zone(cluster.num_zones126() + 1, 0);
+  std::vector<uint8_t> seen(cluster.num_zones126() + 1, 0);
   int64_t max_by_node = 0;
   bool have_zones = false;
   for (const NodeScore& ns : *scores) {

@@ -5,7 +5,6 @@
 #pragma once
 
 #include <memory>
-#include <mutex>
 #include <string_view>
 #include <vector>
 
@@ -14,11 +13,6 @@
 #include "framework/plugins/podtopologyspread/common.h"
 
 namespace ksched::framework::plugins::selectorspread {
-
-// utilnode.GetZoneKey as v1.26 has it: the beta zone / region labels, each
-// falling back to its topology.kubernetes.io twin; "region:\0:zone", or ""
-// when both are empty.
-std::string GetZoneKey(const Labels& labels);
 
 struct PreScoreState final : StateData {
   std::shared_ptr<const helper::SpreadSelector> selector;
@@ -41,18 +35,7 @@ class SelectorSpread final : public PreScorePlugin, public ScorePlugin, public S
                         NodeScoreList* scores) const override;
 
  private:
-  // Dense zone number of every node (0: no zone), per ClusterState.
-  struct Zones {
-    uint64_t cluster_id = ~uint64_t{0};
-    size_t num_nodes = 0;
-    std::vector<uint32_t> of_node;
-    uint32_t count = 0;  // zones, numbered 1..count
-  };
-  std::shared_ptr<const Zones> ZonesOf(const ClusterState& cluster) const;
-
   Handle* handle_;
-  mutable std::mutex mu_;
-  mutable std::shared_ptr<const Zones> zones_;
 };
 
 }  // namespace ksched::framework::plugins::selectorspread

@@ -72,12 +72,5 @@ TEST(SelectorSpread, PodsWithConstraintsAreSkipped) {
   EXPECT_EQ(got, (std::map<std::string, int64_t>{{"n1", 0}, {"n2", 0}, {"n3", 0}}));
 }
 
-TEST(SelectorSpread, GetZoneKeyFallsBackToTopologyLabels) {
-  Labels beta({{Intern("failure-domain.beta.kubernetes.io/zone"), Intern("z")},
-               {Intern("topology.kubernetes.io/region"), Intern("r")}});
-  EXPECT_EQ(GetZoneKey(beta), std::string("r:\0:z", 5));
-  EXPECT_EQ(GetZoneKey(Labels()), "");
-}
-
 }  // namespace
 }  // namespace ksched::framework::plugins::selectorspread
