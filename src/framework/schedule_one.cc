@@ -110,8 +110,8 @@ Result<std::unique_ptr<Scheduler>> Scheduler::New(
 
 Framework* Scheduler::FrameworkForPod(const Pod& pod) const {
   // An undefaulted pod is the API's default-scheduler pod.
-  const std::string& name =
-      pod.spec.scheduler_name.empty() ? std::string("default-scheduler") : pod.spec.scheduler_name;
+  static const std::string kDefault = "default-scheduler";
+  const std::string& name = pod.spec.scheduler_name.empty() ? kDefault : pod.spec.scheduler_name;
   auto it = by_name_.find(name);
   return it == by_name_.end() ? nullptr : it->second;
 }
