@@ -1,16 +1,22 @@
 #include "framework/cycle_state.h"
 
+#include <algorithm>
 #include <atomic>
 
 namespace ksched::framework {
 
-StateKey StateKey::Register() {
-  static std::atomic<size_t> next{0};
-  return StateKey(next++);
-}
+namespace {
+std::atomic<size_t> next_key{0};
+}  // namespace
+
+StateKey StateKey::Register() { return StateKey(next_key++); }
+
+size_t StateKey::Count() { return next_key.load(std::memory_order_relaxed); }
 
 void CycleState::Write(StateKey key, std::unique_ptr<StateData> value) {
-  if (key.index() >= data_.size()) data_.resize(key.index() + 1);
+  // Sized for every key at the first write: a cycle writes a dozen, and
+  // growing one at a time reallocated several times per cycle.
+  if (key.index() >= data_.size()) data_.resize(std::max(key.index() + 1, StateKey::Count()));
   data_[key.index()] = std::move(value);
 }
 

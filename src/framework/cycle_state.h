@@ -25,6 +25,9 @@ class StateData {
 class StateKey {
  public:
   static StateKey Register();
+  // Keys registered so far (plugins register theirs as statics, before any
+  // cycle runs).
+  static size_t Count();
   size_t index() const { return index_; }
 
  private:

@@ -34,5 +34,21 @@ TEST(CycleState, CloneIsDeep) {
   EXPECT_EQ(state.Read(key), nullptr);
 }
 
+// The first write sizes the state for every key registered so far; a key
+// registered later still grows it.
+TEST(CycleState, KeysRegisteredAfterAWriteStillFit) {
+  static const StateKey first = StateKey::Register();
+  EXPECT_GT(StateKey::Count(), first.index());
+  CycleState state;
+  state.Write(first, std::make_unique<Counter>());
+  const StateKey later = StateKey::Register();
+  EXPECT_EQ(state.Read(later), nullptr);
+  auto c = std::make_unique<Counter>();
+  c->n = 3;
+  state.Write(later, std::move(c));
+  EXPECT_EQ(state.ReadAs<Counter>(later)->n, 3);
+  EXPECT_NE(state.Read(first), nullptr);
+}
+
 }  // namespace
 }  // namespace ksched::framework
