@@ -89,6 +89,8 @@ std::string Aggregate(const std::vector<std::string>& messages) {
 
 PodTerms ParsePodTerms(const Pod& pod) {
   PodTerms out;
+  // Most pods have no pod (anti-)affinity: nothing to parse.
+  if (PodAffinityOf(pod) == nullptr && PodAntiAffinityOf(pod) == nullptr) return out;
   static const PodAffinity kNone;
   const PodAffinity& aff = PodAffinityOf(pod) ? *PodAffinityOf(pod) : kNone;
   const PodAffinity& anti = PodAntiAffinityOf(pod) ? *PodAntiAffinityOf(pod) : kNone;
