@@ -12,6 +12,15 @@ TopologyIndex::TopologyIndex(const ClusterState& cluster, StrId key)
     if (added) values_.push_back(*v);
     domain_of_node_[n] = it->second;
   }
+  // Counting sort of the nodes by domain.
+  domain_start_.assign(values_.size() + 1, 0);
+  for (uint32_t d : domain_of_node_)
+    if (d != kNoDomain) ++domain_start_[d + 1];
+  for (size_t d = 0; d < values_.size(); ++d) domain_start_[d + 1] += domain_start_[d];
+  domain_nodes_.resize(domain_start_.back());
+  std::vector<uint32_t> next(domain_start_.begin(), domain_start_.end() - 1);
+  for (NodeId n = 0; n < cluster.num_nodes(); ++n)
+    if (domain_of_node_[n] != kNoDomain) domain_nodes_[next[domain_of_node_[n]]++] = n;
 }
 
 uint32_t TopologyIndex::DomainOfLabels(const Labels& labels) const {

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <span>
 #include <unordered_map>
 #include <vector>
 
@@ -48,12 +49,20 @@ class TopologyIndex {
   // DomainOfId for every node, by NodeId (num_nodes() of them).
   const uint32_t* domains() const { return domain_of_node_.data(); }
   size_t num_nodes() const { return domain_of_node_.size(); }
+  // The nodes of `domain` < num_domains(), ascending ids.
+  std::span<const NodeId> NodesIn(uint32_t domain) const {
+    return {domain_nodes_.data() + domain_start_[domain],
+            domain_start_[domain + 1] - domain_start_[domain]};
+  }
 
  private:
   StrId key_;
   const Node* nodes_base_;
   std::vector<uint32_t> domain_of_node_;  // by NodeId
-  std::vector<StrId> values_;             // by domain
+  // NodesIn(d) is domain_nodes_[domain_start_[d] .. domain_start_[d + 1]).
+  std::vector<uint32_t> domain_start_;
+  std::vector<NodeId> domain_nodes_;
+  std::vector<StrId> values_;  // by domain
   std::unordered_map<StrId, uint32_t> domain_of_value_;
 };
 
