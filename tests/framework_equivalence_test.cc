@@ -137,6 +137,25 @@ TEST(NodeCacheEquivalenceClasses, MoreClassesThanKept) {
   ExpectSameCycles(sc, std::nullopt);
 }
 
+// Pods with required pod affinity alone: after the first, each may pass only
+// in the zones of the pods before it, so a lean cycle walks those zones'
+// nodes (InterPodAffinity's CandidateNodes) instead of the whole cluster,
+// and must find what a walk over every node finds, from the same rotating
+// start at the adaptive default.
+TEST(NodeCacheEquivalenceNarrowed, RequiredAffinityPodsWalkTheirZones) {
+  if (!fs::is_directory(PerfDir())) GTEST_SKIP() << PerfDir() << " not found";
+  Scenario sc = Load("mixed", 1000);
+  std::vector<Pod> kept;
+  for (Pod& p : sc.pending)
+    if (p.spec.affinity && p.spec.affinity->pod_affinity &&
+        !p.spec.affinity->pod_affinity->required.empty() && kept.size() < 12)
+      kept.push_back(std::move(p));
+  ASSERT_EQ(kept.size(), 12u);
+  sc.pending = std::move(kept);
+  ExpectSameCycles(sc, std::nullopt);
+  ExpectSameCycles(sc, 0);
+}
+
 // Every vector of ../shared/framework (file order and the scheduler loop
 // with preemption): without details the same decisions and errors, and on a
 // FitError the same failures (preemption reads them).

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstddef>
+#include <vector>
 
 #include "framework/interface.h"
 
@@ -19,6 +20,15 @@ class BatchFilterCodes {
   // in any state and the engine asks node by node.
   virtual bool FilterCodesOf(const CycleState& state, const Pod& pod, const NodeId* ids,
                              size_t count, Code* out) const = 0;
+  // The nodes of the handle's cluster that may pass this plugin's Filter
+  // this cycle, into *out (any order, no repeats): every other node fails
+  // it with a rejection, never an Error, and FilterCodesOf answers for all
+  // of them. A walk over the whole cluster can then look at these nodes
+  // alone. False when the plugin cannot narrow the nodes (out untouched).
+  virtual bool CandidateNodes(const CycleState& state, std::vector<NodeId>* out) const {
+    (void)state, (void)out;
+    return false;
+  }
 };
 
 class BatchScores {

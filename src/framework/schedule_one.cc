@@ -1,7 +1,9 @@
 #include "framework/schedule_one.h"
 
 #include <algorithm>
+#include <bit>
 #include <chrono>
+#include <cstring>
 #include <map>
 #include <type_traits>
 #include <unordered_map>
@@ -140,6 +142,13 @@ const std::vector<NodeId>& Scheduler::NodeOrder() {
     node_order_ = NodeTreeList(*cluster_);
     node_order_twice_ = node_order_;
     node_order_twice_.insert(node_order_twice_.end(), node_order_.begin(), node_order_.end());
+    // Each node's position, when the order holds every node once.
+    node_pos_.assign(cluster_->num_nodes(), UINT32_MAX);
+    for (size_t i = 0; i < node_order_.size(); ++i)
+      if (node_order_[i] < node_pos_.size()) node_pos_[node_order_[i]] = static_cast<uint32_t>(i);
+    if (node_order_.size() != node_pos_.size() ||
+        std::count(node_pos_.begin(), node_pos_.end(), UINT32_MAX) != 0)
+      node_pos_.clear();
     order_cluster_id_ = cluster_->id();
     order_num_nodes_ = cluster_->num_nodes();
   }
@@ -178,14 +187,23 @@ void Scheduler::RecordFailure(CycleResult* r, NodeId node, Status status) {
 
 Scheduler::KeptWalk Scheduler::WalkKeptVerdicts(Framework* fwk, const Pod& pod,
                                                 const Framework::KeptVerdicts& kv,
-                                                const NodeId* walk, size_t n, size_t to_find,
+                                                const NodeId* ids, const uint32_t* positions,
+                                                size_t count, size_t n, size_t to_find,
                                                 CycleResult* r, std::vector<NodeId>* feasible) {
   const size_t found_before = feasible->size();
-  size_t found = found_before, failed = 0;
+  size_t found = found_before;
   // Written through a pointer (push_back's growth check would be most of
   // the loop); at most to_find nodes are added.
-  feasible->resize(found + std::min(n, to_find > found ? to_find - found : 0));
+  feasible->resize(found + std::min(count, to_find > found ? to_find - found : 0));
   NodeId* out = feasible->data();
+  // The walk's nodes looked at before ids[k]: every node not listed fails.
+  auto walked_before = [&](size_t k) { return positions != nullptr ? positions[k] : k; };
+  // Every node walked that is not feasible failed; the walk ends after the
+  // last node, or at the feasible node after the to_find-th.
+  auto count_failures = [&](size_t walked) {
+    feasible->resize(found);
+    lean_failed_nodes_ += walked - (found - found_before);
+  };
   // The plugins that run this cycle answer a block of the walk at a time,
   // also for nodes an earlier plugin rejects: their batch forms only read.
   constexpr size_t kBlock = 128;
@@ -195,16 +213,16 @@ Scheduler::KeptWalk Scheduler::WalkKeptVerdicts(Framework* fwk, const Pod& pod,
   auto run = [&](auto fixed_count) {
     constexpr int kFixed = decltype(fixed_count)::value;  // -1: any count
     const size_t num_run_now = kFixed >= 0 ? static_cast<size_t>(kFixed) : kv.num_run_now;
-    for (size_t b = 0; b < n; b += kBlock) {
-      const size_t m = std::min(kBlock, n - b);
+    for (size_t b = 0; b < count; b += kBlock) {
+      const size_t m = std::min(kBlock, count - b);
       for (size_t j = 0; j < num_run_now; ++j) {
-        if (!fwk->RunNowFilterCodes(j, r->state, pod, walk + b, m, now[j])) {
+        if (!fwk->RunNowFilterCodes(j, r->state, pod, ids + b, m, now[j])) {
           feasible->resize(found_before);
           return KeptWalk::kDeclined;
         }
       }
       for (size_t k = 0; k < m; ++k) {
-        const NodeId id = walk[b + k];
+        const NodeId id = ids[b + k];
         Code code;
         if (kv.kept[id]) {
           const int32_t fail = kv.fail_at[id] < 0 ? INT32_MAX : kv.fail_at[id];
@@ -221,28 +239,62 @@ Scheduler::KeptWalk Scheduler::WalkKeptVerdicts(Framework* fwk, const Pod& pod,
         } else {
           code = fwk->FilterCodeCached(r->state, pod, id);
         }
-        if (code == Code::kError) {
-          feasible->resize(found);
-          lean_failed_nodes_ += failed;
+        if (code == Code::kSuccess) {
+          if (found >= to_find) {  // the next feasible node seen
+            count_failures(walked_before(b + k));
+            return KeptWalk::kDone;
+          }
+          out[found++] = id;
+        } else if (code == Code::kError) {
+          count_failures(walked_before(b + k));
           return KeptWalk::kError;
         }
-        if (code != Code::kSuccess) {
-          ++failed;
-          continue;
-        }
-        if (found >= to_find) return KeptWalk::kDone;  // and the next feasible node seen
-        out[found++] = id;
       }
     }
+    count_failures(n);
     return KeptWalk::kDone;
   };
-  const KeptWalk done = kv.num_run_now == 0   ? run(std::integral_constant<int, 0>{})
-                        : kv.num_run_now == 1 ? run(std::integral_constant<int, 1>{})
-                                              : run(std::integral_constant<int, -1>{});
-  if (done != KeptWalk::kDone) return done;
-  feasible->resize(found);
-  lean_failed_nodes_ += failed;
-  return KeptWalk::kDone;
+  return kv.num_run_now == 0   ? run(std::integral_constant<int, 0>{})
+         : kv.num_run_now == 1 ? run(std::integral_constant<int, 1>{})
+                               : run(std::integral_constant<int, -1>{});
+}
+
+bool Scheduler::CandidateWalk(Framework* fwk, const CycleResult& r,
+                              const Framework::KeptVerdicts& kv, size_t start, size_t n,
+                              size_t to_find) {
+  // Worth it when the plugin leaves few nodes: all of them are then likely
+  // looked at anyway (fewer than to_find), or the list is far shorter than
+  // the walk.
+  candidates_.clear();
+  if (kv.num_run_now != 1 || node_pos_.size() != n ||
+      !fwk->RunNowCandidates(0, r.state, &candidates_))
+    return false;
+  if (candidates_.size() > to_find && candidates_.size() * 8 > n) return false;
+  // The listed nodes and those without a kept verdict (any plugin may
+  // answer for them, an Error included), by position in the walk: a bit
+  // per position, read back in order.
+  walk_marks_.assign((n + 63) / 64, 0);
+  auto mark = [&](NodeId id) {
+    size_t pos = node_pos_[id] >= start ? node_pos_[id] - start : node_pos_[id] + n - start;
+    walk_marks_[pos / 64] |= uint64_t{1} << (pos % 64);
+  };
+  for (NodeId id : candidates_) mark(id);
+  for (const uint8_t* p = kv.kept;
+       (p = static_cast<const uint8_t*>(std::memchr(p, 0, static_cast<size_t>(kv.kept + n - p))));
+       ++p)
+    mark(static_cast<NodeId>(p - kv.kept));
+  candidates_.clear();
+  candidate_pos_.clear();
+  const NodeId* walk = node_order_twice_.data() + start;
+  for (size_t w = 0; w < walk_marks_.size(); ++w) {
+    for (uint64_t bits = walk_marks_[w]; bits != 0; bits &= bits - 1) {
+      const uint32_t pos =
+          static_cast<uint32_t>(w * 64 + static_cast<size_t>(std::countr_zero(bits)));
+      candidate_pos_.push_back(pos);
+      candidates_.push_back(walk[pos]);
+    }
+  }
+  return true;
 }
 
 bool Scheduler::FindNodesThatPassFilters(Framework* fwk, const Pod& pod,
@@ -287,7 +339,15 @@ bool Scheduler::FindNodesThatPassFilters(Framework* fwk, const Pod& pod,
     // over the walk, the few nodes without one (those the last cycles
     // changed) asked in place.
     if (const auto kv = fwk->KeptVerdictsForCycle(/*max_unkept=*/64)) {
-      switch (WalkKeptVerdicts(fwk, pod, *kv, walk, n, to_find, r, feasible)) {
+      // A plugin that rejects all but a few nodes: those (with the nodes
+      // lacking a kept verdict) are the walk; the others count as failures.
+      const bool narrowed =
+          &nodes == &node_order_ && CandidateWalk(fwk, *r, *kv, start, n, to_find);
+      const KeptWalk done =
+          narrowed ? WalkKeptVerdicts(fwk, pod, *kv, candidates_.data(), candidate_pos_.data(),
+                                      candidates_.size(), n, to_find, r, feasible)
+                   : WalkKeptVerdicts(fwk, pod, *kv, walk, nullptr, n, n, to_find, r, feasible);
+      switch (done) {
         case KeptWalk::kDone:
           return true;
         case KeptWalk::kError:

@@ -141,14 +141,23 @@ class Scheduler {
   // Filters `nodes` from the rotating start; false on an Error status.
   bool FindNodesThatPassFilters(Framework* fwk, const Pod& pod, const std::vector<NodeId>& nodes,
                                 CycleResult* r, std::vector<NodeId>* feasible, std::string* error);
-  // FindNodesThatPassFilters' lean walk over walk[0..n) decided from kept
-  // verdicts (Framework::KeptVerdictsForCycle): up to to_find feasible nodes
-  // onto *feasible, failures counted. kDeclined: a plugin that runs this
-  // cycle cannot answer by id; nothing is recorded.
+  // FindNodesThatPassFilters' lean walk decided from kept verdicts
+  // (Framework::KeptVerdictsForCycle): of a walk of n nodes, ids[0..count)
+  // in walk order, at walk positions positions[0..count) (nullptr: ids are
+  // the whole walk, k at position k); every node not listed fails. Up to
+  // to_find feasible nodes go onto *feasible, failures are counted.
+  // kDeclined: a plugin that runs this cycle cannot answer by id; nothing
+  // is recorded.
   enum class KeptWalk { kDone, kError, kDeclined };
   KeptWalk WalkKeptVerdicts(Framework* fwk, const Pod& pod, const Framework::KeptVerdicts& kv,
-                            const NodeId* walk, size_t n, size_t to_find, CycleResult* r,
-                            std::vector<NodeId>* feasible);
+                            const NodeId* ids, const uint32_t* positions, size_t count, size_t n,
+                            size_t to_find, CycleResult* r, std::vector<NodeId>* feasible);
+  // When the one plugin that runs beside the kept verdicts narrows the
+  // nodes (BatchFilterCodes::CandidateNodes) to few: those and the nodes
+  // without a kept verdict, in the order of the walk of node_order_ from
+  // `start`, into candidates_ and candidate_pos_. False otherwise.
+  bool CandidateWalk(Framework* fwk, const CycleResult& r, const Framework::KeptVerdicts& kv,
+                     size_t start, size_t n, size_t to_find);
   // FindNodesThatPassFilters, timed as upstream's Filter extension point.
   bool FindNodesThatPassFiltersTimed(Framework* fwk, const Pod& pod,
                                      const std::vector<NodeId>& nodes, CycleResult* r,
@@ -175,6 +184,9 @@ class Scheduler {
   std::vector<NodeId> node_order_;  // the snapshot's NodeInfos().List() order
   // node_order_ twice in a row: the walk from any start is contiguous.
   std::vector<NodeId> node_order_twice_;
+  // node -> its position in node_order_; empty unless that lists every
+  // node once.
+  std::vector<uint32_t> node_pos_;
   std::vector<int32_t> failure_index_;  // node -> index in failures, -1 when none
   size_t next_start_node_index_ = 0;
   // Scratch kept from cycle to cycle: filter verdicts of a chunk and the
@@ -183,6 +195,10 @@ class Scheduler {
   std::vector<uint8_t> filter_passed_;
   std::vector<Code> filter_codes_;
   std::vector<NodeId> filter_walk_;
+  // CandidateWalk's nodes, their walk positions, and a bit per position.
+  std::vector<NodeId> candidates_;
+  std::vector<uint32_t> candidate_pos_;
+  std::vector<uint64_t> walk_marks_;
   // The cycle under way is lean (see SchedulePod); its failing nodes; it
   // must run again in full.
   bool lean_ = false;

@@ -1002,6 +1002,12 @@ bool Framework::RunNowFilterCodes(size_t j, const CycleState& state, const Pod& 
   return batch != nullptr && batch->FilterCodesOf(state, pod, ids, count, out);
 }
 
+bool Framework::RunNowCandidates(size_t j, const CycleState& state,
+                                 std::vector<NodeId>* out) const {
+  const BatchFilterCodes* batch = batch_filter_[cycle_class_->run_list[j]];
+  return batch != nullptr && batch->CandidateNodes(state, out);
+}
+
 bool Framework::KeptFailure(NodeCacheClass* c, const CycleState& state, const Pod& pod,
                             const NodeInfo& node, Status* failure) const {
   const NodeId id = node.id;

@@ -207,6 +207,9 @@ class Framework final : public Handle {
   // cannot answer them all by id; out is then in any state.
   bool RunNowFilterCodes(size_t j, const CycleState& state, const Pod& pod, const NodeId* ids,
                          size_t count, Code* out) const;
+  // The nodes that may pass plugin run_now[j] of KeptVerdictsForCycle
+  // (BatchFilterCodes::CandidateNodes), into *out; false when it cannot say.
+  bool RunNowCandidates(size_t j, const CycleState& state, std::vector<NodeId>* out) const;
   Status RunReservePluginsReserve(CycleState* state, const Pod& pod, NodeId node) const;
   void RunReservePluginsUnreserve(CycleState* state, const Pod& pod, NodeId node) const;
   // Success, a rejection, an Error, or Wait with *timeout_ns the longest

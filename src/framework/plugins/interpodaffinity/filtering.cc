@@ -318,6 +318,26 @@ std::optional<Code> InterPodAffinity::FilterCodeOf(const CycleState& cycle, cons
   return CodeOn(*s, ByNodeId{id});
 }
 
+bool InterPodAffinity::CandidateNodes(const CycleState& cycle, std::vector<NodeId>* out) const {
+  // With required affinity terms, a node passes only where its domain of the
+  // first term's key holds matching pods -- unless no pod matches anywhere
+  // and the pod matches its own terms, when every node with the keys may.
+  const auto* s = cycle.ReadAs<PreFilterState>(kPreFilterStateKey);
+  if (s == nullptr || s->affinity_slots.empty() || s->covered != handle_->cluster().num_nodes())
+    return false;
+  if (s->affinity.num_nonzero() == 0 && s->matches_own_affinity) return false;
+  const uint32_t slot = s->affinity_slots[0];
+  const TopologyIndex& index = s->affinity.index(slot);
+  const int64_t* counts = s->affinity.counts(slot);
+  const size_t num_counts = std::min<size_t>(s->affinity.num_counts(slot), index.num_domains());
+  for (uint32_t d = 0; d < num_counts; ++d) {
+    if (counts[d] <= 0) continue;
+    const std::span<const NodeId> nodes = index.NodesIn(d);
+    out->insert(out->end(), nodes.begin(), nodes.end());
+  }
+  return true;
+}
+
 bool InterPodAffinity::FilterCodesOf(const CycleState& cycle, const Pod&, const NodeId* ids,
                                      size_t count, Code* out) const {
   const auto* s = cycle.ReadAs<PreFilterState>(kPreFilterStateKey);

@@ -84,6 +84,7 @@ class InterPodAffinity final : public PreFilterPlugin,
                                    NodeId id) const override;
   bool FilterCodesOf(const CycleState& state, const Pod& pod, const NodeId* ids, size_t count,
                      Code* out) const override;
+  bool CandidateNodes(const CycleState& state, std::vector<NodeId>* out) const override;
 
   // scoring.cc
   Status PreScore(CycleState* state, const Pod& pod, const std::vector<NodeId>& nodes) override;
