@@ -57,5 +57,20 @@ TEST(DefaultNormalizeAndAdd, AddsWhatTheListFormGives) {
   }
 }
 
+// Small scores take a lookup of weighted scores; one out of range among them
+// still flags the list and adds what the scores are.
+TEST(DefaultNormalizeAndAdd, FlagsAScoreOutOfRangeAmongSmallScores) {
+  const std::vector<int64_t> column = {0, 1, 2};
+  const std::vector<NodeId> ids = {2, 0, 1};
+  for (int64_t max_priority : {int64_t{100}, int64_t{200}}) {
+    std::vector<int64_t> totals(3, 0);
+    bool out_of_range = false;
+    ASSERT_TRUE(DefaultNormalizeAndAdd(max_priority, false, column.data(), ids.data(), ids.size(),
+                                       2, totals.data(), &out_of_range));
+    EXPECT_EQ(totals, (std::vector<int64_t>{2 * max_priority, 0, max_priority}));
+    EXPECT_EQ(out_of_range, max_priority > kMaxNodeScore);
+  }
+}
+
 }  // namespace
 }  // namespace ksched::framework::helper
