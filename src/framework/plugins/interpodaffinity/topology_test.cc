@@ -35,6 +35,32 @@ TEST_F(TopologyCountsTest, ANewSlotCountsZeroEverywhere) {
   EXPECT_EQ(counts.num_nonzero(), 0);
 }
 
+TEST(TopologyIndexTest, NodesInListsEachDomainsNodesAscending) {
+  const ClusterState cluster = ksched::testing::TestCluster(R"({"kind":"List","items":[
+      {"kind":"Node","metadata":{"name":"a","labels":{"zone":"z2"}}},
+      {"kind":"Node","metadata":{"name":"b","labels":{"zone":"z1"}}},
+      {"kind":"Node","metadata":{"name":"c"}},
+      {"kind":"Node","metadata":{"name":"d","labels":{"zone":"z2"}}}]})");
+  const TopologyIndex zone(cluster, Intern("zone"));
+  ASSERT_EQ(zone.num_domains(), 2u);
+  size_t listed = 0;
+  for (uint32_t d = 0; d < zone.num_domains(); ++d) {
+    NodeId last = 0;
+    bool first = true;
+    for (NodeId n : zone.NodesIn(d)) {
+      EXPECT_EQ(zone.DomainOfId(n), d);
+      EXPECT_TRUE(first || n > last);
+      first = false;
+      last = n;
+      ++listed;
+    }
+  }
+  EXPECT_EQ(listed, 3u);  // "c" lacks the key
+  const uint32_t z2 = zone.DomainOfId(cluster.FindNode("a"));
+  ASSERT_EQ(zone.NodesIn(z2).size(), 2u);
+  EXPECT_EQ(zone.NodesIn(z2)[1], cluster.FindNode("d"));
+}
+
 TEST_F(TopologyCountsTest, AddAllIntoANewSlotSharesAndCountsPairs) {
   TopologyCounts counts;
   const uint32_t slot = counts.Slot(zone);
