@@ -196,30 +196,26 @@ Scheduler::KeptWalk Scheduler::WalkKeptVerdicts(Framework* fwk, const Pod& pod,
   // the loop); at most to_find nodes are added.
   feasible->resize(found + std::min(count, to_find > found ? to_find - found : 0));
   NodeId* out = feasible->data();
-  // The walk's nodes looked at before ids[k]: every node not listed fails.
-  auto walked_before = [&](size_t k) { return positions != nullptr ? positions[k] : k; };
-  // Every node walked that is not feasible failed; the walk ends after the
-  // last node, or at the feasible node after the to_find-th.
-  auto count_failures = [&](size_t walked) {
-    feasible->resize(found);
-    lean_failed_nodes_ += walked - (found - found_before);
-  };
   // The plugins that run this cycle answer a block of the walk at a time,
   // also for nodes an earlier plugin rejects: their batch forms only read.
   constexpr size_t kBlock = 128;
   Code now[Framework::kMaxRunNow][kBlock];
   // The walk, compiled apart for cycles where no plugin runs (most), whose
   // loop is then a read of the kept verdict per node, and for one plugin.
-  auto run = [&](auto fixed_count) {
+  // It stops at ids[k] (returned), the feasible node after the to_find-th
+  // or an Error, or after the last (count).
+  struct Stop {
+    KeptWalk how;
+    size_t at;
+  };
+  auto run = [&](auto fixed_count) -> Stop {
     constexpr int kFixed = decltype(fixed_count)::value;  // -1: any count
     const size_t num_run_now = kFixed >= 0 ? static_cast<size_t>(kFixed) : kv.num_run_now;
     for (size_t b = 0; b < count; b += kBlock) {
       const size_t m = std::min(kBlock, count - b);
       for (size_t j = 0; j < num_run_now; ++j) {
-        if (!fwk->RunNowFilterCodes(j, r->state, pod, ids + b, m, now[j])) {
-          feasible->resize(found_before);
-          return KeptWalk::kDeclined;
-        }
+        if (!fwk->RunNowFilterCodes(j, r->state, pod, ids + b, m, now[j]))
+          return {KeptWalk::kDeclined, b};
       }
       for (size_t k = 0; k < m; ++k) {
         const NodeId id = ids[b + k];
@@ -239,24 +235,28 @@ Scheduler::KeptWalk Scheduler::WalkKeptVerdicts(Framework* fwk, const Pod& pod,
         } else {
           code = fwk->FilterCodeCached(r->state, pod, id);
         }
-        if (code == Code::kSuccess) {
-          if (found >= to_find) {  // the next feasible node seen
-            count_failures(walked_before(b + k));
-            return KeptWalk::kDone;
-          }
-          out[found++] = id;
-        } else if (code == Code::kError) {
-          count_failures(walked_before(b + k));
-          return KeptWalk::kError;
-        }
+        if (code == Code::kError) return {KeptWalk::kError, b + k};
+        if (code != Code::kSuccess) continue;
+        if (found >= to_find) return {KeptWalk::kDone, b + k};  // the next feasible node seen
+        out[found++] = id;
       }
     }
-    count_failures(n);
-    return KeptWalk::kDone;
+    return {KeptWalk::kDone, count};
   };
-  return kv.num_run_now == 0   ? run(std::integral_constant<int, 0>{})
-         : kv.num_run_now == 1 ? run(std::integral_constant<int, 1>{})
-                               : run(std::integral_constant<int, -1>{});
+  const Stop stop = kv.num_run_now == 0   ? run(std::integral_constant<int, 0>{})
+                    : kv.num_run_now == 1 ? run(std::integral_constant<int, 1>{})
+                                          : run(std::integral_constant<int, -1>{});
+  if (stop.how == KeptWalk::kDeclined) {
+    feasible->resize(found_before);
+    return stop.how;
+  }
+  // Every node walked before the stop that is not feasible failed (those
+  // not listed included).
+  const size_t walked =
+      stop.at == count ? n : (positions != nullptr ? positions[stop.at] : stop.at);
+  feasible->resize(found);
+  lean_failed_nodes_ += walked - (found - found_before);
+  return stop.how;
 }
 
 bool Scheduler::CandidateWalk(Framework* fwk, const CycleResult& r,
