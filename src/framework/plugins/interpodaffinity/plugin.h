@@ -94,6 +94,9 @@ class InterPodAffinity final : public PreFilterPlugin,
   std::optional<int64_t> ScoreOf(const CycleState& state, const Pod& pod, NodeId id) const override;
   bool ScoresOf(const CycleState& state, const Pod& pod, const NodeId* ids, size_t count,
                 NodeScore* out) const override;
+  bool ScoreNormalizeAndAdd(const CycleState& state, const Pod& pod, const NodeId* ids,
+                            size_t count, int64_t weight, int64_t* totals,
+                            bool* out_of_range) const override;
   const ScoreExtensions* ScoreExt() const override { return this; }
   Status NormalizeScore(const CycleState& state, const Pod& pod,
                         NodeScoreList* scores) const override;

@@ -306,6 +306,37 @@ bool InterPodAffinity::ScoresOf(const CycleState& cycle, const Pod&, const NodeI
   return true;
 }
 
+bool InterPodAffinity::ScoreNormalizeAndAdd(const CycleState& cycle, const Pod& pod,
+                                            const NodeId* ids, size_t count, int64_t weight,
+                                            int64_t* totals, bool* out_of_range) const {
+  const auto* s = cycle.ReadAs<PreScoreState>(kPreScoreStateKey);
+  if (s == nullptr) return false;
+  // Nothing counted: NormalizeScore leaves the raw scores, all 0.
+  if (s->topology_score->num_slots() == 0 && s->deferred->empty()) return true;
+  // ScoresOf into a scratch array, then NormalizeScore's scaling.
+  thread_local std::vector<NodeScore> raw;
+  if (raw.size() < count) raw.resize(count);
+  if (!ScoresOf(cycle, pod, ids, count, raw.data())) return false;
+  int64_t min_count = std::numeric_limits<int64_t>::max();
+  int64_t max_count = std::numeric_limits<int64_t>::min();
+  for (size_t k = 0; k < count; ++k) {
+    max_count = std::max(max_count, raw[k].score);
+    min_count = std::min(min_count, raw[k].score);
+  }
+  const int64_t diff = max_count - min_count;
+  if (diff <= 0) return true;  // every score 0
+  bool bad = false;
+  for (size_t k = 0; k < count; ++k) {
+    const double f = static_cast<double>(kMaxNodeScore) *
+                     (static_cast<double>(raw[k].score - min_count) / static_cast<double>(diff));
+    const int64_t score = static_cast<int64_t>(f);
+    bad |= score > kMaxNodeScore || score < kMinNodeScore;
+    totals[k] += score * weight;
+  }
+  *out_of_range = *out_of_range || bad;
+  return true;
+}
+
 Status InterPodAffinity::NormalizeScore(const CycleState& cycle, const Pod&,
                                         NodeScoreList* scores) const {
   const auto* s = cycle.ReadAs<PreScoreState>(kPreScoreStateKey);

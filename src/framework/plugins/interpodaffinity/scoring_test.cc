@@ -39,6 +39,17 @@ class InterPodAffinityScoreTest : public ::testing::Test {
     }
     std::vector<int64_t> out;
     for (const NodeScore& s : scores) out.push_back(s.score);
+    if (normalize) {
+      // The one-pass form adds the same weighted scores (nodes in reverse).
+      std::vector<NodeId> reversed(nodes.rbegin(), nodes.rend());
+      std::vector<int64_t> totals(nodes.size(), 10);
+      bool out_of_range = false;
+      EXPECT_TRUE(plugin_->ScoreNormalizeAndAdd(state, pod, reversed.data(), reversed.size(), 3,
+                                                totals.data(), &out_of_range));
+      EXPECT_FALSE(out_of_range);
+      for (size_t k = 0; k < reversed.size(); ++k)
+        EXPECT_EQ(totals[k], 10 + 3 * out[reversed[k]]) << "node " << reversed[k];
+    }
     return out;
   }
 
