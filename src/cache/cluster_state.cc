@@ -257,10 +257,8 @@ uint32_t ClusterState::LabelSetId(const Pod& pod) {
     put(k);
     put(v);
   }
-  auto [it, added] =
-      label_set_ids_.emplace(std::move(key), static_cast<uint32_t>(label_set_ids_.size()));
-  (void)added;
-  return it->second;
+  const uint32_t next = static_cast<uint32_t>(label_set_ids_.size());
+  return label_set_ids_.try_emplace(std::move(key), next).first->second;
 }
 
 PodId ClusterState::AddPodInfo(Pod pod, NodeId node) {

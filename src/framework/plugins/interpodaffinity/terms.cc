@@ -192,7 +192,8 @@ uint32_t TermCache::GroupOfPod(const Pod& pod) {
   key.Num(pod.meta.ns);
   key.Affinity(PodAffinityOf(pod));
   key.Affinity(PodAntiAffinityOf(pod));
-  auto [it, added] = group_by_source_.emplace(key.Take(), static_cast<uint32_t>(groups_.size()));
+  auto [it, added] =
+      group_by_source_.try_emplace(key.Take(), static_cast<uint32_t>(groups_.size()));
   if (added) groups_.push_back(ParsePodTerms(pod));
   return it->second;
 }

@@ -8,7 +8,7 @@ TopologyIndex::TopologyIndex(const ClusterState& cluster, StrId key)
   for (NodeId n = 0; n < cluster.num_nodes(); ++n) {
     std::optional<StrId> v = cluster.node(n).meta.labels.Get(key);
     if (!v) continue;
-    auto [it, added] = domain_of_value_.emplace(*v, static_cast<uint32_t>(values_.size()));
+    auto [it, added] = domain_of_value_.try_emplace(*v, static_cast<uint32_t>(values_.size()));
     if (added) values_.push_back(*v);
     domain_of_node_[n] = it->second;
   }

@@ -127,7 +127,8 @@ std::shared_ptr<const TopologyDomains> DomainCache::Get(const ClusterState& clus
     domains->has_label[id] = v.has_value();
     domains->num_labeled += v.has_value();
     StrId value = v.value_or(kEmptyStr);
-    auto [it, added] = index.emplace(value, static_cast<uint32_t>(domains->domain_value.size()));
+    auto [it, added] =
+        index.try_emplace(value, static_cast<uint32_t>(domains->domain_value.size()));
     if (added) domains->domain_value.push_back(value);
     domains->node_domain[id] = it->second;
   }
