@@ -220,8 +220,9 @@ Scheduler::KeptWalk Scheduler::WalkKeptVerdicts(Framework* fwk, const Pod& pod,
       for (size_t k = 0; k < m; ++k) {
         const NodeId id = ids[b + k];
         Code code;
-        if (kv.kept[id]) {
-          const int32_t fail = kv.fail_at[id] < 0 ? INT32_MAX : kv.fail_at[id];
+        const int16_t fail_at = kv.fail_at[id];
+        if (fail_at != Framework::KeptVerdicts::kNotKept) {
+          const int32_t fail = fail_at < 0 ? INT32_MAX : fail_at;
           code = fail == INT32_MAX ? Code::kSuccess : Code::kUnschedulable;
           // As RunFilterPlugins: the first plugin in order that does not pass.
           for (size_t j = 0; j < num_run_now && static_cast<int32_t>(kv.run_now[j]) < fail; ++j) {

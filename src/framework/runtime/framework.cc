@@ -452,7 +452,9 @@ struct Framework::NodeCacheClass {
   // How many nodes have no kept verdict (filter_kept 0); first looks run on
   // filter threads, hence atomic.
   std::atomic<int64_t> unkept{0};
-  std::vector<int16_t> fail_at;  // the node-local plugin that failed (index in filter_), -1: none
+  // The node-local plugin that failed (index in filter_), -1: none;
+  // KeptVerdicts::kNotKept where filter_kept is 0.
+  std::vector<int16_t> fail_at;
   // Its status, as RunFilterPlugins returns it: an index into `statuses`,
   // where equal statuses are kept once (nodes alike fail alike), or
   // kStatusNotKept when the verdict was kept by a cycle that needed only the
@@ -737,7 +739,7 @@ void Framework::BeginCycle(const Pod& pod) {
   if (c->any_local_filter) {
     c->filter_kept.assign(n, 0);
     c->unkept = static_cast<int64_t>(n);
-    c->fail_at.assign(n, -1);
+    c->fail_at.assign(n, KeptVerdicts::kNotKept);
     c->fail_status.assign(n, 0);
     c->fail_code.assign(n, Code::kSuccess);
   }
@@ -781,6 +783,7 @@ void Framework::SyncNodeCache(NodeCacheClass* c) const {
   auto drop = [&](NodeId id) {
     if (!c->filter_kept.empty() && c->filter_kept[id]) {
       c->filter_kept[id] = 0;
+      c->fail_at[id] = KeptVerdicts::kNotKept;
       c->unkept.fetch_add(1, std::memory_order_relaxed);
     }
     if (!c->score_kept.empty()) c->score_kept[id] = 0;

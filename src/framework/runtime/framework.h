@@ -189,13 +189,15 @@ class Framework final : public Handle {
   // plugins that run this cycle (no nominated pods; each of those plugins
   // answers a batch of nodes, RunNowFilterCodes): kept[id] != 0 means the
   // node's kept failure is at filter plugin fail_at[id] (a rejection, never
-  // an Error; < 0: none), and the node's code is that of the first plugin
+  // an Error; -1: none), and the node's code is that of the first plugin
   // run_now[j] < fail_at[id] that does not pass, else the kept one. Other
-  // nodes need FilterCodeCached. nullopt otherwise, or when more than
+  // nodes, where fail_at[id] is kNotKept (one read tells both), need
+  // FilterCodeCached. nullopt otherwise, or when more than
   // `max_unkept` nodes lack a kept verdict (their first looks are better
   // spread over the filter threads).
   static constexpr size_t kMaxRunNow = 4;
   struct KeptVerdicts {
+    static constexpr int16_t kNotKept = -2;
     const uint8_t* kept;
     const int16_t* fail_at;
     const uint32_t* run_now;  // ascending filter plugin indexes
