@@ -306,6 +306,34 @@ bool InterPodAffinity::ScoresOf(const CycleState& cycle, const Pod&, const NodeI
   return true;
 }
 
+namespace {
+
+// NormalizeScore's scaling of a list of scores: (score - min) *
+// MaxNodeScore / (max - min), truncated, in floating point as upstream; 0
+// for every score when they are all equal.
+class MinMaxScale {
+ public:
+  MinMaxScale(const NodeScore* scores, size_t count) {
+    int64_t max_count = std::numeric_limits<int64_t>::min();
+    for (size_t k = 0; k < count; ++k) {
+      max_count = std::max(max_count, scores[k].score);
+      min_ = std::min(min_, scores[k].score);
+    }
+    diff_ = count == 0 ? 0 : max_count - min_;
+  }
+  int64_t operator()(int64_t score) const {
+    if (diff_ <= 0) return 0;
+    return static_cast<int64_t>(static_cast<double>(kMaxNodeScore) *
+                                (static_cast<double>(score - min_) / static_cast<double>(diff_)));
+  }
+
+ private:
+  int64_t min_ = std::numeric_limits<int64_t>::max();
+  int64_t diff_ = 0;
+};
+
+}  // namespace
+
 bool InterPodAffinity::ScoreNormalizeAndAdd(const CycleState& cycle, const Pod& pod,
                                             const NodeId* ids, size_t count, int64_t weight,
                                             int64_t* totals, bool* out_of_range) const {
@@ -313,23 +341,14 @@ bool InterPodAffinity::ScoreNormalizeAndAdd(const CycleState& cycle, const Pod& 
   if (s == nullptr) return false;
   // Nothing counted: NormalizeScore leaves the raw scores, all 0.
   if (s->topology_score->num_slots() == 0 && s->deferred->empty()) return true;
-  // ScoresOf into a scratch array, then NormalizeScore's scaling.
-  thread_local std::vector<NodeScore> raw;
-  if (raw.size() < count) raw.resize(count);
-  if (!ScoresOf(cycle, pod, ids, count, raw.data())) return false;
-  int64_t min_count = std::numeric_limits<int64_t>::max();
-  int64_t max_count = std::numeric_limits<int64_t>::min();
-  for (size_t k = 0; k < count; ++k) {
-    max_count = std::max(max_count, raw[k].score);
-    min_count = std::min(min_count, raw[k].score);
-  }
-  const int64_t diff = max_count - min_count;
-  if (diff <= 0) return true;  // every score 0
+  // ScoresOf and NormalizeScore on a scratch array instead of a list.
+  thread_local std::vector<NodeScore> scores;
+  if (scores.size() < count) scores.resize(count);
+  if (!ScoresOf(cycle, pod, ids, count, scores.data())) return false;
+  const MinMaxScale scale(scores.data(), count);
   bool bad = false;
   for (size_t k = 0; k < count; ++k) {
-    const double f = static_cast<double>(kMaxNodeScore) *
-                     (static_cast<double>(raw[k].score - min_count) / static_cast<double>(diff));
-    const int64_t score = static_cast<int64_t>(f);
+    const int64_t score = scale(scores[k].score);
     bad |= score > kMaxNodeScore || score < kMinNodeScore;
     totals[k] += score * weight;
   }
@@ -344,21 +363,8 @@ Status InterPodAffinity::NormalizeScore(const CycleState& cycle, const Pod&,
     return Status::Error("failed to read \"PreScoreInterPodAffinity\" from cycleState: not found");
   }
   if (s->topology_score->num_slots() == 0 && s->deferred->empty()) return Status();
-  int64_t min_count = std::numeric_limits<int64_t>::max();
-  int64_t max_count = std::numeric_limits<int64_t>::min();
-  for (const NodeScore& ns : *scores) {
-    max_count = std::max(max_count, ns.score);
-    min_count = std::min(min_count, ns.score);
-  }
-  const int64_t diff = max_count - min_count;
-  for (NodeScore& ns : *scores) {
-    double f = 0;
-    if (diff > 0) {
-      f = static_cast<double>(kMaxNodeScore) *
-          (static_cast<double>(ns.score - min_count) / static_cast<double>(diff));
-    }
-    ns.score = static_cast<int64_t>(f);
-  }
+  const MinMaxScale scale(scores->data(), scores->size());
+  for (NodeScore& ns : *scores) ns.score = scale(ns.score);
   return Status();
 }
 
