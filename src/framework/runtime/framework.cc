@@ -824,6 +824,9 @@ void Framework::FilterCodesCached(const CycleState& state, const Pod& pod, const
   // about the nodes no earlier plugin rejected and whose kept failure, if
   // any, comes after it, which is what the node-by-node order asks.
   const size_t kept_size = c->filter_kept.size();
+  // First looks count the verdicts they keep here; `unkept` is shared by
+  // the filter threads, so it is updated once, at the end.
+  int64_t newly_kept = 0;
   constexpr size_t kBlock = 256;
   constexpr int32_t kNoKeptFailure = INT32_MAX;
   int32_t limit[kBlock];  // plugins before this index still run; -1: decided
@@ -834,25 +837,40 @@ void Framework::FilterCodesCached(const CycleState& state, const Pod& pod, const
     const size_t m = std::min(kBlock, count - b);
     int32_t max_limit = -1;
     // First looks wait on memory: a node's NodeInfo and Node are rarely in
-    // cache. While one node is looked at, the next one without a kept
-    // verdict (within a few places) is fetched.
-    size_t fetched = 0;  // nodes before this index are fetched or kept
-    auto fetch_next = [&](size_t from) {
-      const size_t end = std::min(m, from + 8);
-      for (fetched = std::max(fetched, from); fetched < end; ++fetched) {
+    // cache, nor what their vectors point to (taints, labels). While one
+    // node is looked at, the vectors of the next one without a kept verdict
+    // are fetched (its Node was asked for during the previous look), and the
+    // NodeInfo and Node of the one after it, each within a few places.
+    size_t fetched = 0;        // nodes before this index are fetched or kept
+    NodeId shallow = kNoNode;  // the next first look's node, its vectors not asked for
+    auto scan = [&]() -> NodeId {
+      for (const size_t end = std::min(m, fetched + 8); fetched < end; ++fetched) {
         const NodeId next = ids[b + fetched];
         if (next < kept_size && !c->filter_kept[next]) {
           PrefetchNode(next);
           ++fetched;
-          return;
+          return next;
         }
       }
+      return kNoNode;
+    };
+    auto fetch_next = [&](size_t from) {
+      if (fetched < from) {
+        fetched = from;
+        shallow = kNoNode;
+      }
+      if (shallow != kNoNode) {
+        PrefetchNodeVectors(shallow);
+      } else {
+        scan();  // the next one, whose vectors cannot be asked for yet
+      }
+      shallow = scan();
     };
     for (size_t k = 0; k < m; ++k) {
       const NodeId id = ids[b + k];
       if (id >= kept_size || !c->filter_kept[id]) {
         fetch_next(k + 1);
-        out[b + k] = FilterCodeCached(state, pod, id);
+        out[b + k] = FilterCodeCounting(state, pod, id, &newly_kept);
         limit[k] = -1;
         continue;
       }
@@ -894,6 +912,7 @@ void Framework::FilterCodesCached(const CycleState& state, const Pod& pod, const
       }
     }
   }
+  if (newly_kept != 0) c->unkept.fetch_sub(newly_kept, std::memory_order_relaxed);
 }
 
 void Framework::PrefetchNode(NodeId id) const {
@@ -904,7 +923,31 @@ void Framework::PrefetchNode(NodeId id) const {
   for (size_t off = 0; off < sizeof(Node); off += 64) __builtin_prefetch(node + off);
 }
 
+void Framework::PrefetchNodeVectors(NodeId id) const {
+  // The first line of each: short lists fit in it. Images are read by
+  // ImageLocality's score only, but cost one line.
+  const Node& node = cluster_->node(id);
+  __builtin_prefetch(node.taints.data());
+  __builtin_prefetch(node.meta.labels.pairs().data());
+  __builtin_prefetch(cluster_->node_info(id).images.data());
+}
+
+void Framework::PrefetchKeptScores(const NodeCacheClass& c, NodeId id) {
+  // Columns lie num_nodes apart: one line per column, and the node's base.
+  for (size_t col = 0; col < c.num_local_scores; ++col)
+    __builtin_prefetch(c.raw.data() + col * c.num_nodes + id, 1);
+  __builtin_prefetch(c.base.data() + id, 1);
+}
+
 Code Framework::FilterCodeCached(const CycleState& state, const Pod& pod, NodeId id) const {
+  int64_t newly_kept = 0;
+  const Code code = FilterCodeCounting(state, pod, id, &newly_kept);
+  if (newly_kept != 0) cycle_class_->unkept.fetch_sub(newly_kept, std::memory_order_relaxed);
+  return code;
+}
+
+Code Framework::FilterCodeCounting(const CycleState& state, const Pod& pod, NodeId id,
+                                   int64_t* newly_kept) const {
   NodeCacheClass* c = cycle_class_;
   const NominatedPods* nominated = options_.nominated;
   if (c == nullptr || !c->any_local_filter || id >= c->filter_kept.size() ||
@@ -913,8 +956,8 @@ Code Framework::FilterCodeCached(const CycleState& state, const Pod& pod, NodeId
     Status failure;
     return RunFilterPluginsCached(state, pod, id, &failure) ? Code::kSuccess : failure.code();
   }
-  if (!c->filter_kept[id] &&
-      !KeepNodeLocalVerdict(c, state, pod, cluster_->node_info(id), /*with_status=*/false)) {
+  if (!c->filter_kept[id] && !KeepNodeLocalVerdict(c, state, pod, cluster_->node_info(id),
+                                                   /*with_status=*/false, newly_kept)) {
     // A plugin's Error: the full run, in order.
     Status failure = RunFilterPluginsWithNominatedPods(state, pod, cluster_->node_info(id));
     return failure.code();
@@ -943,7 +986,8 @@ Code Framework::FilterCodeCached(const CycleState& state, const Pod& pod, NodeId
 }
 
 bool Framework::KeepNodeLocalVerdict(NodeCacheClass* c, const CycleState& state, const Pod& pod,
-                                     const NodeInfo& node, bool with_status) const {
+                                     const NodeInfo& node, bool with_status,
+                                     int64_t* newly_kept) const {
   // The node-local plugins in order, up to the first that fails; an Error
   // is left to the full run, which reports it in order.
   const NodeId id = node.id;
@@ -954,7 +998,7 @@ bool Framework::KeepNodeLocalVerdict(NodeCacheClass* c, const CycleState& state,
     c->fail_code[id] = code;
     c->fail_status[id] = status;
     c->filter_kept[id] = 1;
-    c->unkept.fetch_sub(1, std::memory_order_relaxed);
+    ++*newly_kept;
   };
   for (const uint32_t p : c->look_list) {
     if (with_status) {
@@ -978,7 +1022,7 @@ bool Framework::KeepNodeLocalVerdict(NodeCacheClass* c, const CycleState& state,
   }
   c->fail_at[id] = -1;
   c->filter_kept[id] = 1;
-  c->unkept.fetch_sub(1, std::memory_order_relaxed);
+  ++*newly_kept;
   return true;
 }
 
@@ -1040,9 +1084,14 @@ bool Framework::RunFilterPluginsCached(const CycleState& state, const Pod& pod, 
     *failure = std::move(s);
     return false;
   }
-  if (!c->filter_kept[id] && !KeepNodeLocalVerdict(c, state, pod, node, /*with_status=*/true)) {
-    *failure = RunFilterPluginsWithNominatedPods(state, pod, node);
-    return failure->IsSuccess();
+  if (!c->filter_kept[id]) {
+    int64_t newly_kept = 0;
+    const bool kept = KeepNodeLocalVerdict(c, state, pod, node, /*with_status=*/true, &newly_kept);
+    c->unkept.fetch_sub(newly_kept, std::memory_order_relaxed);
+    if (!kept) {
+      *failure = RunFilterPluginsWithNominatedPods(state, pod, node);
+      return failure->IsSuccess();
+    }
   }
   // The other plugins that run this cycle, before the kept failure (all of
   // them without one), in order: the first to fail is the node's status, as
@@ -1307,14 +1356,31 @@ Status Framework::RunScorePluginsReusing(const CycleState& state, const Pod& pod
     // vectors, which the loop would otherwise reload per node.
     const uint8_t* kept = c->score_kept.data();
     const NodeId* ids = nodes.data();
-    for (size_t i = 0; i < n; ++i)
-      if (!kept[ids[i]]) stale.push_back(ids[i]);
+    for (size_t i = 0; i < n; ++i) {
+      if (kept[ids[i]]) continue;
+      // Most cycles score one or two stale nodes: they are fetched now,
+      // while the rest of the list is found (the loop below fetches ahead).
+      if (stale.size() < 2) {
+        PrefetchNode(ids[i]);
+        PrefetchKeptScores(*c, ids[i]);
+      }
+      stale.push_back(ids[i]);
+    }
   }
   if (!stale.empty()) {
     ParallelFor(stale.size(), [&](size_t begin, size_t end) {
+      // Per column, the change in non-zero scores, added to `nonzero` once
+      // (see KeepNodeLocalVerdict on atomic writes per node).
+      std::vector<int64_t> nonzero_delta(c->num_local_scores, 0);
       for (size_t i = begin; i < end; ++i) {
         const NodeId id = stale[i];
-        if (i + 1 < end) PrefetchNode(stale[i + 1]);  // as in FilterCodesCached
+        // As in FilterCodesCached: the vectors of the next node, the node
+        // after it; the next node's kept scores are as cold.
+        if (i + 2 < end) {
+          PrefetchNode(stale[i + 2]);
+          PrefetchKeptScores(*c, stale[i + 2]);
+        }
+        if (i + 1 < end) PrefetchNodeVectors(stale[i + 1]);
         const NodeInfo& info = cluster_->node_info(id);
         // The node's score in column `col`.
         auto kept = [&](size_t col) -> int64_t& { return c->raw[col * c->num_nodes + id]; };
@@ -1327,8 +1393,7 @@ Status Framework::RunScorePluginsReusing(const CycleState& state, const Pod& pod
           ok = TimePlugin(rec, score_[p], ep::kScore, [&] {
                  return score_[p]->Score(state, pod, info, &score);
                }).IsSuccess();
-          if ((old != 0) != (score != 0))
-            c->nonzero[col].fetch_add(score != 0 ? 1 : -1, std::memory_order_relaxed);
+          if ((old != 0) != (score != 0)) nonzero_delta[col] += score != 0 ? 1 : -1;
         }
         if (ok) {
           c->score_kept[id] = 1;
@@ -1346,6 +1411,9 @@ Status Framework::RunScorePluginsReusing(const CycleState& state, const Pod& pod
           failed.store(true, std::memory_order_relaxed);
         }
       }
+      for (size_t col = 0; col < nonzero_delta.size(); ++col)
+        if (nonzero_delta[col] != 0)
+          c->nonzero[col].fetch_add(nonzero_delta[col], std::memory_order_relaxed);
     });
   }
   // Without the weighted matrix, the fused plugins' part of each total is

@@ -250,8 +250,14 @@ class Framework final : public Handle {
   // keeps their verdict; false, with nothing kept, when one returns an Error.
   // Without `with_status` only the failing plugin and code are kept
   // (FilterPlugin::FilterCode), and KeptFailure writes the reasons later.
+  // Each verdict kept adds 1 to *newly_kept; the caller takes the sum off
+  // the class's `unkept` at once (an atomic write per node would wait for
+  // the node's cold stores to drain).
   bool KeepNodeLocalVerdict(NodeCacheClass* c, const CycleState& state, const Pod& pod,
-                            const NodeInfo& node, bool with_status) const;
+                            const NodeInfo& node, bool with_status, int64_t* newly_kept) const;
+  // FilterCodeCached, counting the verdicts it keeps into *newly_kept.
+  Code FilterCodeCounting(const CycleState& state, const Pod& pod, NodeId id,
+                          int64_t* newly_kept) const;
   // The kept failure of `node` as RunFilterPlugins returns it, into
   // *failure; false when its plugin no longer answers the kept code.
   bool KeptFailure(NodeCacheClass* c, const CycleState& state, const Pod& pod, const NodeInfo& node,
@@ -259,6 +265,11 @@ class Framework final : public Handle {
   // Asks the memory system for node `id`'s NodeInfo and Node (of
   // cluster()) ahead of a first look.
   void PrefetchNode(NodeId id) const;
+  // Asks for what node `id`'s taints, labels and images point to; its Node should
+  // be in cache (asked for a little earlier), or this waits for it.
+  void PrefetchNodeVectors(NodeId id) const;
+  // Asks for the lines of class `c` that scoring node `id` writes.
+  static void PrefetchKeptScores(const NodeCacheClass& c, NodeId id);
   // Marks the nodes changed since the class last looked as not kept.
   void SyncNodeCache(NodeCacheClass* c) const;
   // Per score plugin, its listing: the first plugin of the same name (a
