@@ -63,8 +63,11 @@ Status InterPodAffinity::PreFilter(CycleState* cycle, const Pod& pod, PreFilterR
   if (!parsed.error.empty()) {
     return Status(Code::kUnschedulableAndUnresolvable, "parsing pod: " + parsed.error);
   }
+  // All four lists: PreScore reads the preferred ones (ParsedTerms).
   MergeNamespaces(cluster, &parsed.required_affinity);
   MergeNamespaces(cluster, &parsed.required_anti_affinity);
+  MergeNamespaces(cluster, &parsed.preferred_affinity);
+  MergeNamespaces(cluster, &parsed.preferred_anti_affinity);
 
   auto s = std::make_unique<PreFilterState>();
   s->namespace_labels = NamespaceLabelsOf(cluster, pod.meta.ns);
@@ -162,6 +165,11 @@ Status InterPodAffinity::PreFilter(CycleState* cycle, const Pod& pod, PreFilterR
   s->covered = Covered(*s, cluster.num_nodes());
   cycle->Write(kPreFilterStateKey, std::move(s));
   return Status();
+}
+
+std::shared_ptr<const PodTerms> InterPodAffinity::ParsedTerms(const CycleState& cycle) {
+  const auto* s = cycle.ReadAs<PreFilterState>(kPreFilterStateKey);
+  return s != nullptr ? s->terms : nullptr;
 }
 
 // preFilterState.updateWithPod.

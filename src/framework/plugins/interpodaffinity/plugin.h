@@ -108,6 +108,9 @@ class InterPodAffinity final : public PreFilterPlugin,
   static void MergeNamespaces(const ClusterState& cluster, std::vector<AffinityTerm>* terms);
 
  private:
+  // The incoming pod's terms as this cycle's PreFilter parsed and merged
+  // them (all four lists); nullptr when PreFilter did not run.
+  static std::shared_ptr<const PodTerms> ParsedTerms(const CycleState& cycle);
   Status UpdateWithPod(CycleState* state, const Pod& pod, const PodInfo& info, const NodeInfo& node,
                        int64_t multiplier);
 

@@ -123,10 +123,16 @@ Status InterPodAffinity::PreScore(CycleState* cycle, const Pod& pod,
                                   const std::vector<NodeId>& nodes) {
   if (nodes.empty()) return Status();
   const ClusterState& cluster = handle_->cluster();
-  PodTerms own = ParsePodTerms(pod);
-  if (!own.error.empty()) return Status::Error("failed to parse pod: " + own.error);
-  MergeNamespaces(cluster, &own.preferred_affinity);
-  MergeNamespaces(cluster, &own.preferred_anti_affinity);
+  // The terms PreFilter parsed and merged, else parsed here.
+  std::shared_ptr<const PodTerms> own_terms = ParsedTerms(*cycle);
+  if (own_terms == nullptr) {
+    PodTerms parsed = ParsePodTerms(pod);
+    if (!parsed.error.empty()) return Status::Error("failed to parse pod: " + parsed.error);
+    MergeNamespaces(cluster, &parsed.preferred_affinity);
+    MergeNamespaces(cluster, &parsed.preferred_anti_affinity);
+    own_terms = std::make_shared<const PodTerms>(std::move(parsed));
+  }
+  const PodTerms& own = *own_terms;
   const Labels& ns_labels = NamespaceLabelsOf(cluster, pod.meta.ns);
   const int32_t hard_weight = args_.hard_pod_affinity_weight;
 

@@ -37,6 +37,21 @@ class InterPodAffinityScoreTest : public ::testing::Test {
     if (normalize) {
       EXPECT_TRUE(plugin_->ScoreExt()->NormalizeScore(state, pod, &scores).IsSuccess());
     }
+    // After PreFilter, PreScore reads the terms PreFilter parsed and
+    // merged: the same raw scores.
+    if (!normalize) {
+      CycleState filtered;
+      PreFilterResult ignored;
+      Status f = plugin_->PreFilter(&filtered, pod, &ignored);
+      EXPECT_TRUE(f.IsSuccess()) << f.Message();
+      EXPECT_TRUE(plugin_->PreScore(&filtered, pod, nodes).IsSuccess());
+      for (const NodeScore& want : scores) {
+        int64_t got = -1;
+        EXPECT_TRUE(
+            plugin_->Score(filtered, pod, cluster_->node_info(want.node), &got).IsSuccess());
+        EXPECT_EQ(got, want.score) << "after PreFilter, node " << want.node;
+      }
+    }
     std::vector<int64_t> out;
     for (const NodeScore& s : scores) out.push_back(s.score);
     if (normalize) {
@@ -107,6 +122,22 @@ TEST_F(InterPodAffinityScoreTest, ExistingTermsMatchTheIncomingPodsNamespaceLabe
             (std::vector<int64_t>{4, 0}));
   EXPECT_EQ(Raw(ksched::testing::TestPod(PodJson("p", R"("app":"web")", ""))),
             (std::vector<int64_t>{0, 0}));
+}
+
+TEST_F(InterPodAffinityScoreTest, IncomingPodsTermsSelectNamespacesByLabels) {
+  Build({NamespaceJson("team", R"("tier":"front")"), NamespaceJson("default", ""),
+         NodeJson("n1", R"("zone":"a")"), NodeJson("n2", R"("zone":"b")"),
+         NodeJson("n3", R"("zone":"c")"), PodJson("w1", R"("app":"web")", "n1", "", "team"),
+         PodJson("w2", R"("app":"web")", "n2")});
+  // Preferred affinity to web pods in namespaces labelled tier=front, and
+  // preferred anti-affinity to web pods in the pod's own namespace.
+  Pod pod = ksched::testing::TestPod(
+      PodJson("p", "", "",
+              Affinity("",
+                       Weighted(6, Term(R"("app":"web")", "zone",
+                                        R"("namespaceSelector":{"matchLabels":{"tier":"front"}})")),
+                       "", Weighted(2, Term(R"("app":"web")", "zone")))));
+  EXPECT_EQ(Raw(pod), (std::vector<int64_t>{6, -2, 0}));
 }
 
 TEST_F(InterPodAffinityScoreTest, NodesWithoutLabelsContributeNothing) {
