@@ -137,6 +137,44 @@ TEST(NodeCacheEquivalenceClasses, MoreClassesThanKept) {
   ExpectSameCycles(sc, std::nullopt);
 }
 
+// Pods whose specs differ only in tolerations and node selection (classes
+// that lend each other the verdicts and scores of the plugins reading
+// neither): every seventh node is cordoned and some pods tolerate that, so
+// a lending class's verdict fails at a plugin the borrower runs itself. Pods
+// that also ask for a host port are in no other pod's family.
+TEST(NodeCacheEquivalenceSiblings, ClassesDifferingInTolerationsAndNodeSelection) {
+  if (!fs::is_directory(PerfDir())) GTEST_SKIP() << PerfDir() << " not found";
+  Scenario sc = Load("mixed", 48);
+  for (size_t i = 0; i < sc.cluster.nodes.size(); i += 7) sc.cluster.nodes[i].unschedulable = true;
+  Toleration cordon;
+  cordon.key = Intern("node.kubernetes.io/unschedulable");
+  cordon.op = "Exists";
+  cordon.effect = TaintEffect::kNoSchedule;
+  Toleration dedicated;
+  dedicated.key = Intern("dedicated");
+  dedicated.op = "Exists";
+  for (size_t i = 0; i < sc.pending.size(); ++i) {
+    PodSpec& spec = sc.pending[i].spec;
+    spec.tolerations.clear();
+    if (spec.affinity) spec.affinity->node_affinity.reset();
+    if (i % 4 == 1 || i % 4 == 3) spec.tolerations.push_back(i % 8 == 1 ? cordon : dedicated);
+    if (i % 4 >= 2) {
+      spec.node_selector =
+          Labels({{Intern("failure-domain.beta.kubernetes.io/zone"), Intern("zone1")}});
+      spec.has_node_selector = true;
+    }
+    // Alike in those parts but not otherwise: no sibling of the others.
+    if (i % 5 == 4) {
+      ContainerPort port;
+      port.container_port = 8080;
+      port.host_port = 8080;
+      spec.containers[0].ports.push_back(port);
+    }
+  }
+  ExpectSameCycles(sc, std::nullopt);
+  ExpectSameCycles(sc, 0);
+}
+
 // Pods with required pod affinity alone: after the first, each may pass only
 // in the zones of the pods before it, so a lean cycle walks those zones'
 // nodes (InterPodAffinity's CandidateNodes) instead of the whole cluster,

@@ -92,6 +92,18 @@ class Plugin {
   // count as alike, so a plugin that reads those must return false.
   // Default: false, run every cycle.
   virtual bool NodeLocalFor(const Pod& /*pod*/) const { return false; }
+
+  // The parts of a pod's spec (PodAspect bits) that a node-local plugin's
+  // Filter and Score may read among those the engine tells apart: pods
+  // whose specs differ only in parts the plugin does not read get the same
+  // verdict and score on a node, so the engine may lend a kept one from
+  // one pod's class to the other's. Default: all of them.
+  enum PodAspect : uint32_t {
+    kAspectTolerations = 1u << 0,    // spec.tolerations
+    kAspectNodeSelection = 1u << 1,  // spec.nodeSelector, spec.affinity.nodeAffinity
+    kAllAspects = ~0u,
+  };
+  virtual uint32_t NodeLocalAspects() const { return kAllAspects; }
 };
 
 class PreEnqueuePlugin : public virtual Plugin {

@@ -424,6 +424,33 @@ PodSpec NodeCacheKey(const PodSpec& spec) {
   return key;
 }
 
+// The PodAspect bits in which two NodeCacheKeys differ, or kAllAspects when
+// they differ in anything else.
+uint32_t AspectsThatDiffer(const PodSpec& a, const PodSpec& b) {
+  auto node_affinity = [](const PodSpec& s) {
+    return s.affinity ? s.affinity->node_affinity : std::nullopt;
+  };
+  uint32_t differ = 0;
+  if (a.tolerations != b.tolerations) differ |= Plugin::kAspectTolerations;
+  if (a.node_selector != b.node_selector || a.has_node_selector != b.has_node_selector ||
+      node_affinity(a) != node_affinity(b))
+    differ |= Plugin::kAspectNodeSelection;
+  if (differ == 0) return a == b ? 0u : uint32_t{Plugin::kAllAspects};
+  // The rest, compared without those parts (an affinity left empty by
+  // NodeCacheKey or here counts as none).
+  auto rest = [](PodSpec s) {
+    s.tolerations.clear();
+    s.node_selector = Labels();
+    s.has_node_selector = false;
+    if (s.affinity) {
+      s.affinity->node_affinity.reset();
+      if (!s.affinity->pod_affinity && !s.affinity->pod_anti_affinity) s.affinity.reset();
+    }
+    return s;
+  };
+  return rest(a) == rest(b) ? differ : Plugin::kAllAspects;
+}
+
 }  // namespace
 
 // One class of the node cache: the node-local plugins' results on each node
@@ -480,6 +507,31 @@ struct Framework::NodeCacheClass {
   // By column of `raw`: how many nodes hold a non-zero value (kept or
   // stale); 0 means every kept score of the column is 0.
   std::unique_ptr<std::atomic<int64_t>[]> nonzero;
+
+  // Classes of the same namespace whose specs differ from this one's only in
+  // PodAspects (`differ`), with the same node-local plugins: on a node where
+  // one has a kept verdict or scores, a first look of this class takes the
+  // results of the plugins that read none of those aspects from it
+  // (lend_filter, by index in filter_; lend_score, by index in score_)
+  // instead of running them. Synced with this class in BeginCycle.
+  struct Sibling {
+    NodeCacheClass* c = nullptr;
+    uint32_t differ = 0;
+    std::vector<uint8_t> lend_filter;
+    std::vector<uint8_t> lend_score;
+  };
+  std::vector<Sibling> siblings;
+  // The first sibling with a kept verdict / kept scores on node `id`.
+  const Sibling* FilterDonor(NodeId id) const {
+    for (const Sibling& s : siblings)
+      if (!s.c->filter_kept.empty() && s.c->filter_kept[id]) return &s;
+    return nullptr;
+  }
+  const Sibling* ScoreDonor(NodeId id) const {
+    for (const Sibling& s : siblings)
+      if (!s.c->score_kept.empty() && s.c->score_kept[id]) return &s;
+    return nullptr;
+  }
 
   // The index of `s` in `statuses`, added when new. Runs on filter threads.
   uint32_t KeepStatus(Status s) {
@@ -714,6 +766,7 @@ void Framework::BeginCycle(const Pod& pod) {
     if (c->ns == pod.meta.ns && c->spec == key) {
       c->last_used = ++cache_tick_;
       SyncNodeCache(c.get());
+      for (const NodeCacheClass::Sibling& sib : c->siblings) SyncNodeCache(sib.c);
       cycle_class_ = c.get();
       return;
     }
@@ -759,16 +812,53 @@ void Framework::BeginCycle(const Pod& pod) {
     c->nonzero = std::make_unique<std::atomic<int64_t>[]>(c->num_local_scores);
     for (size_t k = 0; k < c->num_local_scores; ++k) c->nonzero[k] = 0;
   }
-  if (node_cache_.size() < kMaxNodeCacheClasses) {
-    node_cache_.push_back(std::move(c));
-    cycle_class_ = node_cache_.back().get();
-    return;
+  // The least recently used class makes room first, so that it is no one's
+  // sibling.
+  std::unique_ptr<NodeCacheClass>* slot = nullptr;
+  if (node_cache_.size() >= kMaxNodeCacheClasses) {
+    slot = &*std::min_element(
+        node_cache_.begin(), node_cache_.end(),
+        [](const auto& a, const auto& b) { return a->last_used < b->last_used; });
+    const NodeCacheClass* gone = slot->get();
+    for (auto& other : node_cache_) {
+      auto& sibs = other->siblings;
+      sibs.erase(std::remove_if(sibs.begin(), sibs.end(),
+                                [&](const NodeCacheClass::Sibling& x) { return x.c == gone; }),
+                 sibs.end());
+    }
+    slot->reset();
   }
-  auto lru =
-      std::min_element(node_cache_.begin(), node_cache_.end(),
-                       [](const auto& a, const auto& b) { return a->last_used < b->last_used; });
-  *lru = std::move(c);
-  cycle_class_ = lru->get();
+  for (auto& other : node_cache_) {
+    if (other == nullptr) continue;
+    AddSiblings(c.get(), other.get());
+  }
+  for (const NodeCacheClass::Sibling& sib : c->siblings) SyncNodeCache(sib.c);
+  cycle_class_ = c.get();
+  if (slot != nullptr) {
+    *slot = std::move(c);
+  } else {
+    node_cache_.push_back(std::move(c));
+  }
+}
+
+void Framework::AddSiblings(NodeCacheClass* a, NodeCacheClass* b) const {
+  if (a->ns != b->ns || a->local_filter != b->local_filter || a->score_slot != b->score_slot)
+    return;
+  const uint32_t differ = AspectsThatDiffer(a->spec, b->spec);
+  if (differ == Plugin::kAllAspects) return;
+  NodeCacheClass::Sibling sib;
+  sib.differ = differ;
+  // A plugin that reads a differing aspect is run; so is one not kept.
+  sib.lend_filter.resize(filter_.size());
+  for (size_t p = 0; p < filter_.size(); ++p)
+    sib.lend_filter[p] = a->local_filter[p] && (filter_[p]->NodeLocalAspects() & differ) == 0;
+  sib.lend_score.resize(score_.size());
+  for (size_t p = 0; p < score_.size(); ++p)
+    sib.lend_score[p] = a->score_slot[p] >= 0 && (score_[p]->NodeLocalAspects() & differ) == 0;
+  sib.c = b;
+  a->siblings.push_back(sib);
+  sib.c = a;
+  b->siblings.push_back(std::move(sib));
 }
 
 bool Framework::HasNominatedPodsOn(const NodeInfo& node) const {
@@ -1000,7 +1090,22 @@ bool Framework::KeepNodeLocalVerdict(NodeCacheClass* c, const CycleState& state,
     c->filter_kept[id] = 1;
     ++*newly_kept;
   };
+  // A sibling's kept verdict answers for the plugins that read none of the
+  // aspects the two differ in: each passes up to the sibling's failing
+  // plugin (all of them when none failed), and that one fails the same way.
+  // Plugins after it, and those reading a differing aspect, run.
+  const NodeCacheClass::Sibling* donor = c->FilterDonor(id);
+  const int32_t donor_fail =
+      donor == nullptr ? -1 : (donor->c->fail_at[id] < 0 ? INT32_MAX : donor->c->fail_at[id]);
   for (const uint32_t p : c->look_list) {
+    if (donor != nullptr && donor->lend_filter[p]) {
+      const int32_t at = static_cast<int32_t>(p);
+      if (at < donor_fail) continue;
+      if (at == donor_fail && !with_status) {
+        keep(p, donor->c->fail_code[id], NodeCacheClass::kStatusNotKept);
+        return true;
+      }
+    }
     if (with_status) {
       Status failed = TimePlugin(rec, filter_[p], ep::kFilter,
                                  [&] { return filter_[p]->Filter(state, pod, node); });
@@ -1384,15 +1489,22 @@ Status Framework::RunScorePluginsReusing(const CycleState& state, const Pod& pod
         const NodeInfo& info = cluster_->node_info(id);
         // The node's score in column `col`.
         auto kept = [&](size_t col) -> int64_t& { return c->raw[col * c->num_nodes + id]; };
+        // A sibling's kept scores stand for those of the plugins that read
+        // none of the aspects the two differ in (as in KeepNodeLocalVerdict).
+        const NodeCacheClass::Sibling* donor = c->ScoreDonor(id);
         bool ok = true;
         for (size_t p = 0; p < np && ok; ++p) {
           const int32_t col = c->score_slot[p];
           if (col < 0) continue;
           int64_t& score = kept(static_cast<size_t>(col));
           const int64_t old = score;
-          ok = TimePlugin(rec, score_[p], ep::kScore, [&] {
-                 return score_[p]->Score(state, pod, info, &score);
-               }).IsSuccess();
+          if (donor != nullptr && donor->lend_score[p]) {
+            score = donor->c->raw[static_cast<size_t>(col) * c->num_nodes + id];
+          } else {
+            ok = TimePlugin(rec, score_[p], ep::kScore, [&] {
+                   return score_[p]->Score(state, pod, info, &score);
+                 }).IsSuccess();
+          }
           if ((old != 0) != (score != 0)) nonzero_delta[col] += score != 0 ? 1 : -1;
         }
         if (ok) {

@@ -246,6 +246,9 @@ class Framework final : public Handle {
   // The filter result of one plugin, as RunFilterPlugins returns it.
   Status WrapFilterStatus(const FilterPlugin* pl, Status s) const;
   bool HasNominatedPodsOn(const NodeInfo& node) const;
+  // Makes classes `a` and `b` each other's siblings (NodeCacheClass::
+  // Sibling) when their specs differ only in PodAspects.
+  void AddSiblings(NodeCacheClass* a, NodeCacheClass* b) const;
   // Runs the class's node-local filter plugins on `node` (of cluster()) and
   // keeps their verdict; false, with nothing kept, when one returns an Error.
   // Without `with_status` only the failing plugin and code are kept

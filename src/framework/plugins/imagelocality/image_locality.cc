@@ -128,6 +128,7 @@ class ImageLocality final : public ScorePlugin {
 
   // Reads the pod's images, this node and the cluster's image states (fixed).
   bool NodeLocalFor(const Pod&) const override { return true; }
+  uint32_t NodeLocalAspects() const override { return 0; }
 
   Status Score(const CycleState&, const Pod& pod, const NodeInfo& node,
                int64_t* score) const override {

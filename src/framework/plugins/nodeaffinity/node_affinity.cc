@@ -86,6 +86,7 @@ class NodeAffinity final : public PreFilterPlugin,
 
   // Reads the pod's spec, this node and the profile's addedAffinity.
   bool NodeLocalFor(const Pod&) const override { return true; }
+  uint32_t NodeLocalAspects() const override { return kAspectNodeSelection; }
 
   std::vector<ClusterEvent> EventsToRegister() const override {
     return {{EventResource::kNode, kAdd | kUpdate, ""}};

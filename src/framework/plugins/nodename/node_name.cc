@@ -13,6 +13,7 @@ class NodeName final : public FilterPlugin, public EnqueueExtensions {
 
   // Reads the pod's spec and this node only.
   bool NodeLocalFor(const Pod&) const override { return true; }
+  uint32_t NodeLocalAspects() const override { return 0; }
   bool PassesEveryNodeFor(const Pod& pod) const override { return pod.spec.node_name.empty(); }
 
   std::vector<ClusterEvent> EventsToRegister() const override {

@@ -25,6 +25,7 @@ class NodePorts final : public PreFilterPlugin, public FilterPlugin, public Enqu
 
   // Reads the pod's spec and this node only.
   bool NodeLocalFor(const Pod&) const override { return true; }
+  uint32_t NodeLocalAspects() const override { return 0; }
   // No host port to conflict with.
   bool PassesEveryNodeFor(const Pod& pod) const override { return PodHostPorts(pod).empty(); }
 

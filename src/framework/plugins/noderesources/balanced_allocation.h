@@ -20,6 +20,7 @@ class BalancedAllocation final : public PreScorePlugin, public ScorePlugin {
 
   // Reads the pod's requests and this node only.
   bool NodeLocalFor(const Pod&) const override { return true; }
+  uint32_t NodeLocalAspects() const override { return 0; }
 
   // Not in upstream's plugin: the pod's per-resource requests, once per
   // cycle (Score computes them itself when this did not run).

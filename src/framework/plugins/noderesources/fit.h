@@ -63,6 +63,7 @@ class Fit final : public PreFilterPlugin,
 
   // Reads the pod's requests and this node only.
   bool NodeLocalFor(const Pod&) const override { return true; }
+  uint32_t NodeLocalAspects() const override { return 0; }
 
   Status PreFilter(CycleState* state, const Pod& pod, PreFilterResult* result) override;
   Status Filter(const CycleState& state, const Pod& pod, const NodeInfo& node) const override;

@@ -22,6 +22,7 @@ class NodeUnschedulable final : public FilterPlugin, public EnqueueExtensions {
 
   // Reads the pod's spec and this node only.
   bool NodeLocalFor(const Pod&) const override { return true; }
+  uint32_t NodeLocalAspects() const override { return kAspectTolerations; }
 
   std::vector<ClusterEvent> EventsToRegister() const override {
     return {{EventResource::kNode, kAdd | kUpdateNodeTaint, ""}};

@@ -35,6 +35,7 @@ class TaintToleration final : public FilterPlugin,
 
   // Reads the pod's spec and this node only.
   bool NodeLocalFor(const Pod&) const override { return true; }
+  uint32_t NodeLocalAspects() const override { return kAspectTolerations; }
 
   std::vector<ClusterEvent> EventsToRegister() const override {
     return {{EventResource::kNode, kAdd | kUpdate, ""}};
