@@ -4,6 +4,9 @@
 #include <bit>
 #include <chrono>
 #include <cstring>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 #include <map>
 #include <type_traits>
 #include <unordered_map>
@@ -151,6 +154,8 @@ const std::vector<NodeId>& Scheduler::NodeOrder() {
       node_pos_.clear();
     order_cluster_id_ = cluster_->id();
     order_num_nodes_ = cluster_->num_nodes();
+    for (const std::unique_ptr<Framework>& fwk : profiles_)
+      fwk->SetWalkPositions(node_pos_.empty() ? nullptr : &node_pos_);
   }
   return node_order_;
 }
@@ -260,6 +265,74 @@ Scheduler::KeptWalk Scheduler::WalkKeptVerdicts(Framework* fwk, const Pod& pod,
   return stop.how;
 }
 
+Scheduler::KeptWalk Scheduler::WalkKeptInOrder(Framework* fwk, const Pod& pod,
+                                               const Framework::KeptVerdicts& kv, size_t start,
+                                               size_t n, size_t to_find, CycleResult* r,
+                                               std::vector<NodeId>* feasible) {
+  const size_t found_before = feasible->size();
+  size_t found = found_before;
+  feasible->resize(found + std::min(n, to_find > found ? to_find - found : 0));
+  NodeId* out = feasible->data();
+  const NodeId* walk = node_order_twice_.data() + start;
+  const int16_t* fail_at = kv.fail_at_by_pos;
+  // The node at walk step k (position `pos`) passes or has no kept verdict:
+  // false to stop there (`how`).
+  KeptWalk how = KeptWalk::kDone;
+  auto visit = [&](size_t pos, size_t k) {
+    const NodeId id = walk[k];
+    const Code code = fail_at[pos] == Framework::KeptVerdicts::kNotKept
+                          ? fwk->FilterCodeCached(r->state, pod, id)
+                          : Code::kSuccess;
+    if (code == Code::kError) {
+      how = KeptWalk::kError;
+      return false;
+    }
+    if (code != Code::kSuccess) return true;
+    if (found >= to_find) return false;  // the next feasible node seen
+    out[found++] = id;
+    return true;
+  };
+  // Positions start..n-1, then 0..start-1; most hold a kept failure (>= 0),
+  // skipped eight at a time.
+  size_t stop = n;  // walk steps before the stop
+  for (size_t seg = 0; seg < 2 && stop == n; ++seg) {
+    const size_t first = seg == 0 ? start : 0, end = seg == 0 ? n : start;
+    const size_t step0 = seg == 0 ? 0 : n - start;  // walk step of position `first`
+    size_t pos = first;
+#if defined(__SSE2__)
+    const __m128i zero = _mm_setzero_si128();
+    const __m128i passes = _mm_set1_epi16(-1);
+    for (; pos + 8 <= end && stop == n; pos += 8) {
+      const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(fail_at + pos));
+      // Eight kept passes while more than eight nodes are still to find:
+      // their ids as they stand.
+      if (_mm_movemask_epi8(_mm_cmpeq_epi16(v, passes)) == 0xffff && found + 8 <= to_find) {
+        std::copy_n(walk + (step0 + pos - first), 8, out + found);
+        found += 8;
+        continue;
+      }
+      // Two bits per negative entry; the even one of each pair kept.
+      unsigned bits = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmplt_epi16(v, zero))) & 0x5555u;
+      for (; bits != 0; bits &= bits - 1) {
+        const size_t p = pos + static_cast<size_t>(std::countr_zero(bits)) / 2;
+        if (!visit(p, step0 + p - first)) {
+          stop = step0 + p - first;
+          break;
+        }
+      }
+    }
+#endif
+    for (; pos < end && stop == n; ++pos) {
+      if (fail_at[pos] >= 0) continue;
+      if (!visit(pos, step0 + pos - first)) stop = step0 + pos - first;
+    }
+  }
+  // Every node walked before the stop that is not feasible failed.
+  feasible->resize(found);
+  lean_failed_nodes_ += stop - (found - found_before);
+  return how;
+}
+
 bool Scheduler::CandidateWalk(Framework* fwk, const CycleResult& r,
                               const Framework::KeptVerdicts& kv, size_t start, size_t n,
                               size_t to_find) {
@@ -344,9 +417,14 @@ bool Scheduler::FindNodesThatPassFilters(Framework* fwk, const Pod& pod,
       // lacking a kept verdict) are the walk; the others count as failures.
       const bool narrowed =
           &nodes == &node_order_ && CandidateWalk(fwk, *r, *kv, start, n, to_find);
+      // Without a plugin beside the kept verdicts, they are read in walk
+      // order (KeptVerdicts::fail_at_by_pos).
+      const bool by_pos = !narrowed && kv->num_run_now == 0 && kv->fail_at_by_pos != nullptr &&
+                          &nodes == &node_order_ && walk == node_order_twice_.data() + start;
       const KeptWalk done =
           narrowed ? WalkKeptVerdicts(fwk, pod, *kv, candidates_.data(), candidate_pos_.data(),
                                       candidates_.size(), n, to_find, r, feasible)
+          : by_pos ? WalkKeptInOrder(fwk, pod, *kv, start, n, to_find, r, feasible)
                    : WalkKeptVerdicts(fwk, pod, *kv, walk, nullptr, n, n, to_find, r, feasible);
       switch (done) {
         case KeptWalk::kDone:

@@ -152,6 +152,13 @@ class Scheduler {
   KeptWalk WalkKeptVerdicts(Framework* fwk, const Pod& pod, const Framework::KeptVerdicts& kv,
                             const NodeId* ids, const uint32_t* positions, size_t count, size_t n,
                             size_t to_find, CycleResult* r, std::vector<NodeId>* feasible);
+  // WalkKeptVerdicts over the whole of node_order_ from `start`, when no
+  // plugin runs beside the kept verdicts: they are read by position
+  // (KeptVerdicts::fail_at_by_pos), and the nodes that fail are skipped
+  // without reading their ids.
+  KeptWalk WalkKeptInOrder(Framework* fwk, const Pod& pod, const Framework::KeptVerdicts& kv,
+                           size_t start, size_t n, size_t to_find, CycleResult* r,
+                           std::vector<NodeId>* feasible);
   // When the one plugin that runs beside the kept verdicts narrows the
   // nodes (BatchFilterCodes::CandidateNodes) to few: those and the nodes
   // without a kept verdict, in the order of the walk of node_order_ from

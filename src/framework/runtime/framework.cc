@@ -482,6 +482,10 @@ struct Framework::NodeCacheClass {
   // The node-local plugin that failed (index in filter_), -1: none;
   // KeptVerdicts::kNotKept where filter_kept is 0.
   std::vector<int16_t> fail_at;
+  // fail_at by walk position (Framework::SetWalkPositions) when
+  // by_pos_epoch is the framework's walk_pos_epoch_, else stale or empty.
+  std::vector<int16_t> fail_at_by_pos;
+  uint64_t by_pos_epoch = 0;
   // Its status, as RunFilterPlugins returns it: an index into `statuses`,
   // where equal statuses are kept once (nodes alike fail alike), or
   // kStatusNotKept when the verdict was kept by a cycle that needed only the
@@ -793,6 +797,10 @@ void Framework::BeginCycle(const Pod& pod) {
     c->filter_kept.assign(n, 0);
     c->unkept = static_cast<int64_t>(n);
     c->fail_at.assign(n, KeptVerdicts::kNotKept);
+    if (walk_pos_ != nullptr && walk_pos_->size() == n) {
+      c->fail_at_by_pos.assign(n, KeptVerdicts::kNotKept);
+      c->by_pos_epoch = walk_pos_epoch_;
+    }
     c->fail_status.assign(n, 0);
     c->fail_code.assign(n, Code::kSuccess);
   }
@@ -873,7 +881,7 @@ void Framework::SyncNodeCache(NodeCacheClass* c) const {
   auto drop = [&](NodeId id) {
     if (!c->filter_kept.empty() && c->filter_kept[id]) {
       c->filter_kept[id] = 0;
-      c->fail_at[id] = KeptVerdicts::kNotKept;
+      SetFailAt(c, id, KeptVerdicts::kNotKept);
       c->unkept.fetch_add(1, std::memory_order_relaxed);
     }
     if (!c->score_kept.empty()) c->score_kept[id] = 0;
@@ -1084,7 +1092,7 @@ bool Framework::KeepNodeLocalVerdict(NodeCacheClass* c, const CycleState& state,
   MetricsRecorder* const rec = plugin_recorder();
   // The node fails at plugin `p`.
   auto keep = [&](size_t p, Code code, uint32_t status) {
-    c->fail_at[id] = static_cast<int16_t>(p);
+    SetFailAt(c, id, static_cast<int16_t>(p));
     c->fail_code[id] = code;
     c->fail_status[id] = status;
     c->filter_kept[id] = 1;
@@ -1125,14 +1133,25 @@ bool Framework::KeepNodeLocalVerdict(NodeCacheClass* c, const CycleState& state,
     keep(p, code, NodeCacheClass::kStatusNotKept);
     return true;
   }
-  c->fail_at[id] = -1;
+  SetFailAt(c, id, -1);
   c->filter_kept[id] = 1;
   ++*newly_kept;
   return true;
 }
 
+void Framework::SetWalkPositions(const std::vector<uint32_t>* node_pos) {
+  walk_pos_ = node_pos;
+  ++walk_pos_epoch_;
+}
+
+void Framework::SetFailAt(NodeCacheClass* c, NodeId id, int16_t fail_at) const {
+  c->fail_at[id] = fail_at;
+  if (c->by_pos_epoch == walk_pos_epoch_ && walk_pos_ != nullptr)
+    c->fail_at_by_pos[(*walk_pos_)[id]] = fail_at;
+}
+
 std::optional<Framework::KeptVerdicts> Framework::KeptVerdictsForCycle(size_t max_unkept) const {
-  const NodeCacheClass* c = cycle_class_;
+  NodeCacheClass* c = cycle_class_;
   const NominatedPods* nominated = options_.nominated;
   if (c == nullptr || !c->any_local_filter || (nominated != nullptr && !nominated->empty()) ||
       c->filter_kept.size() != cluster_->num_nodes() ||
@@ -1144,8 +1163,19 @@ std::optional<Framework::KeptVerdicts> Framework::KeptVerdictsForCycle(size_t ma
     for (uint32_t p : c->run_list)
       if (batch_filter_[p] == nullptr) return std::nullopt;
   }
+  // By position: laid out again after a new order (once per order).
+  const int16_t* by_pos = nullptr;
+  if (walk_pos_ != nullptr && walk_pos_->size() == c->fail_at.size()) {
+    if (c->by_pos_epoch != walk_pos_epoch_) {
+      c->fail_at_by_pos.resize(c->fail_at.size());
+      for (NodeId id = 0; id < c->fail_at.size(); ++id)
+        c->fail_at_by_pos[(*walk_pos_)[id]] = c->fail_at[id];
+      c->by_pos_epoch = walk_pos_epoch_;
+    }
+    by_pos = c->fail_at_by_pos.data();
+  }
   return KeptVerdicts{c->filter_kept.data(), c->fail_at.data(), c->run_list.data(),
-                      c->run_list.size()};
+                      c->run_list.size(), by_pos};
 }
 
 bool Framework::RunNowFilterCodes(size_t j, const CycleState& state, const Pod& pod,

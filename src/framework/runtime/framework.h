@@ -202,8 +202,16 @@ class Framework final : public Handle {
     const int16_t* fail_at;
     const uint32_t* run_now;  // ascending filter plugin indexes
     size_t num_run_now;       // at most kMaxRunNow
+    // fail_at by position in the walk order of SetWalkPositions, so that a
+    // walk reads it in order; nullptr when no order is set.
+    const int16_t* fail_at_by_pos;
   };
   std::optional<KeptVerdicts> KeptVerdictsForCycle(size_t max_unkept) const;
+  // The order the caller walks the nodes in, as each node's position
+  // (node_pos[id]); it outlives its use here, and a new call replaces it.
+  // Kept verdicts are then kept by position too (KeptVerdicts::
+  // fail_at_by_pos). nullptr, or a size other than the cluster's: not kept so.
+  void SetWalkPositions(const std::vector<uint32_t>* node_pos);
   // The codes of plugin run_now[j] of KeptVerdictsForCycle on ids[0..count)
   // (FilterCode's, no reasons), into out[0..count). False when the plugin
   // cannot answer them all by id; out is then in any state.
@@ -246,6 +254,9 @@ class Framework final : public Handle {
   // The filter result of one plugin, as RunFilterPlugins returns it.
   Status WrapFilterStatus(const FilterPlugin* pl, Status s) const;
   bool HasNominatedPodsOn(const NodeInfo& node) const;
+  // Sets class c's kept failure on node `id` (KeptVerdicts::fail_at) in
+  // both layouts.
+  void SetFailAt(NodeCacheClass* c, NodeId id, int16_t fail_at) const;
   // Makes classes `a` and `b` each other's siblings (NodeCacheClass::
   // Sibling) when their specs differ only in PodAspects.
   void AddSiblings(NodeCacheClass* a, NodeCacheClass* b) const;
@@ -296,6 +307,10 @@ class Framework final : public Handle {
   // The classes of the node cache, for the ClusterState with id
   // cache_cluster_id_ and cache_num_nodes_ nodes; the cycle's class.
   std::vector<std::unique_ptr<NodeCacheClass>> node_cache_;
+  // SetWalkPositions' order, and a count of its calls: a class whose
+  // fail_at_by_pos was laid out for an older one lays it out again.
+  const std::vector<uint32_t>* walk_pos_ = nullptr;
+  uint64_t walk_pos_epoch_ = 0;
   uint64_t cache_cluster_id_ = ~uint64_t{0};
   size_t cache_num_nodes_ = 0;
   uint64_t cache_tick_ = 0;
