@@ -332,6 +332,8 @@ class MinMaxScale {
     return static_cast<int64_t>(static_cast<double>(kMaxNodeScore) *
                                 (static_cast<double>(score - min_) / static_cast<double>(diff_)));
   }
+  int64_t min() const { return min_; }
+  int64_t diff() const { return diff_; }
 
  private:
   int64_t min_ = std::numeric_limits<int64_t>::max();
@@ -353,10 +355,25 @@ bool InterPodAffinity::ScoreNormalizeAndAdd(const CycleState& cycle, const Pod& 
   if (!ScoresOf(cycle, pod, ids, count, scores.data())) return false;
   const MinMaxScale scale(scores.data(), count);
   bool bad = false;
-  for (size_t k = 0; k < count; ++k) {
-    const int64_t score = scale(scores[k].score);
-    bad |= score > kMaxNodeScore || score < kMinNodeScore;
-    totals[k] += score * weight;
+  // Few distinct raw scores (sums of term weights, the usual case): each
+  // weighted score is worked out once per value (a division each) and the
+  // loop is a lookup.
+  constexpr int64_t kTable = 256;
+  if (scale.diff() >= 0 && scale.diff() < kTable) {
+    int64_t weighted[kTable];
+    for (int64_t v = 0; v <= scale.diff(); ++v) {
+      const int64_t score = scale(scale.min() + v);
+      bad |= score > kMaxNodeScore || score < kMinNodeScore;
+      weighted[v] = score * weight;
+    }
+    const int64_t min = scale.min();
+    for (size_t k = 0; k < count; ++k) totals[k] += weighted[scores[k].score - min];
+  } else {
+    for (size_t k = 0; k < count; ++k) {
+      const int64_t score = scale(scores[k].score);
+      bad |= score > kMaxNodeScore || score < kMinNodeScore;
+      totals[k] += score * weight;
+    }
   }
   *out_of_range = *out_of_range || bad;
   return true;
