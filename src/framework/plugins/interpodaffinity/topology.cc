@@ -7,16 +7,14 @@ TopologyIndex::TopologyIndex(const ClusterState& cluster, StrId key)
   domain_of_node_.assign(cluster.num_nodes(), kNoDomain);
   for (NodeId n = 0; n < cluster.num_nodes(); ++n) {
     std::optional<StrId> v = cluster.node(n).meta.labels.Get(key);
-    if (!v) continue;
-    auto [it, added] = domain_of_value_.try_emplace(*v, static_cast<uint32_t>(values_.size()));
-    if (added) values_.push_back(*v);
-    domain_of_node_[n] = it->second;
+    if (v) domain_of_node_[n] = domain_of_value_.Number(*v);
   }
+  const size_t num_domains = domain_of_value_.values().size();
   // Counting sort of the nodes by domain.
-  domain_start_.assign(values_.size() + 1, 0);
+  domain_start_.assign(num_domains + 1, 0);
   for (uint32_t d : domain_of_node_)
     if (d != kNoDomain) ++domain_start_[d + 1];
-  for (size_t d = 0; d < values_.size(); ++d) domain_start_[d + 1] += domain_start_[d];
+  for (size_t d = 0; d < num_domains; ++d) domain_start_[d + 1] += domain_start_[d];
   domain_nodes_.resize(domain_start_.back());
   std::vector<uint32_t> next(domain_start_.begin(), domain_start_.end() - 1);
   for (NodeId n = 0; n < cluster.num_nodes(); ++n)
@@ -26,10 +24,10 @@ TopologyIndex::TopologyIndex(const ClusterState& cluster, StrId key)
 uint32_t TopologyIndex::DomainOfLabels(const Labels& labels) const {
   std::optional<StrId> v = labels.Get(key_);
   if (!v) return kNoDomain;
-  auto it = domain_of_value_.find(*v);
+  const uint32_t d = domain_of_value_.Find(*v);
   // A value no node of the cluster has: no count can be there, but the node
   // still has the key. Callers treat it as a domain of their own.
-  return it == domain_of_value_.end() ? kUnknownDomain : it->second;
+  return d == helper::ValueNumbering::kNone ? kUnknownDomain : d;
 }
 
 std::shared_ptr<const TopologyIndex> TopologyIndexes::Get(const ClusterState& cluster, StrId key) {

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "cache/cluster_state.h"
+#include "framework/plugins/helper/value_numbering.h"
 
 namespace ksched::framework::interpodaffinity {
 
@@ -31,8 +32,8 @@ class TopologyIndex {
   TopologyIndex(const ClusterState& cluster, StrId key);
 
   StrId key() const { return key_; }
-  uint32_t num_domains() const { return static_cast<uint32_t>(values_.size()); }
-  StrId value(uint32_t domain) const { return values_[domain]; }
+  uint32_t num_domains() const { return static_cast<uint32_t>(domain_of_value_.values().size()); }
+  StrId value(uint32_t domain) const { return domain_of_value_.values()[domain]; }
 
   // The node's domain, kNoDomain when it lacks the key. A NodeInfo of the
   // indexed cluster (or a copy of one) is an array read; any other is looked
@@ -62,8 +63,7 @@ class TopologyIndex {
   // NodesIn(d) is domain_nodes_[domain_start_[d] .. domain_start_[d + 1]).
   std::vector<uint32_t> domain_start_;
   std::vector<NodeId> domain_nodes_;
-  std::vector<StrId> values_;  // by domain
-  std::unordered_map<StrId, uint32_t> domain_of_value_;
+  helper::ValueNumbering domain_of_value_;  // the domains' values, numbered
 };
 
 // Indexes of the keys asked for so far, for one ClusterState at a time.

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "framework/plugins/helper/value_numbering.h"
 #include "labels/label_selector.h"
 #include "predicates/tolerations.h"
 
@@ -121,17 +122,14 @@ std::shared_ptr<const TopologyDomains> DomainCache::Get(const ClusterState& clus
   const size_t n = cluster.num_nodes();
   domains->node_domain.resize(n);
   domains->has_label.resize(n);
-  std::unordered_map<StrId, uint32_t> index;
+  framework::helper::ValueNumbering index;
   for (NodeId id = 0; id < n; ++id) {
     std::optional<StrId> v = cluster.node(id).meta.labels.Get(key);
     domains->has_label[id] = v.has_value();
     domains->num_labeled += v.has_value();
-    StrId value = v.value_or(kEmptyStr);
-    auto [it, added] =
-        index.try_emplace(value, static_cast<uint32_t>(domains->domain_value.size()));
-    if (added) domains->domain_value.push_back(value);
-    domains->node_domain[id] = it->second;
+    domains->node_domain[id] = index.Number(v.value_or(kEmptyStr));
   }
+  domains->domain_value = index.values();
   slot = std::move(domains);
   return slot;
 }
