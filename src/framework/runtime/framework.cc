@@ -958,7 +958,7 @@ void Framework::FilterCodesCached(const CycleState& state, const Pod& pod, const
         shallow = kNoNode;
       }
       if (shallow != kNoNode) {
-        PrefetchNodeVectors(shallow);
+        PrefetchNodeVectors(shallow, /*images=*/false);
       } else {
         scan();  // the next one, whose vectors cannot be asked for yet
       }
@@ -1021,13 +1021,12 @@ void Framework::PrefetchNode(NodeId id) const {
   for (size_t off = 0; off < sizeof(Node); off += 64) __builtin_prefetch(node + off);
 }
 
-void Framework::PrefetchNodeVectors(NodeId id) const {
-  // The first line of each: short lists fit in it. Images are read by
-  // ImageLocality's score only, but cost one line.
+void Framework::PrefetchNodeVectors(NodeId id, bool images) const {
+  // The first line of each: short lists fit in it.
   const Node& node = cluster_->node(id);
   __builtin_prefetch(node.taints.data());
   __builtin_prefetch(node.meta.labels.pairs().data());
-  __builtin_prefetch(cluster_->node_info(id).images.data());
+  if (images) __builtin_prefetch(cluster_->node_info(id).images.data());
 }
 
 void Framework::PrefetchKeptScores(const NodeCacheClass& c, NodeId id) {
@@ -1515,7 +1514,7 @@ Status Framework::RunScorePluginsReusing(const CycleState& state, const Pod& pod
           PrefetchNode(stale[i + 2]);
           PrefetchKeptScores(*c, stale[i + 2]);
         }
-        if (i + 1 < end) PrefetchNodeVectors(stale[i + 1]);
+        if (i + 1 < end) PrefetchNodeVectors(stale[i + 1], /*images=*/true);
         const NodeInfo& info = cluster_->node_info(id);
         // The node's score in column `col`.
         auto kept = [&](size_t col) -> int64_t& { return c->raw[col * c->num_nodes + id]; };

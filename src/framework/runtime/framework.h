@@ -279,9 +279,10 @@ class Framework final : public Handle {
   // Asks the memory system for node `id`'s NodeInfo and Node (of
   // cluster()) ahead of a first look.
   void PrefetchNode(NodeId id) const;
-  // Asks for what node `id`'s taints, labels and images point to; its Node should
-  // be in cache (asked for a little earlier), or this waits for it.
-  void PrefetchNodeVectors(NodeId id) const;
+  // Asks for what node `id`'s taints and labels point to, and with `images`
+  // its NodeInfo's images (read by scores only); its Node and NodeInfo
+  // should be in cache (asked for a little earlier), or this waits for them.
+  void PrefetchNodeVectors(NodeId id, bool images) const;
   // Asks for the lines of class `c` that scoring node `id` writes.
   static void PrefetchKeptScores(const NodeCacheClass& c, NodeId id);
   // Marks the nodes changed since the class last looked as not kept.
