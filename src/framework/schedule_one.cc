@@ -662,19 +662,21 @@ bool Scheduler::PrioritizeNodes(Framework* fwk, const Pod& pod, CycleResult* r,
       r->max_nodes.push_back(kNoNode);
       return true;
     }
+    // One pass without branches: many nodes tie at the maximum, in no
+    // order a branch predictor follows.
     const int64_t* totals = r->totals.data();
     const NodeId* ids = nodes.data();
+    const uint32_t* ranks = rank.data();
     int64_t max = totals[0];
-    for (size_t i = 1; i < n; ++i) max = totals[i] > max ? totals[i] : max;
-    NodeId best = kNoNode;
-    uint32_t best_rank = UINT32_MAX;
-    for (size_t i = 0; i < n; ++i) {
-      if (totals[i] != max) continue;
-      const uint32_t k = rank[ids[i]];
-      if (k < best_rank) {
-        best_rank = k;
-        best = ids[i];
-      }
+    uint32_t best_rank = ranks[ids[0]];
+    NodeId best = ids[0];
+    for (size_t i = 1; i < n; ++i) {
+      const int64_t t = totals[i];
+      const uint32_t k = ranks[ids[i]];
+      const bool better = (t > max) | ((t == max) & (k < best_rank));
+      max = better ? t : max;
+      best_rank = better ? k : best_rank;
+      best = better ? ids[i] : best;
     }
     r->max_nodes.push_back(best);
     return true;
