@@ -513,14 +513,13 @@ struct Framework::NodeCacheClass {
   std::unique_ptr<std::atomic<int64_t>[]> nonzero;
 
   // Classes of the same namespace whose specs differ from this one's only in
-  // PodAspects (`differ`), with the same node-local plugins: on a node where
+  // PodAspects, with the same node-local plugins: on a node where
   // one has a kept verdict or scores, a first look of this class takes the
   // results of the plugins that read none of those aspects from it
   // (lend_filter, by index in filter_; lend_score, by index in score_)
   // instead of running them. Synced with this class in BeginCycle.
   struct Sibling {
     NodeCacheClass* c = nullptr;
-    uint32_t differ = 0;
     std::vector<uint8_t> lend_filter;
     std::vector<uint8_t> lend_score;
   };
@@ -855,7 +854,6 @@ void Framework::AddSiblings(NodeCacheClass* a, NodeCacheClass* b) const {
   const uint32_t differ = AspectsThatDiffer(a->spec, b->spec);
   if (differ == Plugin::kAllAspects) return;
   NodeCacheClass::Sibling sib;
-  sib.differ = differ;
   // A plugin that reads a differing aspect is run; so is one not kept.
   sib.lend_filter.resize(filter_.size());
   for (size_t p = 0; p < filter_.size(); ++p)

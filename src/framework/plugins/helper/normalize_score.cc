@@ -42,22 +42,12 @@ bool DefaultNormalizeAndAdd(int64_t max_priority, bool reverse, const int64_t* c
   }
   const DefaultNormalizer normalized(max_priority, reverse, max_count);
   // Small non-negative scores (counts of taints or of matching terms, the
-  // usual case): each weighted score is worked out once per value and the
-  // loop is a lookup. When a value in the range would score out of range,
-  // the general loop below finds which nodes do.
-  constexpr int64_t kSmall = 64;
-  if (min_raw >= 0 && max_count < kSmall) {
-    int64_t weighted[kSmall];
-    bool in_range = true;
-    for (int64_t v = 0; v <= max_count; ++v) {
-      const int64_t score = normalized(v);
-      in_range = in_range && score <= kMaxNodeScore && score >= kMinNodeScore;
-      weighted[v] = score * weight;
-    }
-    if (in_range) {
-      for (size_t k = 0; k < count; ++k) totals[k] += weighted[column[ids[k]]];
-      return true;
-    }
+  // usual case): a lookup per node.
+  int64_t weighted[kWeighTable];
+  if (min_raw >= 0 && max_count < kWeighTable &&
+      WeighRange(0, max_count, normalized, weight, weighted)) {
+    for (size_t k = 0; k < count; ++k) totals[k] += weighted[column[ids[k]]];
+    return true;
   }
   bool bad = false;
   for (size_t k = 0; k < count; ++k) {

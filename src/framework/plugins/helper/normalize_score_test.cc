@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <vector>
+
 namespace ksched::framework::helper {
 namespace {
 
@@ -70,6 +72,17 @@ TEST(DefaultNormalizeAndAdd, FlagsAScoreOutOfRangeAmongSmallScores) {
     EXPECT_EQ(totals, (std::vector<int64_t>{2 * max_priority, 0, max_priority}));
     EXPECT_EQ(out_of_range, max_priority > kMaxNodeScore);
   }
+}
+
+TEST(WeighRange, WeighsEachValueOfTheRangeOrRefusesOneOutOfRange) {
+  int64_t weighted[kWeighTable];
+  auto half = [](int64_t raw) { return raw / 2; };
+  ASSERT_TRUE(WeighRange(10, 3, half, 3, weighted));
+  EXPECT_EQ(std::vector<int64_t>(weighted, weighted + 4), (std::vector<int64_t>{15, 15, 18, 18}));
+  // 202 / 2 = 101 is above kMaxNodeScore: the caller scores node by node.
+  EXPECT_FALSE(WeighRange(199, 3, half, 1, weighted));
+  auto shifted = [](int64_t raw) { return raw - 5; };
+  EXPECT_FALSE(WeighRange(4, 2, shifted, 1, weighted));  // -1 is below kMinNodeScore
 }
 
 }  // namespace

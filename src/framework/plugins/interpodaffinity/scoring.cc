@@ -5,6 +5,7 @@
 #include <limits>
 #include <memory>
 
+#include "framework/plugins/helper/normalize_score.h"
 #include "framework/plugins/interpodaffinity/plugin.h"
 
 namespace ksched::framework::interpodaffinity {
@@ -354,26 +355,20 @@ bool InterPodAffinity::ScoreNormalizeAndAdd(const CycleState& cycle, const Pod& 
   if (scores.size() < count) scores.resize(count);
   if (!ScoresOf(cycle, pod, ids, count, scores.data())) return false;
   const MinMaxScale scale(scores.data(), count);
-  bool bad = false;
-  // Few distinct raw scores (sums of term weights, the usual case): each
-  // weighted score is worked out once per value (a division each) and the
-  // loop is a lookup.
-  constexpr int64_t kTable = 256;
-  if (scale.diff() >= 0 && scale.diff() < kTable) {
-    int64_t weighted[kTable];
-    for (int64_t v = 0; v <= scale.diff(); ++v) {
-      const int64_t score = scale(scale.min() + v);
-      bad |= score > kMaxNodeScore || score < kMinNodeScore;
-      weighted[v] = score * weight;
-    }
+  // Few distinct raw scores (sums of term weights, the usual case): a
+  // lookup per node.
+  int64_t weighted[helper::kWeighTable];
+  if (scale.diff() >= 0 && scale.diff() < helper::kWeighTable &&
+      helper::WeighRange(scale.min(), scale.diff(), scale, weight, weighted)) {
     const int64_t min = scale.min();
     for (size_t k = 0; k < count; ++k) totals[k] += weighted[scores[k].score - min];
-  } else {
-    for (size_t k = 0; k < count; ++k) {
-      const int64_t score = scale(scores[k].score);
-      bad |= score > kMaxNodeScore || score < kMinNodeScore;
-      totals[k] += score * weight;
-    }
+    return true;
+  }
+  bool bad = false;
+  for (size_t k = 0; k < count; ++k) {
+    const int64_t score = scale(scores[k].score);
+    bad |= score > kMaxNodeScore || score < kMinNodeScore;
+    totals[k] += score * weight;
   }
   *out_of_range = *out_of_range || bad;
   return true;

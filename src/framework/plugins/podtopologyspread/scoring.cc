@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 
+#include "framework/plugins/helper/normalize_score.h"
 #include "framework/plugins/podtopologyspread/plugin.h"
 
 namespace ksched::framework::plugins::podtopologyspread {
@@ -409,29 +410,23 @@ bool PodTopologySpread::ScoreNormalizeAndAdd(const CycleState& state, const Pod&
                                      });
   // A negative score would need NormalizeScore's own reading of -1.
   if (!walked || negative) return false;
-  bool outside = false;
   const SpreadNormalizer normalize(min_score, max_score);
-  // Few distinct raw scores (the usual case): each weighted score is
-  // worked out once per value (a division each), the last entry an ignored
-  // node's 0, and the loop is a lookup.
-  constexpr int64_t kTable = 256;
-  if (min_score <= max_score && max_score - min_score < kTable) {
-    const int64_t span = max_score - min_score;
-    int64_t weighted[kTable + 1];
-    for (int64_t v = 0; v <= span; ++v) {
-      const int64_t score = normalize(min_score + v);
-      outside |= score < kMinNodeScore || score > kMaxNodeScore;
-      weighted[v] = score * weight;
-    }
+  // Few distinct raw scores (the usual case): a lookup per node, the entry
+  // after the range an ignored node's 0.
+  int64_t weighted[framework::helper::kWeighTable + 1];
+  const int64_t span = max_score - min_score;
+  if (min_score <= max_score && span < framework::helper::kWeighTable &&
+      framework::helper::WeighRange(min_score, span, normalize, weight, weighted)) {
     weighted[span + 1] = 0;
     for (size_t k = 0; k < count; ++k)
       totals[k] += weighted[r[k] == kInvalid ? span + 1 : r[k] - min_score];
-  } else {
-    for (size_t k = 0; k < count; ++k) {
-      const int64_t score = r[k] == kInvalid ? 0 : normalize(r[k]);
-      outside |= score < kMinNodeScore || score > kMaxNodeScore;
-      totals[k] += score * weight;
-    }
+    return true;
+  }
+  bool outside = false;
+  for (size_t k = 0; k < count; ++k) {
+    const int64_t score = r[k] == kInvalid ? 0 : normalize(r[k]);
+    outside |= score < kMinNodeScore || score > kMaxNodeScore;
+    totals[k] += score * weight;
   }
   *out_of_range = *out_of_range || outside;
   return true;
