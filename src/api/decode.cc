@@ -556,6 +556,8 @@ class Decoder {
       if (k == "namespaces") return Strings(v, &t->namespaces);
       if (k == "topologyKey") return String(v, &t->topology_key);
       if (k == "namespaceSelector") return OptLabelSelector(v, &t->namespace_selector);
+      if (k == "matchLabelKeys") return Strings(v, &t->match_label_keys);
+      if (k == "mismatchLabelKeys") return Strings(v, &t->mismatch_label_keys);
       return true;
     });
   }
@@ -660,6 +662,29 @@ class Decoder {
           });
           if (p->protocol.empty()) p->protocol = "TCP";
           return ok;
+        });
+      }
+      if (k == "restartPolicy") return String(v, &c->restart_policy);
+      return true;
+    });
+  }
+
+  // A ResourceRequirements-shaped object: requests and limits.
+  bool PodResourcesValue(dom::element e, PodResources* r) {
+    return Fields(e, [&](std::string_view k, dom::element v) {
+      if (k == "requests") return Resources(v, &r->requests);
+      if (k == "limits") return Resources(v, &r->limits);
+      return true;
+    });
+  }
+
+  bool ContainerStatusValue(dom::element e, ContainerStatus* cs) {
+    return Fields(e, [&](std::string_view k, dom::element v) {
+      if (k == "name") return String(v, &cs->name);
+      if (k == "allocatedResources") return Resources(v, &cs->allocated_resources);
+      if (k == "resources") {
+        return Optional(v, &cs->resources, [this](dom::element x, PodResources* r) {
+          return PodResourcesValue(x, r);
         });
       }
       return true;
@@ -785,6 +810,22 @@ class Decoder {
             [this](dom::element x, TopologySpreadConstraint* c) { return SpreadConstraint(x, c); });
       }
       if (k == "overhead") return Resources(v, &s->overhead);
+      if (k == "resources") {
+        return Optional(v, &s->resources, [this](dom::element x, PodResources* r) {
+          return PodResourcesValue(x, r);
+        });
+      }
+      if (k == "resourceClaims") {
+        return List(v, &s->resource_claims, [this](dom::element x, PodResourceClaim* c) {
+          return Fields(x, [&](std::string_view k2, dom::element v2) {
+            if (k2 == "name") return String(v2, &c->name);
+            if (k2 == "resourceClaimName") return String(v2, &c->resource_claim_name);
+            if (k2 == "resourceClaimTemplateName")
+              return String(v2, &c->resource_claim_template_name);
+            return true;
+          });
+        });
+      }
       if (k == "schedulingGates") {
         return List(v, &s->scheduling_gates, [this](dom::element x, std::string* name) {
           return Fields(x, [&](std::string_view k2, dom::element v2) {
@@ -830,6 +871,33 @@ class Decoder {
       if (k == "phase") return String(v, &pod->phase);
       if (k == "startTime") return Timestamp(v, &pod->start_time);
       if (k == "nominatedNodeName") return String(v, &pod->nominated_node_name);
+      if (k == "containerStatuses" || k == "initContainerStatuses") {
+        auto* out =
+            k == "containerStatuses" ? &pod->container_statuses : &pod->init_container_statuses;
+        return List(v, out, [this](dom::element x, ContainerStatus* cs) {
+          return ContainerStatusValue(x, cs);
+        });
+      }
+      if (k == "conditions") {
+        return List(v, &pod->conditions, [this](dom::element x, PodCondition* c) {
+          return Fields(x, [&](std::string_view k2, dom::element v2) {
+            if (k2 == "type") return String(v2, &c->type);
+            if (k2 == "status") return String(v2, &c->status);
+            if (k2 == "reason") return String(v2, &c->reason);
+            return true;
+          });
+        });
+      }
+      if (k == "resourceClaimStatuses") {
+        return List(v, &pod->resource_claim_statuses,
+                    [this](dom::element x, PodResourceClaimStatus* c) {
+                      return Fields(x, [&](std::string_view k2, dom::element v2) {
+                        if (k2 == "name") return String(v2, &c->name);
+                        if (k2 == "resourceClaimName") return String(v2, &c->resource_claim_name);
+                        return true;
+                      });
+                    });
+      }
       return true;
     });
   }

@@ -150,6 +150,11 @@ struct PodAffinityTerm {
   // namespaceSelector (v1.21+); nullopt when absent. An empty selector
   // selects every namespace.
   std::optional<LabelSelector> namespace_selector;
+  // matchLabelKeys / mismatchLabelKeys (v1.29+). The API server merges them
+  // into label_selector when it creates the pod (MatchLabelKeysInPodAffinity,
+  // GA in 1.33); the scheduler reads only the merged selector.
+  std::vector<std::string> match_label_keys;
+  std::vector<std::string> mismatch_label_keys;
 
   bool operator==(const PodAffinityTerm&) const = default;
 };
@@ -215,6 +220,12 @@ struct Container {
   ResourceList requests;
   ResourceList limits;
   std::vector<ContainerPort> ports;
+  // restartPolicy as written ("" when absent). On an init container,
+  // "Always" makes it a native sidecar (v1.28+): it keeps running beside the
+  // regular containers, so v1.35 adds its requests to theirs (KEP-753).
+  std::string restart_policy;
+
+  bool IsRestartableInit() const { return restart_policy == "Always"; }
 
   bool operator==(const Container&) const = default;
 };
@@ -266,6 +277,25 @@ struct TopologySpreadConstraint {
   bool operator==(const TopologySpreadConstraint&) const = default;
 };
 
+// spec.resources (pod-level resources, v1.32+; PodLevelResources, beta in
+// v1.34): requests and limits for the pod as a whole.
+struct PodResources {
+  ResourceList requests;
+  ResourceList limits;
+
+  bool operator==(const PodResources&) const = default;
+};
+
+// spec.resourceClaims[] (dynamic resource allocation): a claim by name, or a
+// template the resourceclaim controller makes a claim from.
+struct PodResourceClaim {
+  std::string name;
+  std::string resource_claim_name;           // "" when absent
+  std::string resource_claim_template_name;  // "" when absent
+
+  bool operator==(const PodResourceClaim&) const = default;
+};
+
 struct PodSpec {
   std::vector<Container> containers;
   std::vector<Container> init_containers;
@@ -286,14 +316,47 @@ struct PodSpec {
   std::vector<TopologySpreadConstraint> topology_spread_constraints;
   ResourceList overhead;                      // spec.overhead (RuntimeClass)
   std::vector<std::string> scheduling_gates;  // spec.schedulingGates[].name (v1.26)
+  std::optional<PodResources> resources;      // spec.resources (pod-level)
+  std::vector<PodResourceClaim> resource_claims;
 
   bool operator==(const PodSpec&) const = default;
+};
+
+// status.containerStatuses[] / initContainerStatuses[]: what the kubelet
+// allocated and runs with, which v1.35 counts for a bound pod being resized
+// in place (InPlacePodVerticalScaling).
+struct ContainerStatus {
+  std::string name;
+  ResourceList allocated_resources;       // allocatedResources
+  std::optional<PodResources> resources;  // resources (requests, limits); nullopt: absent
+
+  bool operator==(const ContainerStatus&) const = default;
+};
+
+struct PodCondition {
+  std::string type;
+  std::string status;
+  std::string reason;
+
+  bool operator==(const PodCondition&) const = default;
+};
+
+// status.resourceClaimStatuses[]: the claim generated for a template.
+struct PodResourceClaimStatus {
+  std::string name;
+  std::string resource_claim_name;  // "" when absent (no claim needed)
+
+  bool operator==(const PodResourceClaimStatus&) const = default;
 };
 
 struct Pod {
   ObjectMeta meta;
   PodSpec spec;
   std::string phase;  // status.phase
+  std::vector<ContainerStatus> container_statuses;
+  std::vector<ContainerStatus> init_container_statuses;
+  std::vector<PodCondition> conditions;
+  std::vector<PodResourceClaimStatus> resource_claim_statuses;
   // status.startTime in nanoseconds since the Unix epoch; nullopt when absent
   // (preemption then orders the pod as starting after every pod that has one).
   std::optional<int64_t> start_time;

@@ -47,7 +47,7 @@ int SkewIndex(const FoundField& f);
 // decides ("v1.15", the default, or "v1.26").
 class SkewReport {
  public:
-  void set_engine(std::string_view engine) { v126_ = engine == "v1.26"; }
+  void set_engine(std::string_view engine) { v126_ = engine != "v1.15"; }
   // `object` names the pod ("shop/web-1").
   void Add(int skew_index, const std::string& object);
   bool empty() const { return users_.empty(); }

@@ -85,7 +85,7 @@ TEST(VersionSkew, ValuesThatAskForNothingAreQuiet) {
   EXPECT_TRUE(r.empty()) << ::testing::PrintToString(r.Lines());
 }
 
-TEST(VersionSkew, TheV126EngineNamesOnlyWhatItIgnores) {
+TEST(VersionSkew, TheFrameworkEngineNamesOnlyWhatItIgnores) {
   SkewReport r = Report("[" +
                         PodWith("web-1", R"(,"topologySpreadConstraints":[{"maxSkew":1}],)"
                                          R"("resourceClaims":[{"name":"gpu"}])") +

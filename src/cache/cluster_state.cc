@@ -47,14 +47,17 @@ uint64_t ZoneKey126(const Labels& labels) {
 // stay, not moved there).
 void FillPodInfo(PodInfo* out, Pod&& pod, const CacheOptions& options) {
   PodInfo& info = *out;
-  if (options.v126) {
+  if (options.v135) {
+    info.request = PodRequestV135(pod, options.requests);
+    info.nonzero = PodNonZeroRequestV135(pod, options.requests);
+  } else if (options.v126) {
     info.request = PodRequestV126(pod);
     info.nonzero = PodNonZeroRequestV126(pod);
   } else {
     info.request = PodRequestOnNode(pod);
     info.nonzero = PodNonZeroRequest(pod);
   }
-  info.host_ports = PodHostPorts(pod);
+  info.host_ports = PodHostPorts(pod, /*sidecars=*/options.v135);
   const std::optional<Affinity>& affinity = pod.spec.affinity;
   info.has_affinity = affinity.has_value() && (affinity->pod_affinity.has_value() ||
                                                affinity->pod_anti_affinity.has_value());

@@ -30,6 +30,12 @@ struct CacheOptions {
   // none was given), as each kubelet registers one. False: v1.15's cache,
   // exactly as before.
   bool v126 = false;
+  // v1.35's NodeInfo (with v126): a pod's requests as component-helpers
+  // counts them (native sidecars summed, pod-level requests, a resized pod's
+  // status; PodRequestV135 with `requests`), and a native sidecar's host
+  // ports held on the node (util.GetHostPorts).
+  bool v135 = false;
+  PodRequestOptions requests;
 };
 
 class ClusterState {

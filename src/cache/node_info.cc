@@ -6,17 +6,21 @@
 
 namespace ksched {
 
-std::vector<HostPort> PodHostPorts(const Pod& pod) {
+std::vector<HostPort> PodHostPorts(const Pod& pod, bool sidecars) {
   static const StrId kAllIps = Intern("0.0.0.0");
   static const StrId kTcp = Intern("TCP");
   std::vector<HostPort> ports;
-  for (const Container& c : pod.spec.containers) {
+  auto add = [&](const Container& c) {
     for (const ContainerPort& p : c.ports) {
       if (p.host_port <= 0) continue;
       ports.push_back(HostPort{p.host_ip.empty() ? kAllIps : Intern(p.host_ip),
                                p.protocol.empty() ? kTcp : Intern(p.protocol), p.host_port});
     }
-  }
+  };
+  if (sidecars)
+    for (const Container& c : pod.spec.init_containers)
+      if (c.IsRestartableInit()) add(c);
+  for (const Container& c : pod.spec.containers) add(c);
   return ports;
 }
 

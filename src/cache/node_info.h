@@ -29,8 +29,10 @@ struct HostPort {
   bool operator==(const HostPort&) const = default;
 };
 
-// The host ports a pod asks for (regular containers, hostPort > 0 only).
-std::vector<HostPort> PodHostPorts(const Pod& pod);
+// The host ports a pod asks for (hostPort > 0 only): its regular
+// containers', after those of its native sidecars (restartable init
+// containers) when `sidecars` (v1.35's util.GetHostPorts).
+std::vector<HostPort> PodHostPorts(const Pod& pod, bool sidecars = false);
 
 // True when `want` conflicts with any of `used`: same protocol and port, and
 // either side binds 0.0.0.0 or both bind the same address.

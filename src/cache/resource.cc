@@ -279,3 +279,212 @@ NonZeroRequest PodNonZeroRequestV126(const Pod& pod) {
 }
 
 }  // namespace ksched
+
+namespace ksched {
+namespace {
+
+// A ResourceList as a map by name, as component-helpers works on
+// v1.ResourceList: quantities added and compared per name.
+class RequestList {
+ public:
+  ResourceList& list() { return list_; }
+
+  ResourceQuantity* Find(StrId name) {
+    for (ResourceQuantity& q : list_)
+      if (q.name == name) return &q;
+    return nullptr;
+  }
+  bool Has(StrId name) const {
+    for (const ResourceQuantity& q : list_)
+      if (q.name == name) return true;
+    return false;
+  }
+  void Add(const ResourceList& other) {
+    for (const ResourceQuantity& q : other) {
+      if (ResourceQuantity* e = Find(q.name)) {
+        e->value = goarith::Add(e->value, q.value);
+        e->milli = goarith::Add(e->milli, q.milli);
+      } else {
+        list_.push_back(q);
+      }
+    }
+  }
+  // maxResourceList: each name of `other` set where absent or larger.
+  void Max(const ResourceList& other) {
+    for (const ResourceQuantity& q : other) {
+      if (ResourceQuantity* e = Find(q.name)) {
+        if (Greater(q, *e)) *e = q;
+      } else {
+        list_.push_back(q);
+      }
+    }
+  }
+  void Set(const ResourceQuantity& q) {
+    if (ResourceQuantity* e = Find(q.name)) {
+      *e = q;
+    } else {
+      list_.push_back(q);
+    }
+  }
+
+  // Quantity.Cmp on what the parsed forms keep: whole units first, then
+  // milli-units (exact for every quantity with at most milli precision).
+  static bool Greater(const ResourceQuantity& a, const ResourceQuantity& b) {
+    if (a.value != b.value) return a.value > b.value;
+    return a.milli > b.milli;
+  }
+
+ private:
+  ResourceList list_;
+};
+
+const ContainerStatus* FindStatus(const std::vector<ContainerStatus>& statuses,
+                                  std::string_view name) {
+  for (const ContainerStatus& cs : statuses)
+    if (cs.name == name) return &cs;
+  return nullptr;
+}
+
+bool ResizeInfeasible(const Pod& pod) {
+  for (const PodCondition& c : pod.conditions)
+    if (c.type == "PodResizePending") return c.reason == "Infeasible";
+  return false;
+}
+
+// determineEffectiveRequests: per name the largest of spec, actuated and
+// allocated (spec left out while the resize is infeasible).
+ResourceList EffectiveRequests(const Pod& pod, const ResourceList& spec,
+                               const ContainerStatus& status) {
+  RequestList out;
+  if (!ResizeInfeasible(pod)) out.Max(spec);
+  out.Max(status.resources->requests);
+  out.Max(status.allocated_resources);
+  return std::move(out.list());
+}
+
+// The requests one container counts with: its status's when
+// use_status_resources and the status reports resources.
+const ResourceList& ContainerRequests(const Pod& pod, const Container& c,
+                                      const PodRequestOptions& options, ResourceList* scratch) {
+  if (!options.use_status_resources) return c.requests;
+  const ContainerStatus* cs = FindStatus(pod.container_statuses, c.name);
+  if (cs == nullptr) cs = FindStatus(pod.init_container_statuses, c.name);
+  if (cs == nullptr || !cs->resources) return c.requests;
+  *scratch = EffectiveRequests(pod, c.requests, *cs);
+  return *scratch;
+}
+
+// applyNonMissing: `reqs` with each default added for a name it lacks.
+ResourceList WithDefaults(const ResourceList& reqs, const ResourceList& defaults) {
+  RequestList out;
+  out.Add(reqs);
+  for (const ResourceQuantity& d : defaults)
+    if (!out.Has(d.name)) out.Add({d});
+  return std::move(out.list());
+}
+
+bool IsSupportedPodLevelResource(StrId name) {
+  const ResourceNames& rn = ResourceNames::Get();
+  return name == rn.cpu || name == rn.memory || IsHugePageResourceName(Str(name));
+}
+
+// resource.PodRequests with NonMissingContainerRequests `defaults` (empty:
+// none).
+ResourceList PodRequestsWith(const Pod& pod, const PodRequestOptions& options,
+                             const ResourceList& defaults) {
+  RequestList reqs;
+  ResourceList scratch;
+  for (const Container& c : pod.spec.containers) {
+    const ResourceList* r = &ContainerRequests(pod, c, options, &scratch);
+    ResourceList with_defaults;
+    if (!defaults.empty()) {
+      with_defaults = WithDefaults(*r, defaults);
+      r = &with_defaults;
+    }
+    reqs.Add(*r);
+  }
+  RequestList sidecars;  // restartable init containers so far
+  RequestList init_max;  // the largest use while any init container runs
+  for (const Container& c : pod.spec.init_containers) {
+    // Status resources count for sidecars only: an ordinary init container
+    // is not resized.
+    const ResourceList* r =
+        c.IsRestartableInit() ? &ContainerRequests(pod, c, options, &scratch) : &c.requests;
+    ResourceList with_defaults;
+    if (!defaults.empty()) {
+      with_defaults = WithDefaults(*r, defaults);
+      r = &with_defaults;
+    }
+    if (c.IsRestartableInit()) {
+      reqs.Add(*r);
+      sidecars.Add(*r);
+      init_max.Max(sidecars.list());
+    } else {
+      RequestList use;
+      use.Add(*r);
+      use.Add(sidecars.list());
+      init_max.Max(use.list());
+    }
+  }
+  reqs.Max(init_max.list());
+  if (options.pod_level_resources && PodLevelRequestsSet(pod)) {
+    for (const ResourceQuantity& q : pod.spec.resources->requests)
+      if (IsSupportedPodLevelResource(q.name)) reqs.Set(q);
+  }
+  if (!pod.spec.overhead.empty()) reqs.Add(pod.spec.overhead);
+  return std::move(reqs.list());
+}
+
+}  // namespace
+
+bool PodLevelRequestsSet(const Pod& pod) {
+  if (!pod.spec.resources) return false;
+  for (const ResourceQuantity& q : pod.spec.resources->requests)
+    if (IsSupportedPodLevelResource(q.name)) return true;
+  return false;
+}
+
+bool PodLevelResourcesSet(const Pod& pod) {
+  if (!pod.spec.resources) return false;
+  for (const ResourceList* l : {&pod.spec.resources->requests, &pod.spec.resources->limits})
+    for (const ResourceQuantity& q : *l)
+      if (IsSupportedPodLevelResource(q.name)) return true;
+  return false;
+}
+
+ResourceList PodRequestsV135(const Pod& pod, const PodRequestOptions& options) {
+  return PodRequestsWith(pod, options, {});
+}
+
+Resource PodRequestV135(const Pod& pod, const PodRequestOptions& options) {
+  Resource r;
+  r.Add(PodRequestsV135(pod, options));
+  return r;
+}
+
+NonZeroRequest PodNonZeroRequestV135(const Pod& pod, const PodRequestOptions& options) {
+  const ResourceNames& rn = ResourceNames::Get();
+  ResourceList requests = PodRequestsV135(pod, options);
+  // getNonMissingContainerRequests: without pod-level requests both
+  // defaults apply to every container; with them, only for a resource
+  // neither the pod nor any container names.
+  const bool pod_level = options.pod_level_resources && PodLevelRequestsSet(pod);
+  auto has = [&](StrId name) {
+    for (const ResourceQuantity& q : requests)
+      if (q.name == name) return true;
+    return false;
+  };
+  ResourceList defaults;
+  if (!pod_level || !has(rn.cpu)) defaults.push_back({rn.cpu, 1, kDefaultMilliCpuRequest});
+  if (!pod_level || !has(rn.memory))
+    defaults.push_back({rn.memory, kDefaultMemoryRequest, kDefaultMemoryRequest * 1000});
+  if (!defaults.empty()) requests = PodRequestsWith(pod, options, defaults);
+  NonZeroRequest nz;
+  for (const ResourceQuantity& q : requests) {
+    if (q.name == rn.cpu) nz.milli_cpu = q.milli;
+    if (q.name == rn.memory) nz.memory = q.value;
+  }
+  return nz;
+}
+
+}  // namespace ksched

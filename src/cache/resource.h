@@ -79,3 +79,40 @@ Resource PodRequestV126(const Pod& pod);
 NonZeroRequest PodNonZeroRequestV126(const Pod& pod);
 
 }  // namespace ksched
+
+namespace ksched {
+
+// What kube-scheduler v1.35 asks of component-helpers' PodRequests
+// (resource.PodResourcesOptions) when it counts a pod, from its gates.
+struct PodRequestOptions {
+  // InPlacePodVerticalScaling (GA, locked on in v1.35): a container whose
+  // status reports its resources counts the larger of spec, actuated and
+  // allocated requests (only actuated and allocated while its resize is
+  // infeasible).
+  bool use_status_resources = true;
+  // PodLevelResources (beta, on): spec.resources.requests of cpu, memory and
+  // hugepages-* replace the containers' sums.
+  bool pod_level_resources = true;
+};
+
+// v1.35's pod requests (component-helpers resource.PodRequests, KEP-753):
+// regular containers summed; each restartable init container (a native
+// sidecar) added to them and to the sidecars before it; an ordinary init
+// container counts with the sidecars started before it; per resource the
+// larger of the sum and any init container's use; then pod-level requests,
+// then spec.overhead.
+ResourceList PodRequestsV135(const Pod& pod, const PodRequestOptions& options);
+Resource PodRequestV135(const Pod& pod, const PodRequestOptions& options);
+// Its non-zero cpu and memory (framework.PodInfo.CalculateResource): the
+// same sum with 100m / 200Mi for each container that names no cpu (memory),
+// unless pod-level requests give that resource.
+NonZeroRequest PodNonZeroRequestV135(const Pod& pod, const PodRequestOptions& options);
+
+// Whether spec.resources.requests names cpu, memory or hugepages-*
+// (resource.IsPodLevelRequestsSet).
+bool PodLevelRequestsSet(const Pod& pod);
+// Whether spec.resources names cpu, memory or hugepages-* in requests or
+// limits (resource.IsPodLevelResourcesSet).
+bool PodLevelResourcesSet(const Pod& pod);
+
+}  // namespace ksched

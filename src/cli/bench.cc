@@ -167,7 +167,7 @@ Status BenchV115(Scenario scenario, const BenchArgs& args, Measurement* m) {
 
 // A v1.26 scenario through RunFrameworkReplay (the framework engine `replay`
 // runs for it); --details writes the framework's steps as `replay` does.
-Status BenchV126(Scenario scenario, const BenchArgs& args, Measurement* m) {
+Status BenchFramework(Scenario scenario, const BenchArgs& args, Measurement* m) {
   FrameworkReplayOptions options;
   if (args.tie_break == "round-robin")
     options.host_selection = framework::HostSelection::kReservoir;
@@ -218,11 +218,12 @@ int RunBench(const BenchArgs& args) {
                    "scheduled as v1.26\n";
     }
     const bool framework = IsFrameworkScenario(*scenario);
+    const std::string engine = framework ? scenario->scheduler_version : "v1.15";
     std::string name = scenario->name.empty() ? file : scenario->name;
     size_t pods = scenario->pending.size();
     Measurement m;
     m.latencies.reserve(pods);
-    Status s = framework ? BenchV126(std::move(scenario).value(), args, &m)
+    Status s = framework ? BenchFramework(std::move(scenario).value(), args, &m)
                          : BenchV115(std::move(scenario).value(), args, &m);
     m.Stop();  // a no-op when the replay stopped the clock after its last pod
     if (!s.ok()) {
@@ -239,7 +240,6 @@ int RunBench(const BenchArgs& args) {
       return latencies[i];
     };
     double rate = sched_s > 0 ? static_cast<double>(pods) / sched_s : 0;
-    const char* engine = framework ? "v1.26" : "v1.15";
     nlohmann::ordered_json j;
     j["scenario"] = name;
     j["engine"] = engine;

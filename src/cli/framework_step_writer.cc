@@ -119,10 +119,13 @@ void WriteScores(DocumentWriter* w, const CycleResult& r, const ClusterState& cl
     });
     w->Key("plugins");
     w->BeginObject();
+    const std::vector<uint8_t>& skipped = r.plugin_scores.skipped;
     for (size_t k = 0; k < plugins.size(); ++k) {
       size_t p = plugins[k];
       if (k + 1 < plugins.size() && fwk->ScorePluginName(plugins[k + 1]) == fwk->ScorePluginName(p))
         continue;
+      // v1.35: a plugin whose PreScore returned Skip did not score.
+      if (p < skipped.size() && skipped[p]) continue;
       w->Key(fwk->ScorePluginName(p));
       per_node([&](size_t i) { return r.plugin_scores.At(p, i); });
     }
@@ -138,11 +141,32 @@ void WriteScores(DocumentWriter* w, const CycleResult& r, const ClusterState& cl
   w->EndArray();
 }
 
+// The line of a pod the queue's PreEnqueue plugins hold (v1.35).
+void WritePreEnqueueStep(DocumentWriter* w, const Pod& pod, const framework::Status& rejection) {
+  w->BeginObject();
+  w->Key("pod");
+  w->String(pod.Key());
+  w->Key("node");
+  w->Null();
+  w->Key("preEnqueue");
+  w->BeginObject();
+  w->Key("plugin");
+  w->String(rejection.failed_plugin());
+  w->Key("message");
+  w->String(rejection.Message());
+  w->EndObject();
+  w->EndObject();
+}
+
 }  // namespace
 
 void WriteFrameworkStep(DocumentWriter* w, const Pod& pod, const CycleResult& r,
                         const ClusterState& cluster,
                         const std::function<void(DocumentWriter*)>& extra_fields) {
+  if (r.pre_enqueue) {
+    WritePreEnqueueStep(w, pod, *r.pre_enqueue);
+    return;
+  }
   w->BeginObject();
   w->Key("pod");
   w->String(pod.Key());

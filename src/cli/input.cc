@@ -333,7 +333,7 @@ Result<ObjectSet> LoadSnapshot(const std::vector<std::string>& args, Diagnostics
   }
   // Once for all files: a Namespace may be listed in another file than its
   // pods.
-  if (diag->engine() == "v1.26") ApplyV126ServerDefaults(&all);
+  if (diag->engine() != "v1.15") ApplyV126ServerDefaults(&all);
   return all;
 }
 
@@ -400,7 +400,7 @@ void CheckOwnersAgainst(const std::vector<Pod>& pods, const RsList& replica_sets
   bool has_controller = false;
   // What spreads a pod against its siblings: v1.15's SelectorSpreadPriority,
   // v1.26's PodTopologySpread with its system default constraints.
-  const bool v126 = diag->engine() == "v1.26";
+  const bool v126 = diag->engine() != "v1.15";
   const std::string_view spreader =
       v126 ? "PodTopologySpread's default constraints do" : "SelectorSpreadPriority does";
   for (const Pod& p : pods) {

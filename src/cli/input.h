@@ -46,8 +46,8 @@ Result<ValidateMode> ParseValidateMode(std::string_view flag);
 
 class Diagnostics {
  public:
-  // The engine the warnings speak of: "v1.26" (default) or "v1.15".
-  explicit Diagnostics(std::string_view engine = "v1.26",
+  // The engine the warnings speak of: "v1.35" (default), "v1.26" or "v1.15".
+  explicit Diagnostics(std::string_view engine = "v1.35",
                        ValidateMode validate = ValidateMode::kStrict)
       : engine_(engine), validate_(validate) {
     skew_.set_engine(engine);

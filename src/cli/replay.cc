@@ -11,6 +11,7 @@
 #include "config/load.h"
 #include "extender/config_extenders.h"
 #include "extender/http_extender.h"
+#include "framework/cache_options.h"
 #include "loop/snapshot_loop.h"
 
 namespace ksched {
@@ -83,6 +84,23 @@ std::vector<std::string> SortedKeys(const ClusterState& cluster, const std::vect
 // FitError runs the profile's PostFilter plugins, whose nomination, victims
 // and cleared nominations are applied before the next attempt; a pod that
 // got a node nominated is attempted once more, at once.
+// v1.35's queue runs the profile's PreEnqueue plugins before a pod may be
+// attempted: a held pod is reported once and never attempted (nothing in a
+// replay lifts a gate). v1.26's replay runs no PreEnqueue (its vectors were
+// made without the queue).
+bool HeldByPreEnqueue(framework::Scheduler* scheduler, const Pod& pod, const ClusterState& cluster,
+                      const FrameworkStepCallback& on_step) {
+  framework::Framework* fwk = scheduler->FrameworkForPod(pod);
+  if (fwk == nullptr || !fwk->feature_gates().AtLeast(config::SchedulerVersion::kV135))
+    return false;
+  framework::Status s = fwk->RunPreEnqueuePlugins(pod);
+  if (s.IsSuccess()) return false;
+  framework::CycleResult held;
+  held.pre_enqueue = std::move(s);
+  if (on_step) on_step(pod, held, cluster, nullptr);
+  return true;
+}
+
 void RunFrameworkLoop(framework::Scheduler* scheduler, ClusterState* cluster,
                       std::vector<Pod> pending, const FrameworkStepCallback& on_step) {
   NominatedPods nominated;
@@ -99,6 +117,7 @@ void RunFrameworkLoop(framework::Scheduler* scheduler, ClusterState* cluster,
     return PodPriority(pending[a]) > PodPriority(pending[b]);
   });
   for (size_t i : order) {
+    if (HeldByPreEnqueue(scheduler, pending[i], *cluster, on_step)) continue;
     for (int attempt = 1; attempt <= 2; ++attempt) {
       Pod& pod = pending[i];
       framework::CycleResult r = scheduler->ScheduleOne(pod, cluster);
@@ -120,7 +139,7 @@ void RunFrameworkLoop(framework::Scheduler* scheduler, ClusterState* cluster,
       }
       framework::PostFilterResult pf;
       framework::Status s = r.framework->RunPostFilterPlugins(&r.state, pod, statuses, &pf);
-      if (!s.Message().empty()) r.error += " " + s.Message() + ".";
+      if (!s.Message().empty()) r.error = framework::CycleFitError(r, s.Message());
       FrameworkPreemption p;
       const bool chose = pf.nominating && !pf.nominated_node_name.empty();
       if (chose) {
@@ -155,8 +174,20 @@ void RunFrameworkLoop(framework::Scheduler* scheduler, ClusterState* cluster,
 
 }  // namespace
 
+Result<config::SchedulerVersion> ScenarioSchedulerVersion(const Scenario& scenario) {
+  std::optional<config::SchedulerVersion> v =
+      config::ParseSchedulerVersion(scenario.scheduler_version);
+  if (!v)
+    return MakeError("schedulerVersion: unsupported value \"" + scenario.scheduler_version +
+                     "\": ksched emulates v1.35 and v1.26 (and v1.15 for scenarios without "
+                     "schedulerVersion)");
+  return *v;
+}
+
 Result<config::FeatureGates> ScenarioFeatureGates(const Scenario& scenario) {
-  config::FeatureGates gates;
+  auto version = ScenarioSchedulerVersion(scenario);
+  if (!version.ok()) return version.error();
+  config::FeatureGates gates = config::DefaultFeatureGates(*version);
   if (Status st = config::SetFeatureGatesFromMap(scenario.feature_gates, &gates); !st.ok())
     return MakeError("featureGates: " + st.error().message);
   return gates;
@@ -179,9 +210,8 @@ Status RunFrameworkReplay(Scenario scenario, const FrameworkReplayOptions& optio
   auto extenders = MakeConfigExtenders(cfg->extenders);
   if (!extenders.ok()) return extenders.error();
 
-  CacheOptions cache;
-  cache.v126 = true;
-  auto cluster = ClusterState::Build(std::move(scenario.cluster), nullptr, cache);
+  auto cluster = ClusterState::Build(std::move(scenario.cluster), nullptr,
+                                     framework::FrameworkCacheOptions(*gates));
   if (!cluster.ok()) return cluster.error();
 
   framework::FrameworkOptions fw_options;
@@ -205,6 +235,7 @@ Status RunFrameworkReplay(Scenario scenario, const FrameworkReplayOptions& optio
     return Status::Ok();
   }
   for (Pod& pod : scenario.pending) {
+    if (HeldByPreEnqueue(scheduler->get(), pod, *cluster, on_step)) continue;
     // Each pod is done with once attempted: an assumed one is moved into
     // the cluster (copying it was a tenth of a cheap cycle) and read there.
     framework::CycleResult result = (*scheduler)->ScheduleOne(std::move(pod), &*cluster);

@@ -54,10 +54,11 @@ Status RunReplay(Scenario scenario, const ReplayOptions& options, const StepCall
                  const std::function<void()>& on_ready = nullptr,
                  const std::function<void()>& on_done = nullptr);
 
-// ---------------------------------------------------------------- v1.26
+// ---------------------------------------------------------------- the framework
 
-// A scenario of the framework's vectors (../shared/framework/README.md):
-// `"schedulerVersion": "v1.26"`.
+// A scenario of the framework's vectors (../shared/framework/README.md,
+// ../shared/framework-v1.35/README.md): `"schedulerVersion": "v1.26"` or
+// `"v1.35"`.
 inline bool IsFrameworkScenario(const Scenario& scenario) {
   return !scenario.scheduler_version.empty();
 }
@@ -82,7 +83,10 @@ using FrameworkStepCallback =
     std::function<void(const Pod& pod, const framework::CycleResult& result,
                        const ClusterState& cluster, const FrameworkPreemption* preemption)>;
 
-// The scenario's featureGates over v1.26's defaults, and its configuration
+// The release a framework scenario's schedulerVersion names ("v1.26",
+// "v1.35"); an error for any other.
+Result<config::SchedulerVersion> ScenarioSchedulerVersion(const Scenario& scenario);
+// The scenario's featureGates over its release's defaults, and its configuration
 // (decoded, defaulted and validated; kube-scheduler's defaults when absent).
 Result<config::FeatureGates> ScenarioFeatureGates(const Scenario& scenario);
 Result<config::KubeSchedulerConfiguration> ScenarioSchedulerConfiguration(

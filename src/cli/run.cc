@@ -106,7 +106,7 @@ CLI::App* AddRunCommand(CLI::App* app, RunArgs* args) {
   cmd->add_option("--scheduler-version", args->flags.scheduler_version,
                   "v1.26 (the framework; the default) or v1.15 (predicates and priorities; the "
                   "default with --policy-config-file or --algorithm-provider)")
-      ->check(CLI::IsMember({"v1.15", "v1.26"}));
+      ->check(CLI::IsMember({"v1.15", "v1.26", "v1.35"}));
   cmd->add_option("--kubeconfig", args->kubeconfig,
                   "kubeconfig file (default: --config's clientConnection.kubeconfig, $KUBECONFIG, "
                   "in-cluster config, ~/.kube/config)")
@@ -206,6 +206,10 @@ int RunRun(const RunArgs& args) {
   // old for it (decided after discovery).
   const bool engine_from_server = flags.scheduler_version.empty() && flags.config_file.empty() &&
                                   flags.policy_file.empty() && !flags.provider_given;
+  // The v1.35 engine's queue (QueueingHints, PopFromBackoffQ, asynchronous
+  // preemption) is not live yet: `run` keeps v1.26's framework unless
+  // --scheduler-version asks for v1.35.
+  if (flags.scheduler_version.empty() && flags.framework()) flags.scheduler_version = "v1.26";
 
   // What --config gives, overridden by the flags given on the command line.
   std::string kubeconfig = args.kubeconfig;
@@ -346,9 +350,9 @@ int RunRun(const RunArgs& args) {
   std::string names;
   for (const std::string& n : served) names += (names.empty() ? "" : ", ") + n;
   std::string engine_text =
-      framework                   ? fmt::format("v1.26 framework ({})", flags.config_file.empty()
-                                                                            ? "default configuration"
-                                                                            : "config " + flags.config_file)
+      framework                   ? fmt::format("{} framework ({})", engine->version(),
+                              flags.config_file.empty() ? "default configuration"
+                                                                          : "config " + flags.config_file)
       : flags.policy_file.empty() ? "v1.15 provider " + flags.provider
                                   : "v1.15 policy " + flags.policy_file;
   Log('I', fmt::format("scheduler name{} {}, {}, preemption {}", served.size() > 1 ? "s" : "",
@@ -363,7 +367,7 @@ int RunRun(const RunArgs& args) {
   options.bind_workers = static_cast<size_t>(args.bind_workers);
   if (framework) {
     options.queue = queue_options;
-    auto gates = config::ParseFeatureGates(flags.feature_gates);
+    auto gates = flags.FrameworkGates();
     options.disruption_target_condition = gates.ok() && gates->pod_disruption_conditions;
   }
   live::LiveScheduler scheduler(engine.get(), &api, &clock, &metrics, options);

@@ -201,7 +201,7 @@ int RunSchedule(const ScheduleArgs& args) {
     // The v1.26 framework's own record of this cycle (its CycleState, the
     // PreFilter outcome): plugin causes read it.
     const framework::CycleResult* cycle = (*engine)->LastCycle();
-    d.framework = (*engine)->version() == "v1.26";
+    d.framework = (*engine)->framework();
     const bool explaining = explain && d.pod.Key() == explain_key;
     if (cycle != nullptr && (writer || explaining))
       d.pre_filter = ExplainPreFilter(d.pod, *cycle, d.result, *cluster, explaining);

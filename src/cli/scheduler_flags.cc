@@ -33,14 +33,16 @@ CLI::Validator IntegerIn(int64_t min, int64_t max) {
 
 void SchedulerFlags::AddTo(CLI::App* app) {
   app->add_option("--scheduler-version", scheduler_version,
-                  "Which kube-scheduler decides: v1.26 (the default: the scheduling "
-                  "framework's plugins, configured by --config) or v1.15 (predicates and "
-                  "priorities, configured by --policy or --provider, which select it)")
-      ->check(CLI::IsMember({"v1.15", "v1.26"}));
+                  "Which kube-scheduler release decides: v1.35 (the default) or v1.26 (the "
+                  "scheduling framework's plugins, configured by --config), or v1.15 "
+                  "(predicates and priorities, configured by --policy or --provider, which "
+                  "select it)")
+      ->check(CLI::IsMember({"v1.15", "v1.26", "v1.35"}));
   app->add_option("--config", config_file,
-                  "v1.26: KubeSchedulerConfiguration file (kubescheduler.config.k8s.io/v1 or "
-                  "v1beta3, JSON or YAML) as kube-scheduler --config reads it: profiles, "
-                  "plugins, pluginConfig, percentageOfNodesToScore");
+                  "v1.35 and v1.26: KubeSchedulerConfiguration file "
+                  "(kubescheduler.config.k8s.io/v1; v1.26 also v1beta3; JSON or YAML) as "
+                  "kube-scheduler --config reads it: profiles, plugins, pluginConfig, "
+                  "percentageOfNodesToScore");
   app->add_option("--validate", validate,
                   "What a field no Kubernetes release has (a typo: `affinty:`) is, in every "
                   "input file (snapshot, --pending, --pod): strict (or true) an error (exit 2), "
@@ -76,10 +78,11 @@ void SchedulerFlags::AddTo(CLI::App* app) {
                   "rotates among them, v1.26 picks one at random)")
       ->check(CLI::IsMember({"name", "round-robin"}))
       ->capture_default_str();
-  app->add_option("--feature-gates", feature_gates,
-                  "Feature gates of the chosen engine: v1.26's (e.g. "
-                  "MinDomainsInPodTopologySpread=true) or v1.15's (e.g. "
-                  "TaintNodesByCondition=false,ResourceLimitsPriorityFunction=true)");
+  app->add_option(
+      "--feature-gates", feature_gates,
+      "Feature gates of the chosen release, over its defaults: v1.35's (e.g. "
+      "PodLevelResources=false), v1.26's (e.g. MinDomainsInPodTopologySpread=true) "
+      "or v1.15's (e.g. TaintNodesByCondition=false,ResourceLimitsPriorityFunction=true)");
 }
 
 std::vector<std::string> ServedSchedulerNames(const std::string& flag, const Engine& engine) {
@@ -91,35 +94,50 @@ std::vector<std::string> ServedSchedulerNames(const std::string& flag, const Eng
 
 std::string_view SchedulerFlags::EngineVersion() const {
   if (!scheduler_version.empty()) return scheduler_version;
-  if (!config_file.empty()) return "v1.26";
-  if (!policy_file.empty() || provider_given) return "v1.15";
-  return "v1.26";
+  if (config_file.empty() && (!policy_file.empty() || provider_given)) return "v1.15";
+  return config::SchedulerVersionName(config::kLatestSchedulerVersion);
+}
+
+config::SchedulerVersion SchedulerFlags::FrameworkVersion() const {
+  return config::ParseSchedulerVersion(EngineVersion()).value_or(config::kLatestSchedulerVersion);
+}
+
+Result<config::FeatureGates> SchedulerFlags::FrameworkGates() const {
+  auto gates = config::ParseFeatureGates(feature_gates, FrameworkVersion());
+  if (!gates.ok()) {
+    std::string msg = "--feature-gates: " + gates.error().message;
+    if (msg.find("unrecognized feature gate") != std::string::npos)
+      msg += "\n  " + std::string(EngineVersion()) +
+             " knows: " + config::KnownFeatureGateNames(FrameworkVersion());
+    return MakeError(msg);
+  }
+  return gates;
 }
 
 Status SchedulerFlags::CheckConsistent() const {
   if (framework()) {
+    const std::string v(EngineVersion());
     if (!policy_file.empty()) {
-      return MakeError(
-          "--policy is a v1.15 Policy file; the v1.26 scheduler reads a "
-          "KubeSchedulerConfiguration: --config FILE (or choose v1.15: --scheduler-version "
-          "v1.15)");
+      return MakeError("--policy is a v1.15 Policy file; the " + v +
+                       " scheduler reads a KubeSchedulerConfiguration: --config FILE (or choose "
+                       "v1.15: --scheduler-version v1.15)");
     }
     if (provider_given) {
-      return MakeError(
-          "--provider selects a v1.15 algorithm provider; the v1.26 scheduler's plugins come "
-          "from --config FILE (or choose v1.15: --scheduler-version v1.15)");
+      return MakeError("--provider selects a v1.15 algorithm provider; the " + v +
+                       " scheduler's plugins come from --config FILE (or choose v1.15: "
+                       "--scheduler-version v1.15)");
     }
     if (hard_weight_given) {
-      return MakeError(
-          "--hard-pod-affinity-symmetric-weight is a v1.15 flag; with v1.26 set "
-          "hardPodAffinityWeight in InterPodAffinity's pluginConfig args of --config FILE");
+      return MakeError("--hard-pod-affinity-symmetric-weight is a v1.15 flag; with " + v +
+                       " set hardPodAffinityWeight in InterPodAffinity's pluginConfig args of "
+                       "--config FILE");
     }
     return Status::Ok();
   }
   if (!config_file.empty()) {
     return MakeError(
-        "--config is a v1.26 KubeSchedulerConfiguration; the v1.15 scheduler reads --policy "
-        "FILE (or drop --scheduler-version v1.15)");
+        "--config is a KubeSchedulerConfiguration (v1.26 and later); the v1.15 scheduler reads "
+        "--policy FILE (or drop --scheduler-version v1.15)");
   }
   return Status::Ok();
 }
@@ -213,8 +231,8 @@ Result<SchedulerConfig> SchedulerFlags::Build() const {
 }
 
 Result<config::KubeSchedulerConfiguration> SchedulerFlags::FrameworkConfig() const {
-  auto gates = config::ParseFeatureGates(feature_gates);
-  if (!gates.ok()) return MakeError("--feature-gates: " + gates.error().message);
+  auto gates = FrameworkGates();
+  if (!gates.ok()) return gates.error();
   if (config_file.empty()) {
     config::KubeSchedulerConfiguration cfg = config::DefaultConfiguration(*gates);
     if (!profile_name.empty()) cfg.profiles.front().scheduler_name = profile_name;
@@ -235,8 +253,8 @@ Result<std::unique_ptr<Engine>> SchedulerFlags::BuildEngine(
     if (!config.ok()) return config.error();
     return MakeV115Engine(std::move(config).value(), tie());
   }
-  auto gates = config::ParseFeatureGates(feature_gates);
-  if (!gates.ok()) return MakeError("--feature-gates: " + gates.error().message);
+  auto gates = FrameworkGates();
+  if (!gates.ok()) return gates.error();
   std::optional<config::KubeSchedulerConfiguration> read;
   if (loaded == nullptr) {
     auto cfg = FrameworkConfig();
@@ -261,7 +279,7 @@ Result<std::unique_ptr<Engine>> SchedulerFlags::BuildEngine(
   auto scheduler =
       framework::Scheduler::New(cfg, fw_options, options, std::move(extenders).value());
   if (!scheduler.ok()) return scheduler.error();
-  return MakeV126Engine(std::move(scheduler).value());
+  return MakeFrameworkEngine(std::move(scheduler).value());
 }
 
 }  // namespace ksched

@@ -24,10 +24,11 @@ struct SchedulerFlags {
   std::string tie_break = "name";
   std::string feature_gates;  // "TaintNodesByCondition=false,ResourceLimitsPriorityFunction=true"
   // Which kube-scheduler decides: "v1.15" (predicates, priorities, Policy)
-  // or "v1.26" (the scheduling framework, KubeSchedulerConfiguration); ""
-  // when not given: EngineVersion() decides from the other flags.
+  // or "v1.26" / "v1.35" (the scheduling framework,
+  // KubeSchedulerConfiguration); "" when not given: EngineVersion() decides
+  // from the other flags.
   std::string scheduler_version;
-  std::string config_file;  // --config: a KubeSchedulerConfiguration; implies v1.26
+  std::string config_file;  // --config: a KubeSchedulerConfiguration; implies the framework
   // --scheduler-name: without --config, the schedulerName of v1.26's default
   // profile (so that pods naming it are scheduled by the default plugins).
   std::string profile_name;
@@ -56,9 +57,14 @@ struct SchedulerFlags {
   Result<std::unique_ptr<Engine>> BuildEngine(
       const config::KubeSchedulerConfiguration* loaded = nullptr) const;
   // The engine these flags choose: --scheduler-version when given, else
-  // v1.15 for --policy or --provider, else v1.26 (the default).
+  // v1.15 for --policy or --provider, else v1.35 (the default).
   std::string_view EngineVersion() const;
-  bool framework() const { return EngineVersion() == "v1.26"; }
+  bool framework() const { return EngineVersion() != "v1.15"; }
+  // The framework release (when framework()).
+  config::SchedulerVersion FrameworkVersion() const;
+  // --feature-gates over FrameworkVersion()'s defaults; an unknown gate's
+  // error lists the gates that release knows.
+  Result<config::FeatureGates> FrameworkGates() const;
   // Flags that belong to the other engine than EngineVersion()'s, as an
   // error naming them; ok when they agree.
   Status CheckConsistent() const;

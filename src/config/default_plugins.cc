@@ -12,21 +12,27 @@ namespace {
 
 namespace names = framework::names;
 
-// Upstream's applyFeatureGates: SchedulingGates is appended when
+// Upstream's applyFeatureGates. v1.26: SchedulingGates is appended when
 // PodSchedulingReadiness is on; DynamicResources goes just before
 // DefaultPreemption, so an idle claim is released before a pod is evicted.
+// v1.35: SchedulingGates is in the list itself; NodeDeclaredFeatures is
+// appended when on, DynamicResources (weight 2) goes before DefaultPreemption,
+// then GangScheduling is appended when on.
 void ApplyFeatureGates(const FeatureGates& gates, PluginSet* multi_point) {
-  if (gates.pod_scheduling_readiness) multi_point->enabled.push_back({names::kSchedulingGates, 0});
+  auto& enabled = multi_point->enabled;
+  const bool v135 = gates.AtLeast(SchedulerVersion::kV135);
+  if (!v135 && gates.pod_scheduling_readiness) enabled.push_back({names::kSchedulingGates, 0});
+  if (v135 && gates.node_declared_features) enabled.push_back({names::kNodeDeclaredFeatures, 0});
   if (gates.dynamic_resource_allocation) {
-    auto& enabled = multi_point->enabled;
     for (size_t i = 0; i < enabled.size(); ++i) {
       if (enabled[i].name == names::kDefaultPreemption) {
         enabled.insert(enabled.begin() + static_cast<std::ptrdiff_t>(i),
-                       Plugin{names::kDynamicResources, 0});
+                       Plugin{names::kDynamicResources, v135 ? 2 : 0});
         break;
       }
     }
   }
+  if (v135 && gates.gang_scheduling) enabled.push_back({names::kGangScheduling, 0});
 }
 
 // Upstream's mergePluginSet: the custom set's disabled names (then the
@@ -70,27 +76,34 @@ PluginSet MergePluginSet(const PluginSet& defaults, const PluginSet& custom) {
 
 Plugins DefaultPlugins(const FeatureGates& gates) {
   Plugins plugins;
+  if (gates.AtLeast(SchedulerVersion::kV135)) {
+    // The in-tree volume limits plugins (EBS, GCEPD, AzureDisk) are gone:
+    // CSI migration made NodeVolumeLimits count their volumes.
+    plugins.multi_point.enabled = {
+        {names::kSchedulingGates, 0},    {names::kPrioritySort, 0},
+        {names::kNodeUnschedulable, 0},  {names::kNodeName, 0},
+        {names::kTaintToleration, 3},    {names::kNodeAffinity, 2},
+        {names::kNodePorts, 0},          {names::kNodeResourcesFit, 1},
+        {names::kVolumeRestrictions, 0}, {names::kNodeVolumeLimits, 0},
+        {names::kVolumeBinding, 0},      {names::kVolumeZone, 0},
+        {names::kPodTopologySpread, 2},  {names::kInterPodAffinity, 2},
+        {names::kDefaultPreemption, 0},  {names::kNodeResourcesBalancedAllocation, 1},
+        {names::kImageLocality, 1},      {names::kDefaultBinder, 0},
+    };
+    ApplyFeatureGates(gates, &plugins.multi_point);
+    return plugins;
+  }
   plugins.multi_point.enabled = {
-      {names::kPrioritySort, 0},
-      {names::kNodeUnschedulable, 0},
-      {names::kNodeName, 0},
-      {names::kTaintToleration, 3},
-      {names::kNodeAffinity, 2},
-      {names::kNodePorts, 0},
-      {names::kNodeResourcesFit, 1},
-      {names::kVolumeRestrictions, 0},
-      {names::kEBSLimits, 0},
-      {names::kGCEPDLimits, 0},
-      {names::kNodeVolumeLimits, 0},
-      {names::kAzureDiskLimits, 0},
-      {names::kVolumeBinding, 0},
-      {names::kVolumeZone, 0},
-      {names::kPodTopologySpread, 2},
-      {names::kInterPodAffinity, 2},
-      {names::kDefaultPreemption, 0},
-      {names::kNodeResourcesBalancedAllocation, 1},
-      {names::kImageLocality, 1},
-      {names::kDefaultBinder, 0},
+      {names::kPrioritySort, 0},      {names::kNodeUnschedulable, 0},
+      {names::kNodeName, 0},          {names::kTaintToleration, 3},
+      {names::kNodeAffinity, 2},      {names::kNodePorts, 0},
+      {names::kNodeResourcesFit, 1},  {names::kVolumeRestrictions, 0},
+      {names::kEBSLimits, 0},         {names::kGCEPDLimits, 0},
+      {names::kNodeVolumeLimits, 0},  {names::kAzureDiskLimits, 0},
+      {names::kVolumeBinding, 0},     {names::kVolumeZone, 0},
+      {names::kPodTopologySpread, 2}, {names::kInterPodAffinity, 2},
+      {names::kDefaultPreemption, 0}, {names::kNodeResourcesBalancedAllocation, 1},
+      {names::kImageLocality, 1},     {names::kDefaultBinder, 0},
   };
   ApplyFeatureGates(gates, &plugins.multi_point);
   return plugins;

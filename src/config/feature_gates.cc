@@ -14,16 +14,134 @@ struct GateField {
 };
 constexpr GateField kGateFields[] = {
     {"CSIStorageCapacity", &FeatureGates::csi_storage_capacity},
+    {"DRAAdminAccess", &FeatureGates::dra_admin_access},
+    {"DRAConsumableCapacity", &FeatureGates::dra_consumable_capacity},
+    {"DRADeviceBindingConditions", &FeatureGates::dra_device_binding_conditions},
+    {"DRADeviceTaintRules", &FeatureGates::dra_device_taint_rules},
+    {"DRADeviceTaints", &FeatureGates::dra_device_taints},
+    {"DRAExtendedResource", &FeatureGates::dra_extended_resource},
+    {"DRAPartitionableDevices", &FeatureGates::dra_partitionable_devices},
+    {"DRAPrioritizedList", &FeatureGates::dra_prioritized_list},
+    {"DRAResourceClaimDeviceStatus", &FeatureGates::dra_resource_claim_device_status},
+    {"DRASchedulerFilterTimeout", &FeatureGates::dra_scheduler_filter_timeout},
     {"DynamicResourceAllocation", &FeatureGates::dynamic_resource_allocation},
+    {"GangScheduling", &FeatureGates::gang_scheduling},
+    {"GenericWorkload", &FeatureGates::generic_workload},
+    {"InPlacePodVerticalScaling", &FeatureGates::in_place_pod_vertical_scaling},
+    {"MatchLabelKeysInPodAffinity", &FeatureGates::match_label_keys_in_pod_affinity},
     {"MatchLabelKeysInPodTopologySpread", &FeatureGates::match_label_keys_in_pod_topology_spread},
     {"MinDomainsInPodTopologySpread", &FeatureGates::min_domains_in_pod_topology_spread},
+    {"NodeDeclaredFeatures", &FeatureGates::node_declared_features},
     {"NodeInclusionPolicyInPodTopologySpread",
      &FeatureGates::node_inclusion_policy_in_pod_topology_spread},
+    {"NominatedNodeNameForExpectation", &FeatureGates::nominated_node_name_for_expectation},
+    {"OpportunisticBatching", &FeatureGates::opportunistic_batching},
     {"PodDisruptionConditions", &FeatureGates::pod_disruption_conditions},
+    {"PodLevelResources", &FeatureGates::pod_level_resources},
     {"PodSchedulingReadiness", &FeatureGates::pod_scheduling_readiness},
     {"ReadWriteOncePod", &FeatureGates::read_write_once_pod},
+    {"SchedulerAsyncAPICalls", &FeatureGates::scheduler_async_api_calls},
+    {"SchedulerAsyncPreemption", &FeatureGates::scheduler_async_preemption},
+    {"SchedulerPopFromBackoffQ", &FeatureGates::scheduler_pop_from_backoff_q},
+    {"SchedulerQueueingHints", &FeatureGates::scheduler_queueing_hints},
+    {"SidecarContainers", &FeatureGates::sidecar_containers},
+    {"StorageCapacityScoring", &FeatureGates::storage_capacity_scoring},
+    {"TaintTolerationComparisonOperators", &FeatureGates::taint_toleration_comparison_operators},
     {"VolumeCapacityPriority", &FeatureGates::volume_capacity_priority},
 };
+
+// Gates v1.35 no longer knows that v1.26 had, removed after graduating, with
+// the value each was locked to: accepted at that value and ignored (a v1.26
+// configuration or scenario still loads); other values are refused.
+struct RemovedGate {
+  std::string_view name;
+  bool locked;
+};
+constexpr RemovedGate kRemovedInV135[] = {
+    {"AdvancedAuditing", true},
+    {"CPUManager", true},
+    {"CSIInlineVolume", true},
+    {"CSIMigration", true},
+    {"CSIMigrationAWS", true},
+    {"CSIMigrationAzureDisk", true},
+    {"CSIMigrationAzureFile", true},
+    {"CSIMigrationGCE", true},
+    {"CSIMigrationvSphere", true},
+    {"CSIStorageCapacity", true},
+    {"ConsistentHTTPGetHandlers", true},
+    {"ControllerManagerLeaderMigration", true},
+    {"DaemonSetUpdateSurge", true},
+    {"DelegateFSGroupToCSIDriver", true},
+    {"DevicePlugins", true},
+    {"DisableAcceleratorUsageMetrics", true},
+    {"DownwardAPIHugePages", true},
+    {"DryRun", true},
+    {"EndpointSliceTerminatingCondition", true},
+    {"EphemeralContainers", true},
+    {"ExpandCSIVolumes", true},
+    {"ExpandInUsePersistentVolumes", true},
+    {"ExpandPersistentVolumes", true},
+    {"IdentifyPodOS", true},
+    {"JobTrackingWithFinalizers", true},
+    {"KubeletCredentialProviders", true},
+    {"LegacyServiceAccountTokenNoAutoGeneration", true},
+    {"LocalStorageCapacityIsolation", true},
+    {"MinDomainsInPodTopologySpread", true},
+    {"MixedProtocolLBService", true},
+    {"NetworkPolicyEndPort", true},
+    {"PodDisruptionConditions", true},
+    {"PodSecurity", true},
+    {"ProbeTerminationGracePeriod", true},
+    {"ReadWriteOncePod", true},
+    {"RetroactiveDefaultStorageClass", true},
+    {"ServerSideApply", true},
+    {"ServiceIPStaticSubrange", true},
+    {"ServiceInternalTrafficPolicy", true},
+    {"StatefulSetAutoDeletePVC", true},
+    {"StatefulSetMinReadySeconds", true},
+    {"WindowsHostProcessContainers", true},
+};
+
+const RemovedGate* FindRemoved(std::string_view name, SchedulerVersion version) {
+  if (version < SchedulerVersion::kV135) return nullptr;
+  for (const RemovedGate& g : kRemovedInV135)
+    if (g.name == name) return &g;
+  return nullptr;
+}
+
+struct GateDependency {
+  std::string_view gate;
+  std::string_view depends_on;
+};
+
+const std::vector<FeatureSpec>& V126Gates() {
+  static const std::vector<FeatureSpec> kGates = {
+#define KSCHED_GATE(name, def, pre, lock) {name, def, PreRelease::pre, lock},
+#include "config/feature_gates_v126.inc"
+#undef KSCHED_GATE
+  };
+  return kGates;
+}
+
+const std::vector<FeatureSpec>& V135Gates() {
+  static const std::vector<FeatureSpec> kGates = {
+#define KSCHED_GATE(name, def, pre, lock) {name, def, PreRelease::pre, lock},
+#include "config/feature_gates_v135.inc"
+#undef KSCHED_GATE
+  };
+  return kGates;
+}
+
+// Sorted by gate, then dependency, as upstream lists them.
+const std::vector<GateDependency>& Dependencies(SchedulerVersion version) {
+  static const std::vector<GateDependency> kNone;
+  static const std::vector<GateDependency> kV135 = {
+#define KSCHED_GATE_DEP(name, dep) {name, dep},
+#include "config/feature_gates_v135.inc"
+#undef KSCHED_GATE_DEP
+  };
+  return version >= SchedulerVersion::kV135 ? kV135 : kNone;
+}
 
 bool FeatureGates::*FieldOf(std::string_view name) {
   for (const GateField& g : kGateFields)
@@ -57,7 +175,7 @@ std::string GoBool(bool b) { return b ? "true" : "false"; }
 // setUnsetAlphaGates / setUnsetBetaGates.
 void SetUnset(PreRelease which, bool value, const std::vector<std::pair<std::string, bool>>& values,
               FeatureGates* gates) {
-  for (const FeatureSpec& spec : KnownFeatureGates()) {
+  for (const FeatureSpec& spec : KnownFeatureGates(gates->version)) {
     if (spec.pre_release != which) continue;
     bool named = std::any_of(values.begin(), values.end(),
                              [&](const auto& kv) { return kv.first == spec.name; });
@@ -68,40 +186,109 @@ void SetUnset(PreRelease which, bool value, const std::vector<std::pair<std::str
 
 }  // namespace
 
-const std::vector<FeatureSpec>& KnownFeatureGates() {
-  static const std::vector<FeatureSpec> kGates = {
-#include "config/feature_gates_table.inc"
-  };
-  return kGates;
+const std::vector<FeatureSpec>& KnownFeatureGates(SchedulerVersion version) {
+  return version >= SchedulerVersion::kV135 ? V135Gates() : V126Gates();
 }
 
-const FeatureSpec* FindFeatureGate(std::string_view name) {
-  const auto& gates = KnownFeatureGates();
+const FeatureSpec* FindFeatureGate(std::string_view name, SchedulerVersion version) {
+  const auto& gates = KnownFeatureGates(version);
   auto it = std::lower_bound(gates.begin(), gates.end(), name,
                              [](const FeatureSpec& s, std::string_view n) { return s.name < n; });
   if (it == gates.end() || it->name != name) return nullptr;
   return &*it;
 }
 
+FeatureGates DefaultFeatureGates(SchedulerVersion version) {
+  FeatureGates gates;  // v1.26's defaults
+  gates.version = version;
+  if (version == SchedulerVersion::kV126) return gates;
+  for (const GateField& g : kGateFields) {
+    if (const FeatureSpec* spec = FindFeatureGate(g.name, version)) {
+      gates.*g.field = spec->default_value;
+    } else if (const RemovedGate* removed = FindRemoved(g.name, version)) {
+      gates.*g.field = removed->locked;
+    } else {
+      gates.*g.field = false;  // an alpha that was dropped (VolumeCapacityPriority)
+    }
+  }
+  return gates;
+}
+
+namespace {
+
+// Upstream's featureEnabled over the values being set: the explicit value,
+// else the default.
+bool EnabledWith(std::string_view name, const FeatureGates& gates,
+                 const std::vector<std::pair<std::string, bool>>& values) {
+  for (const auto& [n, v] : values)
+    if (n == name) return v;
+  if (auto field = FieldOf(name)) return gates.*field;
+  const FeatureSpec* spec = FindFeatureGate(name, gates.version);
+  return spec != nullptr && spec->default_value;
+}
+
+}  // namespace
+
 Status SetFeatureGatesFromMap(const std::vector<std::pair<std::string, bool>>& values,
                               FeatureGates* gates) {
+  const SchedulerVersion version = gates->version;
   // Checked first, applied after: upstream works on a copy and keeps it only
   // when every entry is valid.
+  std::vector<std::pair<std::string, bool>> known;
   for (const auto& [name, value] : values) {
-    if (name == kAllAlpha || name == kAllBeta) continue;
-    const FeatureSpec* spec = FindFeatureGate(name);
-    if (spec == nullptr) return MakeError("unrecognized feature gate: " + name);
+    if (name == kAllAlpha || name == kAllBeta) {
+      known.emplace_back(name, value);
+      continue;
+    }
+    const FeatureSpec* spec = FindFeatureGate(name, version);
+    if (spec == nullptr) {
+      if (const RemovedGate* removed = FindRemoved(name, version)) {
+        if (removed->locked != value)
+          return MakeError(name + " was removed in " + std::string(SchedulerVersionName(version)) +
+                           ", locked to " + GoBool(removed->locked));
+        continue;  // accepted, and nothing to change
+      }
+      return MakeError("unrecognized feature gate: " + name);
+    }
     if (spec->lock_to_default && spec->default_value != value)
       return MakeError("cannot set feature gate " + name + " to " + GoBool(value) +
                        ", feature is locked to " + GoBool(spec->default_value));
+    known.emplace_back(name, value);
   }
   FeatureGates next = *gates;
-  for (const auto& [name, value] : values) {
-    if (name == kAllAlpha) SetUnset(PreRelease::kAlpha, value, values, &next);
-    if (name == kAllBeta) SetUnset(PreRelease::kBeta, value, values, &next);
+  for (const auto& [name, value] : known) {
+    if (name == kAllAlpha) SetUnset(PreRelease::kAlpha, value, known, &next);
+    if (name == kAllBeta) SetUnset(PreRelease::kBeta, value, known, &next);
   }
-  for (const auto& [name, value] : values)
+  for (const auto& [name, value] : known)
     if (auto field = FieldOf(name)) next.*field = value;
+  // Upstream checks the dependencies of every enabled gate once the values
+  // are in: one error per gate, gates in name order here (upstream's map
+  // order is random), joined as an aggregate error is.
+  std::vector<std::string> errors;
+  const auto& deps = Dependencies(version);
+  for (size_t i = 0; i < deps.size();) {
+    size_t j = i;
+    std::string disabled;
+    const bool on = EnabledWith(deps[i].gate, next, known);
+    for (; j < deps.size() && deps[j].gate == deps[i].gate; ++j) {
+      if (on && !EnabledWith(deps[j].depends_on, next, known)) {
+        if (!disabled.empty()) disabled += " ";
+        disabled += deps[j].depends_on;
+      }
+    }
+    if (!disabled.empty())
+      errors.push_back(std::string(deps[i].gate) +
+                       " is enabled, but depends on features that are disabled: [" + disabled +
+                       "]");
+    i = j;
+  }
+  if (errors.size() == 1) return MakeError(errors[0]);
+  if (!errors.empty()) {
+    std::string joined = "[";
+    for (size_t i = 0; i < errors.size(); ++i) joined += (i ? ", " : "") + errors[i];
+    return MakeError(joined + "]");
+  }
   *gates = next;
   return Status::Ok();
 }
@@ -134,8 +321,8 @@ Status SetFeatureGates(std::string_view spec, FeatureGates* gates) {
   return SetFeatureGatesFromMap(values, gates);
 }
 
-Result<FeatureGates> ParseFeatureGates(std::string_view spec) {
-  FeatureGates gates;
+Result<FeatureGates> ParseFeatureGates(std::string_view spec, SchedulerVersion version) {
+  FeatureGates gates = DefaultFeatureGates(version);
   Status s = SetFeatureGates(spec, &gates);
   if (!s.ok()) return s.error();
   return gates;
@@ -143,8 +330,17 @@ Result<FeatureGates> ParseFeatureGates(std::string_view spec) {
 
 std::optional<bool> FeatureGateEnabled(const FeatureGates& gates, std::string_view name) {
   if (auto field = FieldOf(name)) return gates.*field;
-  if (const FeatureSpec* spec = FindFeatureGate(name)) return spec->default_value;
+  if (const FeatureSpec* spec = FindFeatureGate(name, gates.version)) return spec->default_value;
   return std::nullopt;
+}
+
+std::string KnownFeatureGateNames(SchedulerVersion version) {
+  std::string out;
+  for (const FeatureSpec& spec : KnownFeatureGates(version)) {
+    if (!out.empty()) out += ", ";
+    out += spec.name;
+  }
+  return out;
 }
 
 }  // namespace ksched::config

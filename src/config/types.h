@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "api/types.h"
+#include "config/version.h"
 
 namespace ksched::config {
 
@@ -187,18 +188,52 @@ struct KubeSchedulerConfiguration {
 
 // ---------------------------------------------------------------- feature gates
 
-// The v1.26 feature gates the scheduler reads, with v1.26's defaults. A value
-// passed to the framework, never a global.
+// The feature gates the scheduler reads, and the release whose behaviour it
+// emulates (config/version.h). A value passed to the framework, never a
+// global. Default-constructed: v1.26 with v1.26's defaults;
+// DefaultFeatureGates(v) (config/feature_gates.h) gives another release's.
+// A gate a release no longer has holds the value it was locked to (GA on,
+// or a removed alpha off).
 struct FeatureGates {
-  bool min_domains_in_pod_topology_spread = false;           // beta, off in 1.26
-  bool match_label_keys_in_pod_topology_spread = false;      // alpha in 1.25
-  bool node_inclusion_policy_in_pod_topology_spread = true;  // beta in 1.26
-  bool read_write_once_pod = false;                          // alpha until 1.27
-  bool pod_scheduling_readiness = false;                     // alpha in 1.26
-  bool volume_capacity_priority = false;                     // alpha
+  SchedulerVersion version = SchedulerVersion::kV126;
+  bool AtLeast(SchedulerVersion v) const { return version >= v; }
+
+  bool min_domains_in_pod_topology_spread = false;           // beta, off in 1.26; GA 1.30
+  bool match_label_keys_in_pod_topology_spread = false;      // alpha in 1.25, beta 1.27
+  bool node_inclusion_policy_in_pod_topology_spread = true;  // beta in 1.26; GA 1.33
+  bool read_write_once_pod = false;                          // alpha until 1.27; GA 1.29
+  bool pod_scheduling_readiness = false;                     // alpha in 1.26; GA 1.30
+  bool volume_capacity_priority = false;                     // alpha; gone in 1.33
   bool csi_storage_capacity = true;                          // GA in 1.24
-  bool pod_disruption_conditions = true;                     // beta in 1.26
-  bool dynamic_resource_allocation = false;                  // alpha
+  bool pod_disruption_conditions = true;                     // beta in 1.26; GA 1.31
+  bool dynamic_resource_allocation = false;                  // alpha; GA 1.34
+
+  // Gates v1.26 did not have (false there).
+  bool match_label_keys_in_pod_affinity = false;       // GA 1.33
+  bool sidecar_containers = false;                     // GA 1.33
+  bool in_place_pod_vertical_scaling = false;          // GA 1.35
+  bool pod_level_resources = false;                    // beta 1.34
+  bool scheduler_queueing_hints = false;               // GA 1.34
+  bool scheduler_async_preemption = false;             // beta 1.33
+  bool scheduler_pop_from_backoff_q = false;           // beta 1.33
+  bool scheduler_async_api_calls = false;              // beta 1.34, off
+  bool opportunistic_batching = false;                 // beta 1.35
+  bool nominated_node_name_for_expectation = false;    // beta 1.35
+  bool storage_capacity_scoring = false;               // alpha 1.33
+  bool node_declared_features = false;                 // alpha 1.35
+  bool gang_scheduling = false;                        // alpha 1.35
+  bool generic_workload = false;                       // alpha 1.35
+  bool taint_toleration_comparison_operators = false;  // alpha 1.35
+  bool dra_admin_access = false;                       // beta 1.34
+  bool dra_prioritized_list = false;                   // beta 1.34
+  bool dra_resource_claim_device_status = false;       // beta 1.33
+  bool dra_scheduler_filter_timeout = false;           // beta 1.34
+  bool dra_device_taints = false;                      // alpha
+  bool dra_device_taint_rules = false;                 // alpha 1.35
+  bool dra_partitionable_devices = false;              // alpha
+  bool dra_consumable_capacity = false;                // alpha 1.34
+  bool dra_extended_resource = false;                  // alpha 1.34
+  bool dra_device_binding_conditions = false;          // alpha 1.34
 };
 
 }  // namespace ksched::config

@@ -6,6 +6,7 @@
 
 #include "cache/resource.h"
 #include "config/defaults.h"
+#include "config/plugin_catalogue.h"
 #include "labels/validation.h"
 #include "util/go_quote.h"
 
@@ -676,43 +677,11 @@ ErrorList ValidateKubeSchedulerConfiguration(const KubeSchedulerConfiguration& c
 
 namespace {
 
-// Upstream v1.26's in-tree registry (plugins/registry.go), by name.
-constexpr std::string_view kInTreePlugins[] = {
-    "AzureDiskLimits",
-    "CinderLimits",
-    "DefaultBinder",
-    "DefaultPreemption",
-    "DynamicResources",
-    "EBSLimits",
-    "GCEPDLimits",
-    "ImageLocality",
-    "InterPodAffinity",
-    "NodeAffinity",
-    "NodeName",
-    "NodePorts",
-    "NodeResourcesBalancedAllocation",
-    "NodeResourcesFit",
-    "NodeUnschedulable",
-    "NodeVolumeLimits",
-    "PodTopologySpread",
-    "PrioritySort",
-    "SchedulingGates",
-    "SelectorSpread",
-    "TaintToleration",
-    "VolumeBinding",
-    "VolumeRestrictions",
-    "VolumeZone",
-};
-
-bool InTree(std::string_view name) {
-  return std::find(std::begin(kInTreePlugins), std::end(kInTreePlugins), name) !=
-         std::end(kInTreePlugins);
-}
-
 // NewFramework's per-profile checks that need no plugin instance: each
 // built plugin's args (its factory's validation), then names that no plugin
 // has, per extension point in the framework's order, then MultiPoint's.
 std::string FrameworkError(const Profile& prof, const FeatureGates& gates) {
+  auto InTree = [&](std::string_view name) { return InTreePlugin(name, gates.version); };
   for (const std::string& name : EnabledPluginNames(prof.plugins)) {
     if (!InTree(name)) continue;  // never built: reported below
     const PluginArgs* args = prof.ArgsFor(name);

@@ -76,8 +76,11 @@ class Engine {
  public:
   virtual ~Engine() = default;
 
-  // "v1.15" or "v1.26".
+  // The release it decides as: "v1.15", "v1.26" or "v1.35".
   virtual std::string_view version() const = 0;
+  // Whether it is the scheduling framework (v1.26 and later: plugins,
+  // profiles, KubeSchedulerConfiguration), not v1.15's algorithm.
+  virtual bool framework() const { return false; }
   // How the cluster must count pods for this engine (ClusterState::Build).
   virtual CacheOptions cache_options() const = 0;
   // The score columns of every scored result, in order.
@@ -118,6 +121,15 @@ class Engine {
                                    const PreemptOptions& options,
                                    std::string* post_filter_message) = 0;
 
+  // The FitError a pod's events and condition carry once PostFilter ran:
+  // `fit_error` with PostFilter's message appended (v1.26: " msg.", v1.35:
+  // " msg"; unchanged when the message is empty).
+  virtual std::string WithPostFilterMessage(const std::string& fit_error,
+                                            const std::string& post_filter_message) const {
+    if (post_filter_message.empty()) return fit_error;
+    return fit_error + " " + post_filter_message + ".";
+  }
+
   // Binds `pod` to `node`: ClusterState::Assume, and for the framework its
   // Reserve plugins (VolumeBinding's assumed bindings).
   virtual PodId Assume(Pod pod, NodeId node, ClusterState* cluster) = 0;
@@ -146,9 +158,10 @@ class Engine {
 // The v1.15 engine over a built SchedulerConfig (provider or Policy).
 std::unique_ptr<Engine> MakeV115Engine(SchedulerConfig config, TieBreak tie_break);
 
-// The v1.26 framework engine over a built scheduler (profiles from a
-// KubeSchedulerConfiguration).
-std::unique_ptr<Engine> MakeV126Engine(std::unique_ptr<framework::Scheduler> scheduler);
+// The framework engine over a built scheduler (profiles from a
+// KubeSchedulerConfiguration), deciding as the release its feature gates
+// name (v1.26 or v1.35).
+std::unique_ptr<Engine> MakeFrameworkEngine(std::unique_ptr<framework::Scheduler> scheduler);
 
 // The v1.15 engine's GenericScheduler, for the tests and benchmarks that tune
 // it; nullptr for other engines.

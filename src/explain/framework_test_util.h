@@ -65,7 +65,7 @@ inline Explained126 ScheduleAndExplainV126(const std::string& objects_json,
   auto scheduler = framework::Scheduler::New(cfg, fw_options, options);
   EXPECT_TRUE(scheduler.ok()) << (scheduler.ok() ? "" : scheduler.error().message);
   if (!scheduler.ok()) return out;
-  std::unique_ptr<Engine> engine = MakeV126Engine(std::move(scheduler).value());
+  std::unique_ptr<Engine> engine = MakeFrameworkEngine(std::move(scheduler).value());
 
   ObjectSet objects;
   Status s = DecodeObjects(objects_json, "test-input", &objects);

@@ -29,6 +29,8 @@ CycleState CycleState::Clone() const {
   copy.data_.resize(data_.size());
   for (size_t i = 0; i < data_.size(); ++i)
     if (data_[i]) copy.data_[i] = data_[i]->Clone();
+  copy.skip_filter_ = skip_filter_;
+  copy.skip_score_ = skip_score_;
   return copy;
 }
 

@@ -14,6 +14,8 @@
 
 namespace ksched::framework {
 
+class Plugin;
+
 class StateData {
  public:
   virtual ~StateData() = default;
@@ -55,11 +57,31 @@ class CycleState {
   }
   void Write(StateKey key, std::unique_ptr<StateData> value);
   void Delete(StateKey key);
-  // A deep copy (every StateData cloned).
+  // A deep copy (every StateData cloned, the skipped plugins kept).
   CycleState Clone() const;
 
+  // The plugins whose PreFilter returned Skip this cycle (v1.27+; upstream's
+  // SkipFilterPlugins): their Filter and PreFilter extensions do not run.
+  // And those whose PreScore returned Skip (SkipScorePlugins): their Score
+  // and NormalizeScore do not run and the cycle does not list them. A
+  // cycle skips a handful at most: lists, not sets.
+  void SkipFilter(const Plugin* plugin) { skip_filter_.push_back(plugin); }
+  void SkipScore(const Plugin* plugin) { skip_score_.push_back(plugin); }
+  bool SkipsFilter(const Plugin* plugin) const { return Has(skip_filter_, plugin); }
+  bool SkipsScore(const Plugin* plugin) const { return Has(skip_score_, plugin); }
+  bool any_filter_skipped() const { return !skip_filter_.empty(); }
+  bool any_score_skipped() const { return !skip_score_.empty(); }
+
  private:
+  static bool Has(const std::vector<const Plugin*>& v, const Plugin* p) {
+    for (const Plugin* q : v)
+      if (q == p) return true;
+    return false;
+  }
+
   std::vector<std::unique_ptr<StateData>> data_;
+  std::vector<const Plugin*> skip_filter_;
+  std::vector<const Plugin*> skip_score_;
 };
 
 }  // namespace ksched::framework

@@ -53,29 +53,48 @@ std::string Quote(std::string_view s) { return "\"" + std::string(s) + "\""; }
 std::string FitErrorMessage(size_t num_all_nodes, const std::string& pre_filter_msg,
                             const NodeToStatusMap& failures,
                             const std::vector<std::pair<std::string, Status>>& unknown_failures,
-                            const std::string& post_filter_msg) {
-  std::map<std::string_view, int> counts;
-  for (const NodeStatus& f : failures)
-    for (const std::string& reason : f.status.reasons()) ++counts[reason];
-  for (const auto& [name, status] : unknown_failures)
-    for (const std::string& reason : status.reasons()) ++counts[reason];
+                            const std::string& post_filter_msg, config::SchedulerVersion version,
+                            const Status* absent) {
+  const bool v135 = version >= config::SchedulerVersion::kV135;
   std::string msg = "0/" + std::to_string(num_all_nodes) + " nodes are available:";
   if (!pre_filter_msg.empty()) msg += " " + pre_filter_msg + ".";
-  std::vector<std::string> histogram;
-  histogram.reserve(counts.size());
-  for (const auto& [reason, count] : counts)
-    histogram.push_back(std::to_string(count) + " " + std::string(reason));
-  std::sort(histogram.begin(), histogram.end());
-  if (!histogram.empty()) {
-    msg += " ";
-    for (size_t i = 0; i < histogram.size(); ++i) {
-      if (i) msg += ", ";
-      msg += histogram[i];
+  // v1.35 gives every node a PreFilter rejection's status, and so leaves
+  // out the histogram, which would repeat it.
+  if (!v135 || pre_filter_msg.empty()) {
+    std::map<std::string_view, int64_t> counts;
+    for (const NodeStatus& f : failures)
+      for (const std::string& reason : f.status.reasons()) ++counts[reason];
+    for (const auto& [name, status] : unknown_failures)
+      for (const std::string& reason : status.reasons()) ++counts[reason];
+    const size_t explicit_nodes = failures.size() + unknown_failures.size();
+    if (v135 && absent != nullptr && explicit_nodes < num_all_nodes) {
+      for (const std::string& reason : absent->reasons())
+        counts[reason] += static_cast<int64_t>(num_all_nodes - explicit_nodes);
     }
-    msg += ".";
+    std::vector<std::string> histogram;
+    histogram.reserve(counts.size());
+    for (const auto& [reason, count] : counts)
+      histogram.push_back(std::to_string(count) + " " + std::string(reason));
+    std::sort(histogram.begin(), histogram.end());
+    if (!histogram.empty()) {
+      msg += " ";
+      for (size_t i = 0; i < histogram.size(); ++i) {
+        if (i) msg += ", ";
+        msg += histogram[i];
+      }
+      msg += ".";
+    }
   }
-  if (!post_filter_msg.empty()) msg += " " + post_filter_msg + ".";
+  if (!post_filter_msg.empty()) msg += " " + post_filter_msg + (v135 ? "" : ".");
   return msg;
+}
+
+std::string CycleFitError(const CycleResult& r, const std::string& post_filter_msg) {
+  const config::SchedulerVersion version = r.framework != nullptr
+                                               ? r.framework->feature_gates().version
+                                               : config::SchedulerVersion::kV126;
+  return FitErrorMessage(r.num_all_nodes, r.pre_filter_msg, r.failures, r.unknown_failures,
+                         post_filter_msg, version, &r.absent_status);
 }
 
 Result<std::unique_ptr<Scheduler>> Scheduler::New(
@@ -556,13 +575,22 @@ void Scheduler::FindNodesThatFitPod(Framework* fwk, const Pod& pod, CycleResult*
   // Only the detailed path records failures (the lean one counts them).
   if (!lean_) failure_index_.assign(cluster_->num_nodes(), -1);
   PreFilterResult pre;
-  Status s = fwk->RunPreFilterPlugins(&r->state, pod, &pre);
+  const bool v135 = fwk->feature_gates().AtLeast(config::SchedulerVersion::kV135);
+  std::vector<std::string> with_nodes;
+  Status s = fwk->RunPreFilterPlugins(&r->state, pod, &pre, &with_nodes);
+  // v1.35: the plugins whose PreFilterResult narrowed the nodes count as
+  // rejecting the pod (Diagnosis.UnschedulablePlugins).
+  if (v135)
+    r->unschedulable_plugins.insert(r->unschedulable_plugins.end(), with_nodes.begin(),
+                                    with_nodes.end());
   if (!s.IsSuccess()) {
     if (!s.IsUnschedulable()) {
       *error = s.Message();
       return;
     }
     r->pre_filter_msg = s.Message();
+    // v1.35: every node has the PreFilter's status (preemption reads it).
+    if (v135) r->absent_status = Status(s.code(), s.reasons());
     if (!s.failed_plugin().empty()) r->unschedulable_plugins.push_back(s.failed_plugin());
     return;
   }
@@ -593,19 +621,28 @@ void Scheduler::FindNodesThatFitPod(Framework* fwk, const Pod& pod, CycleResult*
     for (const std::string& name : *pre.node_names) {
       NodeId id = cluster_->FindNode(name);
       if (id == kNoNode) {
+        if (v135) continue;  // v1.35 drops names the snapshot does not have
         *error = "nodeinfo not found for node name " + Quote(name);
         return;
       }
       listed.push_back(id);
+    }
+    if (v135) {
+      // Go's %v of the sorted plugin names: [A B].
+      std::string names;
+      for (const std::string& n : with_nodes) names += (names.empty() ? "" : " ") + n;
+      r->absent_status = Status::Unresolvable("node(s) didn't satisfy plugin(s) [" + names + "]");
     }
   }
   const std::vector<NodeId>& nodes = pre.AllNodes() ? NodeOrder() : listed;
   std::vector<NodeId> feasible;
   bool ok = nodes.empty() || FindNodesThatPassFiltersTimed(fwk, pod, nodes, r, &feasible, error);
   if (lean_retry_) return;
-  if (!nodes.empty()) {
+  // v1.35 advances over the whole snapshot (v1.26: over the nodes filtered).
+  const size_t all = v135 ? cluster_->num_nodes() : nodes.size();
+  if (all != 0) {
     size_t processed = feasible.size() + NumFailedNodes(*r);
-    next_start_node_index_ = (next_start_node_index_ + processed) % nodes.size();
+    next_start_node_index_ = (next_start_node_index_ + processed) % all;
   }
   if (!ok) return;
   if (!FindNodesThatPassExtenders(pod, &feasible, r, error)) return;
@@ -784,6 +821,12 @@ void Scheduler::SchedulePodOnce(Framework* fwk, const Pod& pod, CycleResult* r, 
   if (!error.empty()) {
     r->error = std::move(error);
     r->feasible.clear();
+    // v1.35: an Error cancels the parallel filtering, and the statuses found
+    // by then (a matter of timing upstream) are not reported.
+    if (fwk->feature_gates().AtLeast(config::SchedulerVersion::kV135)) {
+      r->failures.clear();
+      r->unknown_failures.clear();
+    }
     return;
   }
   if (r->feasible.empty()) {
@@ -792,8 +835,7 @@ void Scheduler::SchedulePodOnce(Framework* fwk, const Pod& pod, CycleResult* r, 
       return;
     }
     r->fit_error = true;
-    r->error =
-        FitErrorMessage(r->num_all_nodes, r->pre_filter_msg, r->failures, r->unknown_failures);
+    r->error = CycleFitError(*r);
     return;
   }
   if (r->feasible.size() == 1) {

@@ -34,6 +34,9 @@ enum class HostSelection : uint8_t {
 };
 
 struct CycleResult {
+  // The queue's PreEnqueue plugins held the pod (v1.35's vectors: its
+  // rejection, with the plugin); no cycle ran.
+  std::optional<Status> pre_enqueue;
   NodeId chosen = kNoNode;
   std::string error;               // "" when a node was chosen and reserved
   bool fit_error = false;          // `error` is a FitError (PostFilter may run)
@@ -48,6 +51,11 @@ struct CycleResult {
   NodeToStatusMap failures;
   // Extender failures for names the cluster does not have.
   std::vector<std::pair<std::string, Status>> unknown_failures;
+  // v1.35's NodeToStatus.AbsentNodesStatus: the status of every node not
+  // in `failures` (a PreFilter rejection's, or nodes a PreFilterResult left
+  // out: "node(s) didn't satisfy plugin(s) [...]"); by default
+  // UnschedulableAndUnresolvable without reasons. v1.26 has none.
+  Status absent_status = Status(Code::kUnschedulableAndUnresolvable);
   std::string pre_filter_msg;
   // The merged PreFilterResult when a PreFilter plugin (NodeAffinity) named
   // the only nodes worth filtering; nullopt: every node.
@@ -71,10 +79,18 @@ struct CycleResult {
 // Upstream's FitError.Error(): "0/N nodes are available: " then the
 // PreFilter message, the reasons histogram ("<count> <reason>" sorted as
 // strings, joined by ", ") and the PostFilter message, each as " <msg>.".
+// v1.35: the histogram only without a PreFilter message, nodes not in
+// `failures` counted with `absent`'s reasons, and no "." after the
+// PostFilter message.
 std::string FitErrorMessage(size_t num_all_nodes, const std::string& pre_filter_msg,
                             const NodeToStatusMap& failures,
                             const std::vector<std::pair<std::string, Status>>& unknown_failures,
-                            const std::string& post_filter_msg = "");
+                            const std::string& post_filter_msg = "",
+                            config::SchedulerVersion version = config::SchedulerVersion::kV126,
+                            const Status* absent = nullptr);
+// FitErrorMessage of a cycle with PostFilter's message, as its framework's
+// release words it.
+std::string CycleFitError(const CycleResult& r, const std::string& post_filter_msg = "");
 
 struct SchedulerOptions {
   // The configuration's percentageOfNodesToScore; nullopt or 0: adaptive.

@@ -69,7 +69,7 @@ LiveScheduler::LiveScheduler(Engine* engine, SchedulerApi* api, const Clock* clo
                                                       : options_.scheduler_names.front()),
       binders_(std::make_unique<WorkerPool>(options_.bind_workers)),
       writers_(std::make_unique<WorkerPool>(options_.write_workers)),
-      v126_(engine->version() == "v1.26") {
+      v126_(engine->framework()) {
   if (std::optional<framework::ClusterEventMap> map = engine->ClusterEvents())
     queue_.SetClusterEventMap(std::move(*map));
   if (metrics_ != nullptr && metrics_->v126()) {
@@ -434,7 +434,7 @@ void LiveScheduler::ScheduleOne(PriorityQueue::PodPtr popped) {
   if (!options_.disable_preemption) {
     // v1.26's FitError message ends with PostFilter's ("preemption: ...").
     std::string post_filter = Preempt(pod, r, &requeue);
-    if (!post_filter.empty()) message += " " + post_filter + ".";
+    message = engine_->WithPostFilterMessage(message, post_filter);
   }
   if (metrics_ != nullptr) {
     metrics_->Attempt("unschedulable", Profile(*pod),

@@ -332,7 +332,7 @@ class LiveScheduler126Test : public LiveFixture {
     fw.feature_gates = gates;
     auto scheduler = framework::Scheduler::New(cfg, fw, framework::SchedulerOptions());
     EXPECT_TRUE(scheduler.ok()) << scheduler.error().message;
-    return MakeV126Engine(std::move(scheduler).value());
+    return MakeFrameworkEngine(std::move(scheduler).value());
   }
   static LiveOptions Options() {
     LiveOptions o;

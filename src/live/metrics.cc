@@ -55,7 +55,7 @@ prometheus::Counter* NewCounter(prometheus::Registry& r, const std::string& name
 }  // namespace
 
 Metrics::Metrics(std::string_view version)
-    : v126_(version == "v1.26"), registry_(std::make_shared<prometheus::Registry>()) {
+    : v126_(version != "v1.15"), registry_(std::make_shared<prometheus::Registry>()) {
   prometheus::Registry& r = *registry_;
   attempts_ = &prometheus::BuildCounter()
                    .Name("scheduler_schedule_attempts_total")

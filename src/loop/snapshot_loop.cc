@@ -56,7 +56,7 @@ void SnapshotLoop::Run(std::vector<Pod> pending,
       std::string post_filter_message;
       a.preemption =
           engine_->Preempt(pod, a.result, *cluster_, &nominated_, popts, &post_filter_message);
-      if (!post_filter_message.empty()) a.result.error += " " + post_filter_message + ".";
+      a.result.error = engine_->WithPostFilterMessage(a.result.error, post_filter_message);
       on_attempt(a);
       const PreemptionResult& p = *a.preemption;
       const bool chose = p.error.empty() && p.node != kNoNode;

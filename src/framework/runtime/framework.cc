@@ -266,9 +266,10 @@ class FrameworkBuilder {
     const std::vector<RegistryEntry>& registry =
         f_->options_.registry ? *f_->options_.registry : InTreeRegistry();
     static const config::PluginArgs kNoArgs;
+    const config::SchedulerVersion version = f_->options_.feature_gates.version;
     for (const RegistryEntry& entry : registry) {
       std::string name(entry.name);
-      if (!needed.count(name)) continue;
+      if (!needed.count(name) || !entry.In(version)) continue;
       auto a = args.find(name);
       Status error;
       std::unique_ptr<Plugin> p = entry.factory(a == args.end() ? kNoArgs : *a->second, f_, &error);
@@ -464,7 +465,16 @@ struct Framework::NodeCacheClass {
   // The node-local filter plugins a first look asks, in order: those that
   // may reject a node for the class's spec (FilterPlugin::PassesEveryNodeFor).
   std::vector<uint32_t> look_list;
+  // look_list before this cycle's skipped plugins were left out.
+  std::vector<uint32_t> look_list_all;
   bool any_local_filter = false;
+  // The node-local filter plugins (bit per index in filter_) and score
+  // plugins (bit per index in score_) skipped (v1.35's PreFilter / PreScore
+  // Skip) when the kept verdicts and scores were computed: a cycle that
+  // skips others drops them first. A spec decides these plugins' skips, so
+  // that is rare.
+  uint64_t skip_filter_mask = 0;
+  uint64_t skip_score_mask = 0;
   std::vector<int32_t> score_slot;  // by index in score_: its column in `raw`, -1: not node-local
   size_t num_local_scores = 0;
   // The ClusterState generation up to which changed nodes were dropped.
@@ -525,14 +535,20 @@ struct Framework::NodeCacheClass {
   };
   std::vector<Sibling> siblings;
   // The first sibling with a kept verdict / kept scores on node `id`.
+  // (Only a sibling that skips the same plugins: a skipped plugin passes
+  // without a look.)
   const Sibling* FilterDonor(NodeId id) const {
     for (const Sibling& s : siblings)
-      if (!s.c->filter_kept.empty() && s.c->filter_kept[id]) return &s;
+      if (!s.c->filter_kept.empty() && s.c->filter_kept[id] &&
+          s.c->skip_filter_mask == skip_filter_mask)
+        return &s;
     return nullptr;
   }
   const Sibling* ScoreDonor(NodeId id) const {
     for (const Sibling& s : siblings)
-      if (!s.c->score_kept.empty() && s.c->score_kept[id]) return &s;
+      if (!s.c->score_kept.empty() && s.c->score_kept[id] &&
+          s.c->skip_score_mask == skip_score_mask)
+        return &s;
     return nullptr;
   }
 
@@ -638,33 +654,50 @@ Status Framework::RunPreEnqueuePlugins(const Pod& pod) const {
 
 // ---------------------------------------------------------------- filter
 
-Status Framework::RunPreFilterPlugins(CycleState* state, const Pod& pod,
-                                      PreFilterResult* result) const {
-  return TimePoint(metrics_, ep::kPreFilter, profile_name_,
-                   [&] { return RunPreFilterPluginsUntimed(state, pod, result); });
+Status Framework::RunPreFilterPlugins(CycleState* state, const Pod& pod, PreFilterResult* result,
+                                      std::vector<std::string>* plugins_with_nodes) const {
+  return TimePoint(metrics_, ep::kPreFilter, profile_name_, [&] {
+    return RunPreFilterPluginsUntimed(state, pod, result, plugins_with_nodes);
+  });
 }
 
 Status Framework::RunPreFilterPluginsUntimed(CycleState* state, const Pod& pod,
-                                             PreFilterResult* result) const {
+                                             PreFilterResult* result,
+                                             std::vector<std::string>* plugins_with_nodes) const {
   MetricsRecorder* const rec = plugin_recorder();
+  const bool v135 = options_.feature_gates.AtLeast(config::SchedulerVersion::kV135);
   PreFilterResult merged;
-  std::vector<std::string_view> with_nodes;
+  std::vector<std::string> with_nodes;  // sorted, as upstream's set lists them
+  // v1.35 runs every PreFilter after an Unschedulable one (preemption may
+  // still help, kubernetes#119770) and returns the last such status.
+  Status unschedulable;
   for (PreFilterPlugin* pl : pre_filter_) {
     PreFilterResult r;
     Status s = TimePlugin(rec, pl, ep::kPreFilter, [&] { return pl->PreFilter(state, pod, &r); });
+    if (v135 && s.IsSkip()) {
+      state->SkipFilter(pl);
+      continue;
+    }
     if (!s.IsSuccess()) {
       // Skip is not a PreFilter outcome in v1.26: like any other code it
       // becomes an Error.
+      if (v135 && s.code() == Code::kUnschedulable) {
+        unschedulable = std::move(s.WithFailedPlugin(std::string(pl->Name())));
+        continue;
+      }
       if (s.IsUnschedulable()) return s.WithFailedPlugin(std::string(pl->Name()));
       return Status::Error("running PreFilter plugin " + Quote(pl->Name()) + ": " + s.Message())
           .WithFailedPlugin(std::string(pl->Name()));
     }
-    if (!r.AllNodes()) with_nodes.push_back(pl->Name());
+    if (!r.AllNodes()) {
+      const std::string name(pl->Name());
+      with_nodes.insert(std::lower_bound(with_nodes.begin(), with_nodes.end(), name), name);
+    }
     merged = merged.Merge(r);
     if (!merged.AllNodes() && merged.node_names->empty()) {
       std::string msg;
       if (with_nodes.size() == 1) {
-        msg = "node(s) didn't satisfy plugin " + std::string(with_nodes[0]);
+        msg = "node(s) didn't satisfy plugin " + with_nodes[0];
       } else {
         // Go's %v of a []string: [a b c].
         msg = "node(s) didn't satisfy plugin(s) [";
@@ -675,18 +708,21 @@ Status Framework::RunPreFilterPluginsUntimed(CycleState* state, const Pod& pod,
         msg += "] simultaneously";
       }
       *result = PreFilterResult{};
-      return Status::Unschedulable(msg);
+      if (plugins_with_nodes != nullptr) *plugins_with_nodes = std::move(with_nodes);
+      // v1.35: nodes a PreFilterResult leaves out are UnschedulableAndUnresolvable.
+      return v135 ? Status::Unresolvable(msg) : Status::Unschedulable(msg);
     }
   }
   *result = std::move(merged);
-  return Status();
+  if (plugins_with_nodes != nullptr) *plugins_with_nodes = std::move(with_nodes);
+  return unschedulable;
 }
 
 Status Framework::RunPreFilterExtensionAddPod(CycleState* state, const Pod& pod,
                                               const PodInfo& to_add, const NodeInfo& node) const {
   for (PreFilterPlugin* pl : pre_filter_) {
     PreFilterExtensions* ext = pl->Extensions();
-    if (ext == nullptr) continue;
+    if (ext == nullptr || state->SkipsFilter(pl)) continue;
     Status s = TimePlugin(plugin_recorder(), pl, ep::kPreFilterExtensionAddPod,
                           [&] { return ext->AddPod(state, pod, to_add, node); });
     if (!s.IsSuccess()) {
@@ -702,7 +738,7 @@ Status Framework::RunPreFilterExtensionRemovePod(CycleState* state, const Pod& p
                                                  const NodeInfo& node) const {
   for (PreFilterPlugin* pl : pre_filter_) {
     PreFilterExtensions* ext = pl->Extensions();
-    if (ext == nullptr) continue;
+    if (ext == nullptr || state->SkipsFilter(pl)) continue;
     Status s = TimePlugin(plugin_recorder(), pl, ep::kPreFilterExtensionRemovePod,
                           [&] { return ext->RemovePod(state, pod, to_remove, node); });
     if (!s.IsSuccess()) {
@@ -739,7 +775,9 @@ Status Framework::WrapFilterStatus(const FilterPlugin* pl, Status s) const {
 Status Framework::RunFilterPlugins(const CycleState& state, const Pod& pod,
                                    const NodeInfo& node) const {
   MetricsRecorder* const rec = plugin_recorder();
+  const bool skips = state.any_filter_skipped();
   for (FilterPlugin* pl : filter_) {
+    if (skips && state.SkipsFilter(pl)) continue;
     Status s = TimePlugin(rec, pl, ep::kFilter, [&] { return pl->Filter(state, pod, node); });
     if (s.IsSuccess()) continue;
     return WrapFilterStatus(pl, std::move(s));
@@ -785,6 +823,7 @@ void Framework::BeginCycle(const Pod& pod) {
     if (local && !filter_[p]->PassesEveryNodeFor(pod))
       c->look_list.push_back(static_cast<uint32_t>(p));
   }
+  c->look_list_all = c->look_list;
   for (const ScorePlugin* pl : score_) {
     c->score_slot.push_back(pl->NodeLocalFor(pod) ? static_cast<int32_t>(c->num_local_scores++)
                                                   : -1);
@@ -892,13 +931,53 @@ void Framework::SyncNodeCache(NodeCacheClass* c) const {
   c->synced = now;
 }
 
+uint64_t Framework::SkippedFilters(const CycleState& state) const {
+  uint64_t mask = 0;
+  if (!state.any_filter_skipped()) return 0;
+  for (size_t p = 0; p < filter_.size(); ++p)
+    if (state.SkipsFilter(filter_[p])) mask |= uint64_t{1} << p;
+  return mask;
+}
+
+uint64_t Framework::SkippedScores(const CycleState& state) const {
+  uint64_t mask = 0;
+  if (!state.any_score_skipped()) return 0;
+  for (size_t p = 0; p < score_.size(); ++p)
+    if (state.SkipsScore(score_[p])) mask |= uint64_t{1} << p;
+  return mask;
+}
+
 void Framework::PlanCachedFilters(const CycleState& state) {
   NodeCacheClass* c = cycle_class_;
   if (c == nullptr) return;
+  // Skips are kept as bits: a profile of more than 64 filter plugins that
+  // skips one runs without the cache.
+  if (filter_.size() > 64 && state.any_filter_skipped()) {
+    cycle_class_ = nullptr;
+    return;
+  }
+  const uint64_t skipped = SkippedFilters(state);
+  uint64_t local_skipped = 0;
+  for (size_t p = 0; p < filter_.size(); ++p)
+    if (c->local_filter[p]) local_skipped |= skipped & (uint64_t{1} << p);
+  if (local_skipped != c->skip_filter_mask) {
+    // The kept verdicts counted other plugins: looked at again.
+    c->skip_filter_mask = local_skipped;
+    c->look_list.clear();
+    for (uint32_t p : c->look_list_all)
+      if (!(local_skipped >> p & 1)) c->look_list.push_back(p);
+    if (!c->filter_kept.empty()) {
+      std::fill(c->filter_kept.begin(), c->filter_kept.end(), 0);
+      std::fill(c->fail_at.begin(), c->fail_at.end(), KeptVerdicts::kNotKept);
+      c->by_pos_epoch = 0;  // laid out again when asked
+      c->unkept = static_cast<int64_t>(c->filter_kept.size());
+    }
+  }
   c->any_run_now = false;
   c->run_list.clear();
   for (size_t p = 0; p < filter_.size(); ++p) {
-    c->run_now[p] = !c->local_filter[p] && !filter_[p]->PassesEveryNode(state);
+    c->run_now[p] =
+        !c->local_filter[p] && !(skipped >> p & 1) && !filter_[p]->PassesEveryNode(state);
     c->any_run_now = c->any_run_now || c->run_now[p];
     if (c->run_now[p]) c->run_list.push_back(static_cast<uint32_t>(p));
   }
@@ -1341,9 +1420,14 @@ Status Framework::RunPostFilterPluginsUntimed(CycleState* state, const Pod& pod,
 Status Framework::RunPreScorePlugins(CycleState* state, const Pod& pod,
                                      const std::vector<NodeId>& nodes) const {
   return TimePoint(metrics_, ep::kPreScore, profile_name_, [&] {
+    const bool v135 = options_.feature_gates.AtLeast(config::SchedulerVersion::kV135);
     for (PreScorePlugin* pl : pre_score_) {
       Status s = TimePlugin(plugin_recorder(), pl, ep::kPreScore,
                             [&] { return pl->PreScore(state, pod, nodes); });
+      if (v135 && s.IsSkip()) {
+        state->SkipScore(pl);
+        continue;
+      }
       if (!s.IsSuccess()) {
         return Status::Error("running PreScore plugin " + Quote(pl->Name()) + ": " + s.Message());
       }
@@ -1370,6 +1454,12 @@ std::vector<size_t> Framework::ComputeScoreSlots() const {
   return slot;
 }
 
+void Framework::SetSkipped(const CycleState& state, PluginScores* out) const {
+  out->skipped.assign(score_.size(), 0);
+  if (!state.any_score_skipped()) return;
+  for (size_t p = 0; p < score_.size(); ++p) out->skipped[p] = state.SkipsScore(score_[p]);
+}
+
 Status Framework::RunScorePlugins(const CycleState& state, const Pod& pod,
                                   const std::vector<NodeId>& nodes, PluginScores* out,
                                   bool use_node_cache, bool want_weighted) const {
@@ -1391,11 +1481,17 @@ Status Framework::RunScorePluginsUntimed(const CycleState& state, const Pod& pod
   std::vector<NodeScoreList> raw(np, NodeScoreList(n));
   std::vector<Status> errors(n);
   MetricsRecorder* const rec = plugin_recorder();
+  SetSkipped(state, out);
+  const std::vector<uint8_t>& skipped = out->skipped;
   // Each node's scores, plugin by plugin; a failure stops that node.
   ParallelFor(n, [&](size_t begin, size_t end) {
     for (size_t i = begin; i < end; ++i) {
       const NodeInfo& info = cluster_->node_info(nodes[i]);
       for (size_t p = 0; p < np; ++p) {
+        if (skipped[p]) {
+          raw[slot[p]][i] = NodeScore{nodes[i], 0};
+          continue;
+        }
         int64_t score = 0;
         Status s = TimePlugin(rec, score_[p], ep::kScore,
                               [&] { return score_[p]->Score(state, pod, info, &score); });
@@ -1420,7 +1516,7 @@ Status Framework::NormalizeAndWeigh(const CycleState& state, const Pod& pod,
   const size_t np = score_.size();
   for (size_t p = 0; p < np; ++p) {
     const ScoreExtensions* ext = score_[p]->ScoreExt();
-    if (ext == nullptr) continue;
+    if (ext == nullptr || out->skipped[p]) continue;
     Status s = TimePlugin(plugin_recorder(), score_[p], ep::kScoreExtensionNormalize,
                           [&] { return ext->NormalizeScore(state, pod, &(*raw)[slot[p]]); });
     if (!s.IsSuccess()) {
@@ -1477,6 +1573,23 @@ Status Framework::RunScorePluginsReusing(const CycleState& state, const Pod& pod
   const size_t n = nodes.size(), np = score_.size();
   const std::vector<size_t>& slot = score_slots_;
   MetricsRecorder* const rec = plugin_recorder();
+  SetSkipped(state, out);
+  const std::vector<uint8_t>& skipped = out->skipped;
+  if (c != nullptr && state.any_score_skipped()) {
+    if (np > 64) {
+      *fell_back = true;  // skips are kept as bits
+      return Status();
+    }
+    const uint64_t mask = SkippedScores(state);
+    if (mask != c->skip_score_mask) {
+      // Kept scores (and their fused sums) counted other plugins.
+      c->skip_score_mask = mask;
+      std::fill(c->score_kept.begin(), c->score_kept.end(), 0);
+    }
+  } else if (c != nullptr && c->skip_score_mask != 0) {
+    c->skip_score_mask = 0;
+    std::fill(c->score_kept.begin(), c->score_kept.end(), 0);
+  }
   // Each list is sized when its plugin's column is written below: lists of
   // plugins that are fused or constant this cycle are left alone.
   std::vector<NodeScoreList>& raw = score_scratch_;
@@ -1527,7 +1640,7 @@ Status Framework::RunScorePluginsReusing(const CycleState& state, const Pod& pod
         bool ok = true;
         for (size_t p = 0; p < np && ok; ++p) {
           const int32_t col = c->score_slot[p];
-          if (col < 0) continue;
+          if (col < 0 || skipped[p]) continue;
           int64_t& score = kept(static_cast<size_t>(col));
           const int64_t old = score;
           if (donor != nullptr && donor->lend_score[p]) {
@@ -1544,7 +1657,7 @@ Status Framework::RunScorePluginsReusing(const CycleState& state, const Pod& pod
           int64_t base = 0;
           bool in_range = true;
           for (size_t p = 0; p < np; ++p) {
-            if (!c->fused[p]) continue;
+            if (!c->fused[p] || skipped[p]) continue;
             const int64_t score = kept(static_cast<size_t>(c->score_slot[p]));
             in_range = in_range && score >= kMinNodeScore && score <= kMaxNodeScore;
             base += score * score_weights_[p];
@@ -1579,6 +1692,10 @@ Status Framework::RunScorePluginsReusing(const CycleState& state, const Pod& pod
   column_use.assign(np, 0);
   bool in_place_out_of_range = false;
   for (size_t p = 0; fuse && p < np; ++p) {
+    if (skipped[p]) {
+      column_use[p] = kConstant;  // adds nothing
+      continue;
+    }
     if (c->fused[p]) continue;
     const int32_t col = c->score_slot[p];
     const bool all_zero =
@@ -1606,6 +1723,12 @@ Status Framework::RunScorePluginsReusing(const CycleState& state, const Pod& pod
   }
   for (size_t p = 0; p < np && !failed.load(std::memory_order_relaxed); ++p) {
     if (fuse && (c->fused[p] || column_use[p])) continue;
+    if (skipped[p]) {
+      NodeScoreList& list = raw[slot[p]];
+      list.resize(n);
+      for (size_t i = 0; i < n; ++i) list[i] = NodeScore{nodes[i], 0};
+      continue;
+    }
     const int32_t col = c != nullptr ? c->score_slot[p] : -1;
     // A kept column the plugin normalizes from the scores alone: onto the
     // totals in place, without a list (a sampled cycle times NormalizeScore).

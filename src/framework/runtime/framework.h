@@ -63,6 +63,9 @@ struct PluginScores {
   size_t num_nodes = 0;
   std::vector<int64_t> weighted;
   std::vector<int64_t> total;
+  // Per score plugin: 1 when its PreScore returned Skip this cycle (v1.35):
+  // it did not score, its column is 0 and a report does not list it.
+  std::vector<uint8_t> skipped;
   int64_t At(size_t plugin, size_t node) const { return weighted[plugin * num_nodes + node]; }
 };
 
@@ -139,8 +142,14 @@ class Framework final : public Handle {
   Status RunPreEnqueuePlugins(const Pod& pod) const;
   // PreFilter plugins in order; an unschedulable status stops the cycle as
   // it is (failed plugin set), any other failure becomes an Error. The
-  // merged PreFilterResult is written to *result.
-  Status RunPreFilterPlugins(CycleState* state, const Pod& pod, PreFilterResult* result) const;
+  // merged PreFilterResult is written to *result, and the plugins whose
+  // results narrowed the nodes (sorted) to *plugins_with_nodes (may be
+  // null). v1.35: a plugin that returns Skip is noted in *state (its Filter
+  // and extensions do not run); an Unschedulable status lets the others run
+  // and the last such status is returned; nodes a merged result leaves out
+  // are UnschedulableAndUnresolvable.
+  Status RunPreFilterPlugins(CycleState* state, const Pod& pod, PreFilterResult* result,
+                             std::vector<std::string>* plugins_with_nodes = nullptr) const;
   // Filter plugins in order, stopping at the first one that fails (upstream
   // from v1.26.1 on); the status names the plugin.
   Status RunFilterPlugins(const CycleState& state, const Pod& pod, const NodeInfo& node) const;
@@ -236,8 +245,8 @@ class Framework final : public Handle {
   // is not sampled.
   MetricsRecorder* plugin_recorder() const { return sample_plugins_ ? metrics_ : nullptr; }
   // The extension points' plugins, untimed (their Run* time them).
-  Status RunPreFilterPluginsUntimed(CycleState* state, const Pod& pod,
-                                    PreFilterResult* result) const;
+  Status RunPreFilterPluginsUntimed(CycleState* state, const Pod& pod, PreFilterResult* result,
+                                    std::vector<std::string>* plugins_with_nodes) const;
   Status RunPostFilterPluginsUntimed(CycleState* state, const Pod& pod,
                                      const NodeToStatusMap& filtered_node_status,
                                      PostFilterResult* result) const;
@@ -287,6 +296,12 @@ class Framework final : public Handle {
   static void PrefetchKeptScores(const NodeCacheClass& c, NodeId id);
   // Marks the nodes changed since the class last looked as not kept.
   void SyncNodeCache(NodeCacheClass* c) const;
+  // This cycle's skipped filter (score) plugins as bits by index in filter_
+  // (score_); 0 when none.
+  uint64_t SkippedFilters(const CycleState& state) const;
+  uint64_t SkippedScores(const CycleState& state) const;
+  // PluginScores::skipped of this cycle into *out.
+  void SetSkipped(const CycleState& state, PluginScores* out) const;
   // Per score plugin, its listing: the first plugin of the same name (a
   // plugin listed twice scores once, as upstream's map by name does).
   std::vector<size_t> ComputeScoreSlots() const;

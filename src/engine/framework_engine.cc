@@ -5,6 +5,7 @@
 #include "engine/engine.h"
 #include "engine/framework_metrics.h"
 #include "framework/admission.h"
+#include "framework/cache_options.h"
 #include "framework/prebind.h"
 #include "framework/runtime/metrics_recorder.h"
 #include "framework/schedule_one.h"
@@ -81,9 +82,9 @@ class FrameworkReservation final : public Reservation {
   std::vector<std::pair<std::string, std::unique_ptr<framework::PreBindJob>>> jobs_;
 };
 
-class V126Engine final : public Engine {
+class FrameworkEngine final : public Engine {
  public:
-  explicit V126Engine(std::unique_ptr<framework::Scheduler> scheduler)
+  explicit FrameworkEngine(std::unique_ptr<framework::Scheduler> scheduler)
       : scheduler_(std::move(scheduler)) {
     columns_.field = "plugins";
     columns_.weighted = true;
@@ -101,12 +102,11 @@ class V126Engine final : public Engine {
     }
   }
 
-  std::string_view version() const override { return "v1.26"; }
-  CacheOptions cache_options() const override {
-    CacheOptions options;
-    options.v126 = true;
-    return options;
+  std::string_view version() const override {
+    return config::SchedulerVersionName(gates().version);
   }
+  bool framework() const override { return true; }
+  CacheOptions cache_options() const override { return framework::FrameworkCacheOptions(gates()); }
   const ScoreColumns& score_columns() const override { return columns_; }
   std::vector<std::string> profile_names() const override {
     std::vector<std::string> names;
@@ -197,6 +197,14 @@ class V126Engine final : public Engine {
     return out;
   }
 
+  std::string WithPostFilterMessage(const std::string& fit_error,
+                                    const std::string& post_filter_message) const override {
+    if (post_filter_message.empty()) return fit_error;
+    // v1.35's FitError adds no "." after the PostFilter message.
+    const bool v135 = gates().AtLeast(config::SchedulerVersion::kV135);
+    return fit_error + " " + post_filter_message + (v135 ? "" : ".");
+  }
+
   const framework::CycleResult* LastCycle() const override {
     return fwk_ != nullptr ? &last_ : nullptr;
   }
@@ -253,6 +261,10 @@ class V126Engine final : public Engine {
     return columns_.columns.size() - 1;
   }
 
+  const config::FeatureGates& gates() const {
+    return scheduler_->profiles().front()->feature_gates();
+  }
+
   std::unique_ptr<framework::Scheduler> scheduler_;
   ScoreColumns columns_;
   std::unordered_map<const framework::Framework*, std::vector<size_t>> column_of_;
@@ -265,16 +277,16 @@ class V126Engine final : public Engine {
 }  // namespace
 
 void SetFrameworkMetricsRecorder(Engine* engine, framework::MetricsRecorder* recorder) {
-  if (auto* v126 = dynamic_cast<V126Engine*>(engine)) v126->SetMetricsRecorder(recorder);
+  if (auto* fw = dynamic_cast<FrameworkEngine*>(engine)) fw->SetMetricsRecorder(recorder);
 }
 
 std::string LastPreEnqueuePlugin(const Engine* engine) {
-  auto* v126 = dynamic_cast<const V126Engine*>(engine);
-  return v126 != nullptr ? v126->last_gate_plugin() : std::string();
+  auto* fw = dynamic_cast<const FrameworkEngine*>(engine);
+  return fw != nullptr ? fw->last_gate_plugin() : std::string();
 }
 
-std::unique_ptr<Engine> MakeV126Engine(std::unique_ptr<framework::Scheduler> scheduler) {
-  return std::make_unique<V126Engine>(std::move(scheduler));
+std::unique_ptr<Engine> MakeFrameworkEngine(std::unique_ptr<framework::Scheduler> scheduler) {
+  return std::make_unique<FrameworkEngine>(std::move(scheduler));
 }
 
 }  // namespace ksched
