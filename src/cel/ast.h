@@ -40,9 +40,9 @@ struct Expr {
 
   // kIdent: the name; kSelect: the field; kCall: the function.
   std::string name;
-  bool test_only = false;     // kSelect from has()
-  ExprPtr target;             // kSelect operand, kCall receiver (may be null)
-  std::vector<ExprPtr> args;  // kCall arguments, kList elements, kMap key/value pairs
+  bool test_only = false;                 // kSelect from has()
+  ExprPtr target;                         // kSelect operand, kCall receiver (may be null)
+  std::vector<ExprPtr> args;              // kCall arguments, kList elements, kMap key/value pairs
   std::vector<int32_t> optional_indices;  // kList / kMap entries written with '?'
 
   // kComprehension (cel-go's fold): for iter_var[, iter_var2] in iter_range,

@@ -1,10 +1,10 @@
 #include "cel/checker.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <map>
 #include <string>
-
-#include <fmt/format.h>
 
 namespace ksched::cel {
 namespace {
@@ -49,14 +49,17 @@ bool IsEqualOrLessSpecific(const Type& a, const Type& b) {
     case TypeKind::kList:
       return IsEqualOrLessSpecific(*a.params[0], *b.params[0]);
     case TypeKind::kMap:
-      return IsEqualOrLessSpecific(*a.params[0], *b.params[0]) && IsEqualOrLessSpecific(*a.params[1], *b.params[1]);
+      return IsEqualOrLessSpecific(*a.params[0], *b.params[0]) &&
+             IsEqualOrLessSpecific(*a.params[1], *b.params[1]);
     case TypeKind::kType:
       return true;
     default:
       return IsExactType(a, b);
   }
 }
-TypePtr MostGeneral(const TypePtr& a, const TypePtr& b) { return IsEqualOrLessSpecific(*a, *b) ? a : b; }
+TypePtr MostGeneral(const TypePtr& a, const TypePtr& b) {
+  return IsEqualOrLessSpecific(*a, *b) ? a : b;
+}
 
 bool NotReferencedIn(const Mapping& m, const Type& t, const Type& within, int depth = 0) {
   if (depth > 64) return false;
@@ -82,7 +85,8 @@ bool NotReferencedIn(const Mapping& m, const Type& t, const Type& within, int de
 bool InternalIsAssignable(Mapping& m, const TypePtr& t1, const TypePtr& t2, int depth = 0);
 
 // Returns valid; has_sub reports whether t2 already had a substitution.
-bool IsValidTypeSubstitution(Mapping& m, const TypePtr& t1, const TypePtr& t2, bool& has_sub, int depth) {
+bool IsValidTypeSubstitution(Mapping& m, const TypePtr& t1, const TypePtr& t2, bool& has_sub,
+                             int depth) {
   has_sub = false;
   if (t1->kind == t2->kind && IsExactType(*t1, *t2)) {
     has_sub = true;
@@ -119,8 +123,12 @@ bool InternalIsAssignable(Mapping& m, const TypePtr& t1, const TypePtr& t2, int 
   if (IsDynOrError(*t1) || IsDynOrError(*t2)) return true;
   auto nullable = [](const Type& t) {
     switch (t.kind) {
-      case TypeKind::kOpaque: case TypeKind::kStruct: case TypeKind::kAny: case TypeKind::kDuration:
-      case TypeKind::kTimestamp: case TypeKind::kNull:
+      case TypeKind::kOpaque:
+      case TypeKind::kStruct:
+      case TypeKind::kAny:
+      case TypeKind::kDuration:
+      case TypeKind::kTimestamp:
+      case TypeKind::kNull:
         return true;
       default:
         return false;
@@ -129,14 +137,23 @@ bool InternalIsAssignable(Mapping& m, const TypePtr& t1, const TypePtr& t2, int 
   if (t1->kind == TypeKind::kNull) return nullable(*t2);
   if (t2->kind == TypeKind::kNull) return nullable(*t1);
   switch (t1->kind) {
-    case TypeKind::kBool: case TypeKind::kBytes: case TypeKind::kDouble: case TypeKind::kInt:
-    case TypeKind::kString: case TypeKind::kUint: case TypeKind::kDuration: case TypeKind::kTimestamp:
+    case TypeKind::kBool:
+    case TypeKind::kBytes:
+    case TypeKind::kDouble:
+    case TypeKind::kInt:
+    case TypeKind::kString:
+    case TypeKind::kUint:
+    case TypeKind::kDuration:
+    case TypeKind::kTimestamp:
     case TypeKind::kStruct:
       return t1->kind == t2->kind && t1->name == t2->name;
     case TypeKind::kType:
       return t2->kind == TypeKind::kType;
-    case TypeKind::kOpaque: case TypeKind::kList: case TypeKind::kMap:
-      if (t1->kind != t2->kind || t1->name != t2->name || t1->params.size() != t2->params.size()) return false;
+    case TypeKind::kOpaque:
+    case TypeKind::kList:
+    case TypeKind::kMap:
+      if (t1->kind != t2->kind || t1->name != t2->name || t1->params.size() != t2->params.size())
+        return false;
       for (size_t i = 0; i < t1->params.size(); ++i)
         if (!InternalIsAssignable(m, t1->params[i], t2->params[i], depth + 1)) return false;
       return true;
@@ -172,7 +189,9 @@ class Checker {
   }
 
  private:
-  void Error(const Expr& e, std::string msg) { result_.issues.push_back({e.offset, std::move(msg)}); }
+  void Error(const Expr& e, std::string msg) {
+    result_.issues.push_back({e.offset, std::move(msg)});
+  }
   NodeInfo& Info(const Expr& e) { return result_.nodes[static_cast<size_t>(e.id)]; }
   TypePtr TypeOf(const Expr& e) {
     const TypePtr& t = result_.nodes[static_cast<size_t>(e.id)].type;
@@ -201,13 +220,27 @@ class Checker {
     switch (e.kind) {
       case ExprKind::kConst:
         switch (e.const_kind) {
-          case ConstKind::kNull: SetType(e, NullType()); break;
-          case ConstKind::kBool: SetType(e, BoolType()); break;
-          case ConstKind::kInt: SetType(e, IntType()); break;
-          case ConstKind::kUint: SetType(e, UintType()); break;
-          case ConstKind::kDouble: SetType(e, DoubleType()); break;
-          case ConstKind::kString: SetType(e, StringType()); break;
-          case ConstKind::kBytes: SetType(e, BytesType()); break;
+          case ConstKind::kNull:
+            SetType(e, NullType());
+            break;
+          case ConstKind::kBool:
+            SetType(e, BoolType());
+            break;
+          case ConstKind::kInt:
+            SetType(e, IntType());
+            break;
+          case ConstKind::kUint:
+            SetType(e, UintType());
+            break;
+          case ConstKind::kDouble:
+            SetType(e, DoubleType());
+            break;
+          case ConstKind::kString:
+            SetType(e, StringType());
+            break;
+          case ConstKind::kBytes:
+            SetType(e, BytesType());
+            break;
         }
         return;
       case ExprKind::kIdent:
@@ -232,8 +265,8 @@ class Checker {
   }
 
   static const char* TypeIdent(std::string_view name) {
-    static const char* kNames[] = {"int", "uint", "double", "bool", "string", "bytes", "list", "map",
-                                   "null_type", "type", "dyn", "optional_type"};
+    static const char* kNames[] = {"int",  "uint", "double",    "bool", "string", "bytes",
+                                   "list", "map",  "null_type", "type", "dyn",    "optional_type"};
     for (const char* n : kNames)
       if (name == n) return n;
     return nullptr;
@@ -275,7 +308,8 @@ class Checker {
       SetType(e, t);
       return;
     }
-    std::string_view n = std::string_view(e.name).starts_with(".") ? std::string_view(e.name).substr(1) : e.name;
+    std::string_view n =
+        std::string_view(e.name).starts_with(".") ? std::string_view(e.name).substr(1) : e.name;
     if (const char* tn = TypeIdent(n)) {
       Info(e).type_name = tn;
       SetType(e, TypeIdentType(tn));
@@ -408,7 +442,9 @@ class Checker {
     Resolve(e, *fn, e.target.get());
   }
 
-  TypePtr Instantiate(const TypePtr& t, const Mapping& fresh) { return Substitute(fresh, t, false); }
+  TypePtr Instantiate(const TypePtr& t, const Mapping& fresh) {
+    return Substitute(fresh, t, false);
+  }
 
   void Resolve(Expr& e, const FunctionDecl& fn, Expr* target) {
     std::vector<TypePtr> arg_types;
@@ -418,7 +454,8 @@ class Checker {
       bool bad = false;
       for (size_t i = 0; i < arg_types.size(); ++i) {
         if (!IsAssignable(arg_types[i], BoolType())) {
-          Error(*e.args[i], fmt::format("expected type 'bool' but found '{}'", arg_types[i]->String()));
+          Error(*e.args[i],
+                fmt::format("expected type 'bool' but found '{}'", arg_types[i]->String()));
           bad = true;
         }
       }
@@ -473,7 +510,9 @@ class Checker {
   TypePtr UnwrapOptional(const Expr& e, bool optional, TypePtr t) {
     if (!optional) return t;
     if (t->kind == TypeKind::kOpaque && t->name == "optional_type") return t->params[0];
-    if (!IsDyn(*t)) Error(e, fmt::format("expected type '{}' but found '{}'", OptionalType(t)->String(), t->String()));
+    if (!IsDyn(*t))
+      Error(e, fmt::format("expected type '{}' but found '{}'", OptionalType(t)->String(),
+                           t->String()));
     return t;
   }
 
@@ -481,8 +520,8 @@ class Checker {
     TypePtr elem;
     for (size_t i = 0; i < e.args.size(); ++i) {
       CheckExpr(*e.args[i]);
-      bool opt = std::find(e.optional_indices.begin(), e.optional_indices.end(), static_cast<int32_t>(i)) !=
-                 e.optional_indices.end();
+      bool opt = std::find(e.optional_indices.begin(), e.optional_indices.end(),
+                           static_cast<int32_t>(i)) != e.optional_indices.end();
       TypePtr t = UnwrapOptional(*e.args[i], opt, TypeOf(*e.args[i]));
       elem = JoinTypes(*e.args[i], elem, t);
     }
@@ -502,8 +541,8 @@ class Checker {
       CheckExpr(*e.args[i]);
       kt = JoinTypes(*e.args[i], kt, TypeOf(*e.args[i]));
       CheckExpr(*e.args[i + 1]);
-      bool opt = std::find(e.optional_indices.begin(), e.optional_indices.end(), static_cast<int32_t>(i / 2)) !=
-                 e.optional_indices.end();
+      bool opt = std::find(e.optional_indices.begin(), e.optional_indices.end(),
+                           static_cast<int32_t>(i / 2)) != e.optional_indices.end();
       TypePtr t = UnwrapOptional(*e.args[i + 1], opt, TypeOf(*e.args[i + 1]));
       vt = JoinTypes(*e.args[i + 1], vt, t);
     }
@@ -516,7 +555,8 @@ class Checker {
 
   void AssertType(const Expr& e, const TypePtr& t) {
     TypePtr actual = TypeOf(e);
-    if (!IsAssignable(t, actual)) Error(e, fmt::format("expected type '{}' but found '{}'", t->String(), actual->String()));
+    if (!IsAssignable(t, actual))
+      Error(e, fmt::format("expected type '{}' but found '{}'", t->String(), actual->String()));
   }
 
   void CheckComprehension(Expr& e) {
@@ -548,7 +588,8 @@ class Checker {
         var2 = DynType();
         break;
       default:
-        Error(*e.iter_range, fmt::format("expression of type '{}' cannot be range of a comprehension (must be list, map, or dynamic)",
+        Error(*e.iter_range, fmt::format("expression of type '{}' cannot be range of a "
+                                         "comprehension (must be list, map, or dynamic)",
                                          range->String()));
         var1 = ErrorType();
         var2 = ErrorType();

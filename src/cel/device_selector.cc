@@ -21,11 +21,13 @@ Result<std::shared_ptr<const Program>> CompileDeviceSelector(std::string_view ex
   opts.consumable_capacity = features.consumable_capacity;
   program->checked_ = Check(*program->expr_, parsed.next_id, opts);
   if (!program->checked_.issues.empty()) {
-    return MakeError("compilation failed: " + FormatIssues(expression, std::move(program->checked_.issues)));
+    return MakeError("compilation failed: " +
+                     FormatIssues(expression, std::move(program->checked_.issues)));
   }
   const Type& out = *program->checked_.output;
   if (out.kind != TypeKind::kBool && out.kind != TypeKind::kAny) {
-    return MakeError(fmt::format("must evaluate to bool or the unknown type, not {}", out.DeclaredString()));
+    return MakeError(
+        fmt::format("must evaluate to bool or the unknown type, not {}", out.DeclaredString()));
   }
   return std::shared_ptr<const Program>(std::move(program));
 }
@@ -37,18 +39,38 @@ std::string NotBool(const Value& v) {
   std::string_view t = v.TypeName();
   std::string why;
   switch (v.kind()) {
-    case ValueKind::kInt: why = "unsupported type conversion from 'int' to bool"; break;
-    case ValueKind::kUint: why = "unsupported type conversion from 'uint' to bool"; break;
-    case ValueKind::kDouble: why = "type conversion error from Double to 'bool'"; break;
-    case ValueKind::kString: why = "unsupported native conversion from string to 'bool'"; break;
-    case ValueKind::kBytes: why = "type conversion error from Bytes to 'bool'"; break;
-    case ValueKind::kNull: why = "type conversion error from 'null_type' to 'bool'"; break;
-    case ValueKind::kList: why = "type conversion error from list to 'bool'"; break;
-    case ValueKind::kQuantity: why = "type conversion error from 'Quantity' to 'bool'"; break;
-    case ValueKind::kSemver: why = "type conversion error from 'Semver' to 'bool'"; break;
+    case ValueKind::kInt:
+      why = "unsupported type conversion from 'int' to bool";
+      break;
+    case ValueKind::kUint:
+      why = "unsupported type conversion from 'uint' to bool";
+      break;
+    case ValueKind::kDouble:
+      why = "type conversion error from Double to 'bool'";
+      break;
+    case ValueKind::kString:
+      why = "unsupported native conversion from string to 'bool'";
+      break;
+    case ValueKind::kBytes:
+      why = "type conversion error from Bytes to 'bool'";
+      break;
+    case ValueKind::kNull:
+      why = "type conversion error from 'null_type' to 'bool'";
+      break;
+    case ValueKind::kList:
+      why = "type conversion error from list to 'bool'";
+      break;
+    case ValueKind::kQuantity:
+      why = "type conversion error from 'Quantity' to 'bool'";
+      break;
+    case ValueKind::kSemver:
+      why = "type conversion error from 'Semver' to 'bool'";
+      break;
     default:
-      if (IsMapLike(v)) why = "type conversion error from map to 'bool'";
-      else why = fmt::format("type conversion error from '{}' to 'bool'", t);
+      if (IsMapLike(v))
+        why = "type conversion error from map to 'bool'";
+      else
+        why = fmt::format("type conversion error from '{}' to 'bool'", t);
       break;
   }
   return fmt::format("CEL result of type {} could not be converted to bool: {}", t, why);

@@ -59,7 +59,8 @@ class Program {
   const std::string& expression() const { return expression_; }
 
  private:
-  friend Result<std::shared_ptr<const Program>> CompileDeviceSelector(std::string_view, const Features&);
+  friend Result<std::shared_ptr<const Program>> CompileDeviceSelector(std::string_view,
+                                                                      const Features&);
   std::string expression_;
   ExprPtr expr_;
   CheckResult checked_;

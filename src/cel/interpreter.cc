@@ -1,8 +1,8 @@
 #include "cel/interpreter.h"
 
-#include <algorithm>
-
 #include <fmt/format.h>
+
+#include <algorithm>
 
 namespace ksched::cel {
 namespace {
@@ -18,13 +18,20 @@ class Interpreter {
 
   Value Eval(const Expr& e) {
     switch (e.kind) {
-      case ExprKind::kConst: return Const(e);
-      case ExprKind::kIdent: return Ident(e);
-      case ExprKind::kSelect: return Select(e);
-      case ExprKind::kCall: return Call(e);
-      case ExprKind::kList: return List(e);
-      case ExprKind::kMap: return Map(e);
-      case ExprKind::kComprehension: return Fold(e);
+      case ExprKind::kConst:
+        return Const(e);
+      case ExprKind::kIdent:
+        return Ident(e);
+      case ExprKind::kSelect:
+        return Select(e);
+      case ExprKind::kCall:
+        return Call(e);
+      case ExprKind::kList:
+        return List(e);
+      case ExprKind::kMap:
+        return Map(e);
+      case ExprKind::kComprehension:
+        return Fold(e);
     }
     return NoSuchOverload();
   }
@@ -41,13 +48,20 @@ class Interpreter {
 
   static Value Const(const Expr& e) {
     switch (e.const_kind) {
-      case ConstKind::kNull: return Value();
-      case ConstKind::kBool: return Value::Bool(e.bool_value);
-      case ConstKind::kInt: return Value::Int(e.int_value);
-      case ConstKind::kUint: return Value::Uint(e.uint_value);
-      case ConstKind::kDouble: return Value::Double(e.double_value);
-      case ConstKind::kString: return Value::StringView(e.string_value);
-      case ConstKind::kBytes: return Value::BytesView(e.string_value);
+      case ConstKind::kNull:
+        return Value();
+      case ConstKind::kBool:
+        return Value::Bool(e.bool_value);
+      case ConstKind::kInt:
+        return Value::Int(e.int_value);
+      case ConstKind::kUint:
+        return Value::Uint(e.uint_value);
+      case ConstKind::kDouble:
+        return Value::Double(e.double_value);
+      case ConstKind::kString:
+        return Value::StringView(e.string_value);
+      case ConstKind::kBytes:
+        return Value::BytesView(e.string_value);
     }
     return Value();
   }
@@ -201,11 +215,13 @@ class Interpreter {
     for (size_t i = 0; i < e.args.size(); ++i) {
       Value v = Eval(*e.args[i]);
       if (v.is_error()) return v;
-      bool opt = std::find(e.optional_indices.begin(), e.optional_indices.end(), static_cast<int32_t>(i)) !=
-                 e.optional_indices.end();
+      bool opt = std::find(e.optional_indices.begin(), e.optional_indices.end(),
+                           static_cast<int32_t>(i)) != e.optional_indices.end();
       if (opt) {
         if (v.kind() != ValueKind::kOptional)
-          return Value::Error(fmt::format("cannot initialize optional list element from non-optional value {}", FormatValue(v)));
+          return Value::Error(
+              fmt::format("cannot initialize optional list element from non-optional value {}",
+                          FormatValue(v)));
         if (!v.optional_value()) continue;
         v = *v.optional_value();
       }
@@ -222,18 +238,24 @@ class Interpreter {
       if (k.is_error()) return k;
       Value v = Eval(*e.args[i + 1]);
       if (v.is_error()) return v;
-      bool opt = std::find(e.optional_indices.begin(), e.optional_indices.end(), static_cast<int32_t>(i / 2)) !=
-                 e.optional_indices.end();
+      bool opt = std::find(e.optional_indices.begin(), e.optional_indices.end(),
+                           static_cast<int32_t>(i / 2)) != e.optional_indices.end();
       if (opt) {
         if (v.kind() != ValueKind::kOptional)
-          return Value::Error(fmt::format("cannot initialize optional entry '{}' from non-optional value {}",
-                                          FormatValue(k), FormatValue(v)));
+          return Value::Error(
+              fmt::format("cannot initialize optional entry '{}' from non-optional value {}",
+                          FormatValue(k), FormatValue(v)));
         if (!v.optional_value()) continue;
         v = *v.optional_value();
       }
       switch (k.kind()) {
-        case ValueKind::kInt: case ValueKind::kUint: case ValueKind::kBool: case ValueKind::kString: break;
-        default: return Value::Error(fmt::format("unsupported key type: {}", k.TypeName()));
+        case ValueKind::kInt:
+        case ValueKind::kUint:
+        case ValueKind::kBool:
+        case ValueKind::kString:
+          break;
+        default:
+          return Value::Error(fmt::format("unsupported key type: {}", k.TypeName()));
       }
       for (const auto& [ek, ev] : entries) {
         Value eq = Equals(ctx_, ek, k);
@@ -249,10 +271,10 @@ class Interpreter {
   // accu + [x] (map, filter, transformList): appended in place instead of
   // copying the accumulated list on every iteration.
   const Expr* AppendOperand(const Expr& step, const std::string& accu) const {
-    if (step.kind == ExprKind::kCall && step.name == "_+_" && !step.target && step.args.size() == 2 &&
-        step.args[0]->kind == ExprKind::kIdent && step.args[0]->name == accu &&
-        step.args[1]->kind == ExprKind::kList && step.args[1]->args.size() == 1 &&
-        step.args[1]->optional_indices.empty())
+    if (step.kind == ExprKind::kCall && step.name == "_+_" && !step.target &&
+        step.args.size() == 2 && step.args[0]->kind == ExprKind::kIdent &&
+        step.args[0]->name == accu && step.args[1]->kind == ExprKind::kList &&
+        step.args[1]->args.size() == 1 && step.args[1]->optional_indices.empty())
       return step.args[1]->args[0].get();
     return nullptr;
   }
@@ -269,7 +291,8 @@ class Interpreter {
       keys = MapKeys(ctx_, range);
       items = &keys;
     } else {
-      return Value::Error(fmt::format("unsupported comprehension range type: {}", range.TypeName()));
+      return Value::Error(
+          fmt::format("unsupported comprehension range type: {}", range.TypeName()));
     }
     Value accu = Eval(*e.accu_init);
     size_t base = ctx_.vars.size();
@@ -278,7 +301,8 @@ class Interpreter {
     const Expr* elem = AppendOperand(*e.loop_step, e.accu_var);
     bool ternary = false;
     if (!elem && e.loop_step->kind == ExprKind::kCall && e.loop_step->name == "_?_:_" &&
-        e.loop_step->args[2]->kind == ExprKind::kIdent && e.loop_step->args[2]->name == e.accu_var) {
+        e.loop_step->args[2]->kind == ExprKind::kIdent &&
+        e.loop_step->args[2]->name == e.accu_var) {
       elem = AppendOperand(*e.loop_step->args[1], e.accu_var);
       if (elem) {
         filter = e.loop_step->args[0].get();

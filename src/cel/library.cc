@@ -1,12 +1,12 @@
 #include "cel/library.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <map>
 #include <regex>
-
-#include <fmt/format.h>
 
 #include "cel/semver.h"
 
@@ -16,12 +16,30 @@ namespace {
 constexpr double kStringTraversalCostFactor = 0.1;
 constexpr double kRegexStringLengthCostFactor = 0.25;
 
-TypePtr A() { static const TypePtr t = TypeParam("A"); return t; }
-TypePtr B() { static const TypePtr t = TypeParam("B"); return t; }
-TypePtr LA() { static const TypePtr t = ListType(A()); return t; }
-TypePtr LS() { static const TypePtr t = ListType(StringType()); return t; }
-TypePtr MAB() { static const TypePtr t = MapType(A(), B()); return t; }
-TypePtr OA() { static const TypePtr t = OptionalType(A()); return t; }
+TypePtr A() {
+  static const TypePtr t = TypeParam("A");
+  return t;
+}
+TypePtr B() {
+  static const TypePtr t = TypeParam("B");
+  return t;
+}
+TypePtr LA() {
+  static const TypePtr t = ListType(A());
+  return t;
+}
+TypePtr LS() {
+  static const TypePtr t = ListType(StringType());
+  return t;
+}
+TypePtr MAB() {
+  static const TypePtr t = MapType(A(), B());
+  return t;
+}
+TypePtr OA() {
+  static const TypePtr t = OptionalType(A());
+  return t;
+}
 
 Value Err(std::string msg) { return Value::Error(std::move(msg)); }
 Value IntOverflow() { return Value::ErrorView("integer overflow"); }
@@ -82,11 +100,21 @@ Value ModUint(EvalContext&, const Value* a, size_t) {
   if (a[1].uint_value() == 0) return Value::ErrorView("modulus by zero");
   return Value::Uint(a[0].uint_value() % a[1].uint_value());
 }
-Value AddDouble(EvalContext&, const Value* a, size_t) { return Value::Double(a[0].double_value() + a[1].double_value()); }
-Value SubDouble(EvalContext&, const Value* a, size_t) { return Value::Double(a[0].double_value() - a[1].double_value()); }
-Value MulDouble(EvalContext&, const Value* a, size_t) { return Value::Double(a[0].double_value() * a[1].double_value()); }
-Value DivDouble(EvalContext&, const Value* a, size_t) { return Value::Double(a[0].double_value() / a[1].double_value()); }
-Value NegDouble(EvalContext&, const Value* a, size_t) { return Value::Double(-a[0].double_value()); }
+Value AddDouble(EvalContext&, const Value* a, size_t) {
+  return Value::Double(a[0].double_value() + a[1].double_value());
+}
+Value SubDouble(EvalContext&, const Value* a, size_t) {
+  return Value::Double(a[0].double_value() - a[1].double_value());
+}
+Value MulDouble(EvalContext&, const Value* a, size_t) {
+  return Value::Double(a[0].double_value() * a[1].double_value());
+}
+Value DivDouble(EvalContext&, const Value* a, size_t) {
+  return Value::Double(a[0].double_value() / a[1].double_value());
+}
+Value NegDouble(EvalContext&, const Value* a, size_t) {
+  return Value::Double(-a[0].double_value());
+}
 Value AddString(EvalContext&, const Value* a, size_t) {
   std::string s(a[0].str());
   s += a[1].str();
@@ -119,10 +147,14 @@ Value Relation(EvalContext&, const Value* a, size_t) {
   if (c.is_error()) return c;
   int64_t r = c.int_value();
   switch (kOp) {
-    case 0: return Value::Bool(r < 0);
-    case 1: return Value::Bool(r <= 0);
-    case 2: return Value::Bool(r > 0);
-    default: return Value::Bool(r >= 0);
+    case 0:
+      return Value::Bool(r < 0);
+    case 1:
+      return Value::Bool(r <= 0);
+    case 2:
+      return Value::Bool(r > 0);
+    default:
+      return Value::Bool(r >= 0);
   }
 }
 
@@ -134,7 +166,8 @@ Value IndexList(EvalContext&, const Value* a, size_t) {
   if (i.kind() == ValueKind::kInt) {
     idx = i.int_value();
   } else if (i.kind() == ValueKind::kUint) {
-    if (i.uint_value() > static_cast<uint64_t>(INT64_MAX)) return Err("index out of bounds: " + FormatValue(i));
+    if (i.uint_value() > static_cast<uint64_t>(INT64_MAX))
+      return Err("index out of bounds: " + FormatValue(i));
     idx = static_cast<int64_t>(i.uint_value());
   } else if (i.kind() == ValueKind::kDouble) {
     double d = i.double_value();
@@ -144,7 +177,8 @@ Value IndexList(EvalContext&, const Value* a, size_t) {
   } else {
     return Err(fmt::format("unsupported index type '{}' in list", i.TypeName()));
   }
-  if (idx < 0 || static_cast<uint64_t>(idx) >= l.size()) return Err("index out of bounds: " + FormatValue(i));
+  if (idx < 0 || static_cast<uint64_t>(idx) >= l.size())
+    return Err("index out of bounds: " + FormatValue(i));
   return l[static_cast<size_t>(idx)];
 }
 Value IndexMap(EvalContext& ctx, const Value* a, size_t) {
@@ -165,13 +199,15 @@ Value SizeImpl(EvalContext& ctx, const Value* a, size_t) { return Size(ctx, a[0]
 Value ToInt(EvalContext&, const Value* a, size_t) {
   const Value& v = a[0];
   switch (v.kind()) {
-    case ValueKind::kInt: return v;
+    case ValueKind::kInt:
+      return v;
     case ValueKind::kUint:
       if (v.uint_value() > static_cast<uint64_t>(INT64_MAX)) return IntOverflow();
       return Value::Int(static_cast<int64_t>(v.uint_value()));
     case ValueKind::kDouble: {
       double d = v.double_value();
-      if (std::isnan(d) || std::isinf(d) || d <= -9223372036854775808.0 || d >= 9223372036854775807.0)
+      if (std::isnan(d) || std::isinf(d) || d <= -9223372036854775808.0 ||
+          d >= 9223372036854775807.0)
         return IntOverflow();
       return Value::Int(static_cast<int64_t>(d));
     }
@@ -180,44 +216,54 @@ Value ToInt(EvalContext&, const Value* a, size_t) {
       char* end = nullptr;
       errno = 0;
       long long r = std::strtoll(s.c_str(), &end, 10);
-      bool ok = !s.empty() && errno == 0 && *end == '\0' && !std::isspace(static_cast<unsigned char>(s[0]));
+      bool ok = !s.empty() && errno == 0 && *end == '\0' &&
+                !std::isspace(static_cast<unsigned char>(s[0]));
       if (ok && s[0] == '+' && s.size() == 1) ok = false;
       if (!ok) return Value::ErrorView("type conversion error from 'string' to 'int'");
       return Value::Int(r);
     }
-    default: return NoSuchOverload();
+    default:
+      return NoSuchOverload();
   }
 }
 Value ToUint(EvalContext&, const Value* a, size_t) {
   const Value& v = a[0];
   switch (v.kind()) {
-    case ValueKind::kUint: return v;
+    case ValueKind::kUint:
+      return v;
     case ValueKind::kInt:
       if (v.int_value() < 0) return UintOverflow();
       return Value::Uint(static_cast<uint64_t>(v.int_value()));
     case ValueKind::kDouble: {
       double d = v.double_value();
-      if (std::isnan(d) || std::isinf(d) || d < 0 || d >= 18446744073709551615.0) return UintOverflow();
+      if (std::isnan(d) || std::isinf(d) || d < 0 || d >= 18446744073709551615.0)
+        return UintOverflow();
       return Value::Uint(static_cast<uint64_t>(d));
     }
     case ValueKind::kString: {
       std::string s(v.str());
-      bool ok = !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+      bool ok = !s.empty() &&
+                std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
       char* end = nullptr;
       errno = 0;
       unsigned long long r = ok ? std::strtoull(s.c_str(), &end, 10) : 0;
-      if (!ok || errno != 0) return Value::ErrorView("type conversion error from 'string' to 'uint'");
+      if (!ok || errno != 0)
+        return Value::ErrorView("type conversion error from 'string' to 'uint'");
       return Value::Uint(r);
     }
-    default: return NoSuchOverload();
+    default:
+      return NoSuchOverload();
   }
 }
 Value ToDouble(EvalContext&, const Value* a, size_t) {
   const Value& v = a[0];
   switch (v.kind()) {
-    case ValueKind::kDouble: return v;
-    case ValueKind::kInt: return Value::Double(static_cast<double>(v.int_value()));
-    case ValueKind::kUint: return Value::Double(static_cast<double>(v.uint_value()));
+    case ValueKind::kDouble:
+      return v;
+    case ValueKind::kInt:
+      return Value::Double(static_cast<double>(v.int_value()));
+    case ValueKind::kUint:
+      return Value::Double(static_cast<double>(v.uint_value()));
     case ValueKind::kString: {
       std::string s(v.str());
       char* end = nullptr;
@@ -226,7 +272,8 @@ Value ToDouble(EvalContext&, const Value* a, size_t) {
         return Value::ErrorView("type conversion error from 'string' to 'double'");
       return Value::Double(d);
     }
-    default: return NoSuchOverload();
+    default:
+      return NoSuchOverload();
   }
 }
 bool ValidUtf8(std::string_view s) {
@@ -235,19 +282,29 @@ bool ValidUtf8(std::string_view s) {
     unsigned char c = static_cast<unsigned char>(s[i]);
     size_t n;
     uint32_t cp;
-    if (c < 0x80) { ++i; continue; }
-    if ((c >> 5) == 6) { n = 2; cp = c & 0x1F; }
-    else if ((c >> 4) == 14) { n = 3; cp = c & 0x0F; }
-    else if ((c >> 3) == 30) { n = 4; cp = c & 0x07; }
-    else return false;
+    if (c < 0x80) {
+      ++i;
+      continue;
+    }
+    if ((c >> 5) == 6) {
+      n = 2;
+      cp = c & 0x1F;
+    } else if ((c >> 4) == 14) {
+      n = 3;
+      cp = c & 0x0F;
+    } else if ((c >> 3) == 30) {
+      n = 4;
+      cp = c & 0x07;
+    } else
+      return false;
     if (i + n > s.size()) return false;
     for (size_t k = 1; k < n; ++k) {
       unsigned char cc = static_cast<unsigned char>(s[i + k]);
       if ((cc & 0xC0) != 0x80) return false;
       cp = (cp << 6) | (cc & 0x3F);
     }
-    if ((n == 2 && cp < 0x80) || (n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10FFFF)) ||
-        (cp >= 0xD800 && cp <= 0xDFFF))
+    if ((n == 2 && cp < 0x80) || (n == 3 && cp < 0x800) ||
+        (n == 4 && (cp < 0x10000 || cp > 0x10FFFF)) || (cp >= 0xD800 && cp <= 0xDFFF))
       return false;
     i += n;
   }
@@ -256,15 +313,24 @@ bool ValidUtf8(std::string_view s) {
 Value ToString(EvalContext&, const Value* a, size_t) {
   const Value& v = a[0];
   switch (v.kind()) {
-    case ValueKind::kString: return v;
-    case ValueKind::kInt: return Value::String(std::to_string(v.int_value()));
-    case ValueKind::kUint: return Value::String(std::to_string(v.uint_value()));
-    case ValueKind::kDouble: return Value::String(FormatDouble(v.double_value()));
-    case ValueKind::kBool: return Value::StringView(v.bool_value() ? "true" : "false");
+    case ValueKind::kString:
+      return v;
+    case ValueKind::kInt:
+      return Value::String(std::to_string(v.int_value()));
+    case ValueKind::kUint:
+      return Value::String(std::to_string(v.uint_value()));
+    case ValueKind::kDouble:
+      return Value::String(FormatDouble(v.double_value()));
+    case ValueKind::kBool:
+      return Value::StringView(v.bool_value() ? "true" : "false");
     case ValueKind::kBytes:
-      if (!ValidUtf8(v.str())) return Value::ErrorView("invalid UTF-8 in bytes, cannot convert to string");
-      return Value::StringView(v.str()).kind() == ValueKind::kString ? Value::String(std::string(v.str())) : v;
-    default: return NoSuchOverload();
+      if (!ValidUtf8(v.str()))
+        return Value::ErrorView("invalid UTF-8 in bytes, cannot convert to string");
+      return Value::StringView(v.str()).kind() == ValueKind::kString
+                 ? Value::String(std::string(v.str()))
+                 : v;
+    default:
+      return NoSuchOverload();
   }
 }
 Value ToBytes(EvalContext&, const Value* a, size_t) {
@@ -275,17 +341,25 @@ Value ToBool(EvalContext&, const Value* a, size_t) {
   const Value& v = a[0];
   if (v.kind() == ValueKind::kBool) return v;
   std::string_view s = v.str();
-  if (s == "1" || s == "t" || s == "T" || s == "TRUE" || s == "true" || s == "True") return Value::Bool(true);
-  if (s == "0" || s == "f" || s == "F" || s == "FALSE" || s == "false" || s == "False") return Value::Bool(false);
+  if (s == "1" || s == "t" || s == "T" || s == "TRUE" || s == "true" || s == "True")
+    return Value::Bool(true);
+  if (s == "0" || s == "f" || s == "F" || s == "FALSE" || s == "false" || s == "False")
+    return Value::Bool(false);
   return Value::ErrorView("type conversion error from 'string' to 'bool'");
 }
 Value Identity(EvalContext&, const Value* a, size_t) { return a[0]; }
 Value TypeOf(EvalContext&, const Value* a, size_t) { return Value::TypeName(a[0].TypeName()); }
 
 // ---- strings ----
-Value Contains(EvalContext&, const Value* a, size_t) { return Value::Bool(a[0].str().find(a[1].str()) != std::string_view::npos); }
-Value StartsWith(EvalContext&, const Value* a, size_t) { return Value::Bool(a[0].str().starts_with(a[1].str())); }
-Value EndsWith(EvalContext&, const Value* a, size_t) { return Value::Bool(a[0].str().ends_with(a[1].str())); }
+Value Contains(EvalContext&, const Value* a, size_t) {
+  return Value::Bool(a[0].str().find(a[1].str()) != std::string_view::npos);
+}
+Value StartsWith(EvalContext&, const Value* a, size_t) {
+  return Value::Bool(a[0].str().starts_with(a[1].str()));
+}
+Value EndsWith(EvalContext&, const Value* a, size_t) {
+  return Value::Bool(a[0].str().ends_with(a[1].str()));
+}
 
 // Regular expressions: std::regex stands in for RE2 (see library.h).
 bool CompileRegex(std::string_view pattern, std::regex& re, std::string& error) {
@@ -320,7 +394,8 @@ Value Find(EvalContext&, const Value* a, size_t) {
   if (a[0].str().size() > kMaxRegexSubject) return Value::ErrorView("regex subject too large");
   try {
     std::match_results<std::string_view::const_iterator> m;
-    if (std::regex_search(a[0].str().begin(), a[0].str().end(), m, re)) return Value::String(m.str(0));
+    if (std::regex_search(a[0].str().begin(), a[0].str().end(), m, re))
+      return Value::String(m.str(0));
   } catch (const std::regex_error& e) {
     return Err(fmt::format("regex evaluation failed: {}", e.what()));
   }
@@ -368,11 +443,13 @@ std::string Join(const std::vector<std::string_view>& r, size_t from, size_t to)
 Value CharAt(EvalContext&, const Value* a, size_t) {
   auto r = Runes(a[0].str());
   int64_t i = a[1].int_value();
-  if (i < 0 || static_cast<uint64_t>(i) > r.size()) return Err(fmt::format("index out of range: {}", i));
+  if (i < 0 || static_cast<uint64_t>(i) > r.size())
+    return Err(fmt::format("index out of range: {}", i));
   if (static_cast<size_t>(i) == r.size()) return Value::StringView("");
   return Value::String(std::string(r[static_cast<size_t>(i)]));
 }
-int64_t RuneIndexOf(const std::vector<std::string_view>& s, const std::vector<std::string_view>& sub, int64_t from) {
+int64_t RuneIndexOf(const std::vector<std::string_view>& s,
+                    const std::vector<std::string_view>& sub, int64_t from) {
   if (sub.empty()) return from;
   for (size_t i = static_cast<size_t>(from); i + sub.size() <= s.size(); ++i) {
     bool ok = true;
@@ -384,7 +461,8 @@ int64_t RuneIndexOf(const std::vector<std::string_view>& s, const std::vector<st
 Value IndexOf(EvalContext&, const Value* a, size_t n) {
   auto s = Runes(a[0].str()), sub = Runes(a[1].str());
   int64_t off = n > 2 ? a[2].int_value() : 0;
-  if (off < 0 || static_cast<uint64_t>(off) > s.size()) return Err(fmt::format("index out of range: {}", off));
+  if (off < 0 || static_cast<uint64_t>(off) > s.size())
+    return Err(fmt::format("index out of range: {}", off));
   if (sub.size() > s.size()) return Value::Int(-1);
   return Value::Int(RuneIndexOf(s, sub, off));
 }
@@ -406,12 +484,14 @@ Value LastIndexOf(EvalContext&, const Value* a, size_t n) {
 }
 Value LowerAscii(EvalContext&, const Value* a, size_t) {
   std::string s(a[0].str());
-  for (char& c : s) if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  for (char& c : s)
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
   return Value::String(std::move(s));
 }
 Value UpperAscii(EvalContext&, const Value* a, size_t) {
   std::string s(a[0].str());
-  for (char& c : s) if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
+  for (char& c : s)
+    if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
   return Value::String(std::move(s));
 }
 // Go's strings.Replace(s, old, new, n).
@@ -457,8 +537,10 @@ Value Split(EvalContext&, const Value* a, size_t n) {
     size_t cnt = r.size();
     if (limit > 0 && static_cast<size_t>(limit) < cnt) cnt = static_cast<size_t>(limit);
     for (size_t i = 0; i < cnt; ++i) {
-      if (i + 1 == cnt) out.push_back(Value::String(Join(r, i, r.size())));
-      else out.push_back(Value::String(std::string(r[i])));
+      if (i + 1 == cnt)
+        out.push_back(Value::String(Join(r, i, r.size())));
+      else
+        out.push_back(Value::String(std::string(r[i])));
     }
     return Value::List(std::move(out));
   }
@@ -482,9 +564,12 @@ Value Substring(EvalContext&, const Value* a, size_t n) {
   auto r = Runes(a[0].str());
   int64_t start = a[1].int_value();
   int64_t end = n > 2 ? a[2].int_value() : static_cast<int64_t>(r.size());
-  if (start < 0 || static_cast<uint64_t>(start) > r.size()) return Err(fmt::format("index out of range: {}", start));
-  if (n > 2 && (end < 0 || static_cast<uint64_t>(end) > r.size())) return Err(fmt::format("index out of range: {}", end));
-  if (start > end) return Err(fmt::format("invalid substring range. start: {}, end: {}", start, end));
+  if (start < 0 || static_cast<uint64_t>(start) > r.size())
+    return Err(fmt::format("index out of range: {}", start));
+  if (n > 2 && (end < 0 || static_cast<uint64_t>(end) > r.size()))
+    return Err(fmt::format("index out of range: {}", end));
+  if (start > end)
+    return Err(fmt::format("invalid substring range. start: {}, end: {}", start, end));
   return Value::String(Join(r, static_cast<size_t>(start), static_cast<size_t>(end)));
 }
 bool IsGoSpace(std::string_view r) {
@@ -492,9 +577,10 @@ bool IsGoSpace(std::string_view r) {
     char c = r[0];
     return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r';
   }
-  static const char* kSpaces[] = {"\u0085", "\u00a0", "\u1680", "\u2000", "\u2001", "\u2002", "\u2003",
-                                  "\u2004", "\u2005", "\u2006", "\u2007", "\u2008", "\u2009", "\u200a",
-                                  "\u2028", "\u2029", "\u202f", "\u205f", "\u3000"};
+  static const char* kSpaces[] = {"\u0085", "\u00a0", "\u1680", "\u2000", "\u2001",
+                                  "\u2002", "\u2003", "\u2004", "\u2005", "\u2006",
+                                  "\u2007", "\u2008", "\u2009", "\u200a", "\u2028",
+                                  "\u2029", "\u202f", "\u205f", "\u3000"};
   for (const char* sp : kSpaces)
     if (r == sp) return true;
   return false;
@@ -524,18 +610,38 @@ Value Quote(EvalContext&, const Value* a, size_t) {
     if (r.size() == 1) {
       char c = r[0];
       switch (c) {
-        case '\a': out += "\\a"; break;
-        case '\b': out += "\\b"; break;
-        case '\f': out += "\\f"; break;
-        case '\n': out += "\\n"; break;
-        case '\r': out += "\\r"; break;
-        case '\t': out += "\\t"; break;
-        case '\v': out += "\\v"; break;
-        case '\\': out += "\\\\"; break;
-        case '"': out += "\\\""; break;
+        case '\a':
+          out += "\\a";
+          break;
+        case '\b':
+          out += "\\b";
+          break;
+        case '\f':
+          out += "\\f";
+          break;
+        case '\n':
+          out += "\\n";
+          break;
+        case '\r':
+          out += "\\r";
+          break;
+        case '\t':
+          out += "\\t";
+          break;
+        case '\v':
+          out += "\\v";
+          break;
+        case '\\':
+          out += "\\\\";
+          break;
+        case '"':
+          out += "\\\"";
+          break;
         default:
-          if (static_cast<unsigned char>(c) >= 0x80) out += "\ufffd";
-          else out += c;
+          if (static_cast<unsigned char>(c) >= 0x80)
+            out += "\ufffd";
+          else
+            out += c;
       }
     } else {
       out += r;
@@ -560,10 +666,14 @@ Value Sum(EvalContext& ctx, const Value* a, size_t) {
   Value acc = l[0];
   for (size_t i = 1; i < l.size(); ++i) {
     Value args[2] = {acc, l[i]};
-    if (acc.kind() == ValueKind::kInt && l[i].kind() == ValueKind::kInt) acc = AddInt(ctx, args, 2);
-    else if (acc.kind() == ValueKind::kUint && l[i].kind() == ValueKind::kUint) acc = AddUint(ctx, args, 2);
-    else if (acc.kind() == ValueKind::kDouble && l[i].kind() == ValueKind::kDouble) acc = AddDouble(ctx, args, 2);
-    else return NoSuchOverload();
+    if (acc.kind() == ValueKind::kInt && l[i].kind() == ValueKind::kInt)
+      acc = AddInt(ctx, args, 2);
+    else if (acc.kind() == ValueKind::kUint && l[i].kind() == ValueKind::kUint)
+      acc = AddUint(ctx, args, 2);
+    else if (acc.kind() == ValueKind::kDouble && l[i].kind() == ValueKind::kDouble)
+      acc = AddDouble(ctx, args, 2);
+    else
+      return NoSuchOverload();
     if (acc.is_error()) return acc;
   }
   return acc;
@@ -571,7 +681,9 @@ Value Sum(EvalContext& ctx, const Value* a, size_t) {
 template <bool kMax>
 Value MinMax(EvalContext&, const Value* a, size_t) {
   const ValueList& l = a[0].list();
-  if (l.empty()) return Value::ErrorView(kMax ? "max(list) called on empty list" : "min(list) called on empty list");
+  if (l.empty())
+    return Value::ErrorView(kMax ? "max(list) called on empty list"
+                                 : "min(list) called on empty list");
   Value best = l[0];
   for (size_t i = 1; i < l.size(); ++i) {
     Value c = Compare(l[i], best);
@@ -599,15 +711,21 @@ Value ListLastIndexOf(EvalContext& ctx, const Value* a, size_t) {
 Value Slice(EvalContext&, const Value* a, size_t) {
   const ValueList& l = a[0].list();
   int64_t s = a[1].int_value(), e = a[2].int_value();
-  if (s < 0 || e < 0) return Err(fmt::format("cannot slice({}, {}), negative indexes not supported", s, e));
-  if (s > e) return Err(fmt::format("cannot slice({}, {}), start index must be less than or equal to end index", s, e));
-  if (static_cast<uint64_t>(e) > l.size()) return Err(fmt::format("cannot slice({}, {}), list is length {}", s, e, l.size()));
+  if (s < 0 || e < 0)
+    return Err(fmt::format("cannot slice({}, {}), negative indexes not supported", s, e));
+  if (s > e)
+    return Err(fmt::format(
+        "cannot slice({}, {}), start index must be less than or equal to end index", s, e));
+  if (static_cast<uint64_t>(e) > l.size())
+    return Err(fmt::format("cannot slice({}, {}), list is length {}", s, e, l.size()));
   return Value::List(ValueList(l.begin() + s, l.begin() + e));
 }
 void FlattenInto(const ValueList& l, int64_t depth, ValueList& out) {
   for (const Value& v : l) {
-    if (v.kind() == ValueKind::kList && depth > 0) FlattenInto(v.list(), depth - 1, out);
-    else out.push_back(v);
+    if (v.kind() == ValueKind::kList && depth > 0)
+      FlattenInto(v.list(), depth - 1, out);
+    else
+      out.push_back(v);
   }
 }
 Value Flatten(EvalContext&, const Value* a, size_t n) {
@@ -646,7 +764,8 @@ Value Reverse(EvalContext&, const Value* a, size_t) {
 Value Sort(EvalContext&, const Value* a, size_t) {
   ValueList out = a[0].list();
   for (size_t i = 1; i < out.size(); ++i) {
-    if (Compare(out[0], out[i]).is_error()) return Value::ErrorView("list elements must be comparable");
+    if (Compare(out[0], out[i]).is_error())
+      return Value::ErrorView("list elements must be comparable");
   }
   std::stable_sort(out.begin(), out.end(), [](const Value& x, const Value& y) {
     Value c = Compare(x, y);
@@ -694,14 +813,28 @@ Value OptOfNonZero(EvalContext& ctx, const Value* a, size_t) {
   const Value& v = a[0];
   bool zero = false;
   switch (v.kind()) {
-    case ValueKind::kNull: zero = true; break;
-    case ValueKind::kBool: zero = !v.bool_value(); break;
-    case ValueKind::kInt: zero = v.int_value() == 0; break;
-    case ValueKind::kUint: zero = v.uint_value() == 0; break;
-    case ValueKind::kDouble: zero = v.double_value() == 0; break;
+    case ValueKind::kNull:
+      zero = true;
+      break;
+    case ValueKind::kBool:
+      zero = !v.bool_value();
+      break;
+    case ValueKind::kInt:
+      zero = v.int_value() == 0;
+      break;
+    case ValueKind::kUint:
+      zero = v.uint_value() == 0;
+      break;
+    case ValueKind::kDouble:
+      zero = v.double_value() == 0;
+      break;
     case ValueKind::kString:
-    case ValueKind::kBytes: zero = v.str().empty(); break;
-    case ValueKind::kList: zero = v.list().empty(); break;
+    case ValueKind::kBytes:
+      zero = v.str().empty();
+      break;
+    case ValueKind::kList:
+      zero = v.list().empty();
+      break;
     default:
       if (IsMapLike(v)) zero = Size(ctx, v).int_value() == 0;
       break;
@@ -709,12 +842,16 @@ Value OptOfNonZero(EvalContext& ctx, const Value* a, size_t) {
   return zero ? Value::OptionalNone() : Value::OptionalOf(v);
 }
 Value OptNone(EvalContext&, const Value*, size_t) { return Value::OptionalNone(); }
-Value OptHasValue(EvalContext&, const Value* a, size_t) { return Value::Bool(a[0].optional_value() != nullptr); }
+Value OptHasValue(EvalContext&, const Value* a, size_t) {
+  return Value::Bool(a[0].optional_value() != nullptr);
+}
 Value OptValue(EvalContext&, const Value* a, size_t) {
   if (!a[0].optional_value()) return Value::ErrorView("optional.none() dereference");
   return *a[0].optional_value();
 }
-Value OptOrValue(EvalContext&, const Value* a, size_t) { return a[0].optional_value() ? *a[0].optional_value() : a[1]; }
+Value OptOrValue(EvalContext&, const Value* a, size_t) {
+  return a[0].optional_value() ? *a[0].optional_value() : a[1];
+}
 Value OptOr(EvalContext&, const Value* a, size_t) { return a[0].optional_value() ? a[0] : a[1]; }
 Value OptIndexList(EvalContext& ctx, const Value* a, size_t n) {
   Value v = IndexList(ctx, a, n);
@@ -744,11 +881,13 @@ Value MapInsert(EvalContext& ctx, const Value* a, size_t n) {
     return true;
   };
   if (n == 3) {
-    if (!insert(a[1], a[2])) return Err(fmt::format("insert failed: key {} already exists", FormatValue(a[1])));
+    if (!insert(a[1], a[2]))
+      return Err(fmt::format("insert failed: key {} already exists", FormatValue(a[1])));
   } else {
     Value other = Materialize(ctx, a[1]);
     for (const auto& [k, v] : other.map())
-      if (!insert(k, v)) return Err(fmt::format("insert failed: key {} already exists", FormatValue(k)));
+      if (!insert(k, v))
+        return Err(fmt::format("insert failed: key {} already exists", FormatValue(k)));
   }
   return Value::Map(std::move(m));
 }
@@ -759,11 +898,21 @@ Value QuantityParse(EvalContext&, const Value* a, size_t) {
   if (!q.ok()) return Err(q.error().message);
   return Value::QuantityOwned(*q);
 }
-Value IsQuantity(EvalContext&, const Value* a, size_t) { return Value::Bool(Quantity::Parse(a[0].str()).ok()); }
-Value QuantitySign(EvalContext&, const Value* a, size_t) { return Value::Int(a[0].quantity().Sign()); }
-Value QuantityCompareTo(EvalContext&, const Value* a, size_t) { return Value::Int(a[0].quantity().Compare(a[1].quantity())); }
-Value QuantityGreater(EvalContext&, const Value* a, size_t) { return Value::Bool(a[0].quantity().Compare(a[1].quantity()) == 1); }
-Value QuantityLess(EvalContext&, const Value* a, size_t) { return Value::Bool(a[0].quantity().Compare(a[1].quantity()) == -1); }
+Value IsQuantity(EvalContext&, const Value* a, size_t) {
+  return Value::Bool(Quantity::Parse(a[0].str()).ok());
+}
+Value QuantitySign(EvalContext&, const Value* a, size_t) {
+  return Value::Int(a[0].quantity().Sign());
+}
+Value QuantityCompareTo(EvalContext&, const Value* a, size_t) {
+  return Value::Int(a[0].quantity().Compare(a[1].quantity()));
+}
+Value QuantityGreater(EvalContext&, const Value* a, size_t) {
+  return Value::Bool(a[0].quantity().Compare(a[1].quantity()) == 1);
+}
+Value QuantityLess(EvalContext&, const Value* a, size_t) {
+  return Value::Bool(a[0].quantity().Compare(a[1].quantity()) == -1);
+}
 bool QuantityAsInt64(const Quantity& q, int64_t& out) {
   out = q.Value();
   return Quantity::FromScaled(out, 0).Compare(q) == 0;
@@ -774,7 +923,8 @@ Value QuantityIsInteger(EvalContext&, const Value* a, size_t) {
 }
 Value QuantityAsInteger(EvalContext&, const Value* a, size_t) {
   int64_t v;
-  if (!QuantityAsInt64(a[0].quantity(), v)) return Value::ErrorView("cannot convert value to integer");
+  if (!QuantityAsInt64(a[0].quantity(), v))
+    return Value::ErrorView("cannot convert value to integer");
   return Value::Int(v);
 }
 // An exact decimal reading of a quantity from its canonical text:
@@ -799,12 +949,22 @@ bool QuantityDecimal(const Quantity& q, __int128& mant, int& exp10) {
   std::string suf = s.substr(i);
   int e = 0;
   int bin = 0;
-  static const std::pair<const char*, int> kDec[] = {{"n", -9}, {"u", -6}, {"m", -3}, {"", 0}, {"k", 3},
-                                                     {"M", 6},  {"G", 9},  {"T", 12}, {"P", 15}, {"E", 18}};
-  static const std::pair<const char*, int> kBin[] = {{"Ki", 10}, {"Mi", 20}, {"Gi", 30}, {"Ti", 40}, {"Pi", 50}, {"Ei", 60}};
+  static const std::pair<const char*, int> kDec[] = {{"n", -9}, {"u", -6}, {"m", -3}, {"", 0},
+                                                     {"k", 3},  {"M", 6},  {"G", 9},  {"T", 12},
+                                                     {"P", 15}, {"E", 18}};
+  static const std::pair<const char*, int> kBin[] = {{"Ki", 10}, {"Mi", 20}, {"Gi", 30},
+                                                     {"Ti", 40}, {"Pi", 50}, {"Ei", 60}};
   bool ok = false;
-  for (auto [n, v] : kDec) if (suf == n) { e = v; ok = true; }
-  for (auto [n, v] : kBin) if (suf == n) { bin = v; ok = true; }
+  for (auto [n, v] : kDec)
+    if (suf == n) {
+      e = v;
+      ok = true;
+    }
+  for (auto [n, v] : kBin)
+    if (suf == n) {
+      bin = v;
+      ok = true;
+    }
   if (!ok && !suf.empty() && (suf[0] == 'e' || suf[0] == 'E')) {
     e = std::atoi(suf.c_str() + 1);
     ok = true;
@@ -821,11 +981,13 @@ bool QuantityDecimal(const Quantity& q, __int128& mant, int& exp10) {
 Value QuantityAddSub(const Quantity& x, const Quantity& y, bool sub) {
   __int128 mx, my;
   int ex, ey;
-  if (!QuantityDecimal(x, mx, ex) || !QuantityDecimal(y, my, ey)) return Value::ErrorView("quantity out of range");
+  if (!QuantityDecimal(x, mx, ex) || !QuantityDecimal(y, my, ey))
+    return Value::ErrorView("quantity out of range");
   int e = std::min(ex, ey);
   auto scale = [&](__int128& m, int from) {
     for (int k = from; k > e; --k) {
-      if (m > (static_cast<__int128>(1) << 120) || m < -(static_cast<__int128>(1) << 120)) return false;
+      if (m > (static_cast<__int128>(1) << 120) || m < -(static_cast<__int128>(1) << 120))
+        return false;
       m *= 10;
     }
     return true;
@@ -833,7 +995,8 @@ Value QuantityAddSub(const Quantity& x, const Quantity& y, bool sub) {
   if (!scale(mx, ex) || !scale(my, ey)) return Value::ErrorView("quantity out of range");
   __int128 r = sub ? mx - my : mx + my;
   bool neg = r < 0;
-  unsigned __int128 u = neg ? static_cast<unsigned __int128>(-r) : static_cast<unsigned __int128>(r);
+  unsigned __int128 u =
+      neg ? static_cast<unsigned __int128>(-r) : static_cast<unsigned __int128>(r);
   std::string digits;
   do {
     digits.insert(digits.begin(), static_cast<char>('0' + static_cast<int>(u % 10)));
@@ -844,14 +1007,23 @@ Value QuantityAddSub(const Quantity& x, const Quantity& y, bool sub) {
   if (!q.ok()) return Err(q.error().message);
   return Value::QuantityOwned(*q);
 }
-Value QuantityAdd(EvalContext&, const Value* a, size_t) { return QuantityAddSub(a[0].quantity(), a[1].quantity(), false); }
-Value QuantitySub(EvalContext&, const Value* a, size_t) { return QuantityAddSub(a[0].quantity(), a[1].quantity(), true); }
-Value QuantityAddInt(EvalContext&, const Value* a, size_t) { return QuantityAddSub(a[0].quantity(), Quantity::FromScaled(a[1].int_value(), 0), false); }
-Value QuantitySubInt(EvalContext&, const Value* a, size_t) { return QuantityAddSub(a[0].quantity(), Quantity::FromScaled(a[1].int_value(), 0), true); }
+Value QuantityAdd(EvalContext&, const Value* a, size_t) {
+  return QuantityAddSub(a[0].quantity(), a[1].quantity(), false);
+}
+Value QuantitySub(EvalContext&, const Value* a, size_t) {
+  return QuantityAddSub(a[0].quantity(), a[1].quantity(), true);
+}
+Value QuantityAddInt(EvalContext&, const Value* a, size_t) {
+  return QuantityAddSub(a[0].quantity(), Quantity::FromScaled(a[1].int_value(), 0), false);
+}
+Value QuantitySubInt(EvalContext&, const Value* a, size_t) {
+  return QuantityAddSub(a[0].quantity(), Quantity::FromScaled(a[1].int_value(), 0), true);
+}
 Value QuantityFloat(EvalContext&, const Value* a, size_t) {
   __int128 m;
   int e;
-  if (!QuantityDecimal(a[0].quantity(), m, e)) return Value::Double(a[0].quantity().Sign() * HUGE_VAL);
+  if (!QuantityDecimal(a[0].quantity(), m, e))
+    return Value::Double(a[0].quantity().Sign() * HUGE_VAL);
   return Value::Double(static_cast<double>(m) * std::pow(10.0, e));
 }
 
@@ -882,26 +1054,42 @@ SemverParts Parts(const Value& v) {
   ParseSemver(v.str(), p, nullptr);
   return p;
 }
-Value SemverMajor(EvalContext&, const Value* a, size_t) { return Value::Int(static_cast<int64_t>(Parts(a[0]).major)); }
-Value SemverMinor(EvalContext&, const Value* a, size_t) { return Value::Int(static_cast<int64_t>(Parts(a[0]).minor)); }
-Value SemverPatch(EvalContext&, const Value* a, size_t) { return Value::Int(static_cast<int64_t>(Parts(a[0]).patch)); }
-Value SemverCompareTo(EvalContext&, const Value* a, size_t) { return Value::Int(CompareSemver(Parts(a[0]), Parts(a[1]))); }
-Value SemverGreater(EvalContext&, const Value* a, size_t) { return Value::Bool(CompareSemver(Parts(a[0]), Parts(a[1])) == 1); }
-Value SemverLess(EvalContext&, const Value* a, size_t) { return Value::Bool(CompareSemver(Parts(a[0]), Parts(a[1])) == -1); }
+Value SemverMajor(EvalContext&, const Value* a, size_t) {
+  return Value::Int(static_cast<int64_t>(Parts(a[0]).major));
+}
+Value SemverMinor(EvalContext&, const Value* a, size_t) {
+  return Value::Int(static_cast<int64_t>(Parts(a[0]).minor));
+}
+Value SemverPatch(EvalContext&, const Value* a, size_t) {
+  return Value::Int(static_cast<int64_t>(Parts(a[0]).patch));
+}
+Value SemverCompareTo(EvalContext&, const Value* a, size_t) {
+  return Value::Int(CompareSemver(Parts(a[0]), Parts(a[1])));
+}
+Value SemverGreater(EvalContext&, const Value* a, size_t) {
+  return Value::Bool(CompareSemver(Parts(a[0]), Parts(a[1])) == 1);
+}
+Value SemverLess(EvalContext&, const Value* a, size_t) {
+  return Value::Bool(CompareSemver(Parts(a[0]), Parts(a[1])) == -1);
+}
 
-Value Unreachable(EvalContext&, const Value*, size_t) { return Value::ErrorView("no such overload"); }
+Value Unreachable(EvalContext&, const Value*, size_t) {
+  return Value::ErrorView("no such overload");
+}
 
 // ---- the table ----
 struct Builder {
   std::map<std::string, FunctionDecl, std::less<>> fns;
-  void G(const std::string& name, const std::string& id, std::vector<TypePtr> args, TypePtr result, FunctionImpl impl) {
+  void G(const std::string& name, const std::string& id, std::vector<TypePtr> args, TypePtr result,
+         FunctionImpl impl) {
     Add(name, id, false, std::move(args), std::move(result), impl);
   }
-  void M(const std::string& name, const std::string& id, std::vector<TypePtr> args, TypePtr result, FunctionImpl impl) {
+  void M(const std::string& name, const std::string& id, std::vector<TypePtr> args, TypePtr result,
+         FunctionImpl impl) {
     Add(name, id, true, std::move(args), std::move(result), impl);
   }
-  void Add(const std::string& name, const std::string& id, bool member, std::vector<TypePtr> args, TypePtr result,
-           FunctionImpl impl) {
+  void Add(const std::string& name, const std::string& id, bool member, std::vector<TypePtr> args,
+           TypePtr result, FunctionImpl impl) {
     FunctionDecl& f = fns[name];
     f.name = name;
     OverloadDecl o;
@@ -916,7 +1104,8 @@ struct Builder {
 
 std::map<std::string, FunctionDecl, std::less<>> BuildTable() {
   Builder b;
-  TypePtr I = IntType(), U = UintType(), D = DoubleType(), S = StringType(), BY = BytesType(), BO = BoolType();
+  TypePtr I = IntType(), U = UintType(), D = DoubleType(), S = StringType(), BY = BytesType(),
+          BO = BoolType();
   TypePtr Q = QuantityType(), SV = SemverType(), DY = DynType();
   // Operators.
   b.G("_+_", "add_int64", {I, I}, I, AddInt);
@@ -945,9 +1134,15 @@ std::map<std::string, FunctionDecl, std::less<>> BuildTable() {
   b.G("@not_strictly_false", "not_strictly_false", {BO}, BO, Unreachable);
   b.G("_==_", "equals", {A(), A()}, BO, EqualsImpl);
   b.G("_!=_", "not_equals", {A(), A()}, BO, NotEqualsImpl);
-  struct Rel { const char* fn; const char* id; FunctionImpl impl; };
-  const Rel rels[] = {{"_<_", "less", Relation<0>}, {"_<=_", "less_equals", Relation<1>},
-                      {"_>_", "greater", Relation<2>}, {"_>=_", "greater_equals", Relation<3>}};
+  struct Rel {
+    const char* fn;
+    const char* id;
+    FunctionImpl impl;
+  };
+  const Rel rels[] = {{"_<_", "less", Relation<0>},
+                      {"_<=_", "less_equals", Relation<1>},
+                      {"_>_", "greater", Relation<2>},
+                      {"_>=_", "greater_equals", Relation<3>}};
   for (const Rel& r : rels) {
     std::string id = r.id;
     b.G(r.fn, id + "_bool", {BO, BO}, BO, r.impl);
@@ -1059,9 +1254,11 @@ std::map<std::string, FunctionDecl, std::less<>> BuildTable() {
   b.G("_[?_]", "list_optindex_optional_int", {LA(), I}, OA(), OptIndexList);
   b.G("_[?_]", "map_optindex_optional_value", {MAB(), A()}, OptionalType(B()), OptIndexMap);
   b.G("_[?_]", "optional_list_optindex_optional_int", {OptionalType(LA()), I}, OA(), Unreachable);
-  b.G("_[?_]", "optional_map_optindex_optional_value", {OptionalType(MAB()), A()}, OptionalType(B()), Unreachable);
+  b.G("_[?_]", "optional_map_optindex_optional_value", {OptionalType(MAB()), A()},
+      OptionalType(B()), Unreachable);
   b.G("_[_]", "optional_list_index_int", {OptionalType(LA()), I}, OA(), Unreachable);
-  b.G("_[_]", "optional_map_index_value", {OptionalType(MAB()), A()}, OptionalType(B()), Unreachable);
+  b.G("_[_]", "optional_map_index_value", {OptionalType(MAB()), A()}, OptionalType(B()),
+      Unreachable);
   // Two-variable comprehensions.
   b.G("cel.@mapInsert", "@mapInsert_map_key_value", {MAB(), A(), B()}, MAB(), MapInsert);
   b.G("cel.@mapInsert", "@mapInsert_map_map", {MAB(), MAB()}, MAB(), MapInsert);
@@ -1120,17 +1317,28 @@ bool ValueMatchesType(const Value& v, const Type& t) {
     case TypeKind::kTypeParam:
     case TypeKind::kError:
       return true;
-    case TypeKind::kNull: return v.kind() == ValueKind::kNull;
-    case TypeKind::kBool: return v.kind() == ValueKind::kBool;
-    case TypeKind::kInt: return v.kind() == ValueKind::kInt;
-    case TypeKind::kUint: return v.kind() == ValueKind::kUint;
-    case TypeKind::kDouble: return v.kind() == ValueKind::kDouble;
-    case TypeKind::kString: return v.kind() == ValueKind::kString;
-    case TypeKind::kBytes: return v.kind() == ValueKind::kBytes;
-    case TypeKind::kList: return v.kind() == ValueKind::kList;
-    case TypeKind::kMap: return IsMapLike(v);
-    case TypeKind::kType: return v.kind() == ValueKind::kType;
-    case TypeKind::kOpaque: return v.kind() == ValueKind::kOptional;
+    case TypeKind::kNull:
+      return v.kind() == ValueKind::kNull;
+    case TypeKind::kBool:
+      return v.kind() == ValueKind::kBool;
+    case TypeKind::kInt:
+      return v.kind() == ValueKind::kInt;
+    case TypeKind::kUint:
+      return v.kind() == ValueKind::kUint;
+    case TypeKind::kDouble:
+      return v.kind() == ValueKind::kDouble;
+    case TypeKind::kString:
+      return v.kind() == ValueKind::kString;
+    case TypeKind::kBytes:
+      return v.kind() == ValueKind::kBytes;
+    case TypeKind::kList:
+      return v.kind() == ValueKind::kList;
+    case TypeKind::kMap:
+      return IsMapLike(v);
+    case TypeKind::kType:
+      return v.kind() == ValueKind::kType;
+    case TypeKind::kOpaque:
+      return v.kind() == ValueKind::kOptional;
     case TypeKind::kStruct:
       if (t.name == "kubernetes.Quantity") return v.kind() == ValueKind::kQuantity;
       if (t.name == "kubernetes.Semver") return v.kind() == ValueKind::kSemver;
@@ -1150,30 +1358,40 @@ uint64_t CallCost(const OverloadDecl& o, const Value* args, size_t n) {
         for (unsigned char ch : v.str()) c += (ch & 0xC0) != 0x80;
         return c;
       }
-      case ValueKind::kBytes: return v.str().size();
-      case ValueKind::kList: return v.list().size();
-      case ValueKind::kMap: return v.map().size();
-      default: return 1;
+      case ValueKind::kBytes:
+        return v.str().size();
+      case ValueKind::kList:
+        return v.list().size();
+      case ValueKind::kMap:
+        return v.map().size();
+      default:
+        return 1;
     }
   };
-  auto trav = [](double x) { return static_cast<uint64_t>(std::ceil(x * kStringTraversalCostFactor)); };
+  auto trav = [](double x) {
+    return static_cast<uint64_t>(std::ceil(x * kStringTraversalCostFactor));
+  };
   const std::string& id = o.id;
   if (id == "starts_with_string" || id == "ends_with_string" || id == "string_to_bytes" ||
       id == "bytes_to_string" || id == "strings_quote")
     return trav(static_cast<double>(size(0)));
   if (id == "in_list") return size(1);
-  if (id.starts_with("less_string") || id.starts_with("greater_string") || id.starts_with("less_equals_string") ||
-      id.starts_with("greater_equals_string") || id.ends_with("_bytes") || id == "equals" || id == "not_equals") {
+  if (id.starts_with("less_string") || id.starts_with("greater_string") ||
+      id.starts_with("less_equals_string") || id.starts_with("greater_equals_string") ||
+      id.ends_with("_bytes") || id == "equals" || id == "not_equals") {
     if (id == "add_bytes") return trav(static_cast<double>(size(0) + size(1)));
     return trav(static_cast<double>(std::min(size(0), size(1))));
   }
   if (id == "add_string") return trav(static_cast<double>(size(0) + size(1)));
   if (id == "matches" || id == "matches_string") {
-    uint64_t s = static_cast<uint64_t>(std::ceil((1.0 + static_cast<double>(size(0))) * kStringTraversalCostFactor));
-    uint64_t r = static_cast<uint64_t>(std::ceil(static_cast<double>(size(1)) * kRegexStringLengthCostFactor));
+    uint64_t s = static_cast<uint64_t>(
+        std::ceil((1.0 + static_cast<double>(size(0))) * kStringTraversalCostFactor));
+    uint64_t r = static_cast<uint64_t>(
+        std::ceil(static_cast<double>(size(1)) * kRegexStringLengthCostFactor));
     return s * r;
   }
-  if (id == "contains_string") return trav(static_cast<double>(size(0))) * trav(static_cast<double>(size(1)));
+  if (id == "contains_string")
+    return trav(static_cast<double>(size(0))) * trav(static_cast<double>(size(1)));
   return 1;
 }
 

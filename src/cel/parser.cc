@@ -1,12 +1,12 @@
 #include "cel/parser.h"
 
+#include <fmt/format.h>
+
 #include <cerrno>
 #include <charconv>
 #include <cstdlib>
 #include <set>
 #include <string>
-
-#include <fmt/format.h>
 
 namespace ksched::cel {
 namespace {
@@ -154,10 +154,14 @@ class Lexer {
       while (i_ + n < s_.size() && IsIdentChar(s_[i_ + n])) ++n;
       std::string_view word = s_.substr(i_, n);
       Tok k = Tok::kIdent;
-      if (word == "true") k = Tok::kTrue;
-      else if (word == "false") k = Tok::kFalse;
-      else if (word == "null") k = Tok::kNull;
-      else if (word == "in") k = Tok::kIn;
+      if (word == "true")
+        k = Tok::kTrue;
+      else if (word == "false")
+        k = Tok::kFalse;
+      else if (word == "null")
+        k = Tok::kNull;
+      else if (word == "in")
+        k = Tok::kIn;
       return one(k, n);
     }
     // Token recognition error: ANTLR names the offending character.
@@ -289,7 +293,8 @@ class Lexer {
       ++j;
     }
     if (!closed) {
-      error = fmt::format("token recognition error at: '{}'", s_.substr(start, j - start + (j < s_.size() ? 1 : 0)));
+      error = fmt::format("token recognition error at: '{}'",
+                          s_.substr(start, j - start + (j < s_.size() ? 1 : 0)));
       t.offset = cp_;
       return false;
     }
@@ -303,10 +308,21 @@ class Lexer {
     if (j + 1 >= s_.size()) return 0;
     char c = s_[j + 1];
     switch (c) {
-      case 'a': case 'b': case 'f': case 'n': case 'r': case 't': case 'v':
-      case '"': case '\'': case '\\': case '?': case '`':
+      case 'a':
+      case 'b':
+      case 'f':
+      case 'n':
+      case 'r':
+      case 't':
+      case 'v':
+      case '"':
+      case '\'':
+      case '\\':
+      case '?':
+      case '`':
         return 2;
-      case 'x': case 'X':
+      case 'x':
+      case 'X':
         return j + 3 < s_.size() && IsHex(s_[j + 2]) && IsHex(s_[j + 3]) ? 4 : 0;
       case 'u':
       case 'U': {
@@ -316,7 +332,10 @@ class Lexer {
           if (!IsHex(s_[j + 2 + k])) return 0;
         return 2 + n;
       }
-      case '0': case '1': case '2': case '3':
+      case '0':
+      case '1':
+      case '2':
+      case '3':
         if (j + 3 < s_.size() && s_[j + 2] >= '0' && s_[j + 2] <= '7' && s_[j + 3] >= '0' &&
             s_[j + 3] <= '7')
           return 4;
@@ -327,8 +346,8 @@ class Lexer {
   }
   bool EscIdent(Token& t, std::string& error) {
     size_t j = i_ + 1;
-    while (j < s_.size() && (IsIdentChar(s_[j]) || s_[j] == '.' || s_[j] == '-' || s_[j] == '/' ||
-                             s_[j] == ' '))
+    while (j < s_.size() &&
+           (IsIdentChar(s_[j]) || s_[j] == '.' || s_[j] == '-' || s_[j] == '/' || s_[j] == ' '))
       ++j;
     if (j == i_ + 1 || j >= s_.size() || s_[j] != '`') {
       error = "token recognition error at: '`'";
@@ -425,19 +444,46 @@ bool Unescape(std::string_view text, bool is_bytes, std::string& out, std::strin
     uint32_t r = 0;
     bool encode = false;
     switch (e) {
-      case 'a': r = '\a'; break;
-      case 'b': r = '\b'; break;
-      case 'f': r = '\f'; break;
-      case 'n': r = '\n'; break;
-      case 'r': r = '\r'; break;
-      case 't': r = '\t'; break;
-      case 'v': r = '\v'; break;
-      case '\\': r = '\\'; break;
-      case '\'': r = '\''; break;
-      case '"': r = '"'; break;
-      case '`': r = '`'; break;
-      case '?': r = '?'; break;
-      case 'x': case 'X': case 'u': case 'U': {
+      case 'a':
+        r = '\a';
+        break;
+      case 'b':
+        r = '\b';
+        break;
+      case 'f':
+        r = '\f';
+        break;
+      case 'n':
+        r = '\n';
+        break;
+      case 'r':
+        r = '\r';
+        break;
+      case 't':
+        r = '\t';
+        break;
+      case 'v':
+        r = '\v';
+        break;
+      case '\\':
+        r = '\\';
+        break;
+      case '\'':
+        r = '\'';
+        break;
+      case '"':
+        r = '"';
+        break;
+      case '`':
+        r = '`';
+        break;
+      case '?':
+        r = '?';
+        break;
+      case 'x':
+      case 'X':
+      case 'u':
+      case 'U': {
         size_t digits = (e == 'x' || e == 'X') ? 2 : e == 'u' ? 4 : 8;
         encode = (e == 'x' || e == 'X') ? !is_bytes : true;
         if ((e == 'u' || e == 'U') && is_bytes) {
@@ -462,7 +508,10 @@ bool Unescape(std::string_view text, bool is_bytes, std::string& out, std::strin
         }
         break;
       }
-      case '0': case '1': case '2': case '3': {
+      case '0':
+      case '1':
+      case '2':
+      case '3': {
         if (i + 2 > v.size()) {
           error = "unable to unescape octal sequence in string";
           return false;
@@ -495,9 +544,9 @@ bool Unescape(std::string_view text, bool is_bytes, std::string& out, std::strin
 
 const std::set<std::string_view>& ReservedIds() {
   static const std::set<std::string_view> kIds = {
-      "as",     "break", "const",  "continue", "else", "false",     "for",    "function", "if",
-      "import", "in",    "let",    "loop",     "package", "namespace", "null", "return", "true",
-      "var",    "void",  "while"};
+      "as",        "break", "const",  "continue", "else", "false", "for",
+      "function",  "if",    "import", "in",       "let",  "loop",  "package",
+      "namespace", "null",  "return", "true",     "var",  "void",  "while"};
   return kIds;
 }
 
@@ -536,12 +585,15 @@ class Parser {
   }
   [[noreturn]] void Mismatch(std::string_view expecting) {
     if (tok_.kind == Tok::kEOF && expecting != "<EOF>") {
-      Fail(tok_.offset, fmt::format("Syntax error: mismatched input '<EOF>' expecting {}", expecting));
+      Fail(tok_.offset,
+           fmt::format("Syntax error: mismatched input '<EOF>' expecting {}", expecting));
     }
     if (expecting == "<EOF>") {
-      Fail(tok_.offset, fmt::format("Syntax error: extraneous input '{}' expecting <EOF>", TokText(tok_)));
+      Fail(tok_.offset,
+           fmt::format("Syntax error: extraneous input '{}' expecting <EOF>", TokText(tok_)));
     }
-    Fail(tok_.offset, fmt::format("Syntax error: mismatched input '{}' expecting {}", TokText(tok_), expecting));
+    Fail(tok_.offset,
+         fmt::format("Syntax error: mismatched input '{}' expecting {}", TokText(tok_), expecting));
   }
   void Advance() {
     std::string err;
@@ -568,7 +620,8 @@ class Parser {
     e->offset = offset;
     return e;
   }
-  ExprPtr Call(int32_t offset, std::string fn, std::vector<ExprPtr> args, ExprPtr target = nullptr) {
+  ExprPtr Call(int32_t offset, std::string fn, std::vector<ExprPtr> args,
+               ExprPtr target = nullptr) {
     ExprPtr e = New(ExprKind::kCall, offset);
     e->name = std::move(fn);
     e->args = std::move(args);
@@ -670,14 +723,22 @@ class Parser {
   }
   static const char* RelOp(Tok k) {
     switch (k) {
-      case Tok::kLt: return "_<_";
-      case Tok::kLe: return "_<=_";
-      case Tok::kGe: return "_>=_";
-      case Tok::kGt: return "_>_";
-      case Tok::kEq: return "_==_";
-      case Tok::kNe: return "_!=_";
-      case Tok::kIn: return "@in";
-      default: return nullptr;
+      case Tok::kLt:
+        return "_<_";
+      case Tok::kLe:
+        return "_<=_";
+      case Tok::kGe:
+        return "_>=_";
+      case Tok::kGt:
+        return "_>_";
+      case Tok::kEq:
+        return "_==_";
+      case Tok::kNe:
+        return "_!=_";
+      case Tok::kIn:
+        return "@in";
+      default:
+        return nullptr;
     }
   }
   ExprPtr ParseRelation() {
@@ -780,7 +841,8 @@ class Parser {
           opt = true;
           Advance();
         }
-        if (tok_.kind != Tok::kIdent && tok_.kind != Tok::kEscIdent) SyntaxFail("{IDENTIFIER, ESC_IDENTIFIER}");
+        if (tok_.kind != Tok::kIdent && tok_.kind != Tok::kEscIdent)
+          SyntaxFail("{IDENTIFIER, ESC_IDENTIFIER}");
         Token id = tok_;
         Advance();
         if (!opt && id.kind == Tok::kIdent && tok_.kind == Tok::kLParen) {
@@ -864,7 +926,8 @@ class Parser {
         errno = 0;
         char* end = nullptr;
         double d = std::strtod(s.c_str(), &end);
-        if (errno == ERANGE && (d == HUGE_VAL || d == -HUGE_VAL)) Fail(off, "invalid double literal");
+        if (errno == ERANGE && (d == HUGE_VAL || d == -HUGE_VAL))
+          Fail(off, "invalid double literal");
         e->const_kind = ConstKind::kDouble;
         e->double_value = d;
         return e;
@@ -873,7 +936,8 @@ class Parser {
       case Tok::kBytes: {
         bool bytes = t.kind == Tok::kBytes;
         std::string err;
-        if (!Unescape(bytes ? text.substr(1) : text, bytes, e->string_value, err)) Fail(t.offset, err);
+        if (!Unescape(bytes ? text.substr(1) : text, bytes, e->string_value, err))
+          Fail(t.offset, err);
         e->const_kind = bytes ? ConstKind::kBytes : ConstKind::kString;
         return e;
       }
@@ -965,7 +1029,8 @@ class Parser {
         Token id = tok_;
         Advance();
         if (tok_.kind == Tok::kLParen) {
-          if (ReservedIds().count(id.text)) Fail(id.offset, fmt::format("reserved identifier: {}", id.text));
+          if (ReservedIds().count(id.text))
+            Fail(id.offset, fmt::format("reserved identifier: {}", id.text));
           int32_t open = tok_.offset;
           Advance();
           std::vector<ExprPtr> args = ParseArgs();
@@ -974,14 +1039,19 @@ class Parser {
         if (tok_.kind == Tok::kLBrace || (tok_.kind == Tok::kDot && LooksLikeMessage())) {
           return ParseMessage(name + std::string(id.text), off);
         }
-        if (ReservedIds().count(id.text)) Fail(id.offset, fmt::format("reserved identifier: {}", id.text));
+        if (ReservedIds().count(id.text))
+          Fail(id.offset, fmt::format("reserved identifier: {}", id.text));
         return Ident(name.empty() ? id.offset : off, name + std::string(id.text));
       }
       default:
         break;
     }
     std::string what = tok_.kind == Tok::kEOF ? "<EOF>" : std::string(tok_.text);
-    Fail(tok_.offset, fmt::format("Syntax error: mismatched input '{}' expecting {{'[', '{{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}}", what));
+    Fail(tok_.offset,
+         fmt::format(
+             "Syntax error: mismatched input '{}' expecting {{'[', '{{', '(', '.', '-', '!', "
+             "'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}}",
+             what));
   }
 
   // After "a" with "." next: is this "a.b.c{" (a message name)? Looks ahead
@@ -1080,12 +1150,14 @@ class Parser {
     if (!SimpleIdent(arg, v)) {
       Fail(arg->offset, not_ident);
     }
-    if (v == kAccu || v == "__result__") Fail(arg->offset, "iteration variable overwrites accumulator variable");
+    if (v == kAccu || v == "__result__")
+      Fail(arg->offset, "iteration variable overwrites accumulator variable");
     return true;
   }
 
   enum class Quant { kAll, kExists, kExistsOne };
-  ExprPtr Quantifier(int32_t off, Quant q, ExprPtr target, std::string v, std::string v2, ExprPtr pred) {
+  ExprPtr Quantifier(int32_t off, Quant q, ExprPtr target, std::string v, std::string v2,
+                     ExprPtr pred) {
     ExprPtr init, cond, step, result;
     switch (q) {
       case Quant::kAll:
@@ -1103,7 +1175,8 @@ class Parser {
       case Quant::kExistsOne:
         init = IntLit(off, 0);
         cond = BoolLit(off, true);
-        step = Ternary(off, std::move(pred), Call2(off, "_+_", Accu(off), IntLit(off, 1)), Accu(off));
+        step =
+            Ternary(off, std::move(pred), Call2(off, "_+_", Accu(off), IntLit(off, 1)), Accu(off));
         result = Call2(off, "_==_", Accu(off), IntLit(off, 1));
         break;
     }
@@ -1113,7 +1186,8 @@ class Parser {
 
   ExprPtr GlobalCallOrMacro(int32_t off, std::string fn, std::vector<ExprPtr> args) {
     if (fn == "has" && args.size() == 1) {
-      if (args[0]->kind != ExprKind::kSelect) Fail(args[0]->offset, "invalid argument to has() macro");
+      if (args[0]->kind != ExprKind::kSelect)
+        Fail(args[0]->offset, "invalid argument to has() macro");
       ExprPtr sel = std::move(args[0]);
       sel->test_only = true;
       return sel;
@@ -1126,18 +1200,22 @@ class Parser {
     if (!SimpleIdent(a0, v1)) Fail(a0->offset, "argument must be a simple name");
     if (!SimpleIdent(a1, v2)) Fail(a1->offset, "argument must be a simple name");
     if (v1 == v2) Fail(a1->offset, fmt::format("duplicate variable name: {}", v1));
-    if (v1 == kAccu || v1 == "__result__") Fail(a0->offset, "iteration variable overwrites accumulator variable");
-    if (v2 == kAccu || v2 == "__result__") Fail(a1->offset, "iteration variable overwrites accumulator variable");
+    if (v1 == kAccu || v1 == "__result__")
+      Fail(a0->offset, "iteration variable overwrites accumulator variable");
+    if (v2 == kAccu || v2 == "__result__")
+      Fail(a1->offset, "iteration variable overwrites accumulator variable");
     return {v1, v2};
   }
 
-  ExprPtr ReceiverCallOrMacro(int32_t off, std::string fn, ExprPtr target, std::vector<ExprPtr> args) {
+  ExprPtr ReceiverCallOrMacro(int32_t off, std::string fn, ExprPtr target,
+                              std::vector<ExprPtr> args) {
     size_t n = args.size();
     if (fn == "bind" && n == 3 && target->kind == ExprKind::kIdent && target->name == "cel") {
       std::string v;
-      if (!SimpleIdent(args[0], v)) Fail(args[0]->offset, "cel.bind() variable names must be simple identifiers");
-      return Comprehension(off, EmptyList(off), "#unused", "", v, std::move(args[1]), BoolLit(off, false),
-                           Ident(off, v), std::move(args[2]));
+      if (!SimpleIdent(args[0], v))
+        Fail(args[0]->offset, "cel.bind() variable names must be simple identifiers");
+      return Comprehension(off, EmptyList(off), "#unused", "", v, std::move(args[1]),
+                           BoolLit(off, false), Ident(off, v), std::move(args[2]));
     }
     if ((fn == "all" || fn == "exists" || fn == "exists_one") && n == 2) {
       std::string v;
@@ -1187,8 +1265,9 @@ class Parser {
         step = Call2(off, "cel.@mapInsert", Accu(off), std::move(args[n - 1]));
       }
       if (n == 4) step = Ternary(off, std::move(args[2]), std::move(step), Accu(off));
-      return Comprehension(off, std::move(target), v1, v2, std::string(kAccu), New(ExprKind::kMap, off),
-                           BoolLit(off, true), std::move(step), Accu(off));
+      return Comprehension(off, std::move(target), v1, v2, std::string(kAccu),
+                           New(ExprKind::kMap, off), BoolLit(off, true), std::move(step),
+                           Accu(off));
     }
     if ((fn == "optMap" || fn == "optFlatMap") && n == 2) {
       std::string v;
@@ -1255,8 +1334,9 @@ ParseResult Parse(std::string_view source) {
   for (unsigned char c : source) cps += (c & 0xC0) != 0x80;
   if (cps > kExpressionSizeCodePointLimit) {
     ParseResult r;
-    r.issues.push_back({-1, fmt::format("expression code point size exceeds limit: size: {}, limit {}",
-                                        cps, kExpressionSizeCodePointLimit)});
+    r.issues.push_back(
+        {-1, fmt::format("expression code point size exceeds limit: size: {}, limit {}", cps,
+                         kExpressionSizeCodePointLimit)});
     return r;
   }
   Parser p(source);

@@ -1,10 +1,10 @@
 #include "cel/runtime.h"
 
+#include <fmt/format.h>
+
 #include <charconv>
 #include <cmath>
 #include <limits>
-
-#include <fmt/format.h>
 
 #include "cel/semver.h"
 
@@ -82,7 +82,8 @@ int CmpIntUint(int64_t i, uint64_t u) {
 bool NumCompare(const Value& a, const Value& b, int& out, bool& nan) {
   nan = false;
   auto isnum = [](const Value& v) {
-    return v.kind() == ValueKind::kInt || v.kind() == ValueKind::kUint || v.kind() == ValueKind::kDouble;
+    return v.kind() == ValueKind::kInt || v.kind() == ValueKind::kUint ||
+           v.kind() == ValueKind::kDouble;
   };
   if (!isnum(a) || !isnum(b)) return false;
   if ((a.kind() == ValueKind::kDouble && std::isnan(a.double_value())) ||
@@ -92,19 +93,28 @@ bool NumCompare(const Value& a, const Value& b, int& out, bool& nan) {
   }
   switch (a.kind()) {
     case ValueKind::kInt:
-      if (b.kind() == ValueKind::kInt) out = a.int_value() < b.int_value() ? -1 : a.int_value() > b.int_value();
-      else if (b.kind() == ValueKind::kUint) out = CmpIntUint(a.int_value(), b.uint_value());
-      else out = CmpIntDouble(a.int_value(), b.double_value());
+      if (b.kind() == ValueKind::kInt)
+        out = a.int_value() < b.int_value() ? -1 : a.int_value() > b.int_value();
+      else if (b.kind() == ValueKind::kUint)
+        out = CmpIntUint(a.int_value(), b.uint_value());
+      else
+        out = CmpIntDouble(a.int_value(), b.double_value());
       return true;
     case ValueKind::kUint:
-      if (b.kind() == ValueKind::kUint) out = a.uint_value() < b.uint_value() ? -1 : a.uint_value() > b.uint_value();
-      else if (b.kind() == ValueKind::kInt) out = -CmpIntUint(b.int_value(), a.uint_value());
-      else out = CmpUintDouble(a.uint_value(), b.double_value());
+      if (b.kind() == ValueKind::kUint)
+        out = a.uint_value() < b.uint_value() ? -1 : a.uint_value() > b.uint_value();
+      else if (b.kind() == ValueKind::kInt)
+        out = -CmpIntUint(b.int_value(), a.uint_value());
+      else
+        out = CmpUintDouble(a.uint_value(), b.double_value());
       return true;
     default:
-      if (b.kind() == ValueKind::kDouble) out = Cmp(a.double_value(), b.double_value());
-      else if (b.kind() == ValueKind::kInt) out = -CmpIntDouble(b.int_value(), a.double_value());
-      else out = -CmpUintDouble(b.uint_value(), a.double_value());
+      if (b.kind() == ValueKind::kDouble)
+        out = Cmp(a.double_value(), b.double_value());
+      else if (b.kind() == ValueKind::kInt)
+        out = -CmpIntDouble(b.int_value(), a.double_value());
+      else
+        out = -CmpUintDouble(b.uint_value(), a.double_value());
       return true;
   }
 }
@@ -137,16 +147,20 @@ std::vector<Value> MapKeys(EvalContext& ctx, const Value& m) {
         keys.push_back(Value::StringView(f));
       break;
     case ValueKind::kAttrDomains:
-      for (std::string_view n : Names(*d, d->attributes, true, {})) keys.push_back(Value::StringView(n));
+      for (std::string_view n : Names(*d, d->attributes, true, {}))
+        keys.push_back(Value::StringView(n));
       break;
     case ValueKind::kAttrDomain:
-      for (std::string_view n : Names(*d, d->attributes, false, m.str())) keys.push_back(Value::StringView(n));
+      for (std::string_view n : Names(*d, d->attributes, false, m.str()))
+        keys.push_back(Value::StringView(n));
       break;
     case ValueKind::kCapDomains:
-      for (std::string_view n : Names(*d, d->capacity, true, {})) keys.push_back(Value::StringView(n));
+      for (std::string_view n : Names(*d, d->capacity, true, {}))
+        keys.push_back(Value::StringView(n));
       break;
     case ValueKind::kCapDomain:
-      for (std::string_view n : Names(*d, d->capacity, false, m.str())) keys.push_back(Value::StringView(n));
+      for (std::string_view n : Names(*d, d->capacity, false, m.str()))
+        keys.push_back(Value::StringView(n));
       break;
     default:
       break;
@@ -229,8 +243,9 @@ Value MapLookup(EvalContext& ctx, const Value& m, const Value& key, bool& found)
     case ValueKind::kCapDomains:
       // Unknown domains read as empty maps (newStringInterfaceMapWithDefault).
       if (key.kind() == ValueKind::kString) {
-        return Value::Special(m.kind() == ValueKind::kAttrDomains ? ValueKind::kAttrDomain : ValueKind::kCapDomain,
-                              key.str());
+        return Value::Special(
+            m.kind() == ValueKind::kAttrDomains ? ValueKind::kAttrDomain : ValueKind::kCapDomain,
+            key.str());
       }
       return Value::Map({});
     case ValueKind::kAttrDomain: {
@@ -238,11 +253,16 @@ Value MapLookup(EvalContext& ctx, const Value& m, const Value& key, bool& found)
       const DeviceAttribute* a = FindEntry(*d, d->attributes, m.str(), key.str());
       if (!a) return missing();
       switch (a->value.kind) {
-        case DeviceAttributeValue::Kind::kInt: return Value::Int(a->value.int_value);
-        case DeviceAttributeValue::Kind::kBool: return Value::Bool(a->value.bool_value);
-        case DeviceAttributeValue::Kind::kString: return Value::StringView(a->value.string_value);
-        case DeviceAttributeValue::Kind::kVersion: return Value::SemverView(a->value.string_value);
-        default: return Value::ErrorView("unsupported attribute value");
+        case DeviceAttributeValue::Kind::kInt:
+          return Value::Int(a->value.int_value);
+        case DeviceAttributeValue::Kind::kBool:
+          return Value::Bool(a->value.bool_value);
+        case DeviceAttributeValue::Kind::kString:
+          return Value::StringView(a->value.string_value);
+        case DeviceAttributeValue::Kind::kVersion:
+          return Value::SemverView(a->value.string_value);
+        default:
+          return Value::ErrorView("unsupported attribute value");
       }
     }
     case ValueKind::kCapDomain: {
@@ -261,13 +281,16 @@ Value MapContains(EvalContext& ctx, const Value& m, const Value& key) {
   const DeviceView* d = ctx.device;
   switch (m.kind()) {
     case ValueKind::kAttrDomains:
-      return Value::Bool(key.kind() == ValueKind::kString && HasDomain(*d, d->attributes, key.str()));
+      return Value::Bool(key.kind() == ValueKind::kString &&
+                         HasDomain(*d, d->attributes, key.str()));
     case ValueKind::kCapDomains:
       return Value::Bool(key.kind() == ValueKind::kString && HasDomain(*d, d->capacity, key.str()));
     case ValueKind::kAttrDomain:
-      return Value::Bool(key.kind() == ValueKind::kString && FindEntry(*d, d->attributes, m.str(), key.str()));
+      return Value::Bool(key.kind() == ValueKind::kString &&
+                         FindEntry(*d, d->attributes, m.str(), key.str()));
     case ValueKind::kCapDomain:
-      return Value::Bool(key.kind() == ValueKind::kString && FindEntry(*d, d->capacity, m.str(), key.str()));
+      return Value::Bool(key.kind() == ValueKind::kString &&
+                         FindEntry(*d, d->capacity, m.str(), key.str()));
     default: {
       bool found;
       Value v = MapLookup(ctx, m, key, found);
@@ -277,7 +300,8 @@ Value MapContains(EvalContext& ctx, const Value& m, const Value& key) {
 }
 
 Value Equals(EvalContext& ctx, const Value& a, const Value& b) {
-  if (a.kind() == ValueKind::kNull || b.kind() == ValueKind::kNull) return Value::Bool(a.kind() == b.kind());
+  if (a.kind() == ValueKind::kNull || b.kind() == ValueKind::kNull)
+    return Value::Bool(a.kind() == b.kind());
   switch (a.kind()) {
     case ValueKind::kBool:
       return Value::Bool(b.kind() == ValueKind::kBool && a.bool_value() == b.bool_value());
@@ -295,7 +319,8 @@ Value Equals(EvalContext& ctx, const Value& a, const Value& b) {
     case ValueKind::kType:
       return Value::Bool(b.kind() == ValueKind::kType && a.str() == b.str());
     case ValueKind::kList: {
-      if (b.kind() != ValueKind::kList || a.list().size() != b.list().size()) return Value::Bool(false);
+      if (b.kind() != ValueKind::kList || a.list().size() != b.list().size())
+        return Value::Bool(false);
       for (size_t i = 0; i < a.list().size(); ++i) {
         Value e = Equals(ctx, a.list()[i], b.list()[i]);
         if (e.kind() == ValueKind::kBool && !e.bool_value()) return e;
@@ -314,7 +339,8 @@ Value Equals(EvalContext& ctx, const Value& a, const Value& b) {
     }
     case ValueKind::kOptional: {
       if (b.kind() != ValueKind::kOptional) return Value::Bool(false);
-      if (!a.optional_value() || !b.optional_value()) return Value::Bool(!a.optional_value() && !b.optional_value());
+      if (!a.optional_value() || !b.optional_value())
+        return Value::Bool(!a.optional_value() && !b.optional_value());
       return Equals(ctx, *a.optional_value(), *b.optional_value());
     }
     case ValueKind::kError:
@@ -390,18 +416,24 @@ std::string FormatDouble(double d, int eprec) {
   } else if (static_cast<size_t>(exp) + 1 >= digits.size()) {
     out += digits + std::string(static_cast<size_t>(exp) + 1 - digits.size(), '0');
   } else {
-    out += digits.substr(0, static_cast<size_t>(exp) + 1) + "." + digits.substr(static_cast<size_t>(exp) + 1);
+    out += digits.substr(0, static_cast<size_t>(exp) + 1) + "." +
+           digits.substr(static_cast<size_t>(exp) + 1);
   }
   return out;
 }
 
 std::string FormatValue(const Value& v) {
   switch (v.kind()) {
-    case ValueKind::kNull: return "NULL_VALUE";
-    case ValueKind::kBool: return v.bool_value() ? "true" : "false";
-    case ValueKind::kInt: return std::to_string(v.int_value());
-    case ValueKind::kUint: return std::to_string(v.uint_value());
-    case ValueKind::kDouble: return FormatDouble(v.double_value(), 21);
+    case ValueKind::kNull:
+      return "NULL_VALUE";
+    case ValueKind::kBool:
+      return v.bool_value() ? "true" : "false";
+    case ValueKind::kInt:
+      return std::to_string(v.int_value());
+    case ValueKind::kUint:
+      return std::to_string(v.uint_value());
+    case ValueKind::kDouble:
+      return FormatDouble(v.double_value(), 21);
     case ValueKind::kString:
     case ValueKind::kType:
     case ValueKind::kError:
@@ -415,8 +447,10 @@ std::string FormatValue(const Value& v) {
       }
       return out + "]";
     }
-    case ValueKind::kQuantity: return v.quantity().String();
-    default: return std::string(v.TypeName());
+    case ValueKind::kQuantity:
+      return v.quantity().String();
+    default:
+      return std::string(v.TypeName());
   }
 }
 

@@ -46,7 +46,8 @@ bool ParseUint(std::string_view s, uint64_t& v, std::string* error) {
   for (char c : s) {
     uint64_t d = static_cast<uint64_t>(c - '0');
     if (v > (UINT64_MAX - d) / 10) {
-      if (error) *error = fmt::format("strconv.ParseUint: parsing {}: value out of range", Quote(s));
+      if (error)
+        *error = fmt::format("strconv.ParseUint: parsing {}: value out of range", Quote(s));
       return false;
     }
     v = v * 10 + d;
@@ -66,12 +67,19 @@ bool ParseSemver(std::string_view s, SemverParts& out, std::string* error) {
   size_t d1 = s.find('.');
   size_t d2 = d1 == std::string_view::npos ? d1 : s.find('.', d1 + 1);
   if (d2 == std::string_view::npos) return Fail(error, "No Major.Minor.Patch elements found");
-  std::string_view major = s.substr(0, d1), minor = s.substr(d1 + 1, d2 - d1 - 1), rest = s.substr(d2 + 1);
-  if (!OnlyDigits(major)) return Fail(error, fmt::format("Invalid character(s) found in major number {}", Quote(major)));
-  if (LeadingZero(major)) return Fail(error, fmt::format("Major number must not contain leading zeroes {}", Quote(major)));
+  std::string_view major = s.substr(0, d1), minor = s.substr(d1 + 1, d2 - d1 - 1),
+                   rest = s.substr(d2 + 1);
+  if (!OnlyDigits(major))
+    return Fail(error, fmt::format("Invalid character(s) found in major number {}", Quote(major)));
+  if (LeadingZero(major))
+    return Fail(error,
+                fmt::format("Major number must not contain leading zeroes {}", Quote(major)));
   if (!ParseUint(major, out.major, error)) return false;
-  if (!OnlyDigits(minor)) return Fail(error, fmt::format("Invalid character(s) found in minor number {}", Quote(minor)));
-  if (LeadingZero(minor)) return Fail(error, fmt::format("Minor number must not contain leading zeroes {}", Quote(minor)));
+  if (!OnlyDigits(minor))
+    return Fail(error, fmt::format("Invalid character(s) found in minor number {}", Quote(minor)));
+  if (LeadingZero(minor))
+    return Fail(error,
+                fmt::format("Minor number must not contain leading zeroes {}", Quote(minor)));
   if (!ParseUint(minor, out.minor, error)) return false;
   std::string_view patch = rest, build, pre;
   bool has_build = false, has_pre = false;
@@ -85,18 +93,25 @@ bool ParseSemver(std::string_view s, SemverParts& out, std::string* error) {
     patch = patch.substr(0, p);
     has_pre = true;
   }
-  if (!OnlyDigits(patch)) return Fail(error, fmt::format("Invalid character(s) found in patch number {}", Quote(patch)));
-  if (LeadingZero(patch)) return Fail(error, fmt::format("Patch number must not contain leading zeroes {}", Quote(patch)));
+  if (!OnlyDigits(patch))
+    return Fail(error, fmt::format("Invalid character(s) found in patch number {}", Quote(patch)));
+  if (LeadingZero(patch))
+    return Fail(error,
+                fmt::format("Patch number must not contain leading zeroes {}", Quote(patch)));
   if (!ParseUint(patch, out.patch, error)) return false;
   out.pre = pre;
   if (has_pre) {
     size_t start = 0;
     for (;;) {
       size_t dot = pre.find('.', start);
-      std::string_view id = pre.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start);
+      std::string_view id =
+          pre.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start);
       if (id.empty()) return Fail(error, "Prerelease is empty");
       if (OnlyDigits(id)) {
-        if (LeadingZero(id)) return Fail(error, fmt::format("Numeric PreRelease version must not contain leading zeroes {}", Quote(id)));
+        if (LeadingZero(id))
+          return Fail(error,
+                      fmt::format("Numeric PreRelease version must not contain leading zeroes {}",
+                                  Quote(id)));
         uint64_t n;
         if (!ParseUint(id, n, error)) return false;
       } else if (!OnlyAlnum(id)) {
@@ -110,9 +125,12 @@ bool ParseSemver(std::string_view s, SemverParts& out, std::string* error) {
     size_t start = 0;
     for (;;) {
       size_t dot = build.find('.', start);
-      std::string_view id = build.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start);
+      std::string_view id =
+          build.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start);
       if (id.empty()) return Fail(error, "Build meta data is empty");
-      if (!OnlyAlnum(id)) return Fail(error, fmt::format("Invalid character(s) found in build meta data {}", Quote(id)));
+      if (!OnlyAlnum(id))
+        return Fail(error,
+                    fmt::format("Invalid character(s) found in build meta data {}", Quote(id)));
       if (dot == std::string_view::npos) break;
       start = dot + 1;
     }
@@ -135,8 +153,10 @@ int CompareSemver(const SemverParts& a, const SemverParts& b) {
     if (ea) return -1;
     if (eb) return 1;
     size_t da = a.pre.find('.', ia), db = b.pre.find('.', ib);
-    std::string_view x = a.pre.substr(ia, da == std::string_view::npos ? std::string_view::npos : da - ia);
-    std::string_view y = b.pre.substr(ib, db == std::string_view::npos ? std::string_view::npos : db - ib);
+    std::string_view x =
+        a.pre.substr(ia, da == std::string_view::npos ? std::string_view::npos : da - ia);
+    std::string_view y =
+        b.pre.substr(ib, db == std::string_view::npos ? std::string_view::npos : db - ib);
     ia = da == std::string_view::npos ? a.pre.size() + 1 : da + 1;
     ib = db == std::string_view::npos ? b.pre.size() + 1 : db + 1;
     bool nx = OnlyDigits(x), ny = OnlyDigits(y);

@@ -1,8 +1,8 @@
 #include "cel/source.h"
 
-#include <algorithm>
-
 #include <fmt/format.h>
+
+#include <algorithm>
 
 namespace ksched::cel {
 namespace {

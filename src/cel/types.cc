@@ -4,23 +4,41 @@ namespace ksched::cel {
 
 std::string Type::String() const {
   switch (kind) {
-    case TypeKind::kDyn: return "dyn";
-    case TypeKind::kAny: return "any";
-    case TypeKind::kError: return "!error!";
-    case TypeKind::kNull: return "null";
-    case TypeKind::kBool: return "bool";
-    case TypeKind::kInt: return "int";
-    case TypeKind::kUint: return "uint";
-    case TypeKind::kDouble: return "double";
-    case TypeKind::kString: return "string";
-    case TypeKind::kBytes: return "bytes";
-    case TypeKind::kDuration: return "duration";
-    case TypeKind::kTimestamp: return "timestamp";
-    case TypeKind::kTypeParam: return name;
-    case TypeKind::kStruct: return name;
-    default: break;
+    case TypeKind::kDyn:
+      return "dyn";
+    case TypeKind::kAny:
+      return "any";
+    case TypeKind::kError:
+      return "!error!";
+    case TypeKind::kNull:
+      return "null";
+    case TypeKind::kBool:
+      return "bool";
+    case TypeKind::kInt:
+      return "int";
+    case TypeKind::kUint:
+      return "uint";
+    case TypeKind::kDouble:
+      return "double";
+    case TypeKind::kString:
+      return "string";
+    case TypeKind::kBytes:
+      return "bytes";
+    case TypeKind::kDuration:
+      return "duration";
+    case TypeKind::kTimestamp:
+      return "timestamp";
+    case TypeKind::kTypeParam:
+      return name;
+    case TypeKind::kStruct:
+      return name;
+    default:
+      break;
   }
-  std::string base = kind == TypeKind::kList ? "list" : kind == TypeKind::kMap ? "map" : kind == TypeKind::kType ? "type" : name;
+  std::string base = kind == TypeKind::kList   ? "list"
+                     : kind == TypeKind::kMap  ? "map"
+                     : kind == TypeKind::kType ? "type"
+                                               : name;
   if (params.empty()) return base;
   std::string out = base + "(";
   for (size_t i = 0; i < params.size(); ++i) {
@@ -43,18 +61,54 @@ TypePtr Simple(TypeKind k) {
 }
 }  // namespace
 
-TypePtr DynType() { static const TypePtr t = Simple(TypeKind::kDyn); return t; }
-TypePtr AnyType() { static const TypePtr t = Simple(TypeKind::kAny); return t; }
-TypePtr ErrorType() { static const TypePtr t = Simple(TypeKind::kError); return t; }
-TypePtr NullType() { static const TypePtr t = Simple(TypeKind::kNull); return t; }
-TypePtr BoolType() { static const TypePtr t = Simple(TypeKind::kBool); return t; }
-TypePtr IntType() { static const TypePtr t = Simple(TypeKind::kInt); return t; }
-TypePtr UintType() { static const TypePtr t = Simple(TypeKind::kUint); return t; }
-TypePtr DoubleType() { static const TypePtr t = Simple(TypeKind::kDouble); return t; }
-TypePtr StringType() { static const TypePtr t = Simple(TypeKind::kString); return t; }
-TypePtr BytesType() { static const TypePtr t = Simple(TypeKind::kBytes); return t; }
-TypePtr DurationType() { static const TypePtr t = Simple(TypeKind::kDuration); return t; }
-TypePtr TimestampType() { static const TypePtr t = Simple(TypeKind::kTimestamp); return t; }
+TypePtr DynType() {
+  static const TypePtr t = Simple(TypeKind::kDyn);
+  return t;
+}
+TypePtr AnyType() {
+  static const TypePtr t = Simple(TypeKind::kAny);
+  return t;
+}
+TypePtr ErrorType() {
+  static const TypePtr t = Simple(TypeKind::kError);
+  return t;
+}
+TypePtr NullType() {
+  static const TypePtr t = Simple(TypeKind::kNull);
+  return t;
+}
+TypePtr BoolType() {
+  static const TypePtr t = Simple(TypeKind::kBool);
+  return t;
+}
+TypePtr IntType() {
+  static const TypePtr t = Simple(TypeKind::kInt);
+  return t;
+}
+TypePtr UintType() {
+  static const TypePtr t = Simple(TypeKind::kUint);
+  return t;
+}
+TypePtr DoubleType() {
+  static const TypePtr t = Simple(TypeKind::kDouble);
+  return t;
+}
+TypePtr StringType() {
+  static const TypePtr t = Simple(TypeKind::kString);
+  return t;
+}
+TypePtr BytesType() {
+  static const TypePtr t = Simple(TypeKind::kBytes);
+  return t;
+}
+TypePtr DurationType() {
+  static const TypePtr t = Simple(TypeKind::kDuration);
+  return t;
+}
+TypePtr TimestampType() {
+  static const TypePtr t = Simple(TypeKind::kTimestamp);
+  return t;
+}
 
 TypePtr ListType(TypePtr elem) {
   auto t = std::make_shared<Type>();
@@ -94,8 +148,14 @@ TypePtr TypeParam(const std::string& name) {
   t->name = name;
   return t;
 }
-TypePtr QuantityType() { static const TypePtr t = StructType("kubernetes.Quantity"); return t; }
-TypePtr SemverType() { static const TypePtr t = StructType("kubernetes.Semver"); return t; }
+TypePtr QuantityType() {
+  static const TypePtr t = StructType("kubernetes.Quantity");
+  return t;
+}
+TypePtr SemverType() {
+  static const TypePtr t = StructType("kubernetes.Semver");
+  return t;
+}
 
 bool IsExactType(const Type& a, const Type& b) {
   if (&a == &b) return true;

@@ -27,8 +27,8 @@ enum class ValueKind : uint8_t {
   kBytes,
   kList,
   kMap,
-  kType,  // str(): the type's name, e.g. "int", "kubernetes.Quantity"
-  kError,  // str(): the message
+  kType,      // str(): the type's name, e.g. "int", "kubernetes.Quantity"
+  kError,     // str(): the message
   kOptional,  // optional_value(): the value, or null for optional.none()
   kQuantity,
   kSemver,  // str(): the version text, already validated
@@ -49,18 +49,50 @@ class Value {
  public:
   Value() = default;  // null
 
-  static Value Bool(bool b) { Value v(ValueKind::kBool); v.b_ = b; return v; }
-  static Value Int(int64_t i) { Value v(ValueKind::kInt); v.i_ = i; return v; }
-  static Value Uint(uint64_t u) { Value v(ValueKind::kUint); v.u_ = u; return v; }
-  static Value Double(double d) { Value v(ValueKind::kDouble); v.d_ = d; return v; }
+  static Value Bool(bool b) {
+    Value v(ValueKind::kBool);
+    v.b_ = b;
+    return v;
+  }
+  static Value Int(int64_t i) {
+    Value v(ValueKind::kInt);
+    v.i_ = i;
+    return v;
+  }
+  static Value Uint(uint64_t u) {
+    Value v(ValueKind::kUint);
+    v.u_ = u;
+    return v;
+  }
+  static Value Double(double d) {
+    Value v(ValueKind::kDouble);
+    v.d_ = d;
+    return v;
+  }
   // A view: the caller keeps the text alive for the value's lifetime.
-  static Value StringView(std::string_view s) { Value v(ValueKind::kString); v.s_ = s; return v; }
+  static Value StringView(std::string_view s) {
+    Value v(ValueKind::kString);
+    v.s_ = s;
+    return v;
+  }
   static Value String(std::string s) { return Owned(ValueKind::kString, std::move(s)); }
-  static Value BytesView(std::string_view s) { Value v(ValueKind::kBytes); v.s_ = s; return v; }
+  static Value BytesView(std::string_view s) {
+    Value v(ValueKind::kBytes);
+    v.s_ = s;
+    return v;
+  }
   static Value Bytes(std::string s) { return Owned(ValueKind::kBytes, std::move(s)); }
-  static Value TypeName(std::string_view name) { Value v(ValueKind::kType); v.s_ = name; return v; }
+  static Value TypeName(std::string_view name) {
+    Value v(ValueKind::kType);
+    v.s_ = name;
+    return v;
+  }
   static Value Error(std::string message) { return Owned(ValueKind::kError, std::move(message)); }
-  static Value ErrorView(std::string_view message) { Value v(ValueKind::kError); v.s_ = message; return v; }
+  static Value ErrorView(std::string_view message) {
+    Value v(ValueKind::kError);
+    v.s_ = message;
+    return v;
+  }
   static Value List(ValueList items) {
     Value v(ValueKind::kList);
     auto p = std::make_shared<const ValueList>(std::move(items));
@@ -83,7 +115,11 @@ class Value {
     return v;
   }
   static Value OptionalNone() { return Value(ValueKind::kOptional); }
-  static Value QuantityRef(const ksched::Quantity* q) { Value v(ValueKind::kQuantity); v.p_ = q; return v; }
+  static Value QuantityRef(const ksched::Quantity* q) {
+    Value v(ValueKind::kQuantity);
+    v.p_ = q;
+    return v;
+  }
   static Value QuantityOwned(ksched::Quantity q) {
     Value v(ValueKind::kQuantity);
     auto p = std::make_shared<const ksched::Quantity>(q);
@@ -91,9 +127,17 @@ class Value {
     v.hold_ = std::move(p);
     return v;
   }
-  static Value SemverView(std::string_view text) { Value v(ValueKind::kSemver); v.s_ = text; return v; }
+  static Value SemverView(std::string_view text) {
+    Value v(ValueKind::kSemver);
+    v.s_ = text;
+    return v;
+  }
   static Value Semver(std::string text) { return Owned(ValueKind::kSemver, std::move(text)); }
-  static Value Special(ValueKind k, std::string_view s = {}) { Value v(k); v.s_ = s; return v; }
+  static Value Special(ValueKind k, std::string_view s = {}) {
+    Value v(k);
+    v.s_ = s;
+    return v;
+  }
 
   ValueKind kind() const { return kind_; }
   bool is_error() const { return kind_ == ValueKind::kError; }
