@@ -339,8 +339,8 @@ TEST(SelectorCache, CompilesOnce) {
   ASSERT_TRUE(a.ok() && b.ok());
   EXPECT_EQ(a->get(), b->get());
   EXPECT_FALSE(cache.GetOrCompile("x").ok());
-  cache.GetOrCompile("true");
-  cache.GetOrCompile("false");
+  EXPECT_TRUE(cache.GetOrCompile("true").ok());
+  EXPECT_TRUE(cache.GetOrCompile("false").ok());
   auto c = cache.GetOrCompile("device.driver == 'a'");
   EXPECT_NE(a->get(), c->get());  // evicted and compiled again
 }
