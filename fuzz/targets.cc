@@ -22,6 +22,7 @@
 #include "config/load.h"
 #include "config/validation.h"
 #include "extender/extender_wire.h"
+#include "fuzz/cel_target.h"
 #include "labels/label_selector.h"
 #include "labels/node_selector.h"
 #include "labels/selector.h"
@@ -315,11 +316,13 @@ void Config(std::string_view data) {
   FUZZ_CHECK(errs.empty(), config::AggregateError(errs));
 }
 
+void CelSelector(std::string_view data) { CelSelectorBody(data); }
+
 const std::vector<Target>& AllTargets() {
   static const std::vector<Target> kTargets = {
       {"json_decode", JsonDecode},       {"yaml_decode", YamlDecode}, {"quantity", QuantityParse},
       {"label_selector", LabelSelector}, {"policy", Policy},          {"scenario", Scenario},
-      {"extender_reply", ExtenderReply}, {"config", Config},
+      {"extender_reply", ExtenderReply}, {"config", Config},          {"cel", CelSelector},
   };
   return kTargets;
 }

@@ -44,6 +44,10 @@ void ExtenderReply(std::string_view data);
 // first byte's low bit turns VolumeCapacityPriority on. A loaded
 // configuration must pass its own validation again.
 void Config(std::string_view data);
+// cel::CompileDeviceSelector on the input as a DRA CEL selector; a compiled
+// selector is matched twice against a fixed device and must give the same
+// answer and cost both times, within the cost limit (fuzz/cel_target.h).
+void CelSelector(std::string_view data);
 
 struct Target {
   const char* name;  // as in fuzz/<name>_fuzz.cc and tests/fuzz/*/<name>/
