@@ -503,10 +503,11 @@ void LiveScheduler::HandleBindingCycleError(const BindOutcome& o) {
                                   : "Binding rejected: " + o.status.error().message);
   // v1.15's error func re-reads the pod from the API server, retrying until
   // the server answers, and only then requeues it with the cycle of the
-  // failure; by then the informers' relist after an outage has made move
-  // requests, so the pod goes to backoff. Our re-read is the cache, at once,
-  // before any such move: the pod goes to backoff directly, never to the
-  // unschedulable pool for want of a move that no cluster change will make.
+  // failure; after an outage the informers have usually relisted by then,
+  // and their updates are move requests, so the pod goes to backoff. Our
+  // re-read is the cache, at once, before any such move: the pod goes to
+  // backoff directly, never to the unschedulable pool for want of a move
+  // that no cluster change will make.
   Requeue(pod, queue_.SchedulingCycle(), {}, /*to_backoff=*/!v126_);
 }
 
