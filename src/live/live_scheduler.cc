@@ -6,6 +6,7 @@
 #include "engine/framework_metrics.h"
 #include "live/log.h"
 #include "preemption/preempt.h"
+#include "queue/events.h"
 
 namespace ksched::live {
 
@@ -229,14 +230,18 @@ void LiveScheduler::RecordFailure(const PodPtr& pod, const std::string& reason,
 }
 
 void LiveScheduler::Requeue(const PodPtr& pod, int64_t cycle,
-                            std::vector<std::string> unschedulable_plugins) {
+                            std::vector<std::string> unschedulable_plugins, bool to_backoff) {
   // Upstream's error func re-reads the pod and queues it as unschedulable
   // when it is still pending; the cache is our fresh read.
   const std::string key = pod->Key();
   PodPtr current = cache_.FindPod(key);
   if (current && current->spec.node_name.empty() && !cache_.IsAssumed(key) &&
       current->meta.uid == pod->meta.uid) {
-    queue_.AddUnschedulableIfNotPresent(pod, cycle, std::move(unschedulable_plugins));
+    if (to_backoff) {
+      queue_.AddBackoffIfNotPresent(pod);
+    } else {
+      queue_.AddUnschedulableIfNotPresent(pod, cycle, std::move(unschedulable_plugins));
+    }
   }
 }
 
@@ -473,18 +478,37 @@ void LiveScheduler::OnBindOutcome(const BindOutcome& o) {
     }
     return;
   }
+  HandleBindingCycleError(o);
+}
+
+void LiveScheduler::HandleBindingCycleError(const BindOutcome& o) {
   if (o.reservation != nullptr) engine_->Unreserve(o.reservation.get());
-  cache_.ForgetPod(o.key);
-  if (metrics_ != nullptr) {
-    metrics_->Attempt("error", o.profile, Seconds(now - o.cycle_start));
-  }
+  const bool forgotten = cache_.ForgetPod(o.key);
+  // v1.26: the forgotten pod's room is free again, as if an assigned pod
+  // had been deleted, so the pods waiting for room move; and the move
+  // request makes the requeue below send this pod to backoff, one backoff
+  // from its next attempt. (Upstream defers the move past the requeue, and
+  // keeps this pod out of it, only when the status is Unschedulable, which
+  // a Permit plugin gives; PreBind and Bind here only fail with errors.)
+  if (forgotten && v126_) queue_.MoveAllToActive(queue_events::kAssignedPodDelete);
   Log('E', fmt::format("binding {} to {} failed: {}", o.key, o.node, o.status.error().message));
-  if (PodPtr pod = cache_.FindPod(o.key)) {
-    RecordFailure(pod, "SchedulerError",
-                  o.pre_bind_failed ? o.status.error().message
-                                    : "Binding rejected: " + o.status.error().message);
-    Requeue(pod, queue_.SchedulingCycle());
+  if (metrics_ != nullptr) {
+    metrics_->Attempt("error", o.profile,
+                      Seconds(std::chrono::steady_clock::now() - o.cycle_start));
   }
+  PodPtr pod = cache_.FindPod(o.key);
+  if (!pod) return;
+  RecordFailure(pod, "SchedulerError",
+                o.pre_bind_failed ? o.status.error().message
+                                  : "Binding rejected: " + o.status.error().message);
+  // v1.15's error func re-reads the pod from the API server, retrying until
+  // the server answers, and only then requeues it with the cycle of the
+  // failure; after an outage the informers have usually relisted by then,
+  // and their updates are move requests, so the pod goes to backoff. Our
+  // re-read is the cache, at once, before any such move: the pod goes to
+  // backoff directly, never to the unschedulable pool for want of a move
+  // that no cluster change will make.
+  Requeue(pod, queue_.SchedulingCycle(), {}, /*to_backoff=*/!v126_);
 }
 
 }  // namespace ksched::live

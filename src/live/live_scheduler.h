@@ -22,8 +22,10 @@
 //     it. A failed PreBind is answered as a failed binding (Unreserve, the
 //     assumption forgotten, FailedScheduling with PreBind's message). A successful bind starts the
 //     assumption's expiry clock and writes the Scheduled event; a failed one forgets the
-//     assumption, writes FailedScheduling ("Binding rejected: ...") and the PodScheduled=False
-//     condition, and requeues the pod if it is still pending;
+//     assumption (v1.26 then moves the pods waiting for room, as an assigned pod's deletion
+//     does), writes FailedScheduling ("Binding rejected: ...") and the PodScheduled=False
+//     condition, and requeues the pod, if it is still pending, into backoff: a failed
+//     binding is always one backoff from its next attempt;
 //   - FitError: preemption unless disabled (Engine::Preempt: nominatedNodeName
 //     set, victims deleted with a Preempted event each, stale nominations
 //     cleared), then the FailedScheduling event with upstream's text (v1.26:
@@ -144,8 +146,16 @@ class LiveScheduler {
   // still pending (`pod` is the version to queue).
   // `unschedulable_plugins`: the FitError's, which pick the events that
   // move the pod (v1.26).
+  // `to_backoff`: to backoff whatever the move requests say
+  // (PriorityQueue::AddBackoffIfNotPresent).
   void Requeue(const PodPtr& pod, int64_t cycle,
-               std::vector<std::string> unschedulable_plugins = {});
+               std::vector<std::string> unschedulable_plugins = {}, bool to_backoff = false);
+  // Upstream's handleBindingCycleError: a failed PreBind or Binding is
+  // unreserved and forgotten, v1.26 moves the pods waiting for room
+  // (AssignedPodDelete), and the failure handler records it and requeues the
+  // pod into backoff (never unschedulable, so an API server outage strands
+  // no pod until the unschedulable flush).
+  void HandleBindingCycleError(const BindOutcome& outcome);
   // PostFilter: returns what v1.26 appends to the FitError ("" for v1.15).
   std::string Preempt(const PodPtr& pod, const ScheduleResult& result, PodPtr* requeue);
   void UpdateGauges();

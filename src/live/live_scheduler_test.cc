@@ -216,16 +216,37 @@ TEST_F(LiveSchedulerTest, FailedBindForgetsAndRequeues) {
   ASSERT_EQ(failed.size(), 1u);
   EXPECT_NE(failed[0].find("Binding rejected: "), std::string::npos) << failed[0];
   EXPECT_EQ(Sample(metrics, "scheduler_schedule_attempts_total{result=\"error\"}"), 1);
-  // Requeued as unschedulable, as upstream's error func does: no cluster
-  // event moves it here, so the 60 s flush retries it.
-  EXPECT_EQ(sched.queue().sizes().unschedulable, 1u);
-  api.reject.clear();
-  clock.Advance(2s);
+  EXPECT_EQ(sched.queue().sizes().backoff, 1u);
+  EXPECT_EQ(sched.queue().sizes().unschedulable, 0u);
+}
+
+// A binding that fails (the API server restarting) while other pods wait:
+// the pod is retried once its backoff is over, not after the unschedulable
+// flush; v1.15 moves none of the waiting pods for it.
+TEST_F(LiveSchedulerTest, FailedBindIsRetriedAfterItsBackoffNotTheFlush) {
+  Event(WatchEventType::kAdded, Resource::kNode, NodeJson("n1", "2"));
+  Event(WatchEventType::kAdded, Resource::kPod, PodJson("big", "3"));
+  Event(WatchEventType::kAdded, Resource::kPod, PodJson("p", "1"));
+  api.reject.insert("default/p");
   Cycle();
   EXPECT_TRUE(api.binds.empty());
-  clock.Advance(60s);
+  EXPECT_EQ(sched.queue().sizes().unschedulable, 1u);  // big, and only big
+  EXPECT_EQ(sched.queue().sizes().backoff, 1u);
+  // Failing again doubles the backoff: 2 s.
+  clock.Advance(1100ms);
+  Cycle();
+  EXPECT_EQ(Sample(metrics, "scheduler_schedule_attempts_total{result=\"error\"}"), 2);
+  EXPECT_EQ(sched.queue().sizes().backoff, 1u);
+  api.reject.clear();
+  clock.Advance(1s);
+  Cycle();
+  EXPECT_TRUE(api.binds.empty()) << "still backing off";
+  clock.Advance(1100ms);
   Cycle();
   EXPECT_EQ(api.binds["default/p"], "n1");
+  EXPECT_EQ(sched.queue().sizes().unschedulable, 1u);
+  EXPECT_EQ(Sample(metrics, "scheduler_schedule_attempts_total{result=\"unschedulable\"}"), 1)
+      << "big was not attempted again";
 }
 
 TEST_F(LiveSchedulerTest, ConflictBecauseSomeoneElseBoundItDropsThePod) {
@@ -343,6 +364,34 @@ class LiveScheduler126Test : public LiveFixture {
     return o;
   }
 };
+
+// v1.26's handleBindingCycleError: the forgotten pod's room moves the pods
+// rejected for room (AssignedPodDelete), and the pod itself goes to backoff
+// (the move request came in its cycle), not to the unschedulable pool for
+// the 5-minute flush.
+TEST_F(LiveScheduler126Test, FailedBindMovesPodsWaitingForRoomAndIsRetriedAfterItsBackoff) {
+  Event(WatchEventType::kAdded, Resource::kNode, NodeJson("n1", "2"));
+  Event(WatchEventType::kAdded, Resource::kPod, PodJson("big", "3"));
+  Event(WatchEventType::kAdded, Resource::kPod, PodJson("p", "1"));
+  api.reject.insert("default/p");
+  Cycle();
+  EXPECT_TRUE(api.binds.empty());
+  EXPECT_EQ(sched.queue().sizes().unschedulable, 0u);
+  EXPECT_EQ(sched.queue().sizes().backoff, 2u);  // big still backing off, and p
+  EXPECT_EQ(Sample(metrics,
+                   "scheduler_queue_incoming_pods_total{event=\"AssignedPodDelete\","
+                   "queue=\"backoff\"}"),
+            1);
+  EXPECT_EQ(Sample(metrics,
+                   "scheduler_queue_incoming_pods_total{event=\"ScheduleAttemptFailure\","
+                   "queue=\"backoff\"}"),
+            1);
+  api.reject.clear();
+  clock.Advance(1100ms);
+  Cycle();
+  EXPECT_EQ(api.binds["default/p"], "n1");
+  EXPECT_EQ(sched.queue().sizes().unschedulable, 1u);  // big, rejected again
+}
 
 TEST_F(LiveScheduler126Test, ServesEveryProfile) {
   Event(WatchEventType::kAdded, Resource::kNode, NodeJson("n1", "4"));

@@ -165,6 +165,17 @@ void PriorityQueue::AddIfNotPresent(PodPtr pod) {
 bool PriorityQueue::AddUnschedulableIfNotPresent(PodPtr pod, int64_t cycle,
                                                  std::vector<std::string> unschedulable_plugins) {
   std::lock_guard<std::mutex> lock(mu_);
+  return AddFailedIfNotPresentLocked(std::move(pod), move_request_cycle_ >= cycle,
+                                     std::move(unschedulable_plugins));
+}
+
+bool PriorityQueue::AddBackoffIfNotPresent(PodPtr pod) {
+  std::lock_guard<std::mutex> lock(mu_);
+  return AddFailedIfNotPresentLocked(std::move(pod), /*to_backoff=*/true, {});
+}
+
+bool PriorityQueue::AddFailedIfNotPresentLocked(PodPtr pod, bool to_backoff,
+                                                std::vector<std::string> unschedulable_plugins) {
   std::string key = KeyOf(*pod);
   if (unschedulable_.count(key) || InActive(key) || backoff_.count(key)) return false;
   BackoffPod(key);
@@ -173,7 +184,7 @@ bool PriorityQueue::AddUnschedulableIfNotPresent(PodPtr pod, int64_t cycle,
   Entry e = NewEntry(std::move(pod));
   e.unschedulable_plugins = std::move(unschedulable_plugins);
   CountUnschedulable(e, +1);
-  if (move_request_cycle_ >= cycle) {
+  if (to_backoff) {
     PushBackoff(std::move(e));
     Incoming("backoff", queue_events::kScheduleAttemptFailure);
   } else {

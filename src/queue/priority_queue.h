@@ -22,7 +22,10 @@
 // Without one (v1.15) every move takes every pod.
 // A pod that fails after a move request during its cycle goes to backoff
 // rather than unschedulable, so the move is not missed (the scheduling
-// cycle counter). The queue also keeps upstream's nominated-pods map.
+// cycle counter); a pod that came back because of an error, not because
+// plugins rejected it, may be sent to backoff outright
+// (AddBackoffIfNotPresent). The queue also keeps upstream's nominated-pods
+// map.
 //
 // Thread-safe: informer threads add and update while the scheduling thread
 // pops. Pop() blocks until a pod is active or Close() is called.
@@ -88,6 +91,14 @@ class PriorityQueue {
   // that rejected it (the FitError's). False when it is queued already.
   bool AddUnschedulableIfNotPresent(PodPtr pod, int64_t cycle,
                                     std::vector<std::string> unschedulable_plugins = {});
+  // A pod that came back because of an error rather than its plugins'
+  // verdict, to be retried once its backoff is over whatever the move
+  // requests say (v1.35 queues every such pod so; `run`'s v1.15 engine a
+  // pod whose binding failed, see LiveScheduler::HandleBindingCycleError).
+  // Its backoff grows as above. v1.35's backoff by the count of consecutive
+  // errors (ConsecutiveErrorsCount) belongs here. False when it is queued
+  // already.
+  bool AddBackoffIfNotPresent(PodPtr pod);
   // The pod changed: updated in place in active/backoff (backoff ones go to
   // active); an unschedulable one goes to active if its spec or metadata
   // changed (not only its status), resetting its backoff; a pod in no part
@@ -162,6 +173,10 @@ class PriorityQueue {
   std::optional<Clock::TimePoint> BackoffTime(const std::string& key) const;
   bool IsBackingOff(const std::string& key) const;
   void BackoffPod(const std::string& key);
+  // AddUnschedulableIfNotPresent and AddBackoffIfNotPresent: to backoff
+  // when `to_backoff`, else to unschedulable.
+  bool AddFailedIfNotPresentLocked(PodPtr pod, bool to_backoff,
+                                   std::vector<std::string> unschedulable_plugins);
   // Moves those of `keys` that `event` may help (all without an event map).
   void AssignedPodChanged(const Pod& pod, const framework::ClusterEvent& event);
   void MoveToActiveLocked(const std::vector<std::string>& keys,

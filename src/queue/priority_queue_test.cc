@@ -104,6 +104,33 @@ TEST(PriorityQueue, MoveRequestDuringTheCycleSendsAFailureToBackoff) {
   EXPECT_EQ(q.sizes().backoff, 1u);
 }
 
+// A pod that came back because of an error goes to backoff without a move
+// request, and its backoff grows with each failure as an unschedulable one's.
+TEST(PriorityQueue, AddBackoffIfNotPresentNeedsNoMoveRequest) {
+  FakeClock clock;
+  PriorityQueue q(&clock);
+  q.Add(P("a", 0));
+  PodPtr a = q.TryPop();
+  EXPECT_TRUE(q.AddBackoffIfNotPresent(a));
+  EXPECT_FALSE(q.AddBackoffIfNotPresent(a)) << "already queued";
+  EXPECT_FALSE(q.AddUnschedulableIfNotPresent(a, q.SchedulingCycle())) << "already queued";
+  EXPECT_EQ(q.sizes().backoff, 1u);
+  EXPECT_EQ(q.sizes().unschedulable, 0u);
+  clock.Advance(500ms);
+  q.FlushBackoffCompleted();
+  EXPECT_EQ(PopName(q), "<empty>");
+  clock.Advance(1s);
+  q.FlushBackoffCompleted();
+  EXPECT_EQ(PopName(q), "a");
+  EXPECT_TRUE(q.AddBackoffIfNotPresent(a));  // 2 s this time
+  clock.Advance(1500ms);
+  q.FlushBackoffCompleted();
+  EXPECT_EQ(PopName(q), "<empty>");
+  clock.Advance(1s);
+  q.FlushBackoffCompleted();
+  EXPECT_EQ(PopName(q), "a");
+}
+
 TEST(PriorityQueue, StatusOnlyUpdatesLeaveUnschedulablePodsAlone) {
   FakeClock clock;
   PriorityQueue q(&clock);
