@@ -70,16 +70,24 @@ Result<std::unique_ptr<ApiServer>> ApiServer::Start(const std::string& extra_arg
   std::unique_ptr<ApiServer> s(new ApiServer());
   s->shared_dir_ = SharedDir() + "/apiserver";
   s->extra_args_ = extra_args;
-  if (!kube_version.empty() && kube_version != "1.15" && kube_version != "1.26") {
-    return MakeError("kube version \"" + kube_version + "\": 1.15 or 1.26");
+  if (!kube_version.empty() && kube_version != "1.15" && kube_version != "1.26" &&
+      kube_version != "1.35") {
+    return MakeError("kube version \"" + kube_version + "\": 1.15, 1.26 or 1.35");
   }
-  s->kube_version_ = kube_version == "1.15" ? "" : kube_version;
+  s->kube_version_ = kube_version == "1.15" || kube_version == "1.35" ? "" : kube_version;
   if (!fs::exists(s->shared_dir_ + "/start.sh")) {
     return MakeError("no " + s->shared_dir_ + "/start.sh (the shared API server scripts)");
   }
   const char* etcd = std::getenv("ETCD");
   if (!fs::exists(etcd != nullptr ? etcd : "/usr/bin/etcd")) {
     return MakeError("etcd is not installed (scripts/install-deps.sh installs etcd-server)");
+  }
+  if (kube_version == "1.35") {
+    // start.sh has no archive of v1.35: it runs the binary it is given and picks the flags
+    // by the binary's --version. Built here (minutes, once per machine) when not cached.
+    auto binary = KubeBinaryV135("kube-apiserver");
+    if (!binary.ok()) return binary.error();
+    s->apiserver_binary_ = *binary;
   }
   std::string base = fs::is_directory("/dev/shm") ? "/dev/shm" : fs::temp_directory_path().string();
   std::string tmpl = base + "/ksched-apiserver-XXXXXX";
@@ -139,6 +147,10 @@ Status ApiServer::LoadEnv() {
   env_.admin_kubeconfig = vars["ADMIN_KUBECONFIG"];
   env_.scheduler_kubeconfig = vars["SCHEDULER_KUBECONFIG"];
   env_.version = vars.count("APISERVER_VERSION") ? vars["APISERVER_VERSION"] : "1.15";
+  if (minor() != 15 && minor() != 26 && minor() != 35) {
+    return MakeError(env_.dir + "/env: APISERVER_VERSION=" + env_.version +
+                     ", not 1.15, 1.26 or 1.35");
+  }
   if (env_.url.empty() || env_.port == 0) return MakeError(env_.dir + "/env is incomplete");
   return Status::Ok();
 }
@@ -149,6 +161,8 @@ Status ApiServer::StartAgain() {
   if (!extra_args_.empty()) prefix += "APISERVER_EXTRA_ARGS=" + ShellQuote(extra_args_) + " ";
   // start.sh reads KUBE_VERSION: set it (or clear an inherited one) explicitly.
   prefix += "KUBE_VERSION=" + ShellQuote(kube_version_) + " ";
+  // KUBE_APISERVER likewise: an inherited one must not replace the version asked for.
+  prefix += "KUBE_APISERVER=" + ShellQuote(apiserver_binary_) + " ";
   if (env_.port != 0) {
     prefix += "APISERVER_PORT=" + std::to_string(env_.port) +
               " ETCD_PORT=" + std::to_string(env_.etcd_port) +
@@ -178,6 +192,11 @@ Status ApiServer::StartAgain() {
     admin_ = std::move(rest).value();
   }
   return Status::Ok();
+}
+
+int ApiServer::minor() const {
+  // "1.MINOR"; LoadEnv accepts only the three versions the fixture starts.
+  return env_.version.size() > 2 ? std::atoi(env_.version.c_str() + 2) : 0;
 }
 
 Status ApiServer::Stop() {
@@ -373,6 +392,57 @@ SharedServer& SharedApiServer126() {
     return s;
   }();
   return *shared;
+}
+
+SharedServer& SharedApiServer135() {
+  if (MainServerVersion() == "1.35") return SharedApiServer();
+  static SharedServer* shared = [] {
+    auto* s = new SharedServer();
+    auto started = ApiServer::Start(kSharedServerArgs, "1.35");
+    if (started.ok()) {
+      s->server_ = std::move(started).value();
+    } else {
+      s->why_not_ = started.error().message;
+    }
+    std::atexit([] { SharedApiServer135().server_.reset(); });
+    return s;
+  }();
+  return *shared;
+}
+
+Result<std::string> KubeBinaryV135(const std::string& name) {
+  if (name != "kube-apiserver" && name != "kube-scheduler") {
+    return MakeError("no v1.35 binary \"" + name + "\": kube-apiserver or kube-scheduler");
+  }
+#ifdef KSCHED_SOURCE_DIR
+  std::string script = std::string(KSCHED_SOURCE_DIR) + "/scripts/k8s-v135.sh";
+#else
+  std::string script = "scripts/k8s-v135.sh";
+#endif
+  if (!fs::exists(script)) return MakeError("no " + script + " (builds kube-apiserver v1.35)");
+  // One caller at a time in this process; the script itself locks against other processes
+  // and returns at once when the binaries are cached.
+  static std::mutex mu;
+  std::lock_guard<std::mutex> lock(mu);
+  // The script's progress (a cold build takes minutes) goes to our stderr; its stdout is
+  // KUBE_APISERVER=... and KUBE_SCHEDULER=...
+  FILE* out = ::popen(("bash " + ShellQuote(script) + " < /dev/null").c_str(), "r");
+  if (out == nullptr) return MakeError("cannot run " + script);
+  std::string text;
+  char buf[4096];
+  for (size_t n; (n = std::fread(buf, 1, sizeof buf, out)) > 0;) text.append(buf, n);
+  int rc = ::pclose(out);
+  if (rc != 0) {
+    return MakeError(script + " failed (status " + std::to_string(rc) +
+                     "; its messages are above on stderr): cannot build kube-apiserver "
+                     "v1.35.4 (needs Go >= 1.25 and the Go module proxy the first time)");
+  }
+  std::string key = name == "kube-apiserver" ? "KUBE_APISERVER=" : "KUBE_SCHEDULER=";
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind(key, 0) == 0) return line.substr(key.size());
+  }
+  return MakeError(script + " printed no " + key + " line:\n" + text);
 }
 
 // ====================================================================== TcpProxy

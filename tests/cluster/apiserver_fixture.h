@@ -1,10 +1,12 @@
 // A real kube-apiserver (with etcd) for end-to-end tests, started with
-// ../shared/apiserver/start.sh -- v1.15.5, or v1.26.0 (KUBE_VERSION=1.26) --,
+// ../shared/apiserver/start.sh -- v1.15.5, v1.26.0 (KUBE_VERSION=1.26), or
+// v1.35.4 (KUBE_APISERVER= the binary scripts/k8s-v135.sh builds and caches) --,
 // and the helpers tests use to play the user and the kubelet with the admin
 // identity.
 //
 //   ApiServer& server = SharedApiServer();      // one per test binary, lazily
-//   // SharedApiServer126(): a second one, always v1.26 (started on first use)
+//   // SharedApiServer126() / SharedApiServer135(): one more, always v1.26 /
+//   // v1.35 (started on first use)
 //   if (!server.ok()) GTEST_SKIP() << server.why_not();
 //   auto sched = server.SchedulerConfig();      // ksched's own identity
 //   server.CreateReadyNode("n1", "4", "8Gi");  // as a kubelet would
@@ -40,7 +42,7 @@ struct ApiServerEnv {
   std::string ca_file;
   std::string admin_kubeconfig;
   std::string scheduler_kubeconfig;
-  std::string version;  // APISERVER_VERSION: "1.15" or "1.26"
+  std::string version;  // APISERVER_VERSION: "1.15", "1.26" or "1.35"
 };
 
 class ApiServer {
@@ -49,7 +51,9 @@ class ApiServer {
   // exists: etcd's fsyncs are then free). `extra_args` go to
   // APISERVER_EXTRA_ARGS. Fails (with the reason) when etcd or the shared
   // scripts are missing or the server does not come up. `kube_version`:
-  // "" or "1.15" for v1.15.5, "1.26" for v1.26.0 (start.sh's KUBE_VERSION).
+  // "" or "1.15" for v1.15.5, "1.26" for v1.26.0 (start.sh's KUBE_VERSION),
+  // "1.35" for v1.35.4 (built by scripts/k8s-v135.sh on first use on a machine:
+  // minutes; then cached outside the tree).
   static Result<std::unique_ptr<ApiServer>> Start(const std::string& extra_args = "",
                                                   const std::string& kube_version = "");
   ~ApiServer();
@@ -61,8 +65,13 @@ class ApiServer {
   Status StartAgain();
 
   const ApiServerEnv& env() const { return env_; }
-  // True for a v1.26 server (v1.25+ APIs: policy/v1, events.k8s.io/v1, CSINodes).
-  bool is_v126() const { return env_.version == "1.26"; }
+  // The server's minor version: 15, 26 or 35.
+  int minor() const;
+  // True for a v1.26 server or a newer one (v1.25+ APIs: policy/v1,
+  // events.k8s.io/v1, CSINodes; bootstrap RBAC with Leases).
+  bool is_v126() const { return minor() >= 26; }
+  // True for a v1.35 server (resource.k8s.io/v1, QueueingHints-era defaults).
+  bool is_v135() const { return minor() >= 35; }
   std::string dir() const { return env_.dir; }
 
   // ksched's identity (system:kube-scheduler) and the admin (system:masters).
@@ -81,7 +90,7 @@ class ApiServer {
   // The namespace and its "default" ServiceAccount (idempotent).
   Status EnsureNamespace(const std::string& ns);
   // A Ready node with capacity = allocatable, the not-ready taint removed
-  // (as loadgen.py does: there is no node controller); on v1.26 also its
+  // (as loadgen.py does: there is no node controller); on v1.26+ also its
   // CSINode (storage.k8s.io/v1, no drivers), as its kubelet would register.
   Status CreateReadyNode(const std::string& name, const std::string& cpu = "4",
                          const std::string& memory = "8Gi", const std::string& pods = "110",
@@ -96,7 +105,7 @@ class ApiServer {
   Result<std::string> CreateObject(const std::string& collection_path, const std::string& json);
   // Deletes with gracePeriodSeconds 0 (no kubelet confirms anything here).
   Status DeletePodNow(const std::string& ns, const std::string& name);
-  Status DeleteNode(const std::string& name);  // and its CSINode on v1.26
+  Status DeleteNode(const std::string& name);  // and its CSINode on v1.26+
   // Every pod of `ns`, with gracePeriodSeconds 0 (tests clean up after themselves so that
   // later tests in the same binary see no leftovers).
   Status DeleteAllPods(const std::string& ns);
@@ -111,6 +120,7 @@ class ApiServer {
   std::string shared_dir_;
   std::string extra_args_;
   std::string kube_version_;
+  std::string apiserver_binary_;  // KUBE_APISERVER for start.sh; "" = its own archive
   ApiServerEnv env_;
   bool running_ = false;
   std::mutex admin_mu_;
@@ -133,23 +143,28 @@ class SharedServer {
   ApiServer* operator->() { return server_.get(); }
 
  private:
-  friend  // The test binary's main server: v1.15.5, or the version in
-          // KSCHED_TEST_KUBE_VERSION ("1.26" runs every test against v1.26.0).
-      SharedServer&
-      SharedApiServer();
-  // A v1.26.0 server for the tests written for it, started on first use (the
-  // main server itself when that is v1.26).
-  SharedServer& SharedApiServer126();
+  friend SharedServer& SharedApiServer();
   friend SharedServer& SharedApiServer126();
+  friend SharedServer& SharedApiServer135();
   std::unique_ptr<ApiServer> server_;
   std::string why_not_;
 };
 // The test binary's main server: v1.15.5, or the version in
-// KSCHED_TEST_KUBE_VERSION ("1.26" runs every test against v1.26.0).
+// KSCHED_TEST_KUBE_VERSION ("1.26" runs every test against v1.26.0, "1.35"
+// against v1.35.4).
 SharedServer& SharedApiServer();
 // A v1.26.0 server for the tests written for it, started on first use (the
 // main server itself when that is v1.26).
 SharedServer& SharedApiServer126();
+// A v1.35.4 server for the tests written for it, started on first use (the
+// main server itself when that is v1.35). Its binary comes from
+// scripts/k8s-v135.sh, which builds it the first time on a machine.
+SharedServer& SharedApiServer135();
+
+// The path of the cached upstream v1.35.4 binary `name` ("kube-apiserver" or
+// "kube-scheduler"), both built by scripts/k8s-v135.sh when missing (minutes
+// on 2 cores, once per machine; the script's progress goes to stderr).
+Result<std::string> KubeBinaryV135(const std::string& name);
 
 // Where ../shared is (KSCHED_SHARED_DIR, else the KSCHED_SHARED_DIR macro).
 std::string SharedDir();

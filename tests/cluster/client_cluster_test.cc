@@ -599,6 +599,9 @@ TEST_F(ClientCluster, LeaseCreateGetUpdateAndConflicts) {
 }
 
 TEST_F(ClientCluster, EndpointsLockAsV115WritesIt) {
+  if (server_->is_v135()) {
+    GTEST_SKIP() << "v1.35's bootstrap role gives system:kube-scheduler no Endpoints rights";
+  }
   auto client = SchedulerClient();
   // The scheduler's role may create Endpoints and get/update the one named kube-scheduler.
   auto none = client->GetEndpointsLock("kube-system", "kube-scheduler");
