@@ -1,10 +1,11 @@
-// The framework's acceptance test: every scenario of ../shared/framework
+// The framework's acceptance tests: every scenario of ../shared/framework
 // (kube-scheduler v1.26's framework, decided by the reference harness
-// refsched126) is replayed through the same engine as `ksched replay`, and
-// each step is compared with upstream's line as parsed JSON: the same fields
-// with the same values. One test per scenario, named after its file
-// (Framework/FrameworkVector.MatchesUpstream/mconf_0001), so one can be rerun
-// with --gtest_filter.
+// refsched126), ../shared/framework-v1.35 and ../shared/dra (v1.35.4, decided
+// by refsched135) is replayed through the same engine as `ksched replay`,
+// and each step is compared with upstream's line as parsed JSON: the same
+// fields with the same values. One test per scenario, named after its file
+// (Framework/FrameworkVector.MatchesUpstream/mconf_0001,
+// FrameworkV135/..., Dra/...), so one can be rerun with --gtest_filter.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -26,18 +27,19 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-// ../shared beside the repository; a worktree under /work/wt/<branch> finds
-// it one level further up.
-fs::path FrameworkDir() {
+// ../shared/<folder> beside the repository; a worktree under
+// /work/wt/<branch> finds it one level further up.
+fs::path SharedDir(const std::string& folder) {
   for (fs::path dir : {fs::path(KSCHED_SHARED_DIR), fs::path(KSCHED_SOURCE_DIR) / "../../shared"})
-    if (fs::is_directory(dir / "framework")) return dir / "framework";
-  return fs::path(KSCHED_SHARED_DIR) / "framework";
+    if (fs::is_directory(dir / folder)) return dir / folder;
+  return fs::path(KSCHED_SHARED_DIR) / folder;
 }
 
-std::vector<fs::path> Scenarios() {
+std::vector<fs::path> Scenarios(const std::string& folder) {
   std::vector<fs::path> out;
-  if (!fs::is_directory(FrameworkDir())) return out;
-  for (const auto& entry : fs::directory_iterator(FrameworkDir())) {
+  const fs::path dir = SharedDir(folder);
+  if (!fs::is_directory(dir)) return out;
+  for (const auto& entry : fs::directory_iterator(dir)) {
     std::string name = entry.path().filename().string();
     if (entry.path().extension() == ".json" && name.find(".expected") == std::string::npos)
       out.push_back(entry.path());
@@ -86,12 +88,11 @@ std::string CheckScenario(const fs::path& scenario_path) {
   auto scenario = LoadScenario(scenario_path.string());
   if (!scenario.ok()) return "load failed: " + scenario.error().message;
   std::vector<json> actual;
-  Status s = RunFrameworkReplay(
-      std::move(scenario).value(), FrameworkReplayOptions{},
-      [&](const Pod& pod, const framework::CycleResult& r, const ClusterState& c,
-          const FrameworkPreemption* p) {
-        actual.push_back(json::parse(FrameworkStepToJson(pod, r, c, p)));
-      });
+  Status s = RunFrameworkReplay(std::move(scenario).value(), FrameworkReplayOptions{},
+                                [&](const Pod& pod, const framework::CycleResult& r,
+                                    const ClusterState& c, const FrameworkPreemption* p) {
+                                  actual.push_back(json::parse(FrameworkStepToJson(pod, r, c, p)));
+                                });
   if (!s.ok()) return "replay failed: " + s.error().message;
   for (size_t i = 0; i < expected.size(); ++i) {
     if (i >= actual.size()) return "missing step " + std::to_string(i);
@@ -110,16 +111,19 @@ std::string VectorName(const ::testing::TestParamInfo<fs::path>& info) {
 
 class FrameworkVector : public ::testing::TestWithParam<fs::path> {};
 
-TEST_P(FrameworkVector, MatchesUpstream) {
-  EXPECT_EQ(CheckScenario(GetParam()), "") << GetParam();
-}
+TEST_P(FrameworkVector, MatchesUpstream) { EXPECT_EQ(CheckScenario(GetParam()), "") << GetParam(); }
 
-INSTANTIATE_TEST_SUITE_P(Framework, FrameworkVector, ::testing::ValuesIn(Scenarios()),
+INSTANTIATE_TEST_SUITE_P(Framework, FrameworkVector, ::testing::ValuesIn(Scenarios("framework")),
                          VectorName);
+INSTANTIATE_TEST_SUITE_P(FrameworkV135, FrameworkVector,
+                         ::testing::ValuesIn(Scenarios("framework-v1.35")), VectorName);
+INSTANTIATE_TEST_SUITE_P(Dra, FrameworkVector, ::testing::ValuesIn(Scenarios("dra")), VectorName);
 
 TEST(FrameworkVectors, ArePresent) {
-  EXPECT_TRUE(fs::is_directory(FrameworkDir())) << FrameworkDir() << " is missing";
-  EXPECT_FALSE(Scenarios().empty());
+  for (const char* folder : {"framework", "framework-v1.35", "dra"}) {
+    EXPECT_TRUE(fs::is_directory(SharedDir(folder))) << SharedDir(folder) << " is missing";
+    EXPECT_FALSE(Scenarios(folder).empty()) << folder;
+  }
 }
 
 }  // namespace

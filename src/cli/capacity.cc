@@ -15,6 +15,7 @@
 #include "cli/input.h"
 #include "cli/output.h"
 #include "cli/planning_output.h"
+#include "cli/simulated.h"
 
 namespace ksched {
 namespace {
@@ -159,6 +160,7 @@ int RunCapacity(const CapacityArgs& args) {
   if (args.output == "html") {
     planning::HtmlReport page;
     page.title = "ksched capacity";
+    page.simulated = SimulatedText(SimulatedBy(args.flags));
     page.warnings = warnings;
     page.verdict_ok = !some_none;
     for (const planning::WorkloadOutcome& w : r->workloads) {
@@ -174,6 +176,7 @@ int RunCapacity(const CapacityArgs& args) {
 
   std::string out;
   if (args.output == "table") {
+    out += SimulatedLine(SimulatedBy(args.flags)) + "\n";
     out += "Pending pods: " + pending_line + "\n";
     for (const planning::PodRecord& p : r->pending) {
       if (!p.victims.empty()) {
@@ -200,6 +203,7 @@ int RunCapacity(const CapacityArgs& args) {
     }
   } else {
     nlohmann::ordered_json j;
+    AddSimulated(&j, SimulatedBy(args.flags));
     nlohmann::ordered_json pending;
     pending["scheduledFirst"] = r->pending_scheduled;
     pending["count"] = r->pending_scheduled ? num_pending : 0;

@@ -11,6 +11,7 @@
 #include "cli/input.h"
 #include "cli/output.h"
 #include "cli/planning_output.h"
+#include "cli/simulated.h"
 
 namespace ksched {
 
@@ -87,6 +88,7 @@ int RunDrain(const DrainArgs& args) {
   if (args.output == "html") {
     planning::HtmlReport page;
     page.title = "ksched drain " + fmt::format("{}", fmt::join(args.nodes, " "));
+    page.simulated = SimulatedText(SimulatedBy(args.flags));
     page.verdict = r->verdict;
     page.verdict_ok = r->safe;
     page.warnings = diag.Lines();
@@ -121,6 +123,7 @@ int RunDrain(const DrainArgs& args) {
   }
   std::string out;
   if (args.output == "table") {
+    out += SimulatedLine(SimulatedBy(args.flags)) + "\n";
     out += r->verdict + "\n";
     if (!r->evicted.empty()) {
       out += "\n";
@@ -163,6 +166,7 @@ int RunDrain(const DrainArgs& args) {
   } else {
     using json = nlohmann::ordered_json;
     json j;
+    AddSimulated(&j, SimulatedBy(args.flags));
     j["nodes"] = r->nodes;
     j["safe"] = r->safe;
     j["verdict"] = r->verdict;

@@ -11,6 +11,7 @@
 #include "cli/commands.h"
 #include "cli/input.h"
 #include "cli/output.h"
+#include "cli/simulated.h"
 
 namespace ksched {
 
@@ -94,6 +95,7 @@ int RunAddNode(const planning::Snapshot& snapshot, const std::vector<planning::W
     // details, the added nodes marked.
     planning::HtmlReport page;
     page.title = "ksched --add-node";
+    page.simulated = SimulatedText(SimulatedBy(flags));
     page.warnings = warnings;
     for (size_t i = 0; i < answers.size(); ++i) {
       const planning::AddNodeAnswer& a = answers[i];
@@ -182,13 +184,14 @@ int RunAddNode(const planning::Snapshot& snapshot, const std::vector<planning::W
         }
       }
     }
-    out = table.Render() + notes;
+    out = SimulatedLine(SimulatedBy(flags)) + "\n" + table.Render() + notes;
   } else {
     nlohmann::ordered_json j = nlohmann::ordered_json::array();
     for (const planning::AddNodeAnswer& a : answers) {
       all = all && a.nodes.has_value();
       nlohmann::ordered_json e;
       e["template"] = a.template_name;
+      AddSimulated(&e, SimulatedBy(flags));
       e["file"] = a.file;
       e["max"] = a.max;
       e["nodes"] = a.nodes ? nlohmann::ordered_json(*a.nodes) : nlohmann::ordered_json();

@@ -16,6 +16,7 @@
 #include "cli/input.h"
 #include "cli/output.h"
 #include "cli/replay.h"
+#include "cli/simulated.h"
 #include "cli/step_writer.h"
 #include "loop/snapshot_loop.h"
 #include "planning/html_report.h"
@@ -168,6 +169,7 @@ int RunSchedule(const ScheduleArgs& args) {
   diag.Print();
   NodeTree tree(*cluster);
   const ScoreColumns& cfg = (*engine)->score_columns();
+  const Simulated simulated = SimulatedBy(**engine);
   ProgressBar progress(pending.size(), "pods");
   // The explained pod's attempts (two when the first preempted).
   struct ExplainedAttempt {
@@ -229,6 +231,7 @@ int RunSchedule(const ScheduleArgs& args) {
                     r.scored ? std::to_string(d.score) : "", message});
     } else if (writer) {
       WriteStep(writer.get(), d.pod, r, *cluster, cfg, [&](DocumentWriter* w) {
+        WriteSimulatedFields(w, simulated);
         if (p != nullptr) WritePreemptionField(w, *p, *cluster);
         if (r.scored) {
           w->Key("score");
@@ -276,6 +279,7 @@ int RunSchedule(const ScheduleArgs& args) {
       writer->Null();
       writer->Key("skipped");
       writer->String(why);
+      WriteSimulatedFields(writer.get(), simulated);
       writer->EndObject();
     }
   }
@@ -294,6 +298,7 @@ int RunSchedule(const ScheduleArgs& args) {
         text += ExplainTable(explained[i].decision, explained[i].causes, *cluster, cfg,
                              TerminalWidth());
       }
+      text = SimulatedLine(simulated) + "\n" + text;
     } else if (args.output == "html") {
       std::vector<Decision> decisions;
       std::vector<std::vector<std::vector<explain::Cause>>> causes;
@@ -304,6 +309,7 @@ int RunSchedule(const ScheduleArgs& args) {
       planning::HtmlReport page =
           ExplainHtml(decisions, causes, *cluster, cfg, std::move(explained_usage));
       page.warnings = diag.Lines();
+      page.simulated = SimulatedText(simulated);
       text = planning::RenderHtml(page);
     } else if (!explained.empty()) {
       // One document: the last attempt, earlier ones inside it.
@@ -314,6 +320,7 @@ int RunSchedule(const ScheduleArgs& args) {
       WriteExplain(w.get(), last.decision, last.causes, *cluster, cfg, [&](DocumentWriter* dw) {
         dw->Key("attempt");
         dw->Int(static_cast<int64_t>(explained.size()));
+        WriteSimulatedFields(dw, simulated);
         // Every warning about the input, as stderr has them.
         if (std::vector<std::string> lines = diag.Lines(); !lines.empty()) {
           dw->Key("warnings");
@@ -332,7 +339,8 @@ int RunSchedule(const ScheduleArgs& args) {
     }
     out.Write(text);
   } else {
-    out.Write(done == 0 && skipped.empty() ? "No pending pods.\n" : table.Render());
+    out.Write(SimulatedLine(simulated) + "\n" +
+              (done == 0 && skipped.empty() ? "No pending pods.\n" : table.Render()));
   }
   out.Flush();
   if (!out.ok()) return ReportWriteError(out);

@@ -6,6 +6,7 @@
 
 #include "cli/commands.h"
 #include "cli/planning_output.h"
+#include "cli/simulated.h"
 
 namespace ksched {
 
@@ -55,6 +56,7 @@ int RunScheduleHtml(const ScheduleArgs& args) {
   }
   planning::HtmlReport page;
   page.title = "ksched schedule";
+  page.simulated = SimulatedText(SimulatedBy(args.flags));
   page.warnings = diag.Lines();
   page.verdict_ok = r->pending_unscheduled == 0;
   page.verdict = fmt::format("{} of {} pending pods scheduled",

@@ -334,6 +334,16 @@ std::optional<bool> FeatureGateEnabled(const FeatureGates& gates, std::string_vi
   return std::nullopt;
 }
 
+std::vector<std::pair<std::string, bool>> NonDefaultFeatureGates(const FeatureGates& gates) {
+  const FeatureGates defaults = DefaultFeatureGates(gates.version);
+  std::vector<std::pair<std::string, bool>> out;
+  for (const GateField& g : kGateFields) {
+    if (FindFeatureGate(g.name, gates.version) == nullptr) continue;  // not in this release
+    if (gates.*g.field != defaults.*g.field) out.emplace_back(std::string(g.name), gates.*g.field);
+  }
+  return out;
+}
+
 std::string KnownFeatureGateNames(SchedulerVersion version) {
   std::string out;
   for (const FeatureSpec& spec : KnownFeatureGates(version)) {

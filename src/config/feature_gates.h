@@ -67,6 +67,10 @@ Result<FeatureGates> ParseFeatureGates(std::string_view spec,
 // otherwise its default in gates.version; nullopt for an unknown name.
 std::optional<bool> FeatureGateEnabled(const FeatureGates& gates, std::string_view name);
 
+// The gates FeatureGates holds whose value in `gates` is not their default in
+// gates.version, in name order (what a report says was changed).
+std::vector<std::pair<std::string, bool>> NonDefaultFeatureGates(const FeatureGates& gates);
+
 // The names of every gate `version` knows, for an error that lists them.
 std::string KnownFeatureGateNames(SchedulerVersion version);
 

@@ -78,6 +78,9 @@ class Engine {
 
   // The release it decides as: "v1.15", "v1.26" or "v1.35".
   virtual std::string_view version() const = 0;
+  // The feature gates set to other than the release's defaults, by name
+  // (what a report says it simulated beside the version).
+  virtual std::vector<std::pair<std::string, bool>> changed_feature_gates() const { return {}; }
   // Whether it is the scheduling framework (v1.26 and later: plugins,
   // profiles, KubeSchedulerConfiguration), not v1.15's algorithm.
   virtual bool framework() const { return false; }

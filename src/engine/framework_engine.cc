@@ -2,6 +2,7 @@
 #include <unordered_map>
 #include <utility>
 
+#include "config/feature_gates.h"
 #include "engine/engine.h"
 #include "engine/framework_metrics.h"
 #include "framework/admission.h"
@@ -106,6 +107,9 @@ class FrameworkEngine final : public Engine {
     return config::SchedulerVersionName(gates().version);
   }
   bool framework() const override { return true; }
+  std::vector<std::pair<std::string, bool>> changed_feature_gates() const override {
+    return config::NonDefaultFeatureGates(gates());
+  }
   CacheOptions cache_options() const override { return framework::FrameworkCacheOptions(gates()); }
   const ScoreColumns& score_columns() const override { return columns_; }
   std::vector<std::string> profile_names() const override {

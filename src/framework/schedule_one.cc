@@ -394,8 +394,16 @@ bool Scheduler::FindNodesThatPassFilters(Framework* fwk, const Pod& pod,
                                          const std::vector<NodeId>& nodes, CycleResult* r,
                                          std::vector<NodeId>* feasible, std::string* error) {
   const size_t n = nodes.size();
-  const size_t to_find = static_cast<size_t>(
+  size_t to_find = static_cast<size_t>(
       NumFeasibleNodesToFind(fwk->percentage_of_nodes_to_score(), static_cast<int32_t>(n)));
+  // v1.35: with nothing to score the nodes with (no score plugin, no
+  // prioritizing or filtering extender), the first feasible node will do.
+  if (fwk->feature_gates().AtLeast(config::SchedulerVersion::kV135) && !fwk->HasScorePlugins()) {
+    bool extender_needs_more = false;
+    for (const auto& ext : extenders_)
+      extender_needs_more = extender_needs_more || ext->HasFilter() || ext->HasPrioritize();
+    if (!extender_needs_more) to_find = std::min<size_t>(to_find, 1);
+  }
   const size_t start = next_start_node_index_;
   auto at = [&](size_t i) { return nodes[(start + i) % n]; };
   if (!fwk->HasFilterPlugins()) {
@@ -547,8 +555,12 @@ bool Scheduler::FindNodesThatPassExtenders(const Pod& pod, std::vector<NodeId>* 
       *error = res.error().message;
       return false;
     }
+    // v1.26 adds an extender's reason to the node's status; v1.35 sets the
+    // node's status to it (NodeToStatus.Set).
+    const bool replace = r->framework != nullptr &&
+                         r->framework->feature_gates().AtLeast(config::SchedulerVersion::kV135);
     for (const auto& [node, reason] : res->failed) {
-      if (failure_index_[node] >= 0) {
+      if (failure_index_[node] >= 0 && !replace) {
         r->failures[static_cast<size_t>(failure_index_[node])].status.AppendReason(reason);
       } else {
         RecordFailure(r, node, Status::Unschedulable(reason));
@@ -559,12 +571,17 @@ bool Scheduler::FindNodesThatPassExtenders(const Pod& pod, std::vector<NodeId>* 
       const std::string& name = unknown_name;
       auto it = std::find_if(r->unknown_failures.begin(), r->unknown_failures.end(),
                              [&](const auto& u) { return u.first == name; });
-      if (it != r->unknown_failures.end()) {
+      if (it != r->unknown_failures.end() && replace) {
+        it->second = Status::Unschedulable(reason);
+      } else if (it != r->unknown_failures.end()) {
         it->second.AppendReason(reason);
       } else {
         r->unknown_failures.emplace_back(name, Status::Unschedulable(reason));
       }
     }
+    // v1.35 counts "Extender" among the plugins that rejected the pod.
+    if (replace && res->nodes.size() != feasible->size())
+      r->unschedulable_plugins.push_back("Extender");
     *feasible = std::move(res->nodes);
   }
   return true;
@@ -749,6 +766,9 @@ void Scheduler::SortByName(std::vector<NodeId>* nodes) {
 
 NodeId Scheduler::SelectHost(const CycleResult& r) {
   if (options_.host_selection == HostSelection::kSmallestName) return r.max_nodes.front();
+  if (r.framework != nullptr &&
+      r.framework->feature_gates().AtLeast(config::SchedulerVersion::kV135))
+    return HeapTop(r);
   // Upstream's reservoir sampling over the list in evaluation order.
   NodeId selected = r.feasible[0];
   int64_t max = r.totals[0];
@@ -765,6 +785,37 @@ NodeId Scheduler::SelectHost(const CycleResult& r) {
     }
   }
   return selected;
+}
+
+NodeId Scheduler::HeapTop(const CycleResult& r) {
+  // v1.35 pops the top of a container/heap built over the feasible list:
+  // higher total first, then the larger Randomizer, which is 0 unless an
+  // extender scored the node (then a random number). The top is the root
+  // after heap.Init's sift-downs.
+  const size_t n = r.feasible.size();
+  std::vector<size_t> h(n);
+  std::vector<uint64_t> randomizer(n, 0);
+  for (size_t i = 0; i < n; ++i) h[i] = i;
+  if (!r.extender_scores.empty()) {
+    for (size_t i = 0; i < n; ++i)
+      if (r.extender_scores[i] != 0) randomizer[i] = rng_() >> 1;
+  }
+  auto less = [&](size_t a, size_t b) {
+    return r.totals[a] > r.totals[b] ||
+           (r.totals[a] == r.totals[b] && randomizer[a] > randomizer[b]);
+  };
+  auto down = [&](size_t i) {
+    for (;;) {
+      size_t j = 2 * i + 1;
+      if (j >= n) break;
+      if (j + 1 < n && less(h[j + 1], h[j])) ++j;
+      if (!less(h[j], h[i])) break;
+      std::swap(h[i], h[j]);
+      i = j;
+    }
+  };
+  for (size_t i = n / 2; i-- > 0;) down(i);
+  return r.feasible[h[0]];
 }
 
 size_t Scheduler::NumFailedNodes(const CycleResult& r) const {

@@ -189,6 +189,9 @@ class Scheduler {
                                   std::string* error);
   bool PrioritizeNodes(Framework* fwk, const Pod& pod, CycleResult* r, std::string* error);
   NodeId SelectHost(const CycleResult& r);
+  // v1.35's pick with upstream's own tie-break: the top of its node-score
+  // heap over the feasible list (HostSelection::kReservoir).
+  NodeId HeapTop(const CycleResult& r);
   // Sorts distinct nodes of cluster_ by name.
   void SortByName(std::vector<NodeId>* nodes);
   // SchedulePod once; `lean`: failing nodes counted, not recorded, and a

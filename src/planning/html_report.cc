@@ -114,6 +114,7 @@ constexpr const char* kTail = R"HTML(</script>
   root.textContent = "";
   document.title = data.title;
   root.appendChild(el("h1", {text: data.title}));
+  if (data.simulated) root.appendChild(el("p", {cls: "muted", id: "simulated", text: "Simulated: " + data.simulated}));
   if (data.verdict) root.appendChild(el("div", {cls: "verdict " + (data.verdictOk ? "ok" : "bad"), id: "verdict", text: data.verdict}));
   if (data.warnings.length) {
     var warned = el("ul", {cls: "warn", id: "warnings"});
@@ -213,6 +214,7 @@ constexpr const char* kTail = R"HTML(</script>
 std::string RenderHtml(const HtmlReport& report) {
   HtmlJson data;
   data["title"] = report.title;
+  data["simulated"] = report.simulated;
   data["verdict"] = report.verdict;
   data["verdictOk"] = report.verdict_ok;
   HtmlJson summary = HtmlJson::array();

@@ -23,6 +23,9 @@ struct HtmlSection {
 
 struct HtmlReport {
   std::string title;  // "ksched schedule"
+  // The release and gates the answer simulates ("kube-scheduler v1.35,
+  // default feature gates"), shown under the title.
+  std::string simulated;
   std::string verdict;
   bool verdict_ok = true;
   std::vector<std::pair<std::string, std::string>> summary;

@@ -1824,10 +1824,14 @@ Status Framework::RunScorePluginsReusing(const CycleState& state, const Pod& pod
 
 Status Framework::RunReservePluginsReserve(CycleState* state, const Pod& pod, NodeId node) const {
   return TimePoint(metrics_, ep::kReserve, profile_name_, [&] {
+    const bool v135 = options_.feature_gates.AtLeast(config::SchedulerVersion::kV135);
     for (ReservePlugin* pl : reserve_) {
       Status s = TimePlugin(plugin_recorder(), pl, ep::kReserve,
                             [&] { return pl->Reserve(state, pod, node); });
       if (!s.IsSuccess()) {
+        // v1.35 returns a rejection as it is (the pod is unschedulable, not
+        // in error).
+        if (v135 && s.IsUnschedulable()) return s.WithFailedPlugin(std::string(pl->Name()));
         return Status::Error("running Reserve plugin " + Quote(pl->Name()) + ": " + s.Message());
       }
     }
