@@ -1,6 +1,7 @@
 #include "cache/resource.h"
 
 #include <algorithm>
+#include <limits>
 #include <string_view>
 
 #include "util/go_arith.h"
@@ -327,9 +328,15 @@ class RequestList {
     }
   }
 
-  // Quantity.Cmp on what the parsed forms keep: whole units first, then
-  // milli-units (exact for every quantity with at most milli precision).
+  // Quantity.Cmp on what the parsed forms keep. Milli-units first: a sum's
+  // whole units add each quantity rounded up (125m + 500m counts 2 units,
+  // more than 1 cpu's 1), while its milli-units are exact for every quantity
+  // with at most milli precision. Whole units when a milli value saturated
+  // (beyond 9.2e15 units).
   static bool Greater(const ResourceQuantity& a, const ResourceQuantity& b) {
+    constexpr int64_t kSaturated = std::numeric_limits<int64_t>::max();
+    if (a.milli != kSaturated && b.milli != kSaturated && a.milli != b.milli)
+      return a.milli > b.milli;
     if (a.value != b.value) return a.value > b.value;
     return a.milli > b.milli;
   }
@@ -453,7 +460,12 @@ bool PodLevelResourcesSet(const Pod& pod) {
 }
 
 ResourceList PodRequestsV135(const Pod& pod, const PodRequestOptions& options) {
-  return PodRequestsWith(pod, options, {});
+  if (!options.non_missing_container_requests) return PodRequestsWith(pod, options, {});
+  const ResourceNames& rn = ResourceNames::Get();
+  static const ResourceList kDefaults = {
+      {rn.cpu, 1, kDefaultMilliCpuRequest},
+      {rn.memory, kDefaultMemoryRequest, kDefaultMemoryRequest * 1000}};
+  return PodRequestsWith(pod, options, kDefaults);
 }
 
 Resource PodRequestV135(const Pod& pod, const PodRequestOptions& options) {

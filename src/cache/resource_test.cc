@@ -89,5 +89,29 @@ TEST(Resource, LongListsMatchOneAtATime) {
   EXPECT_GT(bulk.scalars.size(), 2000u);
 }
 
+// v1.35 compares summed quantities exactly: containers of 125m and 500m
+// (625m, though each rounds up to a whole unit) against an init container
+// of 1 cpu takes the init container's 1000m.
+TEST(PodRequestsV135, InitContainerBeatsASumOfRoundedUpParts) {
+  const StrId cpu = Intern("cpu");
+  Pod pod;
+  Container c;
+  c.name = "c";
+  c.requests = {{cpu, 1, 125}};
+  pod.spec.containers.push_back(c);
+  Container init;
+  init.name = "setup";
+  init.requests = {{cpu, 1, 1000}};
+  pod.spec.init_containers.push_back(init);
+  Container sidecar;
+  sidecar.name = "sidecar";
+  sidecar.restart_policy = "Always";
+  sidecar.requests = {{cpu, 1, 500}};
+  pod.spec.init_containers.push_back(sidecar);
+  PodRequestOptions options;
+  EXPECT_EQ(PodRequestV135(pod, options).milli_cpu, 1000);
+  EXPECT_EQ(PodNonZeroRequestV135(pod, options).milli_cpu, 1000);
+}
+
 }  // namespace
 }  // namespace ksched
