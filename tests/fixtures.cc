@@ -34,8 +34,10 @@ Node TestNode(std::string_view json) {
   return std::move(set.nodes[0]);
 }
 
-ClusterState TestCluster(std::string_view json) {
-  auto state = ClusterState::Build(Decode(json));
+ClusterState TestCluster(std::string_view json) { return TestCluster(json, CacheOptions{}); }
+
+ClusterState TestCluster(std::string_view json, const CacheOptions& options) {
+  auto state = ClusterState::Build(Decode(json), nullptr, options);
   if (!state.ok()) {
     ADD_FAILURE() << "cluster build failed: " << state.error().message;
     return std::move(ClusterState::Build(ObjectSet{}).value());

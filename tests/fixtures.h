@@ -20,6 +20,9 @@ Pod TestPod(std::string_view json);
 Node TestNode(std::string_view json);
 // Decodes a List (or any input DecodeObjects accepts) into a ClusterState.
 ClusterState TestCluster(std::string_view json);
+// The same, counting pods as `options` says (e.g. a release's framework
+// cache, framework::FrameworkCacheOptions).
+ClusterState TestCluster(std::string_view json, const CacheOptions& options);
 
 // A parameterised test's name from a file name: "perf-basic-5000n.json" ->
 // "perf_basic_5000n" (GoogleTest allows only letters, digits and '_').

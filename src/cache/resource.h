@@ -93,6 +93,11 @@ struct PodRequestOptions {
   // PodLevelResources (beta, on): spec.resources.requests of cpu, memory and
   // hugepages-* replace the containers' sums.
   bool pod_level_resources = true;
+  // NonMissingContainerRequests {cpu: 100m, memory: 200Mi}: every container
+  // (regular, sidecar or init) that names no cpu (memory) counts the
+  // default before the containers are combined; an explicit 0 stays 0.
+  // NodeResourcesFit's scoring asks for it.
+  bool non_missing_container_requests = false;
 };
 
 // v1.35's pod requests (component-helpers resource.PodRequests, KEP-753):

@@ -47,7 +47,8 @@ Resource ComputePodResourceRequest(const Pod& pod) {
   return r;
 }
 
-std::unique_ptr<Fit> Fit::New(const config::NodeResourcesFitArgs& args, Status* error) {
+std::unique_ptr<Fit> Fit::New(const config::NodeResourcesFitArgs& args, Status* error,
+                              const config::FeatureGates& gates) {
   const std::string& type = args.scoring_strategy.type;
   Strategy strategy;
   if (type == config::kLeastAllocated) {
@@ -67,17 +68,46 @@ std::unique_ptr<Fit> Fit::New(const config::NodeResourcesFitArgs& args, Status* 
     *error = Status::Error("scoring strategy " + type + " is not supported");
     return nullptr;
   }
-  return std::unique_ptr<Fit>(new Fit(args, strategy));
+  return std::unique_ptr<Fit>(new Fit(args, strategy, gates));
 }
 
-Fit::Fit(const config::NodeResourcesFitArgs& args, Strategy strategy)
-    : ignored_resources_(args.ignored_resources),
+namespace {
+
+// The options of v1.35's PreFilter request (computePodResourceRequest):
+// pod-level requests when the PodLevelResources gate is on, spec only.
+std::optional<PodRequestOptions> FilterRequestOptions(const config::FeatureGates& gates) {
+  if (!gates.AtLeast(config::SchedulerVersion::kV135)) return std::nullopt;
+  PodRequestOptions options;
+  options.use_status_resources = false;
+  options.pod_level_resources = gates.pod_level_resources;
+  return options;
+}
+
+// The options of v1.35's scoring request. Upstream's NewFit never copies
+// the InPlacePodVerticalScaling and PodLevelResources gates into the Fit
+// scorer, so it scores the incoming pod by its containers (non-zero
+// defaults, sidecars, overhead) and ignores pod-level requests and status.
+std::optional<PodRequestOptions> ScoreRequestOptions(const config::FeatureGates& gates) {
+  if (!gates.AtLeast(config::SchedulerVersion::kV135)) return std::nullopt;
+  PodRequestOptions options;
+  options.use_status_resources = false;
+  options.pod_level_resources = false;
+  return options;
+}
+
+}  // namespace
+
+Fit::Fit(const config::NodeResourcesFitArgs& args, Strategy strategy,
+         const config::FeatureGates& gates)
+    : v135_filter_requests_(FilterRequestOptions(gates)),
+      refuse_sidecars_(gates.AtLeast(config::SchedulerVersion::kV135) && !gates.sidecar_containers),
+      ignored_resources_(args.ignored_resources),
       ignored_resource_groups_(args.ignored_resource_groups),
       strategy_(strategy),
       scorer_(ResourcesToScore(args.scoring_strategy.resources.empty()
                                    ? DefaultResourceSpec()
                                    : args.scoring_strategy.resources),
-              /*use_requested=*/false) {
+              /*use_requested=*/false, ScoreRequestOptions(gates)) {
   if (strategy == Strategy::kRequestedToCapacityRatio)
     ratio_.emplace(args.scoring_strategy.requested_to_capacity_ratio.shape);
 }
@@ -97,11 +127,17 @@ bool Fit::Ignored(std::string_view name) const {
 namespace {
 
 // The request PreFilter writes, without the extended resources `ignored`
-// names.
+// names: v1.35's when `v135` has its options, else v1.26's.
 template <typename IgnoredFn>
-std::unique_ptr<PodFitRequest> BuildFitRequest(const Pod& pod, IgnoredFn ignored) {
-  Resource r = ComputePodResourceRequest(pod);
+std::unique_ptr<PodFitRequest> BuildFitRequest(const Pod& pod,
+                                               const std::optional<PodRequestOptions>& v135,
+                                               IgnoredFn ignored) {
+  // v1.35 (component-helpers' PodRequests, KEP-753 sidecars, pod-level
+  // requests) or v1.26's computePodResourceRequest. Both keep a scalar
+  // entry, zero or not, for every scalar name the pod mentions.
+  Resource r = v135 ? PodRequestV135(pod, *v135) : ComputePodResourceRequest(pod);
   auto state = std::make_unique<PodFitRequest>();
+  state->v135 = v135.has_value();
   state->milli_cpu = r.milli_cpu;
   state->memory = r.memory;
   state->ephemeral_storage = r.ephemeral_storage;
@@ -122,37 +158,63 @@ std::unique_ptr<PodFitRequest> BuildFitRequest(const Pod& pod, IgnoredFn ignored
 }  // namespace
 
 std::unique_ptr<PodFitRequest> Fit::MakeFitRequest(const Pod& pod) const {
-  return BuildFitRequest(pod, [this](std::string_view s) { return Ignored(s); });
+  return BuildFitRequest(pod, v135_filter_requests_,
+                         [this](std::string_view s) { return Ignored(s); });
 }
 
 std::unique_ptr<PodFitRequest> FitRequestIgnoringNothing(const Pod& pod) {
-  return BuildFitRequest(pod, [](std::string_view) { return false; });
+  return BuildFitRequest(pod, std::nullopt, [](std::string_view) { return false; });
 }
 
 Status Fit::PreFilter(CycleState* state, const Pod& pod, PreFilterResult*) {
+  if (refuse_sidecars_) {
+    for (const Container& c : pod.spec.init_containers) {
+      if (c.IsRestartableInit()) {
+        return Status::Unresolvable(
+            "Pod has a restartable init container and the SidecarContainers feature is disabled");
+      }
+    }
+  }
   state->Write(kPreFilterKey, MakeFitRequest(pod));
   return Status::Success();
 }
 
 std::vector<std::string> Fit::InsufficientResources(const PodFitRequest& request,
-                                                    const NodeInfo& node) {
+                                                    const NodeInfo& node, bool* unresolvable) {
   std::vector<std::string> reasons;
+  bool beyond_allocatable = false;
   const Resource& alloc = node.allocatable;
   const Resource& used = node.requested;
   if (static_cast<int64_t>(node.pods.size()) + 1 > alloc.allowed_pod_number)
     reasons.emplace_back("Too many pods");
   if (request.milli_cpu == 0 && request.memory == 0 && request.ephemeral_storage == 0 &&
-      !request.has_scalars)
+      !request.has_scalars) {
+    if (unresolvable != nullptr) *unresolvable = false;
     return reasons;
-  if (request.milli_cpu > goarith::Sub(alloc.milli_cpu, used.milli_cpu))
-    reasons.emplace_back("Insufficient cpu");
-  if (request.memory > goarith::Sub(alloc.memory, used.memory))
-    reasons.emplace_back("Insufficient memory");
-  if (request.ephemeral_storage > goarith::Sub(alloc.ephemeral_storage, used.ephemeral_storage))
-    reasons.emplace_back("Insufficient ephemeral-storage");
-  for (const PodFitRequest::Scalar& s : request.scalars)
-    if (s.quantity > goarith::Sub(alloc.Scalar(s.name), used.Scalar(s.name)))
+  }
+  // v1.26 checks cpu, memory and ephemeral-storage whenever the pod asks for
+  // anything, so a node over-committed on cpu fails a memory-only pod;
+  // v1.35's fitsRequest checks only what the pod requests, and marks a
+  // request the node's allocatable could never hold (such a node is no
+  // preemption candidate either).
+  auto check = [&](int64_t want, int64_t allocatable, int64_t requested, const char* reason) {
+    if (request.v135 && want <= 0) return;
+    if (want <= goarith::Sub(allocatable, requested)) return;
+    reasons.emplace_back(reason);
+    beyond_allocatable = beyond_allocatable || want > allocatable;
+  };
+  check(request.milli_cpu, alloc.milli_cpu, used.milli_cpu, "Insufficient cpu");
+  check(request.memory, alloc.memory, used.memory, "Insufficient memory");
+  check(request.ephemeral_storage, alloc.ephemeral_storage, used.ephemeral_storage,
+        "Insufficient ephemeral-storage");
+  for (const PodFitRequest::Scalar& s : request.scalars) {
+    const int64_t allocatable = alloc.Scalar(s.name);
+    if (s.quantity > goarith::Sub(allocatable, used.Scalar(s.name))) {
       reasons.push_back(s.reason);
+      beyond_allocatable = beyond_allocatable || s.quantity > allocatable;
+    }
+  }
+  if (unresolvable != nullptr) *unresolvable = request.v135 && beyond_allocatable;
   return reasons;
 }
 
@@ -162,9 +224,11 @@ Status Fit::Filter(const CycleState& state, const Pod&, const NodeInfo& node) co
     return Status::Error("error reading \"" + std::string(kPreFilterStateKey) +
                          "\" from cycleState: not found");
   }
-  std::vector<std::string> reasons = InsufficientResources(*request, node);
+  bool unresolvable = false;
+  std::vector<std::string> reasons = InsufficientResources(*request, node, &unresolvable);
   if (reasons.empty()) return Status::Success();
-  return Status(Code::kUnschedulable, std::move(reasons));
+  return Status(unresolvable ? Code::kUnschedulableAndUnresolvable : Code::kUnschedulable,
+                std::move(reasons));
 }
 
 std::vector<ClusterEvent> Fit::EventsToRegister() const {
@@ -218,11 +282,13 @@ Status Fit::Score(const CycleState& state, const Pod& pod, const NodeInfo& node,
 
 namespace ksched::framework::plugins {
 
-std::unique_ptr<Plugin> NewNodeResourcesFit(const config::PluginArgs& args, Handle*,
+std::unique_ptr<Plugin> NewNodeResourcesFit(const config::PluginArgs& args, Handle* handle,
                                             Status* error) {
+  const config::FeatureGates gates =
+      handle != nullptr ? handle->feature_gates() : config::FeatureGates{};
   if (std::holds_alternative<std::monostate>(args)) {
     // No pluginConfig: upstream's defaults (LeastAllocated over cpu and memory).
-    return noderesources::Fit::New(config::NodeResourcesFitArgs{}, error);
+    return noderesources::Fit::New(config::NodeResourcesFitArgs{}, error, gates);
   }
   const auto* fit_args = std::get_if<config::NodeResourcesFitArgs>(&args);
   if (fit_args == nullptr) {
@@ -230,7 +296,7 @@ std::unique_ptr<Plugin> NewNodeResourcesFit(const config::PluginArgs& args, Hand
                            noderesources::ArgsTypeName(args));
     return nullptr;
   }
-  return noderesources::Fit::New(*fit_args, error);
+  return noderesources::Fit::New(*fit_args, error, gates);
 }
 
 }  // namespace ksched::framework::plugins

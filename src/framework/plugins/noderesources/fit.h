@@ -16,10 +16,15 @@
 
 namespace ksched::framework::noderesources {
 
-// The pod's request as Filter checks it (v1.26's computePodResourceRequest:
-// the containers' sum, raised to any single init container's request, plus
-// the overhead), computed once in PreFilter.
+// The pod's request as Filter checks it, computed once in PreFilter: v1.26's
+// computePodResourceRequest (the containers' sum, raised to any single init
+// container's request, plus the overhead) or v1.35's (component-helpers'
+// PodRequests: sidecars, pod-level requests, overhead; no status).
 struct PodFitRequest final : StateData {
+  // v1.35's fitsRequest: cpu, memory and ephemeral-storage are checked only
+  // when the pod requests them, and a request larger than the node's
+  // allocatable makes the rejection unresolvable.
+  bool v135 = false;
   int64_t milli_cpu = 0;
   int64_t memory = 0;
   int64_t ephemeral_storage = 0;
@@ -57,7 +62,9 @@ class Fit final : public PreFilterPlugin,
  public:
   // Args as defaulted and validated by the configuration; an error Status
   // (and nullptr) for an unsupported strategy or an empty shape.
-  static std::unique_ptr<Fit> New(const config::NodeResourcesFitArgs& args, Status* error);
+  // `gates`: the release and gates the plugin follows (v1.26 by default).
+  static std::unique_ptr<Fit> New(const config::NodeResourcesFitArgs& args, Status* error,
+                                  const config::FeatureGates& gates = {});
 
   std::string_view Name() const override;
 
@@ -79,15 +86,25 @@ class Fit final : public PreFilterPlugin,
   std::unique_ptr<PodFitRequest> MakeFitRequest(const Pod& pod) const;
   // fitsRequest: the reasons the node lacks room, in upstream's order
   // ("Too many pods", cpu, memory, ephemeral-storage, scalars). Empty: fits.
+  // *unresolvable (when given) is set when a v1.35 request is larger than
+  // the node's allocatable for one of the resources it lacks.
   static std::vector<std::string> InsufficientResources(const PodFitRequest& request,
-                                                        const NodeInfo& node);
+                                                        const NodeInfo& node,
+                                                        bool* unresolvable = nullptr);
 
  private:
   enum class Strategy : uint8_t { kLeastAllocated, kMostAllocated, kRequestedToCapacityRatio };
 
-  Fit(const config::NodeResourcesFitArgs& args, Strategy strategy);
+  Fit(const config::NodeResourcesFitArgs& args, Strategy strategy,
+      const config::FeatureGates& gates);
   bool Ignored(std::string_view extended_resource) const;
 
+  // v1.35's request math for PreFilter (pod-level requests as the
+  // PodLevelResources gate says, no status); nullopt: v1.26's.
+  std::optional<PodRequestOptions> v135_filter_requests_;
+  // SidecarContainers (v1.35; locked on there): off, a pod with a
+  // restartable init container is refused at PreFilter.
+  bool refuse_sidecars_ = false;
   std::vector<std::string> ignored_resources_;
   std::vector<std::string> ignored_resource_groups_;
   Strategy strategy_;

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "config/feature_gates.h"
+#include "framework/cache_options.h"
 #include "framework/plugins/registry_factories.h"
 #include "tests/fixtures.h"
 
@@ -226,6 +228,150 @@ TEST(NodeResourcesFitFactory, DefaultsAndBadArgs) {
   EXPECT_EQ(events[0].resource, EventResource::kPod);
   EXPECT_EQ(events[0].action, uint32_t{kDelete});
   EXPECT_EQ(events[1].action, uint32_t{kAdd | kUpdate});
+}
+
+// ---------------------------------------------------------------- v1.35
+
+config::FeatureGates Gates135() {
+  return config::DefaultFeatureGates(config::SchedulerVersion::kV135);
+}
+
+// A cluster counted as the v1.35 framework counts it.
+ClusterState Cluster135(const std::vector<std::string>& items) {
+  std::string list = R"({"kind":"List","items":[)";
+  for (size_t i = 0; i < items.size(); ++i) list += (i ? "," : "") + items[i];
+  return TestCluster(list + "]}", FrameworkCacheOptions(Gates135()));
+}
+
+std::unique_ptr<Fit> MakeFit135(const config::NodeResourcesFitArgs& args = {},
+                                config::FeatureGates gates = Gates135()) {
+  Status error;
+  auto fit = Fit::New(args, &error, gates);
+  EXPECT_TRUE(error.IsSuccess()) << error.Message();
+  return fit;
+}
+
+TEST(NodeResourcesFitVersions, FilterChecksOnlyRequestedResourcesInV135) {
+  // The node is over-committed on cpu; the pod asks for memory only.
+  const std::vector<std::string> items = {NodeJson("n", R"("cpu":"1","memory":"4Gi","pods":"10")"),
+                                          PodJson("a", "n", R"("cpu":"2")")};
+  ClusterState c126 = Cluster(items), c135 = Cluster135(items);
+  Pod pod = PendingRequesting(R"("memory":"1Gi")");
+  Status v126 = RunFilter(*MakeFit(), pod, c126.node_info(0));
+  EXPECT_EQ(v126.code(), Code::kUnschedulable);
+  EXPECT_EQ(v126.reasons(), Reasons{"Insufficient cpu"});
+  EXPECT_TRUE(RunFilter(*MakeFit135(), pod, c135.node_info(0)).IsSuccess());
+}
+
+TEST(NodeResourcesFitVersions, RequestBeyondAllocatableIsUnresolvableInV135) {
+  const std::vector<std::string> items = {NodeJson("n", R"("cpu":"4","memory":"4Gi","pods":"10")"),
+                                          PodJson("a", "n", R"("cpu":"3")")};
+  ClusterState c126 = Cluster(items), c135 = Cluster135(items);
+  // 16 cpu: no node of 4 ever holds it.
+  Pod huge = PendingRequesting(R"("cpu":"16")");
+  EXPECT_EQ(RunFilter(*MakeFit(), huge, c126.node_info(0)).code(), Code::kUnschedulable);
+  Status s = RunFilter(*MakeFit135(), huge, c135.node_info(0));
+  EXPECT_EQ(s.code(), Code::kUnschedulableAndUnresolvable);
+  EXPECT_EQ(s.reasons(), Reasons{"Insufficient cpu"});
+  // 2 cpu fits once the running pod goes: preemption may help.
+  Pod two = PendingRequesting(R"("cpu":"2")");
+  EXPECT_EQ(RunFilter(*MakeFit135(), two, c135.node_info(0)).code(), Code::kUnschedulable);
+  // One unresolvable resource among others makes the whole status so.
+  Pod both = PendingRequesting(R"("cpu":"2","memory":"5Gi")");
+  Status mixed = RunFilter(*MakeFit135(), both, c135.node_info(0));
+  EXPECT_EQ(mixed.code(), Code::kUnschedulableAndUnresolvable);
+  EXPECT_EQ(mixed.reasons(), (Reasons{"Insufficient cpu", "Insufficient memory"}));
+  // A scalar the node lacks entirely.
+  Pod gpu = PendingRequesting(R"("example.com/gpu":"1")");
+  EXPECT_EQ(RunFilter(*MakeFit(), gpu, c126.node_info(0)).code(), Code::kUnschedulable);
+  EXPECT_EQ(RunFilter(*MakeFit135(), gpu, c135.node_info(0)).code(),
+            Code::kUnschedulableAndUnresolvable);
+}
+
+TEST(NodeResourcesFitVersions, TooManyPodsStaysResolvable) {
+  const std::vector<std::string> items = {NodeJson("n", R"("cpu":"4","pods":"1")"),
+                                          PodJson("a", "n", "")};
+  ClusterState c135 = Cluster135(items);
+  Status s = RunFilter(*MakeFit135(), PendingRequesting(R"("cpu":"1")"), c135.node_info(0));
+  EXPECT_EQ(s.code(), Code::kUnschedulable);
+  EXPECT_EQ(s.reasons(), Reasons{"Too many pods"});
+}
+
+TEST(NodeResourcesFitVersions, SidecarsAddToTheRequestInV135) {
+  // Containers 1 cpu; a sidecar of 500m first, then an init container of 2:
+  // v1.35 counts max(1 + 0.5, 2 + 0.5) = 2.5, v1.26 max(1, 0.5, 2) = 2.
+  Pod pod = Pending(R"({"initContainers":[
+      {"name":"proxy","restartPolicy":"Always","resources":{"requests":{"cpu":"500m"}}},
+      {"name":"init","resources":{"requests":{"cpu":"2"}}}],
+    "containers":[{"name":"c","resources":{"requests":{"cpu":"1"}}}]})");
+  EXPECT_EQ(MakeFit()->MakeFitRequest(pod)->milli_cpu, 2000);
+  EXPECT_EQ(MakeFit135()->MakeFitRequest(pod)->milli_cpu, 2500);
+  const std::vector<std::string> items = {NodeJson("n", R"("cpu":"2","pods":"10")")};
+  ClusterState c126 = Cluster(items), c135 = Cluster135(items);
+  EXPECT_TRUE(RunFilter(*MakeFit(), pod, c126.node_info(0)).IsSuccess());
+  EXPECT_EQ(RunFilter(*MakeFit135(), pod, c135.node_info(0)).reasons(),
+            Reasons{"Insufficient cpu"});
+}
+
+TEST(NodeResourcesFitVersions, PodLevelRequestsInV135WithTheGate) {
+  Pod pod = Pending(R"({"resources":{"requests":{"cpu":"3","memory":"1Gi"}},
+    "containers":[{"name":"c","resources":{"requests":{"cpu":"1"}}}]})");
+  EXPECT_EQ(MakeFit()->MakeFitRequest(pod)->milli_cpu, 1000);
+  auto v135 = MakeFit135()->MakeFitRequest(pod);
+  EXPECT_EQ(v135->milli_cpu, 3000);
+  EXPECT_EQ(v135->memory, int64_t{1} << 30);
+  config::FeatureGates off = Gates135();
+  off.pod_level_resources = false;
+  EXPECT_EQ(MakeFit135({}, off)->MakeFitRequest(pod)->milli_cpu, 1000);
+}
+
+TEST(NodeResourcesFitVersions, SidecarsRefusedOnlyWithoutTheirGateInV135) {
+  Pod pod = Pending(R"({"initContainers":[{"name":"proxy","restartPolicy":"Always"}],
+    "containers":[{"name":"c"}]})");
+  CycleState state;
+  PreFilterResult result;
+  EXPECT_TRUE(MakeFit()->PreFilter(&state, pod, &result).IsSuccess());
+  EXPECT_TRUE(MakeFit135()->PreFilter(&state, pod, &result).IsSuccess());
+  config::FeatureGates off = Gates135();
+  off.sidecar_containers = false;
+  Status s = MakeFit135({}, off)->PreFilter(&state, pod, &result);
+  EXPECT_EQ(s.code(), Code::kUnschedulableAndUnresolvable);
+  EXPECT_EQ(s.Message(),
+            "Pod has a restartable init container and the SidecarContainers feature is disabled");
+}
+
+TEST(NodeResourcesFitVersions, ScoreAddsOverheadAsAQuantityInV135) {
+  // 1 cpu / 1Gi with 250m / 100Mi overhead on a 4 cpu / 8Gi node
+  // (LeastAllocated): v1.35 counts 1250m, v1.26 1001m.
+  const std::vector<std::string> items = {NodeJson("n", R"("cpu":"4","memory":"8Gi","pods":"10")")};
+  ClusterState c126 = Cluster(items), c135 = Cluster135(items);
+  Pod pod = PendingRequesting(R"("cpu":"1","memory":"1Gi")");
+  pod.spec.overhead = {{Intern("cpu"), 1, 250},
+                       {Intern("memory"), 100 << 20, int64_t{100 << 20} * 1000}};
+  const int64_t mem = (8192 - 1124) * 100 / 8192;  // 86
+  EXPECT_EQ(RunScore(*MakeFit(), pod, c126.node_info(0)), ((4000 - 1001) * 100 / 4000 + mem) / 2);
+  EXPECT_EQ(RunScore(*MakeFit135(), pod, c135.node_info(0)),
+            ((4000 - 1250) * 100 / 4000 + mem) / 2);
+  EXPECT_EQ(RunScore(*MakeFit135(), pod, c135.node_info(0), /*pre_score=*/false), 77);
+}
+
+TEST(NodeResourcesFitVersions, ScoreIgnoresPodLevelRequestsButCountsSidecarsInV135) {
+  const std::vector<std::string> items = {NodeJson("n", R"("cpu":"4","memory":"8Gi","pods":"10")")};
+  ClusterState c126 = Cluster(items), c135 = Cluster135(items);
+  // Only pod-level requests: upstream's Fit scorer never reads them, so the
+  // pod scores as one container of 100m / 200Mi in both releases.
+  Pod pod_level = Pending(R"({"resources":{"requests":{"cpu":"2","memory":"1Gi"}},
+    "containers":[{"name":"c"}]})");
+  const int64_t one = ((4000 - 100) * 100 / 4000 + (8192 - 200) * 100 / 8192) / 2;  // 97
+  EXPECT_EQ(RunScore(*MakeFit(), pod_level, c126.node_info(0)), one);
+  EXPECT_EQ(RunScore(*MakeFit135(), pod_level, c135.node_info(0)), one);
+  // A sidecar without requests adds its own non-zero defaults in v1.35
+  // (200m / 400Mi in all); v1.26 takes the larger of the two containers.
+  Pod sidecar = Pending(R"({"initContainers":[{"name":"proxy","restartPolicy":"Always"}],
+    "containers":[{"name":"c"}]})");
+  EXPECT_EQ(RunScore(*MakeFit(), sidecar, c126.node_info(0)), one);
+  EXPECT_EQ(RunScore(*MakeFit135(), sidecar, c135.node_info(0)),
+            ((4000 - 200) * 100 / 4000 + (8192 - 400) * 100 / 8192) / 2);
 }
 
 }  // namespace

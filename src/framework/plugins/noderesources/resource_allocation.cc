@@ -81,9 +81,28 @@ std::unique_ptr<PodScoringRequest> ResourceAllocationScorer::ComputePodRequests(
     const Pod& pod) const {
   auto state = std::make_unique<PodScoringRequest>();
   state->requests.reserve(resources_.size());
-  for (const ScoredResource& r : resources_)
-    state->requests.push_back(PodResourceRequest(pod, r, !use_requested_));
+  if (!v135_requests_) {
+    for (const ScoredResource& r : resources_)
+      state->requests.push_back(PodResourceRequest(pod, r, !use_requested_));
+    return state;
+  }
+  // v1.35 sums the pod's quantities (overhead included) before converting
+  // them, so a 250m cpu overhead counts 250 millicores (v1.26 added its
+  // Value(), 1).
+  const ResourceList requests = PodRequestsV135(pod, *v135_requests_);
+  for (const ScoredResource& r : resources_) {
+    const ResourceQuantity* q = Find(requests, r.name);
+    state->requests.push_back(q == nullptr                   ? 0
+                              : r.kind == ResourceKind::kCpu ? q->milli
+                                                             : q->value);
+  }
   return state;
+}
+
+bool ResourceAllocationScorer::RequestsNothing(const PodScoringRequest& requests) {
+  for (int64_t r : requests.requests)
+    if (r != 0) return false;
+  return true;
 }
 
 void ResourceAllocationScorer::AllocatableRequest(const NodeInfo& node, const ScoredResource& r,

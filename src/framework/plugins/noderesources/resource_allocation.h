@@ -12,11 +12,13 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "api/types.h"
 #include "cache/node_info.h"
+#include "cache/resource.h"
 #include "config/types.h"
 #include "framework/cycle_state.h"
 
@@ -65,12 +67,26 @@ class ResourceAllocationScorer {
   // `use_requested`: the node's cpu and memory are its plain requests
   // (BalancedAllocation) instead of its non-zero-defaulted ones, and the
   // pod's requests are counted without non-zero defaults either.
-  ResourceAllocationScorer(std::vector<ScoredResource> resources, bool use_requested)
-      : resources_(std::move(resources)), use_requested_(use_requested) {}
+  // `v135_requests`: the pod's requests are v1.35's (component-helpers'
+  // PodRequests with these options, NonMissingContainerRequests added unless
+  // `use_requested`: sidecars, pod-level requests and resized containers as
+  // the options say, overhead added as a quantity); nullopt: v1.26's
+  // calculatePodResourceRequest (PodResourceRequest).
+  ResourceAllocationScorer(std::vector<ScoredResource> resources, bool use_requested,
+                           std::optional<PodRequestOptions> v135_requests = std::nullopt)
+      : resources_(std::move(resources)),
+        use_requested_(use_requested),
+        v135_requests_(v135_requests) {
+    if (v135_requests_) v135_requests_->non_missing_container_requests = !use_requested_;
+  }
 
   const std::vector<ScoredResource>& resources() const { return resources_; }
 
   std::unique_ptr<PodScoringRequest> ComputePodRequests(const Pod& pod) const;
+
+  // v1.35's isBestEffortPod: the pod requests none of the resources
+  // (requests as ComputePodRequests counts them).
+  static bool RequestsNothing(const PodScoringRequest& requests);
 
   // Calls f(resource, allocatable, requested) for every configured resource
   // whose allocatable amount is not 0, in configuration order (upstream's
@@ -79,6 +95,11 @@ class ResourceAllocationScorer {
   template <typename F>
   void ForEachResource(const NodeInfo& node, const Pod& pod, const PodScoringRequest* pre,
                        F&& f) const {
+    std::unique_ptr<PodScoringRequest> computed;
+    if (pre == nullptr && v135_requests_) {
+      computed = ComputePodRequests(pod);
+      pre = computed.get();
+    }
     for (size_t i = 0; i < resources_.size(); ++i) {
       const ScoredResource& r = resources_[i];
       const int64_t pod_request =
@@ -98,6 +119,7 @@ class ResourceAllocationScorer {
  private:
   std::vector<ScoredResource> resources_;
   bool use_requested_ = false;
+  std::optional<PodRequestOptions> v135_requests_;
 };
 
 }  // namespace ksched::framework::noderesources
