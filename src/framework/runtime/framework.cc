@@ -795,6 +795,13 @@ void Framework::BeginCycle(const Pod& pod) {
     cache_cluster_id_ = cluster_->id();
     cache_num_nodes_ = cluster_->num_nodes();
   }
+  // v1.35's NodeResourcesBalancedAllocation counts a container whose status
+  // reports resized requests by them, which classes keyed by spec cannot
+  // tell apart: such a pod (pending pods rarely have one) runs without the
+  // cache.
+  for (const auto* statuses : {&pod.container_statuses, &pod.init_container_statuses})
+    for (const ContainerStatus& cs : *statuses)
+      if (cs.resources || !cs.allocated_resources.empty()) return;
   // Most pods have neither part NodeCacheKey removes: their spec is the key
   // as it stands, without a copy per cycle.
   const PodSpec& spec = pod.spec;

@@ -20,16 +20,37 @@ double Fraction(int64_t allocatable, int64_t requested) {
 
 }  // namespace
 
-BalancedAllocation::BalancedAllocation(const config::NodeResourcesBalancedAllocationArgs& args)
-    : scorer_(ResourcesToScore(args.resources.empty() ? DefaultResourceSpec() : args.resources),
-              /*use_requested=*/true) {}
+namespace {
+
+// v1.35 counts the incoming pod as the cache counts a placed one:
+// pod-level requests (PodLevelResources) and resized containers' status
+// (InPlacePodVerticalScaling), without non-zero defaults.
+std::optional<PodRequestOptions> RequestOptions(const config::FeatureGates& gates) {
+  if (!gates.AtLeast(config::SchedulerVersion::kV135)) return std::nullopt;
+  PodRequestOptions options;
+  options.use_status_resources = gates.in_place_pod_vertical_scaling;
+  options.pod_level_resources = gates.pod_level_resources;
+  return options;
+}
+
+}  // namespace
+
+BalancedAllocation::BalancedAllocation(const config::NodeResourcesBalancedAllocationArgs& args,
+                                       const config::FeatureGates& gates)
+    : v135_(gates.AtLeast(config::SchedulerVersion::kV135)),
+      scorer_(ResourcesToScore(args.resources.empty() ? DefaultResourceSpec() : args.resources),
+              /*use_requested=*/true, RequestOptions(gates)) {}
 
 std::string_view BalancedAllocation::Name() const {
   return names::kNodeResourcesBalancedAllocation;
 }
 
 Status BalancedAllocation::PreScore(CycleState* state, const Pod& pod, const std::vector<NodeId>&) {
-  state->Write(kPreScoreKey, scorer_.ComputePodRequests(pod));
+  std::unique_ptr<PodScoringRequest> requests = scorer_.ComputePodRequests(pod);
+  // v1.35 leaves best-effort pods unscored (v1.26 scored them from the
+  // node's requests alone).
+  if (v135_ && ResourceAllocationScorer::RequestsNothing(*requests)) return Status(Code::kSkip);
+  state->Write(kPreScoreKey, std::move(requests));
   return Status::Success();
 }
 
@@ -38,6 +59,13 @@ Status BalancedAllocation::Score(const CycleState& state, const Pod& pod, const 
   *score = 0;
   if (node.node == nullptr) return Status::Error("node not found");
   const auto* pre = state.ReadAs<PodScoringRequest>(kPreScoreKey);
+  std::unique_ptr<PodScoringRequest> computed;
+  if (pre == nullptr && v135_) {
+    // Without PreScore's state, v1.35 scores a best-effort pod 0.
+    computed = scorer_.ComputePodRequests(pod);
+    if (ResourceAllocationScorer::RequestsNothing(*computed)) return Status::Success();
+    pre = computed.get();
+  }
 
   // First pass: the count, the sum and the first two fractions, in the
   // resources' order (upstream's order is its map's, which only the >2 case's
@@ -77,12 +105,14 @@ Status BalancedAllocation::Score(const CycleState& state, const Pod& pod, const 
 
 namespace ksched::framework::plugins {
 
-std::unique_ptr<Plugin> NewNodeResourcesBalancedAllocation(const config::PluginArgs& args, Handle*,
-                                                           Status* error) {
+std::unique_ptr<Plugin> NewNodeResourcesBalancedAllocation(const config::PluginArgs& args,
+                                                           Handle* handle, Status* error) {
+  const config::FeatureGates gates =
+      handle != nullptr ? handle->feature_gates() : config::FeatureGates{};
   if (std::holds_alternative<std::monostate>(args)) {
     // No pluginConfig: upstream's defaults (cpu and memory).
     return std::make_unique<noderesources::BalancedAllocation>(
-        config::NodeResourcesBalancedAllocationArgs{});
+        config::NodeResourcesBalancedAllocationArgs{}, gates);
   }
   const auto* ba_args = std::get_if<config::NodeResourcesBalancedAllocationArgs>(&args);
   if (ba_args == nullptr) {
@@ -90,7 +120,7 @@ std::unique_ptr<Plugin> NewNodeResourcesBalancedAllocation(const config::PluginA
                            noderesources::ArgsTypeName(args));
     return nullptr;
   }
-  return std::make_unique<noderesources::BalancedAllocation>(*ba_args);
+  return std::make_unique<noderesources::BalancedAllocation>(*ba_args, gates);
 }
 
 }  // namespace ksched::framework::plugins

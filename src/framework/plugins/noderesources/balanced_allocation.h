@@ -14,7 +14,9 @@ namespace ksched::framework::noderesources {
 
 class BalancedAllocation final : public PreScorePlugin, public ScorePlugin {
  public:
-  explicit BalancedAllocation(const config::NodeResourcesBalancedAllocationArgs& args);
+  // `gates`: the release and gates the plugin follows (v1.26 by default).
+  explicit BalancedAllocation(const config::NodeResourcesBalancedAllocationArgs& args,
+                              const config::FeatureGates& gates = {});
 
   std::string_view Name() const override;
 
@@ -22,13 +24,15 @@ class BalancedAllocation final : public PreScorePlugin, public ScorePlugin {
   bool NodeLocalFor(const Pod&) const override { return true; }
   uint32_t NodeLocalAspects() const override { return 0; }
 
-  // Not in upstream's plugin: the pod's per-resource requests, once per
-  // cycle (Score computes them itself when this did not run).
+  // The pod's per-resource requests, once per cycle (Score computes them
+  // itself when this did not run). v1.35: Skip for a pod that requests none
+  // of the resources (a best-effort pod), so the plugin is not scored.
   Status PreScore(CycleState* state, const Pod& pod, const std::vector<NodeId>& nodes) override;
   Status Score(const CycleState& state, const Pod& pod, const NodeInfo& node,
                int64_t* score) const override;
 
  private:
+  bool v135_ = false;
   ResourceAllocationScorer scorer_;
 };
 

@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "config/feature_gates.h"
 #include "framework/plugins/registry_factories.h"
 #include "tests/fixtures.h"
 
@@ -92,6 +93,64 @@ TEST(NodeResourcesBalancedAllocation, Factory) {
   EXPECT_EQ(error.Message(),
             "want args to be of type NodeResourcesBalancedAllocationArgs, got "
             "*config.NodeResourcesFitArgs");
+}
+
+// ---------------------------------------------------------------- v1.35
+
+config::FeatureGates Gates135() {
+  return config::DefaultFeatureGates(config::SchedulerVersion::kV135);
+}
+
+TEST(NodeResourcesBalancedAllocationVersions, BestEffortPodsSkipInV135) {
+  ClusterState c = Cluster(R"("cpu":"4","memory":"10Gi")", R"("cpu":"1","memory":"1Gi")");
+  // No requests, or explicit zeros only: nothing to balance.
+  for (const Pod& pod : {PendingRequesting(""), PendingRequesting(R"("cpu":"0")")}) {
+    CycleState state;
+    BalancedAllocation v126({});
+    EXPECT_TRUE(v126.PreScore(&state, pod, {0}).IsSuccess());
+    BalancedAllocation v135({}, Gates135());
+    EXPECT_EQ(v135.PreScore(&state, pod, {0}).code(), Code::kSkip);
+    // Score without PreScore's state: 0, as upstream's fallback.
+    CycleState empty;
+    int64_t score = -1;
+    EXPECT_TRUE(v135.Score(empty, pod, c.node_info(0), &score).IsSuccess());
+    EXPECT_EQ(score, 0);
+  }
+  CycleState state;
+  BalancedAllocation v135({}, Gates135());
+  EXPECT_TRUE(v135.PreScore(&state, PendingRequesting(R"("cpu":"1m")"), {0}).IsSuccess());
+}
+
+TEST(NodeResourcesBalancedAllocationVersions, PodLevelAndResizedRequestsInV135) {
+  ClusterState c = Cluster(R"("cpu":"4","memory":"8Gi")", "");
+  // Only pod-level requests: 2 cpu / 1Gi -> |0.5 - 0.125| / 2 = 0.1875 -> 81.
+  Pod pod_level = TestPod(R"({"kind":"Pod","metadata":{"name":"p","namespace":"default"},
+      "spec":{"resources":{"requests":{"cpu":"2","memory":"1Gi"}},"containers":[{"name":"c"}]}})");
+  auto run = [&](const BalancedAllocation& plugin_in, const Pod& pod) {
+    BalancedAllocation plugin = plugin_in;
+    CycleState state;
+    Status s = plugin.PreScore(&state, pod, {0});
+    if (s.code() == Code::kSkip) return int64_t{-2};
+    int64_t score = -1;
+    EXPECT_TRUE(plugin.Score(state, pod, c.node_info(0), &score).IsSuccess());
+    return score;
+  };
+  EXPECT_EQ(run(BalancedAllocation({}), pod_level), 100);  // v1.26: requests nothing
+  EXPECT_EQ(run(BalancedAllocation({}, Gates135()), pod_level), 81);
+  config::FeatureGates off = Gates135();
+  off.pod_level_resources = false;
+  EXPECT_EQ(run(BalancedAllocation({}, off), pod_level), -2);  // best effort without them
+
+  // A pending pod whose status reports resized requests (1 cpu for 100m).
+  Pod resized = PendingRequesting(R"("cpu":"100m")");
+  ContainerStatus cs;
+  cs.name = "c";
+  cs.resources.emplace();
+  cs.resources->requests = {{Intern("cpu"), 1, 1000}};
+  resized.container_statuses.push_back(cs);
+  // cpu 0.025 (v1.26) or 0.25 (v1.35), memory 0.
+  EXPECT_EQ(run(BalancedAllocation({}), resized), 98);
+  EXPECT_EQ(run(BalancedAllocation({}, Gates135()), resized), 87);
 }
 
 }  // namespace
