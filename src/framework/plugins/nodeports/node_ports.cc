@@ -1,5 +1,8 @@
 // NodePorts: a pod's container host ports must be free on the node (same
 // protocol and port, and either side on 0.0.0.0 or both on the same IP).
+// v1.35 counts the host ports of native sidecars (restartable init
+// containers) too, before the regular containers', and skips the plugin for
+// a pod without host ports.
 #include "framework/plugins/names/names.h"
 #include "framework/plugins/registry_factories.h"
 
@@ -21,13 +24,15 @@ const StateKey kPreFilterStateKey = StateKey::Register();
 
 class NodePorts final : public PreFilterPlugin, public FilterPlugin, public EnqueueExtensions {
  public:
+  explicit NodePorts(bool v135) : v135_(v135) {}
+
   std::string_view Name() const override { return names::kNodePorts; }
 
   // Reads the pod's spec and this node only.
   bool NodeLocalFor(const Pod&) const override { return true; }
   uint32_t NodeLocalAspects() const override { return 0; }
   // No host port to conflict with.
-  bool PassesEveryNodeFor(const Pod& pod) const override { return PodHostPorts(pod).empty(); }
+  bool PassesEveryNodeFor(const Pod& pod) const override { return HostPorts(pod).empty(); }
 
   std::vector<ClusterEvent> EventsToRegister() const override {
     return {{EventResource::kPod, kDelete, ""}, {EventResource::kNode, kAdd | kUpdate, ""}};
@@ -35,7 +40,9 @@ class NodePorts final : public PreFilterPlugin, public FilterPlugin, public Enqu
 
   Status PreFilter(CycleState* state, const Pod& pod, PreFilterResult*) override {
     auto s = std::make_unique<PreFilterState>();
-    s->ports = PodHostPorts(pod);
+    s->ports = HostPorts(pod);
+    // v1.35: nothing to check, so Filter is not run this cycle.
+    if (v135_ && s->ports.empty()) return Status(Code::kSkip);
     state->Write(kPreFilterStateKey, std::move(s));
     return Status::Success();
   }
@@ -48,12 +55,22 @@ class NodePorts final : public PreFilterPlugin, public FilterPlugin, public Enqu
       if (HostPortConflicts(node.used_ports, want)) return Status::Unschedulable(kErrReason);
     return Status::Success();
   }
+
+ private:
+  // util.GetHostPorts: v1.35 adds the sidecars' ports (as the cache does
+  // for placed pods, CacheOptions::v135).
+  std::vector<HostPort> HostPorts(const Pod& pod) const {
+    return PodHostPorts(pod, /*sidecars=*/v135_);
+  }
+
+  bool v135_;
 };
 
 }  // namespace
 
-std::unique_ptr<Plugin> NewNodePorts(const config::PluginArgs&, Handle*, Status*) {
-  return std::make_unique<NodePorts>();
+std::unique_ptr<Plugin> NewNodePorts(const config::PluginArgs&, Handle* handle, Status*) {
+  return std::make_unique<NodePorts>(
+      handle != nullptr && handle->feature_gates().AtLeast(config::SchedulerVersion::kV135));
 }
 
 }  // namespace ksched::framework::plugins

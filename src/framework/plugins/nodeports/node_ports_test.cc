@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include "config/feature_gates.h"
+#include "framework/cache_options.h"
 #include "framework/plugins/registry_factories.h"
 #include "framework/plugins/testing/fake_handle.h"
 #include "tests/fixtures.h"
@@ -72,6 +74,69 @@ TEST(NodePorts, FilterWithoutPreFilterIsAnError) {
       TestPod(R"({"kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c"}]}})");
   EXPECT_TRUE(As<FilterPlugin>(plugin)->Filter(state, pod, NodeNamed(cluster, "n")).IsError());
   EXPECT_EQ(As<EnqueueExtensions>(plugin)->EventsToRegister().size(), 2u);
+}
+
+// ------------------------------------------------- decisions keyed by release
+
+// Node n runs a pod whose native sidecar holds 0.0.0.0:15000/TCP.
+const char* kSidecarCluster = R"({"kind":"List","items":[
+    {"kind":"Node","metadata":{"name":"n"}},
+    {"kind":"Pod","metadata":{"name":"running"},"spec":{"nodeName":"n",
+        "initContainers":[{"name":"proxy","restartPolicy":"Always",
+                           "ports":[{"containerPort":15000,"hostPort":15000}]}],
+        "containers":[{"name":"c"}]}}]})";
+
+struct Versioned {
+  config::FeatureGates gates;
+  ClusterState cluster;
+  FakeHandle handle;
+  std::unique_ptr<Plugin> plugin;
+  explicit Versioned(config::SchedulerVersion v, const char* json = kSidecarCluster)
+      : gates(config::DefaultFeatureGates(v)),
+        cluster(TestCluster(json, FrameworkCacheOptions(gates))),
+        handle(&cluster, gates),
+        plugin(MustNew(&NewNodePorts, &handle)) {}
+
+  // PreFilter's code, then Filter's on n when PreFilter succeeded.
+  std::pair<Code, Code> Run(const Pod& pod) {
+    CycleState state;
+    PreFilterResult result;
+    const Code pre = As<PreFilterPlugin>(plugin)->PreFilter(&state, pod, &result).code();
+    if (pre != Code::kSuccess) return {pre, Code::kSuccess};
+    return {pre, As<FilterPlugin>(plugin)->Filter(state, pod, NodeNamed(cluster, "n")).code()};
+  }
+};
+
+TEST(NodePortsVersions, PodWithoutHostPortsSkipsInV135) {
+  Pod pod = TestPod(R"({"kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[
+      {"name":"c","ports":[{"containerPort":80}]}]}})");
+  Versioned v126(config::SchedulerVersion::kV126), v135(config::SchedulerVersion::kV135);
+  EXPECT_EQ(v126.Run(pod), std::make_pair(Code::kSuccess, Code::kSuccess));
+  EXPECT_EQ(v135.Run(pod), std::make_pair(Code::kSkip, Code::kSuccess));
+  EXPECT_TRUE(As<FilterPlugin>(v135.plugin)->PassesEveryNodeFor(pod));
+}
+
+TEST(NodePortsVersions, NativeSidecarsHostPortsCountInV135) {
+  Versioned v126(config::SchedulerVersion::kV126), v135(config::SchedulerVersion::kV135);
+  // The running pod's sidecar holds 15000 on a v1.35 node only.
+  Pod wants_15000 = TestPod(R"({"kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[
+      {"name":"c","ports":[{"containerPort":1,"hostPort":15000}]}]}})");
+  EXPECT_EQ(v126.Run(wants_15000), std::make_pair(Code::kSuccess, Code::kSuccess));
+  EXPECT_EQ(v135.Run(wants_15000), std::make_pair(Code::kSuccess, Code::kUnschedulable));
+  // The incoming pod's own sidecar port: checked in v1.35 only (v1.26 has
+  // no host ports to check and passes).
+  Pod sidecar_15000 = TestPod(R"({"kind":"Pod","metadata":{"name":"p"},"spec":{
+      "initContainers":[{"name":"proxy","restartPolicy":"Always",
+                         "ports":[{"containerPort":1,"hostPort":15000}]}],
+      "containers":[{"name":"c"}]}})");
+  EXPECT_TRUE(As<FilterPlugin>(v126.plugin)->PassesEveryNodeFor(sidecar_15000));
+  EXPECT_FALSE(As<FilterPlugin>(v135.plugin)->PassesEveryNodeFor(sidecar_15000));
+  EXPECT_EQ(v135.Run(sidecar_15000), std::make_pair(Code::kSuccess, Code::kUnschedulable));
+  // An ordinary init container's port counts in neither.
+  Pod init_15000 = TestPod(R"({"kind":"Pod","metadata":{"name":"p"},"spec":{
+      "initContainers":[{"name":"setup","ports":[{"containerPort":1,"hostPort":15000}]}],
+      "containers":[{"name":"c"}]}})");
+  EXPECT_EQ(v135.Run(init_15000), std::make_pair(Code::kSkip, Code::kSuccess));
 }
 
 }  // namespace
