@@ -13,11 +13,18 @@
 
 namespace ksched {
 
-// True when `toleration` tolerates `taint`.
-bool ToleratesTaint(const Toleration& toleration, const Taint& taint);
+// True when `toleration` tolerates `taint`. `comparison_operators`
+// (v1.35's TaintTolerationComparisonOperators, alpha): the operators Lt and
+// Gt compare the taint's value with the toleration's as decimal integers
+// (both must be ones: "0" or an optional '-' and a digit 1-9 then digits,
+// within int64), Lt tolerating a smaller taint value, Gt a larger one.
+// Without it they tolerate nothing.
+bool ToleratesTaint(const Toleration& toleration, const Taint& taint,
+                    bool comparison_operators = false);
 
 // True when any of `tolerations` tolerates `taint`.
-bool TolerationsTolerateTaint(const std::vector<Toleration>& tolerations, const Taint& taint);
+bool TolerationsTolerateTaint(const std::vector<Toleration>& tolerations, const Taint& taint,
+                              bool comparison_operators = false);
 
 // A long list of tolerations, indexed to be asked about many taints.
 //

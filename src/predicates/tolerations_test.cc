@@ -134,5 +134,41 @@ TEST(TolerationIndex, AgreesWithTheScanOnRandomLists) {
   EXPECT_LT(tolerated, total * 9 / 10);
 }
 
+// TaintTolerationComparisonOperators: Lt and Gt compare decimal integers
+// (upstream's content.IsDecimalInteger, then ParseInt), and tolerate
+// nothing without the gate.
+TEST(ToleratesTaintComparison, DecimalIntegersOnly) {
+  auto lt = [](const std::string& tol, const std::string& taint, bool gate = true) {
+    return ToleratesTaint(MakeToleration("k", "Lt", tol, kNone), MakeTaint("k", taint, kNoSchedule),
+                          gate);
+  };
+  auto gt = [](const std::string& tol, const std::string& taint) {
+    return ToleratesTaint(MakeToleration("k", "Gt", tol, kNone), MakeTaint("k", taint, kNoSchedule),
+                          true);
+  };
+  EXPECT_TRUE(lt("10", "5"));
+  EXPECT_FALSE(lt("10", "5", /*gate=*/false));
+  EXPECT_FALSE(lt("10", "10"));
+  EXPECT_FALSE(lt("10", "11"));
+  EXPECT_TRUE(gt("10", "11"));
+  EXPECT_FALSE(gt("10", "10"));
+  EXPECT_TRUE(lt("0", "-1"));
+  EXPECT_TRUE(lt("-5", "-6"));
+  EXPECT_TRUE(lt("9223372036854775807", "-9223372036854775808"));
+  EXPECT_FALSE(lt("9223372036854775808", "1")) << "beyond int64";
+  EXPECT_FALSE(lt("10", "-9223372036854775809")) << "beyond int64";
+  for (const char* bad : {"", "-", "05", "-0", "+5", "1.5", "1e3", " 5", "5 ", "0x10", "--1"}) {
+    EXPECT_FALSE(lt("10", bad)) << "taint " << bad;
+    EXPECT_FALSE(gt(bad, "20")) << "toleration " << bad;
+  }
+  // Key and effect rules as for the other operators.
+  EXPECT_FALSE(ToleratesTaint(MakeToleration("other", "Lt", "10", kNone),
+                              MakeTaint("k", "5", kNoSchedule), true));
+  EXPECT_FALSE(ToleratesTaint(MakeToleration("k", "Lt", "10", kNoExecute),
+                              MakeTaint("k", "5", kNoSchedule), true));
+  EXPECT_TRUE(TolerationsTolerateTaint({MakeToleration("k", "Gt", "1", kNone)},
+                                       MakeTaint("k", "5", kNoSchedule), true));
+}
+
 }  // namespace
 }  // namespace ksched

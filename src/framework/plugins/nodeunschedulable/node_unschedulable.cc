@@ -12,7 +12,9 @@ constexpr const char* kErrReasonUnschedulable = "node(s) were unschedulable";
 
 class NodeUnschedulable final : public FilterPlugin, public EnqueueExtensions {
  public:
-  NodeUnschedulable() {
+  // `comparison_operators`: TaintTolerationComparisonOperators (v1.35).
+  explicit NodeUnschedulable(bool comparison_operators)
+      : comparison_operators_(comparison_operators) {
     unschedulable_taint_.key = Intern("node.kubernetes.io/unschedulable");
     unschedulable_taint_.effect = TaintEffect::kNoSchedule;
     unschedulable_taint_.effect_str = "NoSchedule";
@@ -30,19 +32,21 @@ class NodeUnschedulable final : public FilterPlugin, public EnqueueExtensions {
 
   Status Filter(const CycleState&, const Pod& pod, const NodeInfo& node) const override {
     if (!node.node->unschedulable) return Status::Success();
-    if (TolerationsTolerateTaint(pod.spec.tolerations, unschedulable_taint_))
+    if (TolerationsTolerateTaint(pod.spec.tolerations, unschedulable_taint_, comparison_operators_))
       return Status::Success();
     return Status::Unresolvable(kErrReasonUnschedulable);
   }
 
  private:
+  bool comparison_operators_;
   Taint unschedulable_taint_;
 };
 
 }  // namespace
 
-std::unique_ptr<Plugin> NewNodeUnschedulable(const config::PluginArgs&, Handle*, Status*) {
-  return std::make_unique<NodeUnschedulable>();
+std::unique_ptr<Plugin> NewNodeUnschedulable(const config::PluginArgs&, Handle* handle, Status*) {
+  return std::make_unique<NodeUnschedulable>(
+      handle != nullptr && handle->feature_gates().taint_toleration_comparison_operators);
 }
 
 }  // namespace ksched::framework::plugins

@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include "config/feature_gates.h"
 #include "framework/plugins/registry_factories.h"
 #include "framework/plugins/testing/fake_handle.h"
 #include "tests/fixtures.h"
@@ -51,6 +52,19 @@ TEST_F(NodeUnschedulableTest, Events) {
   ASSERT_EQ(events.size(), 1u);
   EXPECT_EQ(events[0].resource, EventResource::kNode);
   EXPECT_EQ(events[0].action, kAdd | kUpdateNodeTaint);
+}
+
+// With TaintTolerationComparisonOperators on, Lt and Gt tolerations compare
+// numbers; the unschedulable taint has no value, so none tolerates it.
+TEST_F(NodeUnschedulableTest, ComparisonOperatorsNeverTolerateTheValuelessTaint) {
+  config::FeatureGates gates = config::DefaultFeatureGates(config::SchedulerVersion::kV135);
+  gates.taint_toleration_comparison_operators = true;
+  FakeHandle h{&cluster, gates};
+  auto p = MustNew(&NewNodeUnschedulable, &h);
+  Pod pod = TestPod(R"({"kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c"}],
+      "tolerations":[{"key":"node.kubernetes.io/unschedulable","operator":"Gt","value":"0"}]}})");
+  EXPECT_EQ(As<FilterPlugin>(p)->Filter(state, pod, NodeNamed(cluster, "cordoned")).code(),
+            Code::kUnschedulableAndUnresolvable);
 }
 
 }  // namespace

@@ -1,7 +1,10 @@
 // TaintToleration: Filter keeps pods off nodes with a NoSchedule or
 // NoExecute taint they do not tolerate; Score prefers nodes with fewer
 // PreferNoSchedule taints the pod does not tolerate (the raw score is that
-// count, reversed by NormalizeScore).
+// count, reversed by NormalizeScore). v1.35 rejects with one reason for
+// every taint ("node(s) had untolerated taint(s)"), and with the
+// TaintTolerationComparisonOperators gate tolerations may compare numbers
+// (Lt, Gt).
 #include <fmt/format.h>
 
 #include "framework/batch.h"
@@ -31,6 +34,9 @@ class TaintToleration final : public FilterPlugin,
                               public BatchNormalizeAdd,
                               public EnqueueExtensions {
  public:
+  TaintToleration(bool v135, bool comparison_operators)
+      : v135_(v135), comparison_operators_(comparison_operators) {}
+
   std::string_view Name() const override { return names::kTaintToleration; }
 
   // Reads the pod's spec and this node only.
@@ -42,18 +48,17 @@ class TaintToleration final : public FilterPlugin,
   }
 
   Status Filter(const CycleState&, const Pod& pod, const NodeInfo& node) const override {
-    const Taint* taint = helper::FindMatchingUntoleratedTaint(
-        node.node->taints, pod.spec.tolerations, helper::DoNotScheduleTaint);
+    const Taint* taint = Untolerated(pod, node);
     if (taint == nullptr) return Status::Success();
+    // v1.35 no longer names the taint, so every such node counts under one
+    // reason in the FitError.
+    if (v135_) return Status::Unresolvable("node(s) had untolerated taint(s)");
     return Status::Unresolvable(fmt::format("node(s) had untolerated taint {{{}: {}}}",
                                             Str(taint->key), Str(taint->value)));
   }
 
   Code FilterCode(const CycleState&, const Pod& pod, const NodeInfo& node) const override {
-    return helper::FindMatchingUntoleratedTaint(node.node->taints, pod.spec.tolerations,
-                                                helper::DoNotScheduleTaint) == nullptr
-               ? Code::kSuccess
-               : Code::kUnschedulableAndUnresolvable;
+    return Untolerated(pod, node) == nullptr ? Code::kSuccess : Code::kUnschedulableAndUnresolvable;
   }
 
   Status PreScore(CycleState* state, const Pod& pod, const std::vector<NodeId>& nodes) override {
@@ -76,7 +81,9 @@ class TaintToleration final : public FilterPlugin,
     int64_t intolerable = 0;
     for (const Taint& taint : node.node->taints) {
       if (taint.effect != TaintEffect::kPreferNoSchedule) continue;
-      if (!TolerationsTolerateTaint(s->tolerations_prefer_no_schedule, taint)) ++intolerable;
+      if (!TolerationsTolerateTaint(s->tolerations_prefer_no_schedule, taint,
+                                    comparison_operators_))
+        ++intolerable;
     }
     *score = intolerable;
     return Status::Success();
@@ -97,12 +104,30 @@ class TaintToleration final : public FilterPlugin,
   std::optional<int64_t> NormalizedZero(const CycleState&, const Pod&) const override {
     return kMaxNodeScore;
   }
+
+ private:
+  // The node's first NoSchedule or NoExecute taint the pod does not
+  // tolerate, or nullptr.
+  const Taint* Untolerated(const Pod& pod, const NodeInfo& node) const {
+    for (const Taint& taint : node.node->taints) {
+      if (!helper::DoNotScheduleTaint(taint)) continue;
+      if (!TolerationsTolerateTaint(pod.spec.tolerations, taint, comparison_operators_))
+        return &taint;
+    }
+    return nullptr;
+  }
+
+  bool v135_;
+  bool comparison_operators_;  // TaintTolerationComparisonOperators
 };
 
 }  // namespace
 
-std::unique_ptr<Plugin> NewTaintToleration(const config::PluginArgs&, Handle*, Status*) {
-  return std::make_unique<TaintToleration>();
+std::unique_ptr<Plugin> NewTaintToleration(const config::PluginArgs&, Handle* handle, Status*) {
+  const config::FeatureGates gates =
+      handle != nullptr ? handle->feature_gates() : config::FeatureGates{};
+  return std::make_unique<TaintToleration>(gates.AtLeast(config::SchedulerVersion::kV135),
+                                           gates.taint_toleration_comparison_operators);
 }
 
 }  // namespace ksched::framework::plugins
