@@ -538,6 +538,7 @@ class Decoder {
         return OptNodeSelector(v, &a->required);
       }
       if (k == "preferredDuringSchedulingIgnoredDuringExecution") {
+        a->has_preferred = !v.is_null();
         return List(v, &a->preferred, [this](dom::element item, PreferredSchedulingTerm* p) {
           return Fields(item, [&](std::string_view k2, dom::element v2) {
             if (k2 == "weight") return AffinityWeight(v2, &p->weight);

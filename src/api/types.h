@@ -139,6 +139,11 @@ struct PreferredSchedulingTerm {
 struct NodeAffinity {
   std::optional<NodeSelector> required;  // requiredDuringSchedulingIgnoredDuringExecution
   std::vector<PreferredSchedulingTerm> preferred;
+  // preferredDuringSchedulingIgnoredDuringExecution was given and not null
+  // (an empty list included): v1.35's NodeAffinity scores a pod with an
+  // empty list and skips one without any. Code building a NodeAffinity may
+  // leave it false when `preferred` is not empty.
+  bool has_preferred = false;
 
   bool operator==(const NodeAffinity&) const = default;
 };

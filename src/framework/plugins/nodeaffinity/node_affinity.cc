@@ -2,6 +2,9 @@
 // (Filter, with PreFilter narrowing the nodes to metadata.name In [...]
 // terms), its preferred node affinity (Score), and the profile's
 // addedAffinity (NodeAffinityArgs), which applies to every pod on top.
+// v1.35 skips Filter for a pod with neither (and no addedAffinity), skips
+// Score for a pod without preferred terms (and none added), and narrows the
+// nodes to the union of the terms' metadata.name sets.
 #include "framework/plugins/helper/node_affinity.h"
 
 #include <fmt/format.h>
@@ -77,9 +80,10 @@ class NodeAffinity final : public PreFilterPlugin,
                            public BatchNormalizeAdd,
                            public EnqueueExtensions {
  public:
-  NodeAffinity(std::optional<labels::CompiledNodeSelectorTerms> added_node_selector,
+  NodeAffinity(bool v135, std::optional<labels::CompiledNodeSelectorTerms> added_node_selector,
                std::optional<helper::PreferredSchedulingTerms> added_pref_sched_terms)
-      : added_node_selector_(std::move(added_node_selector)),
+      : v135_(v135),
+        added_node_selector_(std::move(added_node_selector)),
         added_pref_sched_terms_(std::move(added_pref_sched_terms)) {}
 
   std::string_view Name() const override { return names::kNodeAffinity; }
@@ -93,24 +97,33 @@ class NodeAffinity final : public PreFilterPlugin,
   }
 
   Status PreFilter(CycleState* state, const Pod& pod, PreFilterResult* result) override {
+    const auto& affinity = pod.spec.affinity;
+    const bool no_required =
+        !affinity || !affinity->node_affinity || !affinity->node_affinity->required;
+    // v1.35: nothing for Filter to check (a nodeSelector given as {} still
+    // counts as one, as upstream's nil test does).
+    if (v135_ && no_required && !added_node_selector_ && !pod.spec.has_node_selector &&
+        pod.spec.node_selector.empty())
+      return Status(Code::kSkip);
+
     auto s = std::make_unique<PreFilterState>();
     s->required = helper::RequiredNodeAffinity::ForPod(pod);
     state->Write(kPreFilterStateKey, std::move(s));
 
-    const auto& affinity = pod.spec.affinity;
-    if (!affinity || !affinity->node_affinity || !affinity->node_affinity->required)
-      return Status::Success();
+    if (no_required) return Status::Success();
     // Terms are ORed: the pod can only go to the union of the nodes each
-    // term names, and only if every term names some.
+    // term names. v1.26 gives up as soon as one term names none; v1.35 only
+    // when the union is empty.
     std::set<std::string> node_names;
     const auto& terms = affinity->node_affinity->required->terms;
     if (terms.empty()) return Status::Success();
     for (const NodeSelectorTerm& term : terms) {
       std::optional<std::set<std::string>> names = TermNodeNames(term);
       if (!names) return Status::Success();
-      if (names->empty()) return Status::Unresolvable(kErrReasonConflict);
+      if (!v135_ && names->empty()) return Status::Unresolvable(kErrReasonConflict);
       node_names.insert(names->begin(), names->end());
     }
+    if (node_names.empty()) return Status::Unresolvable(kErrReasonConflict);
     result->node_names = std::vector<std::string>(node_names.begin(), node_names.end());
     return Status::Success();
   }
@@ -134,9 +147,12 @@ class NodeAffinity final : public PreFilterPlugin,
   }
 
   Status PreScore(CycleState* state, const Pod& pod, const std::vector<NodeId>& nodes) override {
-    if (nodes.empty()) return Status::Success();
+    if (!v135_ && nodes.empty()) return Status::Success();
     auto preferred = PodPreferredNodeAffinity(pod);
     if (!preferred.ok()) return Status::Error(preferred.error().message);
+    // v1.35: no preferred terms list (an empty one still scores, 0) and none
+    // added, so the plugin is not scored.
+    if (v135_ && !HasPreferredList(pod) && !added_pref_sched_terms_) return Status(Code::kSkip);
     auto s = std::make_unique<PreScoreState>();
     s->preferred = std::move(preferred).value();
     state->Write(kPreScoreStateKey, std::move(s));
@@ -172,6 +188,14 @@ class NodeAffinity final : public PreFilterPlugin,
   std::optional<int64_t> NormalizedZero(const CycleState&, const Pod&) const override { return 0; }
 
  private:
+  // Whether the pod's preferredDuringSchedulingIgnoredDuringExecution is
+  // given (not null), empty or not.
+  static bool HasPreferredList(const Pod& pod) {
+    const auto& affinity = pod.spec.affinity;
+    if (!affinity || !affinity->node_affinity) return false;
+    return affinity->node_affinity->has_preferred || !affinity->node_affinity->preferred.empty();
+  }
+
   // Which requirement rejects the node, in Filter's order.
   enum class Fails { kNone, kAdded, kPod };
   Fails Verdict(const CycleState& state, const Pod& pod, const NodeInfo& node) const {
@@ -184,13 +208,15 @@ class NodeAffinity final : public PreFilterPlugin,
     return match ? Fails::kNone : Fails::kPod;
   }
 
+  bool v135_;
   std::optional<labels::CompiledNodeSelectorTerms> added_node_selector_;
   std::optional<helper::PreferredSchedulingTerms> added_pref_sched_terms_;
 };
 
 }  // namespace
 
-std::unique_ptr<Plugin> NewNodeAffinity(const config::PluginArgs& args, Handle*, Status* error) {
+std::unique_ptr<Plugin> NewNodeAffinity(const config::PluginArgs& args, Handle* handle,
+                                        Status* error) {
   config::NodeAffinityArgs node_args;
   if (const auto* a = std::get_if<config::NodeAffinityArgs>(&args)) {
     node_args = *a;
@@ -222,7 +248,9 @@ std::unique_ptr<Plugin> NewNodeAffinity(const config::PluginArgs& args, Handle*,
       added_pref_sched_terms = std::move(terms).value();
     }
   }
-  return std::make_unique<NodeAffinity>(std::move(added_node_selector),
+  const bool v135 =
+      handle != nullptr && handle->feature_gates().AtLeast(config::SchedulerVersion::kV135);
+  return std::make_unique<NodeAffinity>(v135, std::move(added_node_selector),
                                         std::move(added_pref_sched_terms));
 }
 
