@@ -10,6 +10,12 @@
 // earlier nodes' counts. Nodes are added in name order, the order an API
 // server lists them. The framework vectors confirm both (they differ from
 // "current totals" in about half of the ImageLocality scores).
+//
+// v1.35's cache keeps the set of nodes listing each image and counts it
+// when it snapshots a node, so every node sees the current total (the size
+// is still the first listing's). It also counts the images of init
+// containers (sidecars or not), before the containers', and divides by the
+// number of both.
 #include <algorithm>
 #include <atomic>
 #include <mutex>
@@ -86,7 +92,7 @@ int64_t CalculatePriority(int64_t sum, int64_t num_containers) {
   return kMaxNodeScore * (sum - kMinThreshold) / (max_threshold - kMinThreshold);
 }
 
-// What the v1.26 cache recorded for one image name on one node.
+// What the cache recorded for one image name on one node.
 struct ImageState {
   int32_t num_nodes = 0;
   int64_t size = 0;
@@ -94,12 +100,13 @@ struct ImageState {
 
 // The image states of every node of one ClusterState: states[id][i] belongs
 // to node_info(id).images[i]. Nodes never change within a ClusterState, so
-// this is built once per ClusterState.
+// this is built once per ClusterState. `current_totals`: v1.35's counts.
 struct ClusterImageStates {
   uint64_t cluster_id = 0;
   std::vector<std::vector<ImageState>> states;
 
-  static std::unique_ptr<ClusterImageStates> Build(const ClusterState& cluster) {
+  static std::unique_ptr<ClusterImageStates> Build(const ClusterState& cluster,
+                                                   bool current_totals) {
     auto out = std::make_unique<ClusterImageStates>();
     out->cluster_id = cluster.id();
     const size_t n = cluster.num_nodes();
@@ -116,13 +123,20 @@ struct ClusterImageStates {
         out->states[id][i] = it->second;
       }
     }
+    if (current_totals) {
+      for (NodeId id = 0; id < n; ++id) {
+        const auto& images = cluster.node_info(id).images;
+        for (size_t i = 0; i < images.size(); ++i)
+          out->states[id][i].num_nodes = cache.at(images[i].name).num_nodes;
+      }
+    }
     return out;
   }
 };
 
 class ImageLocality final : public ScorePlugin {
  public:
-  explicit ImageLocality(Handle* handle) : handle_(handle) {}
+  ImageLocality(Handle* handle, bool v135) : handle_(handle), v135_(v135) {}
 
   std::string_view Name() const override { return names::kImageLocality; }
 
@@ -136,18 +150,24 @@ class ImageLocality final : public ScorePlugin {
     const double total_nodes = static_cast<double>(cluster.num_nodes());
     const ClusterImageStates* states = nullptr;
     int64_t sum = 0;
-    for (const Container& c : pod.spec.containers) {
+    auto add = [&](const Container& c) {
       StrId name = ImageIdOf(c.image);
-      if (name == kNoStr) continue;
+      if (name == kNoStr) return;
       const ImageOnNode* image = FindImage(node, name);
-      if (image == nullptr) continue;
+      if (image == nullptr) return;
       if (states == nullptr) states = StatesOf(cluster);
       const ImageState& state = states->states[node.id][image - node.images.data()];
       // scaledImageScore, with Go's float64 arithmetic and int64 conversion.
       double spread = static_cast<double>(state.num_nodes) / total_nodes;
       sum = goarith::Add(sum, goarith::FloatToInt64(static_cast<double>(state.size) * spread));
+    };
+    size_t num_containers = pod.spec.containers.size();
+    if (v135_) {
+      for (const Container& c : pod.spec.init_containers) add(c);
+      num_containers += pod.spec.init_containers.size();
     }
-    *score = CalculatePriority(sum, static_cast<int64_t>(pod.spec.containers.size()));
+    for (const Container& c : pod.spec.containers) add(c);
+    *score = CalculatePriority(sum, static_cast<int64_t>(num_containers));
     return Status::Success();
   }
 
@@ -164,12 +184,13 @@ class ImageLocality final : public ScorePlugin {
     // The previous snapshot's states may still be read by a straggler of
     // the previous cycle: keep it, free older ones.
     if (kept_.size() > 1) kept_.erase(kept_.begin());
-    kept_.push_back(ClusterImageStates::Build(cluster));
+    kept_.push_back(ClusterImageStates::Build(cluster, /*current_totals=*/v135_));
     current_.store(kept_.back().get(), std::memory_order_release);
     return kept_.back().get();
   }
 
   Handle* handle_;
+  bool v135_;
   mutable std::mutex mu_;
   mutable std::atomic<const ClusterImageStates*> current_{nullptr};
   mutable std::vector<std::unique_ptr<ClusterImageStates>> kept_;
@@ -178,7 +199,8 @@ class ImageLocality final : public ScorePlugin {
 }  // namespace
 
 std::unique_ptr<Plugin> NewImageLocality(const config::PluginArgs&, Handle* handle, Status*) {
-  return std::make_unique<ImageLocality>(handle);
+  return std::make_unique<ImageLocality>(
+      handle, handle->feature_gates().AtLeast(config::SchedulerVersion::kV135));
 }
 
 }  // namespace ksched::framework::plugins

@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include "config/feature_gates.h"
 #include "framework/plugins/registry_factories.h"
 #include "framework/plugins/testing/fake_handle.h"
 #include "tests/fixtures.h"
@@ -78,6 +79,48 @@ TEST_F(ImageLocalityTest, AnImageFirstListedByALaterSnapshotScoresThere) {
   ASSERT_TRUE(
       As<ScorePlugin>(later_plugin)->Score(state, pod, NodeNamed(later, "a"), &s).IsSuccess());
   EXPECT_EQ(s, 48);  // 500 MiB scaled: (500 - 23) / (1000 - 23) of 100
+}
+
+// ------------------------------------------------- decisions keyed by release
+
+TEST_F(ImageLocalityTest, V135CountsEveryNodeListingTheImage) {
+  FakeHandle h135{&cluster, config::DefaultFeatureGates(config::SchedulerVersion::kV135)};
+  auto v135 = MustNew(&NewImageLocality, &h135);
+  Pod pod = TestPod(R"({"kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[
+      {"name":"c","image":"big:1"}]}})");
+  auto score = [&](const char* node) {
+    int64_t s = -1;
+    CycleState state;
+    EXPECT_TRUE(As<ScorePlugin>(v135)->Score(state, pod, NodeNamed(cluster, node), &s).IsSuccess());
+    return s;
+  };
+  // 300 MiB (a's size, recorded first) x 2/3 on both a and b; v1.26 gives a
+  // the count of its own addition (7, the fixture's plugin).
+  EXPECT_EQ(ScoreOn(pod, "a"), 7);
+  EXPECT_EQ(score("a"), 18);
+  EXPECT_EQ(score("b"), 18);
+  EXPECT_EQ(score("c"), 0);
+}
+
+TEST_F(ImageLocalityTest, V135CountsInitContainersImages) {
+  FakeHandle h135{&cluster, config::DefaultFeatureGates(config::SchedulerVersion::kV135)};
+  auto v135 = MustNew(&NewImageLocality, &h135);
+  // big:1 in an init container, app in the container.
+  Pod pod = TestPod(R"({"kind":"Pod","metadata":{"name":"p"},"spec":{
+      "initContainers":[{"name":"i","image":"big:1"}],
+      "containers":[{"name":"c","image":"app"}]}})");
+  auto score = [&](const char* node) {
+    int64_t s = -1;
+    CycleState state;
+    EXPECT_TRUE(As<ScorePlugin>(v135)->Score(state, pod, NodeNamed(cluster, node), &s).IsSuccess());
+    return s;
+  };
+  // v1.26: app alone, 800 MiB x 1/3 against one container's 1000 MiB.
+  EXPECT_EQ(ScoreOn(pod, "b"), 24);
+  EXPECT_EQ(ScoreOn(pod, "a"), 0);
+  // v1.35: big 300 x 2/3 + app 800 x 1/3 against two containers' 2000 MiB.
+  EXPECT_EQ(score("b"), 22);
+  EXPECT_EQ(score("a"), 8);
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // SchedulingGates: keeps a pod out of the active queue while it still has
-// spec.schedulingGates. Only with the PodSchedulingReadiness feature gate
-// (alpha in v1.26); otherwise every pod passes.
+// spec.schedulingGates. In v1.26 only with the PodSchedulingReadiness
+// feature gate (alpha, off); otherwise every pod passes. v1.35 always holds
+// gated pods (the gate is GA and the plugin comes first in the profile).
 #include <string>
 
 #include "framework/plugins/names/names.h"
@@ -38,7 +39,9 @@ class SchedulingGates final : public PreEnqueuePlugin, public EnqueueExtensions 
 }  // namespace
 
 std::unique_ptr<Plugin> NewSchedulingGates(const config::PluginArgs&, Handle* handle, Status*) {
-  return std::make_unique<SchedulingGates>(handle->feature_gates().pod_scheduling_readiness);
+  const config::FeatureGates& gates = handle->feature_gates();
+  return std::make_unique<SchedulingGates>(gates.AtLeast(config::SchedulerVersion::kV135) ||
+                                           gates.pod_scheduling_readiness);
 }
 
 }  // namespace ksched::framework::plugins

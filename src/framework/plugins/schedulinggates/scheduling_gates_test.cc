@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include "config/feature_gates.h"
 #include "framework/plugins/registry_factories.h"
 #include "framework/plugins/testing/fake_handle.h"
 #include "tests/fixtures.h"
@@ -47,6 +48,22 @@ TEST(SchedulingGates, IgnoresGatesWhenFeatureIsOff) {
   FakeHandle handle(&cluster);  // v1.26 default: PodSchedulingReadiness off
   auto plugin = MustNew(&NewSchedulingGates, &handle);
   EXPECT_TRUE(As<PreEnqueuePlugin>(plugin)->PreEnqueue(Gated()).IsSuccess());
+}
+
+// v1.35: the gate is GA and locked; the plugin holds gated pods whatever
+// the struct's field says (v1.26 with the same field off lets them pass).
+TEST(SchedulingGates, AlwaysWaitsInV135) {
+  ClusterState cluster = ksched::testing::TestCluster(R"({"kind":"List","items":[]})");
+  config::FeatureGates gates = config::DefaultFeatureGates(config::SchedulerVersion::kV135);
+  EXPECT_TRUE(gates.pod_scheduling_readiness);
+  gates.pod_scheduling_readiness = false;
+  FakeHandle handle(&cluster, gates);
+  auto plugin = MustNew(&NewSchedulingGates, &handle);
+  Status s = As<PreEnqueuePlugin>(plugin)->PreEnqueue(Gated());
+  EXPECT_EQ(s.code(), Code::kUnschedulableAndUnresolvable);
+  EXPECT_EQ(s.Message(), "waiting for scheduling gates: [foo bar]");
+  EXPECT_TRUE(
+      As<PreEnqueuePlugin>(plugin)->PreEnqueue(ksched::testing::TestPod(kUngated)).IsSuccess());
 }
 
 }  // namespace
