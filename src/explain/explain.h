@@ -137,7 +137,8 @@ bool ExplainPluginReason(const NodeContext& c, std::string_view reason, std::vec
 void ExplainTopologySpread(const NodeContext& c, std::string_view reason, std::vector<Cause>* out);
 // addedAffinity of the profile's NodeAffinityArgs.
 void ExplainAddedAffinity(const NodeContext& c, std::string_view reason, std::vector<Cause>* out);
-// Insufficient <resource> with the pod's request as v1.26 counts it.
+// Insufficient <resource> with the pod's request as v1.26 counts it (as
+// v1.35 counts it in a cluster built for v1.35, CacheOptions::v135).
 void ExplainInsufficientV126(const NodeContext& c, std::string_view reason,
                              std::string_view resource, std::vector<Cause>* out);
 void ExplainCsiLimits(const NodeContext& c, std::string_view reason, std::vector<Cause>* out);

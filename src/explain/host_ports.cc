@@ -11,7 +11,8 @@ void ExplainHostPorts(const NodeContext& c, std::string_view reason, std::vector
   std::vector<PodId> holders = c.info().pods;
   std::vector<PodId> nominated = c.NominatedHere();
   holders.insert(holders.end(), nominated.begin(), nominated.end());
-  for (const HostPort& want : PodHostPorts(c.pod)) {
+  // A v1.35 cluster counts the pod's native sidecars' ports too.
+  for (const HostPort& want : PodHostPorts(c.pod, /*sidecars=*/c.cluster.options().v135)) {
     std::vector<std::string> pods;
     for (PodId id : holders) {
       const PodInfo& p = c.cluster.pod(id);

@@ -56,5 +56,33 @@ TEST(ExplainPodRequest, TooManyPods) {
   EXPECT_THAT(e.Messages("n1"), ElementsAre("pods: the node allows 1 pods and already counts 1"));
 }
 
+// v1.35 counts native sidecars with the containers and pod-level requests
+// instead of theirs; the cause says so.
+TEST(ExplainPodRequest, V135SidecarsAndPodLevelRequests) {
+  const char* sidecar = R"({"kind":"Pod","metadata":{"name":"p","namespace":"default"},
+    "spec":{"initContainers":[
+      {"name":"proxy","restartPolicy":"Always","resources":{"requests":{"cpu":"500m"}}}],
+      "containers":[{"name":"c","resources":{"requests":{"cpu":"800m"}}}]}})";
+  // v1.26: max(800m, 500m) fits the 1 cpu free.
+  EXPECT_EQ(ScheduleAndExplainV126(kNode, sidecar).chosen, "n1");
+  auto e = ScheduleAndExplainV126(kNode, sidecar, "", "", config::SchedulerVersion::kV135);
+  EXPECT_THAT(e.reasons["n1"], ElementsAre("Insufficient cpu"));
+  EXPECT_THAT(e.Messages("n1"),
+              ElementsAre("cpu: the pod requests 1300m, the node has 1 free (allocatable 2, "
+                          "requested by its pods 1); the pod's request is 1300m with its init "
+                          "containers and sidecars (its containers ask 800m)"));
+  EXPECT_EQ(e.causes["n1"][0].details["withInitContainers"], 1300);
+
+  const char* pod_level = R"({"kind":"Pod","metadata":{"name":"p","namespace":"default"},
+    "spec":{"resources":{"requests":{"cpu":"1500m"}},
+      "containers":[{"name":"c","resources":{"requests":{"cpu":"500m"}}}]}})";
+  auto p = ScheduleAndExplainV126(kNode, pod_level, "", "", config::SchedulerVersion::kV135);
+  EXPECT_THAT(p.Messages("n1"),
+              ElementsAre("cpu: the pod requests 1500m, the node has 1 free (allocatable 2, "
+                          "requested by its pods 1); the pod's request is its pod-level request "
+                          "(spec.resources) 1500m"));
+  EXPECT_EQ(p.causes["n1"][0].details["podLevelRequest"], 1500);
+}
+
 }  // namespace
 }  // namespace ksched::explain
