@@ -95,8 +95,10 @@ void ExpectSameCycles(const Scenario& scenario, std::optional<int> percentage) {
   }
 }
 
-Scenario Load(const std::string& family, size_t pending) {
-  const fs::path file = PerfDir() / ("mperf-" + family + "-5000n-1000e-1000p.json");
+// `prefix`: "mperf-" (v1.26) or "cperf-" (v1.35: a third of the pods with a
+// native sidecar).
+Scenario Load(const std::string& family, size_t pending, const std::string& prefix = "mperf-") {
+  const fs::path file = PerfDir() / (prefix + family + "-5000n-1000e-1000p.json");
   Result<Scenario> sc = LoadScenario(file.string());
   EXPECT_TRUE(sc.ok()) << sc.error().message;
   if (!sc.ok()) return Scenario();
@@ -114,6 +116,29 @@ TEST_P(NodeCacheEquivalence, SameCyclesWithAndWithoutTheCache) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Mperf, NodeCacheEquivalence,
+                         ::testing::Values("basic", "mixed", "pod-anti-affinity", "topology-spread",
+                                           "preferred-topology-spread"),
+                         [](const auto& info) {
+                           std::string name = info.param;
+                           for (char& ch : name)
+                             if (ch == '-') ch = '_';
+                           return name;
+                         });
+
+// The same on v1.35's cperf scenarios: node-local plugins that Skip for some
+// pods (NodePorts, NodeAffinity, NodeResourcesBalancedAllocation), sidecars
+// counted by NodeResourcesFit and NodePorts.
+class NodeCacheEquivalence135 : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(NodeCacheEquivalence135, SameCyclesWithAndWithoutTheCache) {
+  if (!fs::is_directory(PerfDir())) GTEST_SKIP() << PerfDir() << " not found";
+  Scenario sc = Load(GetParam(), 40, "cperf-");
+  ASSERT_EQ(sc.scheduler_version, "v1.35");
+  ExpectSameCycles(sc, std::nullopt);
+  ExpectSameCycles(sc, 0);
+}
+
+INSTANTIATE_TEST_SUITE_P(Cperf, NodeCacheEquivalence135,
                          ::testing::Values("basic", "mixed", "pod-anti-affinity", "topology-spread",
                                            "preferred-topology-spread"),
                          [](const auto& info) {
@@ -220,6 +245,33 @@ TEST(NodeCacheEquivalenceVectors, LeanCyclesDecideAsFullOnes) {
     ++checked;
   }
   EXPECT_EQ(checked, 320u / 2);
+}
+
+// Every vector of ../shared/framework-v1.35: the same cycles with the
+// cache as without, and lean cycles decide as full ones.
+TEST(NodeCacheEquivalenceVectors, V135CachedCyclesAsFullOnes) {
+  fs::path dir = PerfDir().parent_path() / "framework-v1.35";
+  if (!fs::is_directory(dir)) GTEST_SKIP() << dir << " not found";
+  size_t checked = 0;
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    const std::string name = entry.path().filename().string();
+    if (entry.path().extension() != ".json" || name.find(".expected") != std::string::npos)
+      continue;
+    Result<Scenario> sc = LoadScenario(entry.path().string());
+    ASSERT_TRUE(sc.ok()) << sc.error().message;
+    std::vector<Cycle> cached = Replay(*sc, true, std::nullopt, true);
+    std::vector<Cycle> full = Replay(*sc, false, std::nullopt, true);
+    std::vector<Cycle> lean = Replay(*sc, true, std::nullopt, false);
+    ASSERT_EQ(cached.size(), full.size()) << name;
+    ASSERT_EQ(lean.size(), full.size()) << name;
+    for (size_t i = 0; i < full.size(); ++i) {
+      EXPECT_TRUE(cached[i] == full[i]) << name << " step " << i << " (" << full[i].pod << ")";
+      EXPECT_EQ(lean[i].chosen, full[i].chosen) << name << " step " << i;
+      EXPECT_EQ(lean[i].error, full[i].error) << name << " step " << i;
+    }
+    ++checked;
+  }
+  EXPECT_EQ(checked, 160u);
 }
 
 }  // namespace
