@@ -134,5 +134,46 @@ TEST(TolerationIndex, AgreesWithTheScanOnRandomLists) {
   EXPECT_LT(tolerated, total * 9 / 10);
 }
 
+TEST(ToleratesTaint, ComparisonOperatorsBehindTheirGate) {
+  // v1.35's TaintTolerationComparisonOperators: Lt / Gt compare canonical
+  // decimal int64 values; without the gate (or on other operators) the
+  // answer is the plain one.
+  const Taint five = MakeTaint("k", "5", kNoSchedule);
+  struct Case {
+    std::string op, toleration, taint;
+    bool want;
+  };
+  for (const Case& c : std::vector<Case>{
+           {"Lt", "10", "5", true},
+           {"Lt", "5", "5", false},
+           {"Gt", "4", "5", true},
+           {"Gt", "5", "5", false},
+           {"Lt", "-1", "-2", true},
+           {"Lt", "10", "05", false},  // leading zero: not a decimal integer
+           {"Lt", "010", "5", false},
+           {"Lt", "10", "-0", false},
+           {"Lt", "10", "0", true},
+           {"Lt", "1e3", "5", false},
+           {"Gt", "-9223372036854775808", "9223372036854775807", true},
+           {"Lt", "99999999999999999999", "5", false},  // out of int64
+           {"Lt", "10", "", false},
+       }) {
+    Toleration t = MakeToleration("k", c.op, c.toleration, kNone);
+    Taint taint = MakeTaint("k", c.taint, kNoSchedule);
+    EXPECT_EQ(ToleratesTaint(t, taint, true), c.want) << c.op << " " << c.toleration << " "
+                                                      << c.taint;
+    EXPECT_FALSE(ToleratesTaint(t, taint, false)) << c.op << " " << c.toleration;
+    EXPECT_EQ(TolerationsTolerateTaint({t}, taint, true), c.want);
+  }
+  // Key and effect still have to match.
+  EXPECT_FALSE(ToleratesTaint(MakeToleration("j", "Lt", "10", kNone), five, true));
+  EXPECT_FALSE(ToleratesTaint(MakeToleration("k", "Lt", "10", kNoExecute), five, true));
+  EXPECT_TRUE(ToleratesTaint(MakeToleration("", "Lt", "10", kNone), five, true));
+  // Other operators: the same answer with the gate.
+  EXPECT_TRUE(ToleratesTaint(MakeToleration("k", "Equal", "5", kNone), five, true));
+  EXPECT_TRUE(ToleratesTaint(MakeToleration("k", "Exists", "", kNone), five, true));
+  EXPECT_FALSE(ToleratesTaint(MakeToleration("k", "Bogus", "5", kNone), five, true));
+}
+
 }  // namespace
 }  // namespace ksched
