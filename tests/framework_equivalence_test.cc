@@ -258,9 +258,9 @@ TEST(NodeCacheEquivalenceVectors, V135CyclesSameWithAndWithoutReuse) {
     std::vector<Cycle> walked = Replay(*sc, false, std::nullopt, true);
     ASSERT_EQ(kept.size(), walked.size()) << name;
     for (size_t i = 0; i < kept.size(); ++i) {
-      EXPECT_TRUE(kept[i] == walked[i]) << name << " step " << i << " (" << walked[i].pod
-                                        << "): kept chose " << kept[i].chosen << ", walked "
-                                        << walked[i].chosen;
+      EXPECT_TRUE(kept[i] == walked[i])
+          << name << " step " << i << " (" << walked[i].pod << "): kept chose " << kept[i].chosen
+          << ", walked " << walked[i].chosen;
     }
     std::vector<Cycle> lean = Replay(*sc, true, std::nullopt, false);
     ASSERT_EQ(lean.size(), walked.size()) << name;

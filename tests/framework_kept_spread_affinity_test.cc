@@ -148,7 +148,8 @@ class RandomPods {
     for (const char* kind : {"podAffinity", "podAntiAffinity"}) {
       if (Pick(2) == 0) continue;
       std::string body;
-      if (Pick(2) == 0) body += R"("requiredDuringSchedulingIgnoredDuringExecution":)" + Terms(false);
+      if (Pick(2) == 0)
+        body += R"("requiredDuringSchedulingIgnoredDuringExecution":)" + Terms(false);
       if (Pick(2) == 0) {
         if (!body.empty()) body += ",";
         body += R"("preferredDuringSchedulingIgnoredDuringExecution":)" + Terms(true);
@@ -203,7 +204,8 @@ class RandomPods {
     s += R"({"kind":"Namespace","metadata":{"name":"prod","labels":{"env":"prod"}}},)";
     s += R"({"kind":"Namespace","metadata":{"name":"bare"}},)";
     // Services select app=a pods (the system default constraints).
-    s += R"({"kind":"Service","metadata":{"name":"s","namespace":"default"},"spec":{"selector":{"app":"a"}}})";
+    s +=
+        R"({"kind":"Service","metadata":{"name":"s","namespace":"default"},"spec":{"selector":{"app":"a"}}})";
     for (int i = 0; i < nodes; ++i) {
       std::string labels = R"("kubernetes.io/hostname":"n)" + std::to_string(i) + "\"";
       if (i % 5 != 4) labels += R"(,"zone":"z)" + std::to_string(i % 3) + "\"";
@@ -271,7 +273,8 @@ std::vector<std::string> Answers(P* plugin, const ClusterState& cluster, const P
     // A nominated pod added, then a placed pod removed (preemption).
     CycleState added = state.Clone();
     EXPECT_TRUE(plugin->AddPod(&added, pod, extra, cluster.node_info(extra_node)).IsSuccess());
-    for (NodeId id : ids) out.push_back("+ " + Verdict(plugin->Filter(added, pod, cluster.node_info(id))));
+    for (NodeId id : ids)
+      out.push_back("+ " + Verdict(plugin->Filter(added, pod, cluster.node_info(id))));
     const NodeInfo& holder = cluster.node_info(extra_node);
     if (!holder.pods.empty()) {
       CycleState removed = state.Clone();
@@ -310,8 +313,8 @@ std::vector<std::string> Answers(P* plugin, const ClusterState& cluster, const P
   }
   std::vector<int64_t> totals(feasible.size(), 5);
   bool out_of_range = false;
-  if (plugin->ScoreNormalizeAndAdd(state, pod, feasible.data(), feasible.size(), 2,
-                                   totals.data(), &out_of_range)) {
+  if (plugin->ScoreNormalizeAndAdd(state, pod, feasible.data(), feasible.size(), 2, totals.data(),
+                                   &out_of_range)) {
     for (size_t k = 0; k < feasible.size(); ++k)
       EXPECT_EQ(totals[k], 5 + 2 * normalized[k].score) << where << " ScoreNormalizeAndAdd " << k;
   }
@@ -335,8 +338,9 @@ TEST(KeptSpreadAffinityEquivalence, KeptSumsAnswerAsWalksInBothReleases) {
     for (int i = 0; i < 4; ++i)
       recurring.push_back(testing::TestPod(gen.PodJson("r" + std::to_string(i), "", true)));
     for (int step = 0; step < 80; ++step) {
-      Pod pod = gen.Pick(2) == 0 ? recurring[static_cast<size_t>(gen.Pick(4))]
-                                 : testing::TestPod(gen.PodJson("p" + std::to_string(step), "", true));
+      Pod pod = gen.Pick(2) == 0
+                    ? recurring[static_cast<size_t>(gen.Pick(4))]
+                    : testing::TestPod(gen.PodJson("p" + std::to_string(step), "", true));
       std::vector<NodeId> feasible;
       for (NodeId id = 0; id < cluster.num_nodes(); ++id)
         if (gen.Pick(3) != 0) feasible.push_back(id);
@@ -345,9 +349,8 @@ TEST(KeptSpreadAffinityEquivalence, KeptSumsAnswerAsWalksInBothReleases) {
           MakePodInfo(testing::TestPod(gen.PodJson("x" + std::to_string(step), "", false)));
       const NodeId extra_node = static_cast<NodeId>(gen.Pick(num_nodes));
       for (size_t v = 0; v < kept.size(); ++v) {
-        const std::string where =
-            "seed " + std::to_string(seed) + " step " + std::to_string(step) + " release " +
-            (v == 0 ? "v1.26" : "v1.35") + " pod " + pod.Key();
+        const std::string where = "seed " + std::to_string(seed) + " step " + std::to_string(step) +
+                                  " release " + (v == 0 ? "v1.26" : "v1.35") + " pod " + pod.Key();
         EXPECT_EQ(Answers(kept[v].spread.get(), cluster, pod, feasible, extra, extra_node, where),
                   Answers(walked[v].spread.get(), cluster, pod, feasible, extra, extra_node, where))
             << where << " PodTopologySpread";

@@ -35,7 +35,8 @@ std::string PodJson(const std::string& name, const std::string& labels, const st
                     const std::string& status = "") {
   std::string s = R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":")" + name +
                   R"(","namespace":")" + ns + R"(","uid":"uid-)" + ns + "-" + name +
-                  R"(","labels":{)" + labels + R"(}},"spec":{"containers":[{"name":"c",)"
+                  R"(","labels":{)" + labels +
+                  R"(}},"spec":{"containers":[{"name":"c",)"
                   R"("image":"busybox","resources":{"requests":{"cpu":"100m","memory":"64Mi"}}}])";
   if (!node.empty()) s += R"(,"nodeName":")" + node + "\"";
   if (!spec.empty()) s += "," + spec;
@@ -81,18 +82,19 @@ std::vector<Step> Replay(const std::string& version, const std::vector<std::stri
   EXPECT_TRUE(sc.ok()) << sc.error().message;
   if (!sc.ok()) return {};
   std::vector<Step> out;
-  Status s = RunFrameworkReplay(std::move(sc).value(), FrameworkReplayOptions{},
-                                [&](const Pod& pod, const framework::CycleResult& r,
-                                    const ClusterState& c, const FrameworkPreemption* p) {
-                                  json line = json::parse(FrameworkStepToJson(pod, r, c, p));
-                                  Step step;
-                                  if (line["node"].is_string()) step.node = line["node"];
-                                  if (line.contains("plugins") && line["plugins"].is_object()) {
-                                    step.spread_listed = line["plugins"].contains("PodTopologySpread");
-                                    step.affinity_listed = line["plugins"].contains("InterPodAffinity");
-                                  }
-                                  out.push_back(step);
-                                });
+  Status s =
+      RunFrameworkReplay(std::move(sc).value(), FrameworkReplayOptions{},
+                         [&](const Pod& pod, const framework::CycleResult& r, const ClusterState& c,
+                             const FrameworkPreemption* p) {
+                           json line = json::parse(FrameworkStepToJson(pod, r, c, p));
+                           Step step;
+                           if (line["node"].is_string()) step.node = line["node"];
+                           if (line.contains("plugins") && line["plugins"].is_object()) {
+                             step.spread_listed = line["plugins"].contains("PodTopologySpread");
+                             step.affinity_listed = line["plugins"].contains("InterPodAffinity");
+                           }
+                           out.push_back(step);
+                         });
   EXPECT_TRUE(s.ok()) << s.error().message;
   return out;
 }
@@ -119,7 +121,8 @@ TEST(SpreadAffinityVersions, NominatedPodsAntiAffinityIsUnseenWhenInterPodAffini
   // matches), so n1, the emptiest node, takes b.
   const std::vector<std::string> nodes = {NodeJson("n1", ""), NodeJson("n2", ""),
                                           NodeJson("n3", "")};
-  const std::string big = R"("containers":[{"name":"c","image":"busybox","resources":{"requests":{"cpu":"3","memory":"64Mi"}}}])";
+  const std::string big =
+      R"("containers":[{"name":"c","image":"busybox","resources":{"requests":{"cpu":"3","memory":"64Mi"}}}])";
   std::vector<std::string> pods = {PodJson("big", "", "n2"), PodJson("big3", "", "n3")};
   for (std::string& p : pods) {
     const size_t at = p.find(R"("containers":)");
@@ -158,8 +161,9 @@ TEST(SpreadAffinityVersions, SpreadConstraints) {
       PodJson("p1", R"("app":"a")", "", "default",
               Spread({Tsc(kZone, "DoNotSchedule", sel_a), Tsc(kZone, "ScheduleAnyway", sel_b)})),
       // Two soft on one key: v1.26 sums them and sizes the second 0.
-      PodJson("p2", R"("app":"b")", "", "default",
-              Spread({Tsc(kZone, "ScheduleAnyway", sel_a), Tsc(kZone, "ScheduleAnyway", sel_b, 2)})),
+      PodJson(
+          "p2", R"("app":"b")", "", "default",
+          Spread({Tsc(kZone, "ScheduleAnyway", sel_a), Tsc(kZone, "ScheduleAnyway", sel_b, 2)})),
       // Two hard on one key: v1.26's later constraint overwrites per node.
       PodJson("p3", R"("app":"a")", "", "default",
               Spread({Tsc(kZone, "DoNotSchedule", sel_b), Tsc(kZone, "DoNotSchedule", sel_a)})),
@@ -212,9 +216,10 @@ TEST(SpreadAffinityVersions, PodAffinity) {
   // A node with no label at all.
   const std::string host = R"("labels":{"kubernetes.io/hostname":"nolabel"})";
   nodes[4].replace(nodes[4].find(host), host.size(), R"("labels":{})");
-  const std::vector<std::string> pods = {
-      PodJson("w1", R"("app":"web")", "a1", "prod"), PodJson("w2", R"("app":"web")", "b1", "dev"),
-      PodJson("w3", R"("app":"db")", "c1", "bare"), PodJson("w4", R"("app":"web")", "nolabel", "prod")};
+  const std::vector<std::string> pods = {PodJson("w1", R"("app":"web")", "a1", "prod"),
+                                         PodJson("w2", R"("app":"web")", "b1", "dev"),
+                                         PodJson("w3", R"("app":"db")", "c1", "bare"),
+                                         PodJson("w4", R"("app":"web")", "nolabel", "prod")};
   auto term = [](const std::string& sel, const std::string& key, const std::string& ns_sel) {
     std::string t = R"({"labelSelector":)" + sel + R"(,"topologyKey":")" + key + "\"";
     if (!ns_sel.empty()) t += R"(,"namespaceSelector":)" + ns_sel;
@@ -242,8 +247,8 @@ TEST(SpreadAffinityVersions, PodAffinity) {
       s += R"("podAffinity":{"preferredDuringSchedulingIgnoredDuringExecution":[)" + aff + "]}";
     if (!anti.empty()) {
       if (!aff.empty()) s += ",";
-      s += R"("podAntiAffinity":{"preferredDuringSchedulingIgnoredDuringExecution":[)" + anti +
-           "]}";
+      s +=
+          R"("podAntiAffinity":{"preferredDuringSchedulingIgnoredDuringExecution":[)" + anti + "]}";
     }
     return s + "}";
   };

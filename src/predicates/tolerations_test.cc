@@ -160,8 +160,8 @@ TEST(ToleratesTaint, ComparisonOperatorsBehindTheirGate) {
        }) {
     Toleration t = MakeToleration("k", c.op, c.toleration, kNone);
     Taint taint = MakeTaint("k", c.taint, kNoSchedule);
-    EXPECT_EQ(ToleratesTaint(t, taint, true), c.want) << c.op << " " << c.toleration << " "
-                                                      << c.taint;
+    EXPECT_EQ(ToleratesTaint(t, taint, true), c.want)
+        << c.op << " " << c.toleration << " " << c.taint;
     EXPECT_FALSE(ToleratesTaint(t, taint, false)) << c.op << " " << c.toleration;
     EXPECT_EQ(TolerationsTolerateTaint({t}, taint, true), c.want);
   }

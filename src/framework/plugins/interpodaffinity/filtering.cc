@@ -64,8 +64,7 @@ size_t Covered(const PreFilterState& s, size_t num_nodes) {
 Status Finish(CycleState* cycle, std::unique_ptr<PreFilterState> s, size_t num_nodes, bool v135) {
   s->covered = Covered(*s, num_nodes);
   const bool skip = v135 && s->existing_anti.num_nonzero() == 0 &&
-                    s->terms->required_affinity.empty() &&
-                    s->terms->required_anti_affinity.empty();
+                    s->terms->required_affinity.empty() && s->terms->required_anti_affinity.empty();
   cycle->Write(kPreFilterStateKey, std::move(s));
   return skip ? Status(Code::kSkip) : Status();
 }

@@ -372,15 +372,16 @@ TEST(InterPodAffinityFilterVersions, IncomingNamespaceSelectorMatchingNoLabelsIn
   // merges the selector into the names (dev, other) and drops it; v1.35
   // keeps it and matches it against no labels, which NotIn accepts: the
   // prod pod counts too.
-  const std::vector<std::string> items = {
-      NamespaceJson("dev", R"("env":"dev")"), NamespaceJson("prod", R"("env":"prod")"),
-      NamespaceJson("other", ""), NodeJson("n1", R"("zone":"a")"), NodeJson("n2", R"("zone":"b")"),
-      PodJson("w", R"("app":"web")", "n1", "", "prod")};
+  const std::vector<std::string> items = {NamespaceJson("dev", R"("env":"dev")"),
+                                          NamespaceJson("prod", R"("env":"prod")"),
+                                          NamespaceJson("other", ""),
+                                          NodeJson("n1", R"("zone":"a")"),
+                                          NodeJson("n2", R"("zone":"b")"),
+                                          PodJson("w", R"("app":"web")", "n1", "", "prod")};
   const std::string not_prod =
       R"("namespaceSelector":{"matchExpressions":[{"key":"env","operator":"NotIn","values":["prod"]}]})";
-  const Pod anti = ksched::testing::TestPod(
-      PodJson("p", R"("app":"x")", "", Affinity("", "", Term(R"("app":"web")", "zone", not_prod)),
-              "dev"));
+  const Pod anti = ksched::testing::TestPod(PodJson(
+      "p", R"("app":"x")", "", Affinity("", "", Term(R"("app":"web")", "zone", not_prod)), "dev"));
   EXPECT_EQ(FilterVersion(items, anti, SchedulerVersion::kV126),
             (std::vector<std::string>{"", ""}));
   EXPECT_EQ(FilterVersion(items, anti, SchedulerVersion::kV135),
@@ -397,9 +398,8 @@ TEST(InterPodAffinityFilterVersions, IncomingNamespaceSelectorMatchingNoLabelsIn
             (std::vector<std::string>{"", kUR + kErrReasonAffinityRulesNotMatch}));
   // A selector that needs a label (In, matchLabels) behaves alike in both.
   const std::string is_prod = R"("namespaceSelector":{"matchLabels":{"env":"prod"}})";
-  const Pod in = ksched::testing::TestPod(
-      PodJson("p", R"("app":"x")", "", Affinity("", "", Term(R"("app":"web")", "zone", is_prod)),
-              "dev"));
+  const Pod in = ksched::testing::TestPod(PodJson(
+      "p", R"("app":"x")", "", Affinity("", "", Term(R"("app":"web")", "zone", is_prod)), "dev"));
   const std::vector<std::string> want = {kU + kErrReasonAntiAffinityRulesNotMatch, ""};
   EXPECT_EQ(FilterVersion(items, in, SchedulerVersion::kV126), want);
   EXPECT_EQ(FilterVersion(items, in, SchedulerVersion::kV135), want);

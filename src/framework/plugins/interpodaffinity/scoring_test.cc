@@ -250,10 +250,10 @@ TEST(InterPodAffinityScoreVersions, PairsWhoseWeightsCancelStillScore) {
   const std::vector<std::string> items = {NodeJson("n1", R"("zone":"a")"),
                                           NodeJson("n2", R"("zone":"b")"),
                                           PodJson("db", R"("app":"db")", "n1")};
-  const Pod pod = ksched::testing::TestPod(
-      PodJson("p", "", "",
-              Affinity("", Weighted(5, Term(R"("app":"db")", "zone")), "",
-                       Weighted(5, Term(R"("app":"db")", "zone")))));
+  const Pod pod =
+      ksched::testing::TestPod(PodJson("p", "", "",
+                                       Affinity("", Weighted(5, Term(R"("app":"db")", "zone")), "",
+                                                Weighted(5, Term(R"("app":"db")", "zone")))));
   EXPECT_EQ(ScoreVersion(items, pod, SchedulerVersion::kV126), (std::vector<int64_t>{0, 0}));
   EXPECT_EQ(ScoreVersion(items, pod, SchedulerVersion::kV135), (std::vector<int64_t>{0, 0}));
 }
@@ -264,7 +264,8 @@ TEST(InterPodAffinityScoreVersions, IgnorePreferredTermsOfExistingPods) {
   // scores them (and the existing pods' terms) as before.
   const std::vector<std::string> items = {
       NodeJson("n1", R"("zone":"a")"), NodeJson("n2", R"("zone":"b")"),
-      PodJson("x", R"("app":"db")", "n1", Affinity("", Weighted(4, Term(R"("app":"web")", "zone"))))};
+      PodJson("x", R"("app":"db")", "n1",
+              Affinity("", Weighted(4, Term(R"("app":"web")", "zone"))))};
   config::InterPodAffinityArgs ignore;
   ignore.ignore_preferred_terms_of_existing_pods = true;
   const Pod web = ksched::testing::TestPod(PodJson("p", R"("app":"web")", ""));
@@ -273,8 +274,8 @@ TEST(InterPodAffinityScoreVersions, IgnorePreferredTermsOfExistingPods) {
   // v1.26 has no such argument: the field is not read.
   EXPECT_EQ(ScoreVersion(items, web, SchedulerVersion::kV126, ignore),
             (std::vector<int64_t>{100, 0}));
-  const Pod with_terms = ksched::testing::TestPod(PodJson(
-      "p", R"("app":"web")", "", Affinity("", Weighted(1, Term(R"("app":"db")", "zone")))));
+  const Pod with_terms = ksched::testing::TestPod(
+      PodJson("p", R"("app":"web")", "", Affinity("", Weighted(1, Term(R"("app":"db")", "zone")))));
   EXPECT_EQ(ScoreVersion(items, with_terms, SchedulerVersion::kV135, ignore),
             (std::vector<int64_t>{100, 0}));
 }
@@ -282,19 +283,20 @@ TEST(InterPodAffinityScoreVersions, IgnorePreferredTermsOfExistingPods) {
 TEST(InterPodAffinityScoreVersions, IncomingNamespaceSelectorMatchingNoLabelsInV135) {
   // Preferred affinity (namespace dev) to app=web in namespaces "env NotIn
   // [prod]": v1.35 also scores the prod pod's zone.
-  const std::vector<std::string> items = {
-      NamespaceJson("dev", R"("env":"dev")"), NamespaceJson("prod", R"("env":"prod")"),
-      NodeJson("n1", R"("zone":"a")"), NodeJson("n2", R"("zone":"b")"), NodeJson("n3", R"("zone":"c")"),
-      PodJson("w1", R"("app":"web")", "n1", "", "prod"),
-      PodJson("w2", R"("app":"web")", "n2", "", "dev")};
+  const std::vector<std::string> items = {NamespaceJson("dev", R"("env":"dev")"),
+                                          NamespaceJson("prod", R"("env":"prod")"),
+                                          NodeJson("n1", R"("zone":"a")"),
+                                          NodeJson("n2", R"("zone":"b")"),
+                                          NodeJson("n3", R"("zone":"c")"),
+                                          PodJson("w1", R"("app":"web")", "n1", "", "prod"),
+                                          PodJson("w2", R"("app":"web")", "n2", "", "dev")};
   const std::string not_prod =
       R"("namespaceSelector":{"matchExpressions":[{"key":"env","operator":"NotIn","values":["prod"]}]})";
-  const Pod pod = ksched::testing::TestPod(PodJson(
-      "p", R"("app":"x")", "", Affinity("", Weighted(3, Term(R"("app":"web")", "zone", not_prod))),
-      "dev"));
+  const Pod pod = ksched::testing::TestPod(
+      PodJson("p", R"("app":"x")", "",
+              Affinity("", Weighted(3, Term(R"("app":"web")", "zone", not_prod))), "dev"));
   EXPECT_EQ(ScoreVersion(items, pod, SchedulerVersion::kV126), (std::vector<int64_t>{0, 100, 0}));
-  EXPECT_EQ(ScoreVersion(items, pod, SchedulerVersion::kV135),
-            (std::vector<int64_t>{100, 100, 0}));
+  EXPECT_EQ(ScoreVersion(items, pod, SchedulerVersion::kV135), (std::vector<int64_t>{100, 100, 0}));
 }
 
 }  // namespace

@@ -135,7 +135,8 @@ void PodTopologySpread::CountAllNodes(const ClusterState& cluster, const Pod& po
   std::vector<std::vector<uint8_t>>& present = *present_out;
   std::vector<LabelSetMatcher> matchers;
   matchers.reserve(cons->items.size());
-  for (const Constraint& c : cons->items) matchers.emplace_back(cluster, pod.meta.ns, &c.selector, c.counts_nothing);
+  for (const Constraint& c : cons->items)
+    matchers.emplace_back(cluster, pod.meta.ns, &c.selector, c.counts_nothing);
 
   // Per node, a later constraint on the same key overwrites an earlier one's
   // count (v1.26's per-node map keyed by topology pair; in v1.35 every

@@ -276,8 +276,8 @@ using config::SchedulerVersion;
 // PreFilter and Filter on every node as release `v` decides, once counting
 // every node's pods and once from kept counts (Handle::reuse_between_cycles):
 // the two must agree. A PreFilter Skip gives {"": "skip"}.
-std::map<std::string, std::string> RunVersion(const std::vector<std::string>& items,
-                                              const Pod& pod, SchedulerVersion v) {
+std::map<std::string, std::string> RunVersion(const std::vector<std::string>& items, const Pod& pod,
+                                              SchedulerVersion v) {
   std::map<std::string, std::string> results[2];
   for (bool reuse : {false, true}) {
     TestHandle handle(TestCluster(ListJson(items)));
@@ -315,8 +315,8 @@ TEST(PodTopologySpreadFilterVersions, ConstraintsOnOneKeyKeptApart) {
   // foo constraint fails zone2; v1.35 counts foo alone (zone1 3, zone2 1)
   // and fails zone1.
   const auto items = ZoneCluster();
-  const Pod pod =
-      PodWith({Spread(1, "zone", "DoNotSchedule", "foo"), Spread(5, "zone", "DoNotSchedule", "bar")});
+  const Pod pod = PodWith(
+      {Spread(1, "zone", "DoNotSchedule", "foo"), Spread(5, "zone", "DoNotSchedule", "bar")});
   const auto v126 = RunVersion(items, pod, SchedulerVersion::kV126);
   EXPECT_EQ(v126.at("node-a"), "");
   EXPECT_EQ(v126.at("node-x"), "U: " + kNotMatch);
@@ -365,9 +365,8 @@ TEST(PodTopologySpreadFilterVersions, EmptySelectorStillCountsAddedPodsInV135) {
   ASSERT_TRUE(plugin.PreFilter(&state, pod, nullptr).IsSuccess());
   const ClusterState& cluster = handle.cluster();
   PodInfo nominated = MakePodInfo(TestPod(PodJson("nom", "", {{"bar", ""}})));
-  ASSERT_TRUE(
-      plugin.AddPod(&state, pod, nominated, cluster.node_info(cluster.FindNode("node-a")))
-          .IsSuccess());
+  ASSERT_TRUE(plugin.AddPod(&state, pod, nominated, cluster.node_info(cluster.FindNode("node-a")))
+                  .IsSuccess());
   auto got = FilterAll(plugin, state, pod, cluster);
   EXPECT_EQ(got["node-a"], "U: " + kNotMatch);  // 1 + 1 - 0
   EXPECT_EQ(got["node-x"], "");
@@ -432,8 +431,7 @@ TEST(PodTopologySpreadFilterVersions, ComparisonTolerationsBehindTheirGate) {
   // node-x carries k=5:NoSchedule; the pod tolerates k Lt 10. With
   // TaintTolerationComparisonOperators (alpha, off by default) that
   // tolerates the taint and node-x counts for nodeTaintsPolicy Honor.
-  const auto items =
-      ZoneCluster(R"("taints":[{"key":"k","value":"5","effect":"NoSchedule"}])");
+  const auto items = ZoneCluster(R"("taints":[{"key":"k","value":"5","effect":"NoSchedule"}])");
   auto constraint = Spread(1, "zone", "DoNotSchedule");
   constraint.node_taints_policy = "Honor";
   Pod pod = PodWith({constraint});

@@ -69,8 +69,7 @@ KeptCounts::KeptCounts(const ClusterState& cluster, const Pod& pod,
     if (node_ok) {
       for (size_t i = 0; i < m; ++i) {
         const Constraint& c = cons_->items[i];
-        if (nip && !Includes(c, pod, affinity, node, features.taint_comparison_operators))
-          continue;
+        if (nip && !Includes(c, pod, affinity, node, features.taint_comparison_operators)) continue;
         if (filtering_) {
           // A later constraint on the same key takes the node's pair.
           effective_[x * num_keys + c.key_slot] = static_cast<int16_t>(i);

@@ -185,7 +185,8 @@ Status PodTopologySpread::PreScore(CycleState* state, const Pod& pod,
     state->Write(kPreScoreStateKey, std::move(s));
     return Status();
   }
-  for (const Constraint& c : cons->items) s->matchers.emplace_back(cluster, pod.meta.ns, &c.selector, c.counts_nothing);
+  for (const Constraint& c : cons->items)
+    s->matchers.emplace_back(cluster, pod.meta.ns, &c.selector, c.counts_nothing);
 
   // Every node of the cluster adds its matching pods to the pairs the
   // feasible nodes brought.
@@ -249,8 +250,7 @@ Status PodTopologySpread::Score(const CycleState& state, const Pod&, const NodeI
         int64_t n = 0;
         for (PodId id : node.pods) {
           const PodInfo& p = cluster.pod(id);
-          if (!p.terminating && p.pod.meta.ns == s->ns && c.Counts(p.pod.meta.labels))
-            ++n;
+          if (!p.terminating && p.pod.meta.ns == s->ns && c.Counts(p.pod.meta.labels)) ++n;
         }
         return n;
       });

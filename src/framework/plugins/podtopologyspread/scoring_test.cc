@@ -272,8 +272,13 @@ std::vector<std::string> ThreeZones() {
            {"a1", "za"}, {"a2", "za"}, {"b1", "zb"}, {"b2", "zb"}, {"c1", "zc"}})
     items.push_back(NodeJson(n, {{kHost, n}, {"zone", z}}));
   int i = 0;
-  for (const auto& [node, app] : std::vector<std::pair<std::string, std::string>>{
-           {"a1", "a"}, {"a2", "a"}, {"b1", "a"}, {"c1", "a"}, {"b1", "b"}, {"b2", "b"}, {"b2", "b"}})
+  for (const auto& [node, app] : std::vector<std::pair<std::string, std::string>>{{"a1", "a"},
+                                                                                  {"a2", "a"},
+                                                                                  {"b1", "a"},
+                                                                                  {"c1", "a"},
+                                                                                  {"b1", "b"},
+                                                                                  {"b2", "b"},
+                                                                                  {"b2", "b"}})
     items.push_back(PodJson("e" + std::to_string(i++), node, {{"app", app}}));
   return items;
 }
