@@ -124,6 +124,8 @@ void ExplainTopologySpread(const NodeContext& c, std::string_view reason, std::v
     std::string count = fmt::format("{} has {} pod(s) matching {}", domain, match,
                                     SpreadSelectorText(con.selector));
     if (from_nominated > 0) count += fmt::format(" ({} of them nominated here)", from_nominated);
+    // v1.35 counts no placed pod for labelSelector {} (only nominated ones).
+    if (con.counts_nothing) count += " (an empty labelSelector counts no running pod)";
     Cause cause = SpreadCause(reason, c, con, i);
     cause.message = fmt::format("{} (topologyKey {}, maxSkew {}): {}{}; {}: skew {} > maxSkew {}",
                                 SpreadConstraintName(c.pod, i), key, con.max_skew, count,

@@ -83,7 +83,9 @@ Status PodTopologySpread::PreFilter(CycleState* state, const Pod& pod, PreFilter
   using namespace filtering_internal;
   Result<Constraints> constraints = PodConstraints(pod, kDoNotSchedule);
   if (!constraints) {
-    return Status::Error((pod.spec.topology_spread_constraints.empty()
+    // v1.35's calPreFilterState wraps getConstraints' error once more.
+    return Status::Error(std::string(features_.v135 ? "get constraints from pod: " : "") +
+                         (pod.spec.topology_spread_constraints.empty()
                               ? "setting default hard topology spread constraints: "
                               : "obtaining pod's hard topology spread constraints: ") +
                          constraints.error().message);

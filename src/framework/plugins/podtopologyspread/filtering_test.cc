@@ -453,6 +453,24 @@ TEST(PodTopologySpreadFilterVersions, ComparisonTolerationsBehindTheirGate) {
   }
 }
 
+TEST(PodTopologySpreadFilterVersions, InvalidSelectorErrorWrappedOnceMoreInV135) {
+  auto constraint = Spread(1, "zone", "DoNotSchedule");
+  constraint.label_selector->match_expressions[0].op = "Bogus";
+  for (SchedulerVersion v : {SchedulerVersion::kV126, SchedulerVersion::kV135}) {
+    TestHandle handle(TestCluster(ListJson(ZoneCluster())));
+    handle.gates = config::DefaultFeatureGates(v);
+    PodTopologySpread plugin({}, &handle);
+    CycleState state;
+    Status s = plugin.PreFilter(&state, PodWith({constraint}), nullptr);
+    EXPECT_TRUE(s.IsError());
+    const std::string want = std::string(v == SchedulerVersion::kV135
+                                              ? "get constraints from pod: "
+                                              : "") +
+                             "obtaining pod's hard topology spread constraints: ";
+    EXPECT_EQ(s.Message().rfind(want, 0), 0u) << s.Message();
+  }
+}
+
 TEST(PodTopologySpreadCriticalPaths, KeepsTheMinimumFirst) {
   CriticalPaths p;
   p.Update(Intern("a"), 3);
