@@ -72,6 +72,9 @@ struct NodeAffinityArgs {
 
 struct InterPodAffinityArgs {
   int32_t hard_pod_affinity_weight = 1;
+  // v1.35 (since v1.28): PreScore skips a pod without preferred pod
+  // (anti-)affinity terms instead of scoring the existing pods' terms.
+  bool ignore_preferred_terms_of_existing_pods = false;
 };
 
 struct DefaultPreemptionArgs {

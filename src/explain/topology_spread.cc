@@ -84,8 +84,11 @@ void ExplainTopologySpread(const NodeContext& c, std::string_view reason, std::v
     return;
   }
 
-  const bool min_domains = c.cycle->framework != nullptr &&
-                           c.cycle->framework->feature_gates().min_domains_in_pod_topology_spread;
+  // v1.35 reads minDomains without a gate (MinDomainsInPodTopologySpread GA).
+  const bool min_domains =
+      c.cycle->framework != nullptr &&
+      (c.cycle->framework->feature_gates().min_domains_in_pod_topology_spread ||
+       c.cycle->framework->feature_gates().AtLeast(config::SchedulerVersion::kV135));
   // Pods nominated to this node that the cycle counted as if they ran here.
   const std::vector<PodId> nominated = c.NominatedHere();
   for (size_t i = 0; i < items.size(); ++i) {
@@ -121,6 +124,8 @@ void ExplainTopologySpread(const NodeContext& c, std::string_view reason, std::v
     std::string count = fmt::format("{} has {} pod(s) matching {}", domain, match,
                                     SpreadSelectorText(con.selector));
     if (from_nominated > 0) count += fmt::format(" ({} of them nominated here)", from_nominated);
+    // v1.35 counts no placed pod for labelSelector {} (only nominated ones).
+    if (con.counts_nothing) count += " (an empty labelSelector counts no running pod)";
     Cause cause = SpreadCause(reason, c, con, i);
     cause.message = fmt::format("{} (topologyKey {}, maxSkew {}): {}{}; {}: skew {} > maxSkew {}",
                                 SpreadConstraintName(c.pod, i), key, con.max_skew, count,

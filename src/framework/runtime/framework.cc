@@ -1587,7 +1587,12 @@ Status Framework::RunScorePluginsReusing(const CycleState& state, const Pod& pod
       *fell_back = true;  // skips are kept as bits
       return Status();
     }
-    const uint64_t mask = SkippedScores(state);
+    // Only the node-local plugins' skips matter to the kept scores: the
+    // others (PodTopologySpread, InterPodAffinity, whose Skip depends on
+    // the cluster too) are not kept.
+    uint64_t mask = SkippedScores(state);
+    for (size_t p = 0; p < np; ++p)
+      if (c->score_slot[p] < 0) mask &= ~(uint64_t{1} << p);
     if (mask != c->skip_score_mask) {
       // Kept scores (and their fused sums) counted other plugins.
       c->skip_score_mask = mask;

@@ -55,6 +55,20 @@ size_t Covered(const PreFilterState& s, size_t num_nodes) {
   return covered;
 }
 
+// Writes PreFilter's state. v1.35 returns Skip (its Filter and AddPod /
+// RemovePod do not run) when no existing pod's required anti-affinity
+// matches the pod and the pod has no required terms: every node passes then
+// -- unless a pod nominated to it has required anti-affinity against the
+// pod, which v1.35 no longer sees (v1.26 counts it through AddPod). The
+// state is written either way: PreScore reads its terms.
+Status Finish(CycleState* cycle, std::unique_ptr<PreFilterState> s, size_t num_nodes, bool v135) {
+  s->covered = Covered(*s, num_nodes);
+  const bool skip = v135 && s->existing_anti.num_nonzero() == 0 &&
+                    s->terms->required_affinity.empty() && s->terms->required_anti_affinity.empty();
+  cycle->Write(kPreFilterStateKey, std::move(s));
+  return skip ? Status(Code::kSkip) : Status();
+}
+
 }  // namespace
 
 Status InterPodAffinity::PreFilter(CycleState* cycle, const Pod& pod, PreFilterResult*) {
@@ -64,10 +78,7 @@ Status InterPodAffinity::PreFilter(CycleState* cycle, const Pod& pod, PreFilterR
     return Status(Code::kUnschedulableAndUnresolvable, "parsing pod: " + parsed.error);
   }
   // All four lists: PreScore reads the preferred ones (ParsedTerms).
-  MergeNamespaces(cluster, &parsed.required_affinity);
-  MergeNamespaces(cluster, &parsed.required_anti_affinity);
-  MergeNamespaces(cluster, &parsed.preferred_affinity);
-  MergeNamespaces(cluster, &parsed.preferred_anti_affinity);
+  MergeAll(cluster, &parsed);
 
   auto s = std::make_unique<PreFilterState>();
   s->namespace_labels = NamespaceLabelsOf(cluster, pod.meta.ns);
@@ -107,9 +118,7 @@ Status InterPodAffinity::PreFilter(CycleState* cycle, const Pod& pod, PreFilterR
       for (size_t i = 0; i < s->anti_slots.size(); ++i)
         add_all(&s->anti, s->anti_slots[i], sums.anti_affinity.counts[i]);
     }
-    s->covered = Covered(*s, cluster.num_nodes());
-    cycle->Write(kPreFilterStateKey, std::move(s));
-    return Status();
+    return Finish(cycle, std::move(s), cluster.num_nodes(), v135_);
   }
   // existingAntiAffinityCounts: pods with required anti-affinity, on nodes.
   {
@@ -162,9 +171,7 @@ Status InterPodAffinity::PreFilter(CycleState* cycle, const Pod& pod, PreFilterR
       }
     }
   }
-  s->covered = Covered(*s, cluster.num_nodes());
-  cycle->Write(kPreFilterStateKey, std::move(s));
-  return Status();
+  return Finish(cycle, std::move(s), cluster.num_nodes(), v135_);
 }
 
 std::shared_ptr<const PodTerms> InterPodAffinity::ParsedTerms(const CycleState& cycle) {

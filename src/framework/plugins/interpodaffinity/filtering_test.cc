@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include "config/feature_gates.h"
 #include "framework/plugins/interpodaffinity/plugin.h"
 #include "framework/plugins/interpodaffinity/test_util.h"
 
@@ -272,6 +273,136 @@ TEST_F(InterPodAffinityFilterTest, ExistingPodOnAnotherClusterIsReparsed) {
               PodJson("guard", "", "n1", Affinity("", "", Term(R"("app":"db")", "zone")))}));
   std::swap(*cluster_, second);
   ExpectStatus(FilterAll(web)[0], Code::kSuccess, "");
+}
+
+// ---- v1.26 and v1.35 on one input (every version-keyed decision)
+
+using config::SchedulerVersion;
+
+// PreFilter then Filter on every node as release `v` decides, walking the
+// placed pods and from the sums kept between cycles, which must agree (and
+// the batch forms with Filter): "" for a pass, else "U: " / "UR: " and the
+// reason; {"skip"} when PreFilter skips the plugin.
+std::vector<std::string> FilterVersion(const std::vector<std::string>& items, const Pod& pod,
+                                       SchedulerVersion v) {
+  std::vector<std::string> results[2];
+  for (bool reuse : {false, true}) {
+    ClusterState cluster = ksched::testing::TestCluster(ListOf(items));
+    FakeHandle handle(&cluster);
+    handle.gates = config::DefaultFeatureGates(v);
+    handle.reuse = reuse;
+    InterPodAffinity plugin(config::InterPodAffinityArgs{}, &handle);
+    CycleState state;
+    PreFilterResult r;
+    Status pre = plugin.PreFilter(&state, pod, &r);
+    std::vector<std::string>& out = results[reuse];
+    if (pre.IsSkip()) {
+      out = {"skip"};
+      continue;
+    }
+    EXPECT_TRUE(pre.IsSuccess()) << pre.Message();
+    std::vector<NodeId> ids;
+    for (NodeId id = 0; id < cluster.num_nodes(); ++id) ids.push_back(id);
+    std::vector<Code> codes(ids.size());
+    EXPECT_TRUE(plugin.FilterCodesOf(state, pod, ids.data(), ids.size(), codes.data()));
+    for (NodeId id : ids) {
+      Status s = plugin.Filter(state, pod, cluster.node_info(id));
+      EXPECT_EQ(codes[id], s.code()) << id;
+      EXPECT_EQ(plugin.FilterCodeOf(state, pod, id), s.code()) << id;
+      std::string verdict;
+      if (s.code() == Code::kUnschedulable) verdict = "U: " + s.Message();
+      if (s.code() == Code::kUnschedulableAndUnresolvable) verdict = "UR: " + s.Message();
+      out.push_back(verdict);
+    }
+  }
+  EXPECT_EQ(results[0], results[1]) << "kept sums differ from the walk";
+  return results[0];
+}
+
+const std::string kU = "U: ";
+const std::string kUR = "UR: ";
+
+TEST(InterPodAffinityFilterVersions, PreFilterSkipsWithoutRequiredTermsOrExistingAntiAffinity) {
+  const std::vector<std::string> items = {
+      NodeJson("n1", R"("zone":"a")"), NodeJson("n2", R"("zone":"b")"),
+      PodJson("db", R"("app":"db")", "n1"),
+      // Existing anti-affinity against app=web; none against app=db.
+      PodJson("guard", R"("app":"g")", "n2", Affinity("", "", Term(R"("app":"web")", "zone"))),
+      // Anti-affinity on a key no node has: matches, but counts nowhere.
+      PodJson("loose", R"("app":"l")", "n1", Affinity("", "", Term(R"("app":"db")", "rack")))};
+  const Pod db = ksched::testing::TestPod(PodJson("p", R"("app":"db")", ""));
+  EXPECT_EQ(FilterVersion(items, db, SchedulerVersion::kV126), (std::vector<std::string>{"", ""}));
+  EXPECT_EQ(FilterVersion(items, db, SchedulerVersion::kV135), (std::vector<std::string>{"skip"}));
+  // An existing pod's anti-affinity that matches: both releases filter.
+  const Pod web = ksched::testing::TestPod(PodJson("p", R"("app":"web")", ""));
+  const std::vector<std::string> want = {"", kU + kErrReasonExistingAntiAffinityRulesNotMatch};
+  EXPECT_EQ(FilterVersion(items, web, SchedulerVersion::kV126), want);
+  EXPECT_EQ(FilterVersion(items, web, SchedulerVersion::kV135), want);
+  // Required terms of its own: both filter.
+  const Pod with_terms = ksched::testing::TestPod(
+      PodJson("p", R"("app":"x")", "", Affinity(Term(R"("app":"db")", "zone"))));
+  const std::vector<std::string> want_terms = {"", kUR + kErrReasonAffinityRulesNotMatch};
+  EXPECT_EQ(FilterVersion(items, with_terms, SchedulerVersion::kV126), want_terms);
+  EXPECT_EQ(FilterVersion(items, with_terms, SchedulerVersion::kV135), want_terms);
+}
+
+TEST(InterPodAffinityFilterVersions, SkippedPreFilterLeavesNominatedAntiAffinityUnseen) {
+  // In v1.26 AddPod of a nominated pod with anti-affinity against the pod
+  // rejects its node; v1.35 skipped the plugin, so its extensions and
+  // Filter never run (the runtime's part) -- PreFilter says Skip here.
+  const std::vector<std::string> items = {NodeJson("n1", R"("zone":"a")")};
+  const Pod pod = ksched::testing::TestPod(PodJson("p", R"("app":"web")", ""));
+  EXPECT_EQ(FilterVersion(items, pod, SchedulerVersion::kV135), (std::vector<std::string>{"skip"}));
+  ClusterState cluster = ksched::testing::TestCluster(ListOf(items));
+  FakeHandle handle(&cluster);
+  InterPodAffinity plugin(config::InterPodAffinityArgs{}, &handle);
+  CycleState state;
+  PreFilterResult r;
+  ASSERT_TRUE(plugin.PreFilter(&state, pod, &r).IsSuccess());
+  PodInfo guard = MakePodInfo(ksched::testing::TestPod(
+      PodJson("g", "", "", Affinity("", "", Term(R"("app":"web")", "zone")))));
+  ASSERT_TRUE(plugin.AddPod(&state, pod, guard, cluster.node_info(0)).IsSuccess());
+  ExpectStatus(plugin.Filter(state, pod, cluster.node_info(0)), Code::kUnschedulable,
+               kErrReasonExistingAntiAffinityRulesNotMatch);
+}
+
+TEST(InterPodAffinityFilterVersions, IncomingNamespaceSelectorMatchingNoLabelsInV135) {
+  // The pod (namespace dev) has required anti-affinity against app=web in
+  // namespaces "env NotIn [prod]"; a web pod runs in prod, zone a. v1.26
+  // merges the selector into the names (dev, other) and drops it; v1.35
+  // keeps it and matches it against no labels, which NotIn accepts: the
+  // prod pod counts too.
+  const std::vector<std::string> items = {NamespaceJson("dev", R"("env":"dev")"),
+                                          NamespaceJson("prod", R"("env":"prod")"),
+                                          NamespaceJson("other", ""),
+                                          NodeJson("n1", R"("zone":"a")"),
+                                          NodeJson("n2", R"("zone":"b")"),
+                                          PodJson("w", R"("app":"web")", "n1", "", "prod")};
+  const std::string not_prod =
+      R"("namespaceSelector":{"matchExpressions":[{"key":"env","operator":"NotIn","values":["prod"]}]})";
+  const Pod anti = ksched::testing::TestPod(PodJson(
+      "p", R"("app":"x")", "", Affinity("", "", Term(R"("app":"web")", "zone", not_prod)), "dev"));
+  EXPECT_EQ(FilterVersion(items, anti, SchedulerVersion::kV126),
+            (std::vector<std::string>{"", ""}));
+  EXPECT_EQ(FilterVersion(items, anti, SchedulerVersion::kV135),
+            (std::vector<std::string>{kU + kErrReasonAntiAffinityRulesNotMatch, ""}));
+  // Required affinity with DoesNotExist: v1.35 finds the prod pod.
+  const std::string no_env =
+      R"("namespaceSelector":{"matchExpressions":[{"key":"env","operator":"DoesNotExist"}]})";
+  const Pod aff = ksched::testing::TestPod(
+      PodJson("p", R"("app":"x")", "", Affinity(Term(R"("app":"web")", "zone", no_env)), "dev"));
+  EXPECT_EQ(FilterVersion(items, aff, SchedulerVersion::kV126),
+            (std::vector<std::string>{kUR + kErrReasonAffinityRulesNotMatch,
+                                      kUR + kErrReasonAffinityRulesNotMatch}));
+  EXPECT_EQ(FilterVersion(items, aff, SchedulerVersion::kV135),
+            (std::vector<std::string>{"", kUR + kErrReasonAffinityRulesNotMatch}));
+  // A selector that needs a label (In, matchLabels) behaves alike in both.
+  const std::string is_prod = R"("namespaceSelector":{"matchLabels":{"env":"prod"}})";
+  const Pod in = ksched::testing::TestPod(PodJson(
+      "p", R"("app":"x")", "", Affinity("", "", Term(R"("app":"web")", "zone", is_prod)), "dev"));
+  const std::vector<std::string> want = {kU + kErrReasonAntiAffinityRulesNotMatch, ""};
+  EXPECT_EQ(FilterVersion(items, in, SchedulerVersion::kV126), want);
+  EXPECT_EQ(FilterVersion(items, in, SchedulerVersion::kV135), want);
 }
 
 }  // namespace

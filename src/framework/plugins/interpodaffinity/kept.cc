@@ -115,10 +115,7 @@ InterPodAffinity::OwnSums& InterPodAffinity::OwnSumsFor(const ClusterState& clus
   auto own = std::make_unique<OwnSums>();
   own->group = group;
   own->terms = cache_.terms(group);
-  MergeNamespaces(cluster, &own->terms.required_affinity);
-  MergeNamespaces(cluster, &own->terms.required_anti_affinity);
-  MergeNamespaces(cluster, &own->terms.preferred_affinity);
-  MergeNamespaces(cluster, &own->terms.preferred_anti_affinity);
+  MergeAll(cluster, &own->terms);
   own->all_affinity.Init(this, cluster, own->terms.required_affinity);
   own->anti_affinity.Init(this, cluster, own->terms.required_anti_affinity);
   own->preferred_affinity.Init(this, cluster, own->terms.preferred_affinity);

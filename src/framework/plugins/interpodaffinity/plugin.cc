@@ -27,7 +27,7 @@ const Labels& NamespaceLabelsOf(const ClusterState& cluster, StrId ns) {
 }
 
 void InterPodAffinity::MergeNamespaces(const ClusterState& cluster,
-                                       std::vector<AffinityTerm>* terms) {
+                                       std::vector<AffinityTerm>* terms, bool keep_selector) {
   for (AffinityTerm& t : *terms) {
     // Nothing() selects no namespace and Everything() is kept as it is: it
     // matches any namespace without looking at its labels.
@@ -38,8 +38,18 @@ void InterPodAffinity::MergeNamespaces(const ClusterState& cluster,
     }
     std::sort(t.namespaces.begin(), t.namespaces.end());
     t.namespaces.erase(std::unique(t.namespaces.begin(), t.namespaces.end()), t.namespaces.end());
-    t.namespace_selector = labels::Selector::Nothing();
+    if (!keep_selector) t.namespace_selector = labels::Selector::Nothing();
   }
+}
+
+void InterPodAffinity::MergeAll(const ClusterState& cluster, PodTerms* terms,
+                                bool preferred_only) const {
+  if (!preferred_only) {
+    MergeNamespaces(cluster, &terms->required_affinity, v135_);
+    MergeNamespaces(cluster, &terms->required_anti_affinity, v135_);
+  }
+  MergeNamespaces(cluster, &terms->preferred_affinity, v135_);
+  MergeNamespaces(cluster, &terms->preferred_anti_affinity, v135_);
 }
 
 }  // namespace interpodaffinity

@@ -65,7 +65,9 @@ class InterPodAffinity final : public PreFilterPlugin,
                                public BatchScores {
  public:
   InterPodAffinity(const config::InterPodAffinityArgs& args, Handle* handle)
-      : args_(args), handle_(handle) {}
+      : args_(args),
+        handle_(handle),
+        v135_(handle->feature_gates().AtLeast(config::SchedulerVersion::kV135)) {}
 
   std::string_view Name() const override;
   std::vector<ClusterEvent> EventsToRegister() const override;
@@ -104,13 +106,23 @@ class InterPodAffinity final : public PreFilterPlugin,
 
   // The incoming pod's terms, parsed, with the namespaces their non-empty
   // namespaceSelectors select merged into their namespace lists (upstream's
-  // mergeAffinityTermNamespacesIfNotEmpty). Exposed for tests.
-  static void MergeNamespaces(const ClusterState& cluster, std::vector<AffinityTerm>* terms);
+  // mergeAffinityTermNamespacesIfNotEmpty). v1.26 then drops the selector
+  // (Nothing()); v1.35's function takes the term by value, so the names
+  // reach the shared set but the selector stays: `keep_selector`. A kept
+  // selector is matched against no labels (the incoming pod's terms are
+  // matched with nil namespace labels), so one that an empty label set
+  // satisfies (only NotIn / DoesNotExist) lets every namespace through.
+  // Exposed for tests.
+  static void MergeNamespaces(const ClusterState& cluster, std::vector<AffinityTerm>* terms,
+                              bool keep_selector);
 
  private:
   // The incoming pod's terms as this cycle's PreFilter parsed and merged
   // them (all four lists); nullptr when PreFilter did not run.
   static std::shared_ptr<const PodTerms> ParsedTerms(const CycleState& cycle);
+  // MergeNamespaces on the lists of `terms` (`preferred_only`: the two
+  // preferred ones, as PreScore merges), as this plugin's release does.
+  void MergeAll(const ClusterState& cluster, PodTerms* terms, bool preferred_only = false) const;
   Status UpdateWithPod(CycleState* state, const Pod& pod, const PodInfo& info, const NodeInfo& node,
                        int64_t multiplier);
 
@@ -175,6 +187,9 @@ class InterPodAffinity final : public PreFilterPlugin,
 
   config::InterPodAffinityArgs args_;
   Handle* handle_;
+  // The v1.35 plugin: PreFilter and PreScore Skip, the namespaceSelector
+  // kept after merging (MergeNamespaces), ignorePreferredTermsOfExistingPods.
+  bool v135_;
   // Guards cache_: PreFilter and PreScore fill it; nothing else reads it.
   std::mutex mu_;
   TermCache cache_;

@@ -69,7 +69,9 @@ class ScoreBuilder {
 
   void Add(const AffinityTerm& t, const NodeInfo& node, int64_t value) {
     uint32_t slot = SlotOf(t);
-    counts_.Add(slot, counts_.index(slot).DomainOf(node), value);
+    const uint32_t d = counts_.index(slot).DomainOf(node);
+    any_entry_ = any_entry_ || d < counts_.index(slot).num_domains();
+    counts_.Add(slot, d, value);
   }
   // `value` times each domain's sum (kept sums); nothing for zero sums. A
   // key with more domains than the `num_scored` nodes is deferred: each
@@ -77,6 +79,9 @@ class ScoreBuilder {
   void AddSums(const AffinityTerm& t, const std::shared_ptr<const DomainCounts>& kept,
                int64_t value, size_t num_scored) {
     if (kept->nonzero == 0) return;
+    // Pods are counted where their node has the key: a non-zero count is
+    // a pod upstream's processTerm wrote a pair for.
+    any_entry_ = true;
     const std::vector<int64_t>& sums = kept->counts;
     if (sums.size() > num_scored) {
       deferred_.push_back(WeightedSums{indexes_->Get(cluster_, t.topology_key), kept, value});
@@ -99,6 +104,10 @@ class ScoreBuilder {
     return slot;
   }
 
+  // Whether upstream's topologyScore got a pair: a term matched a pod on a
+  // node with the term's key (however the weights then add up).
+  bool any_entry() const { return any_entry_; }
+
   std::unique_ptr<PreScoreState> Take() {
     auto s = std::make_unique<PreScoreState>();
     s->topology_score = std::make_shared<const TopologyCounts>(std::move(counts_));
@@ -111,6 +120,7 @@ class ScoreBuilder {
   TopologyIndexes* indexes_;
   TopologyCounts counts_;
   std::vector<WeightedSums> deferred_;
+  bool any_entry_ = false;
 };
 
 void MatchEach(const std::vector<AffinityTerm>& terms, const Pod& pod, const Labels& ns_labels,
@@ -118,10 +128,23 @@ void MatchEach(const std::vector<AffinityTerm>& terms, const Pod& pod, const Lab
   for (size_t i = 0; i < terms.size(); ++i) out[i] = terms[i].Matches(pod, ns_labels);
 }
 
+// Writes PreScore's state. v1.35 returns Skip instead (Score and
+// NormalizeScore do not run, the plugin is not listed) when no pod gave any
+// topology pair a score; v1.26 scores, and lists, those zeros.
+Status WriteState(CycleState* cycle, ScoreBuilder* builder, bool v135) {
+  if (v135 && !builder->any_entry()) return Status(Code::kSkip);
+  cycle->Write(kPreScoreStateKey, builder->Take());
+  return Status();
+}
+
 }  // namespace
 
 Status InterPodAffinity::PreScore(CycleState* cycle, const Pod& pod,
                                   const std::vector<NodeId>& nodes) {
+  // v1.35 skips Score for a pod without preferred terms when asked to
+  // ignore the existing pods' preferred terms.
+  if (v135_ && args_.ignore_preferred_terms_of_existing_pods && !HasPreferredTerms(pod))
+    return Status(Code::kSkip);
   if (nodes.empty()) return Status();
   const ClusterState& cluster = handle_->cluster();
   // The terms PreFilter parsed and merged, else parsed here.
@@ -129,8 +152,7 @@ Status InterPodAffinity::PreScore(CycleState* cycle, const Pod& pod,
   if (own_terms == nullptr) {
     PodTerms parsed = ParsePodTerms(pod);
     if (!parsed.error.empty()) return Status::Error("failed to parse pod: " + parsed.error);
-    MergeNamespaces(cluster, &parsed.preferred_affinity);
-    MergeNamespaces(cluster, &parsed.preferred_anti_affinity);
+    MergeAll(cluster, &parsed, /*preferred_only=*/true);
     own_terms = std::make_shared<const PodTerms>(std::move(parsed));
   }
   const PodTerms& own = *own_terms;
@@ -228,8 +250,7 @@ Status InterPodAffinity::PreScore(CycleState* cycle, const Pod& pod,
                           nodes.size());
       }
     }
-    cycle->Write(kPreScoreStateKey, builder.Take());
-    return Status();
+    return WriteState(cycle, &builder, v135_);
   }
 
   // Unless the incoming pod has preferred terms (by its spec), only pods
@@ -248,8 +269,7 @@ Status InterPodAffinity::PreScore(CycleState* cycle, const Pod& pod,
     }
   }
 
-  cycle->Write(kPreScoreStateKey, builder.Take());
-  return Status();
+  return WriteState(cycle, &builder, v135_);
 }
 
 bool InterPodAffinity::ScoresZeroEverywhere(const CycleState& cycle) const {

@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include "config/feature_gates.h"
 #include "framework/plugins/interpodaffinity/plugin.h"
 #include "framework/plugins/interpodaffinity/test_util.h"
 
@@ -171,6 +172,131 @@ TEST_F(InterPodAffinityScoreTest, NoNodesWritesNothing) {
   Status st = plugin_->Score(state, pod, cluster_->node_info(0), &s);
   EXPECT_TRUE(st.IsError());
   EXPECT_EQ(st.Message(), "failed to read \"PreScoreInterPodAffinity\" from cycleState: not found");
+}
+
+// ---- v1.26 and v1.35 on one input (every version-keyed decision)
+
+using config::SchedulerVersion;
+
+// Normalized scores of every node as release `v` gives them (after
+// PreFilter, as a cycle runs), walking the placed pods and from the kept
+// sums, which must agree, and through the batch forms; {-1} when PreScore
+// skips the plugin.
+std::vector<int64_t> ScoreVersion(const std::vector<std::string>& items, const Pod& pod,
+                                  SchedulerVersion v, config::InterPodAffinityArgs args = {}) {
+  std::vector<int64_t> results[2];
+  for (bool reuse : {false, true}) {
+    ClusterState cluster = ksched::testing::TestCluster(ListOf(items));
+    FakeHandle handle(&cluster);
+    handle.gates = config::DefaultFeatureGates(v);
+    handle.reuse = reuse;
+    InterPodAffinity plugin(args, &handle);
+    CycleState state;
+    PreFilterResult r;
+    Status pre = plugin.PreFilter(&state, pod, &r);
+    EXPECT_TRUE(pre.IsSuccess() || pre.IsSkip()) << pre.Message();
+    std::vector<NodeId> nodes;
+    for (NodeId n = 0; n < cluster.num_nodes(); ++n) nodes.push_back(n);
+    Status ps = plugin.PreScore(&state, pod, nodes);
+    std::vector<int64_t>& out = results[reuse];
+    if (ps.IsSkip()) {
+      out = {-1};
+      continue;
+    }
+    EXPECT_TRUE(ps.IsSuccess()) << ps.Message();
+    NodeScoreList scores, batch(nodes.size());
+    for (NodeId n : nodes) {
+      int64_t score = 0;
+      EXPECT_TRUE(plugin.Score(state, pod, cluster.node_info(n), &score).IsSuccess());
+      scores.push_back(NodeScore{n, score});
+    }
+    EXPECT_TRUE(plugin.ScoresOf(state, pod, nodes.data(), nodes.size(), batch.data()));
+    for (size_t k = 0; k < nodes.size(); ++k) EXPECT_EQ(batch[k].score, scores[k].score) << k;
+    EXPECT_TRUE(plugin.ScoreExt()->NormalizeScore(state, pod, &scores).IsSuccess());
+    std::vector<int64_t> totals(nodes.size(), 0);
+    bool out_of_range = false;
+    EXPECT_TRUE(plugin.ScoreNormalizeAndAdd(state, pod, nodes.data(), nodes.size(), 2,
+                                            totals.data(), &out_of_range));
+    for (size_t k = 0; k < nodes.size(); ++k) {
+      EXPECT_EQ(totals[k], 2 * scores[k].score) << k;
+      out.push_back(scores[k].score);
+    }
+  }
+  EXPECT_EQ(results[0], results[1]) << "kept sums differ from the walk";
+  return results[0];
+}
+
+const std::vector<int64_t> kSkipped = {-1};
+
+TEST(InterPodAffinityScoreVersions, PreScoreSkipsWhenNoPairGetsAScore) {
+  // Nothing to score: no terms anywhere; a preferred term whose pods run
+  // only on nodes without its key; a required anti-affinity term only.
+  const std::vector<std::string> items = {
+      NodeJson("n1", R"("zone":"a")"), NodeJson("n2", R"("rack":"r")"),
+      PodJson("db", R"("app":"db")", "n2"),
+      PodJson("guard", "", "n1", Affinity("", "", Term(R"("app":"x")", "zone")))};
+  for (const Pod& pod :
+       {ksched::testing::TestPod(PodJson("p", R"("app":"x")", "")),
+        ksched::testing::TestPod(
+            PodJson("p", "", "", Affinity("", Weighted(5, Term(R"("app":"db")", "zone")))))}) {
+    EXPECT_EQ(ScoreVersion(items, pod, SchedulerVersion::kV126), (std::vector<int64_t>{0, 0}));
+    EXPECT_EQ(ScoreVersion(items, pod, SchedulerVersion::kV135), kSkipped);
+  }
+}
+
+TEST(InterPodAffinityScoreVersions, PairsWhoseWeightsCancelStillScore) {
+  // A preferred affinity and anti-affinity of one weight on the same pod:
+  // the pair is written (sum 0), so v1.35 scores, every node 0.
+  const std::vector<std::string> items = {NodeJson("n1", R"("zone":"a")"),
+                                          NodeJson("n2", R"("zone":"b")"),
+                                          PodJson("db", R"("app":"db")", "n1")};
+  const Pod pod =
+      ksched::testing::TestPod(PodJson("p", "", "",
+                                       Affinity("", Weighted(5, Term(R"("app":"db")", "zone")), "",
+                                                Weighted(5, Term(R"("app":"db")", "zone")))));
+  EXPECT_EQ(ScoreVersion(items, pod, SchedulerVersion::kV126), (std::vector<int64_t>{0, 0}));
+  EXPECT_EQ(ScoreVersion(items, pod, SchedulerVersion::kV135), (std::vector<int64_t>{0, 0}));
+}
+
+TEST(InterPodAffinityScoreVersions, IgnorePreferredTermsOfExistingPods) {
+  // An existing pod prefers app=web pods near it. With the v1.35 argument a
+  // pod without preferred terms of its own skips scoring; one with them
+  // scores them (and the existing pods' terms) as before.
+  const std::vector<std::string> items = {
+      NodeJson("n1", R"("zone":"a")"), NodeJson("n2", R"("zone":"b")"),
+      PodJson("x", R"("app":"db")", "n1",
+              Affinity("", Weighted(4, Term(R"("app":"web")", "zone"))))};
+  config::InterPodAffinityArgs ignore;
+  ignore.ignore_preferred_terms_of_existing_pods = true;
+  const Pod web = ksched::testing::TestPod(PodJson("p", R"("app":"web")", ""));
+  EXPECT_EQ(ScoreVersion(items, web, SchedulerVersion::kV135), (std::vector<int64_t>{100, 0}));
+  EXPECT_EQ(ScoreVersion(items, web, SchedulerVersion::kV135, ignore), kSkipped);
+  // v1.26 has no such argument: the field is not read.
+  EXPECT_EQ(ScoreVersion(items, web, SchedulerVersion::kV126, ignore),
+            (std::vector<int64_t>{100, 0}));
+  const Pod with_terms = ksched::testing::TestPod(
+      PodJson("p", R"("app":"web")", "", Affinity("", Weighted(1, Term(R"("app":"db")", "zone")))));
+  EXPECT_EQ(ScoreVersion(items, with_terms, SchedulerVersion::kV135, ignore),
+            (std::vector<int64_t>{100, 0}));
+}
+
+TEST(InterPodAffinityScoreVersions, IncomingNamespaceSelectorMatchingNoLabelsInV135) {
+  // Preferred affinity (namespace dev) to app=web in namespaces "env NotIn
+  // [prod]": v1.35 also scores the prod pod's zone.
+  const std::vector<std::string> items = {NamespaceJson("dev", R"("env":"dev")"),
+                                          NamespaceJson("prod", R"("env":"prod")"),
+                                          NodeJson("n1", R"("zone":"a")"),
+                                          NodeJson("n2", R"("zone":"b")"),
+                                          NodeJson("n3", R"("zone":"c")"),
+                                          PodJson("w1", R"("app":"web")", "n1", "", "prod"),
+                                          PodJson("w2", R"("app":"web")", "n2", "", "dev")};
+  const std::string not_prod =
+      R"("namespaceSelector":{"matchExpressions":[{"key":"env","operator":"NotIn","values":["prod"]}]})";
+  const Pod pod = ksched::testing::TestPod(
+      PodJson("p", R"("app":"x")", "",
+              Affinity("", Weighted(3, Term(R"("app":"web")", "zone", not_prod))), "dev"));
+  EXPECT_EQ(ScoreVersion(items, pod, SchedulerVersion::kV126), (std::vector<int64_t>{0, 100, 0}));
+  EXPECT_EQ(ScoreVersion(items, pod, SchedulerVersion::kV135), (std::vector<int64_t>{100, 100, 0}));
 }
 
 }  // namespace

@@ -17,7 +17,7 @@ class FakeHandle final : public Handle {
   explicit FakeHandle(ClusterState* cluster) : cluster_(cluster) {}
   const ClusterState& cluster() const override { return *cluster_; }
   const NominatedPods* nominated() const override { return nullptr; }
-  const config::FeatureGates& feature_gates() const override { return gates_; }
+  const config::FeatureGates& feature_gates() const override { return gates; }
   int parallelism() const override { return 1; }
   Status RunFilterPluginsWithNominatedPods(const CycleState&, const Pod&,
                                            const NodeInfo&) const override {
@@ -33,10 +33,13 @@ class FakeHandle final : public Handle {
   }
   Binder* binder() const override { return nullptr; }
   PreemptionActions* preemption() const override { return nullptr; }
+  bool reuse_between_cycles() const override { return reuse; }
+
+  config::FeatureGates gates;  // read when the plugin is built
+  bool reuse = false;          // the plugin keeps sums between cycles
 
  private:
   ClusterState* cluster_;
-  config::FeatureGates gates_;
 };
 
 // {"kind":"Node",...} with the given labels JSON (e.g. R"("zone":"a")").

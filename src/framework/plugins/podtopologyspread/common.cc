@@ -10,13 +10,17 @@
 
 namespace ksched::framework::plugins::podtopologyspread {
 
-void Constraints::AssignSlots() {
+void Constraints::AssignSlots(bool per_constraint) {
   keys.clear();
   const StrId hostname = Intern(kLabelHostname);
   for (Constraint& c : items) {
     c.is_hostname = c.topology_key == hostname;
     uint32_t slot = 0;
-    while (slot < keys.size() && keys[slot] != c.topology_key) ++slot;
+    if (per_constraint) {
+      slot = static_cast<uint32_t>(keys.size());
+    } else {
+      while (slot < keys.size() && keys[slot] != c.topology_key) ++slot;
+    }
     if (slot == keys.size()) keys.push_back(c.topology_key);
     c.key_slot = slot;
   }
@@ -34,15 +38,21 @@ Result<Constraints> FilterConstraints(const std::vector<TopologySpreadConstraint
     tsc.selector = helper::SpreadSelector(*compiled);
     if (features.match_label_keys && !c.match_label_keys.empty()) {
       // The pod's own values of matchLabelKeys become key=value pairs ANDed
-      // with the selector (a nil selector's Nothing() is dropped then).
+      // with the selector. A nil selector's Nothing() has no requirements to
+      // add: v1.26 then kept the pairs alone, v1.35's
+      // mergeLabelSetWithSelector keeps the Nothing() selector. A selector
+      // the API server already merged the keys into is merged again, which
+      // only repeats a requirement.
       Labels match;
       for (const std::string& key : c.match_label_keys) {
         StrId k = FindInterned(key);
         if (k == kNoStr) continue;
         if (std::optional<StrId> v = pod_labels.Get(k)) match.Set(k, *v);
       }
-      if (!match.empty()) tsc.selector = helper::SpreadSelector::FromSetAnd(match, *compiled);
+      if (!match.empty() && !(features.v135 && compiled->MatchesNothing()))
+        tsc.selector = helper::SpreadSelector::FromSetAnd(match, *compiled);
     }
+    tsc.counts_nothing = features.v135 && tsc.selector.Empty();
     tsc.max_skew = c.max_skew;
     tsc.topology_key = Intern(c.topology_key);
     if (features.min_domains && c.min_domains) tsc.min_domains = *c.min_domains;
@@ -53,7 +63,7 @@ Result<Constraints> FilterConstraints(const std::vector<TopologySpreadConstraint
     }
     out.items.push_back(std::move(tsc));
   }
-  out.AssignSlots();
+  out.AssignSlots(features.v135);
   return out;
 }
 
@@ -78,12 +88,12 @@ RequiredNodeAffinity::RequiredNodeAffinity(const Pod& pod)
     terms_ = labels::CompiledNodeSelectorTerms::Compile(*affinity->node_affinity->required);
 }
 
-bool HasUntoleratedDoNotScheduleTaint(const Node& node,
-                                      const std::vector<Toleration>& tolerations) {
+bool HasUntoleratedDoNotScheduleTaint(const Node& node, const std::vector<Toleration>& tolerations,
+                                      bool comparison_operators) {
   for (const Taint& taint : node.taints) {
     if (taint.effect != TaintEffect::kNoSchedule && taint.effect != TaintEffect::kNoExecute)
       continue;
-    if (!TolerationsTolerateTaint(tolerations, taint)) return true;
+    if (!TolerationsTolerateTaint(tolerations, taint, comparison_operators)) return true;
   }
   return false;
 }
@@ -135,14 +145,15 @@ std::shared_ptr<const TopologyDomains> DomainCache::Get(const ClusterState& clus
 }
 
 LabelSetMatcher::LabelSetMatcher(const ClusterState& cluster, StrId ns,
-                                 const helper::SpreadSelector* selector)
-    : ns_(ns), selector_(selector) {
+                                 const helper::SpreadSelector* selector, bool counts_nothing)
+    : ns_(ns), selector_(selector), counts_nothing_(counts_nothing) {
   // 0: no, 1: yes, 2: not seen yet.
   memo_.assign(cluster.num_label_sets(), 2);
   for (size_t id = 0; id < cluster.num_pods(); ++id) {
     const PodInfo& p = cluster.pod(static_cast<PodId>(id));
     if (p.label_set >= memo_.size() || memo_[p.label_set] != 2) continue;
-    memo_[p.label_set] = p.pod.meta.ns == ns && selector->Matches(p.pod.meta.labels);
+    memo_[p.label_set] =
+        !counts_nothing && p.pod.meta.ns == ns && selector->Matches(p.pod.meta.labels);
   }
 }
 

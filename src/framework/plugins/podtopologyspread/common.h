@@ -41,6 +41,14 @@ struct Features {
   bool min_domains = false;
   bool match_label_keys = false;
   bool node_inclusion_policy = false;
+  // TaintTolerationComparisonOperators (v1.35, alpha): Lt / Gt tolerations
+  // tolerate numerically in nodeTaintsPolicy Honor.
+  bool taint_comparison_operators = false;
+  // The v1.35 plugin: state per constraint rather than per topology key
+  // (kubernetes#129067), minDomains read without an error path, an empty
+  // selector counting no pods (kubernetes#116607), Skip at PreFilter and
+  // PreScore. Each such difference is decided where this flag is read.
+  bool v135 = false;
 };
 
 // One constraint with its selector compiled and its defaults applied
@@ -52,19 +60,35 @@ struct Constraint {
   int32_t min_domains = 1;
   bool honor_node_affinity = true;  // NodeAffinityPolicy Honor (the default)
   bool honor_node_taints = false;   // NodeTaintsPolicy Ignore (the default)
-  // Index of topology_key in Constraints::keys: constraints sharing a key
-  // share its topology pairs, as upstream's maps keyed by (key, value) do.
+  // The constraint's slot in Constraints::keys, which every per-cycle array
+  // is indexed by. v1.26 keys its maps by (key, value), so constraints on one
+  // topology key share a slot and mix their counts; v1.35 keeps a slot per
+  // constraint (Constraints::AssignSlots).
   uint32_t key_slot = 0;
   bool is_hostname = false;  // topology_key is kubernetes.io/hostname
+  // v1.35's countPodsMatchSelector counts nothing for an empty selector
+  // (`labelSelector: {}`, Everything(); kubernetes#116607 meant Nothing()):
+  // PreFilter, PreScore and the hostname scores see 0 pods. AddPod /
+  // RemovePod and the pod's own match still read the selector itself.
+  bool counts_nothing = false;
+
+  // Whether a placed pod counts for this constraint (countPodsMatchSelector
+  // without its namespace and deletion checks).
+  bool Counts(const Labels& pod_labels) const {
+    return !counts_nothing && selector.Matches(pod_labels);
+  }
 };
 
 struct Constraints {
   std::vector<Constraint> items;
-  std::vector<StrId> keys;  // distinct topology keys, in order of appearance
+  // The topology key of each slot: v1.26 the distinct keys in order of
+  // appearance, v1.35 one per constraint (keys may repeat).
+  std::vector<StrId> keys;
 
   bool empty() const { return items.empty(); }
-  // Fills key_slot / keys / is_hostname after items are set.
-  void AssignSlots();
+  // Fills key_slot / keys / is_hostname after items are set; `per_constraint`
+  // (v1.35) gives every constraint a slot of its own.
+  void AssignSlots(bool per_constraint);
 };
 
 // filterTopologySpreadConstraints: the constraints with `action`, their
@@ -94,8 +118,10 @@ class RequiredNodeAffinity {
   std::optional<labels::CompiledNodeSelectorTerms> terms_;
 };
 
-// True when a NoSchedule or NoExecute taint of `node` is not tolerated.
-bool HasUntoleratedDoNotScheduleTaint(const Node& node, const std::vector<Toleration>& tolerations);
+// True when a NoSchedule or NoExecute taint of `node` is not tolerated
+// (`comparison_operators`: TaintTolerationComparisonOperators).
+bool HasUntoleratedDoNotScheduleTaint(const Node& node, const std::vector<Toleration>& tolerations,
+                                      bool comparison_operators);
 
 // nodeLabelsMatchSpreadConstraints: the node has every constraint's key.
 bool NodeHasAllKeys(const Labels& node_labels, const Constraints& constraints);
@@ -139,11 +165,13 @@ class DomainCache {
 class LabelSetMatcher {
  public:
   LabelSetMatcher() = default;
-  LabelSetMatcher(const ClusterState& cluster, StrId ns, const helper::SpreadSelector* selector);
+  // `counts_nothing`: no pod matches (Constraint::counts_nothing).
+  LabelSetMatcher(const ClusterState& cluster, StrId ns, const helper::SpreadSelector* selector,
+                  bool counts_nothing = false);
 
   bool Matches(const PodInfo& p) const {
     if (p.label_set < memo_.size()) return memo_[p.label_set] != 0;
-    return p.pod.meta.ns == ns_ && selector_->Matches(p.pod.meta.labels);
+    return !counts_nothing_ && p.pod.meta.ns == ns_ && selector_->Matches(p.pod.meta.labels);
   }
   // countPodsMatchSelector: pods of the node not being deleted that match.
   int64_t CountOn(const ClusterState& cluster, const NodeInfo& node) const {
@@ -159,6 +187,7 @@ class LabelSetMatcher {
   std::vector<uint8_t> memo_;
   StrId ns_ = kEmptyStr;
   const helper::SpreadSelector* selector_ = nullptr;
+  bool counts_nothing_ = false;
 };
 
 // Go's math.Log as it runs on amd64 (its assembly routine, the FreeBSD

@@ -48,6 +48,7 @@ struct NodeInclusion {
   const Pod& pod;
   const RequiredNodeAffinity& affinity;
   const Node& node;
+  bool comparison_operators = false;
   int8_t affinity_ok = -1;
   int8_t taints_ok = -1;
 
@@ -57,7 +58,9 @@ struct NodeInclusion {
       if (!affinity_ok) return false;
     }
     if (c.honor_node_taints) {
-      if (taints_ok < 0) taints_ok = !HasUntoleratedDoNotScheduleTaint(node, pod.spec.tolerations);
+      if (taints_ok < 0)
+        taints_ok =
+            !HasUntoleratedDoNotScheduleTaint(node, pod.spec.tolerations, comparison_operators);
       if (!taints_ok) return false;
     }
     return true;
@@ -80,7 +83,9 @@ Status PodTopologySpread::PreFilter(CycleState* state, const Pod& pod, PreFilter
   using namespace filtering_internal;
   Result<Constraints> constraints = PodConstraints(pod, kDoNotSchedule);
   if (!constraints) {
-    return Status::Error((pod.spec.topology_spread_constraints.empty()
+    // v1.35's calPreFilterState wraps getConstraints' error once more.
+    return Status::Error(std::string(features_.v135 ? "get constraints from pod: " : "") +
+                         (pod.spec.topology_spread_constraints.empty()
                               ? "setting default hard topology spread constraints: "
                               : "obtaining pod's hard topology spread constraints: ") +
                          constraints.error().message);
@@ -88,7 +93,10 @@ Status PodTopologySpread::PreFilter(CycleState* state, const Pod& pod, PreFilter
   auto s = std::make_unique<PreFilterState>();
   if (constraints->empty()) {
     state->Write(kPreFilterStateKey, std::move(s));
-    return Status();
+    // v1.35 skips the plugin's Filter and AddPod / RemovePod for a pod
+    // without hard constraints; v1.26 runs them on the empty state, which
+    // passes every node.
+    return features_.v135 ? Status(Code::kSkip) : Status();
   }
   const ClusterState& cluster = handle_->cluster();
   auto cons = std::make_shared<const Constraints>(std::move(*constraints));
@@ -129,17 +137,19 @@ void PodTopologySpread::CountAllNodes(const ClusterState& cluster, const Pod& po
   std::vector<std::vector<uint8_t>>& present = *present_out;
   std::vector<LabelSetMatcher> matchers;
   matchers.reserve(cons->items.size());
-  for (const Constraint& c : cons->items) matchers.emplace_back(cluster, pod.meta.ns, &c.selector);
+  for (const Constraint& c : cons->items)
+    matchers.emplace_back(cluster, pod.meta.ns, &c.selector, c.counts_nothing);
 
   // Per node, a later constraint on the same key overwrites an earlier one's
-  // count (upstream's per-node map keyed by topology pair).
+  // count (v1.26's per-node map keyed by topology pair; in v1.35 every
+  // constraint has a slot of its own).
   std::vector<int64_t> node_count(num_slots);
   std::vector<uint8_t> node_set(num_slots);
   for (const NodeInfo& node : cluster.node_infos()) {
     if (!features_.node_inclusion_policy && !s->affinity->Match(*node.node)) continue;
     if (!HasAllKeys(*s, node)) continue;
     std::fill(node_set.begin(), node_set.end(), 0);
-    NodeInclusion inclusion{pod, *s->affinity, *node.node};
+    NodeInclusion inclusion{pod, *s->affinity, *node.node, features_.taint_comparison_operators};
     for (size_t i = 0; i < cons->items.size(); ++i) {
       const Constraint& c = cons->items[i];
       if (features_.node_inclusion_policy && !inclusion.Includes(c)) continue;
@@ -167,7 +177,10 @@ void PodTopologySpread::FinishPreFilterState(
       ++n;
       s->paths[k].Update(s->domains[k]->domain_value[d], s->counts[k][d]);
     }
-    if (features_.min_domains && n > 0) s->domains_num[k] = n;
+    // v1.26 has no domain number for a key without domains (minMatchNum
+    // then fails and Filter skips the constraint); v1.35 counts the domains
+    // of each constraint's map, so none is 0, below any minDomains.
+    if (features_.min_domains && (n > 0 || features_.v135)) s->domains_num[k] = n;
   }
 }
 
@@ -189,7 +202,8 @@ Status PodTopologySpread::UpdateWithPod(CycleState* state, const Pod& preemptor,
   if (s->Empty() || updated.meta.ns != preemptor.meta.ns || node.node == nullptr) return Status();
   if (!HasAllKeys(*s, node)) return Status();
   if (!features_.node_inclusion_policy && !s->affinity->Match(*node.node)) return Status();
-  NodeInclusion inclusion{preemptor, *s->affinity, *node.node};
+  NodeInclusion inclusion{preemptor, *s->affinity, *node.node,
+                          features_.taint_comparison_operators};
   for (const Constraint& c : s->constraints->items) {
     if (!c.selector.Matches(updated.meta.labels)) continue;
     if (features_.node_inclusion_policy && !inclusion.Includes(c)) continue;

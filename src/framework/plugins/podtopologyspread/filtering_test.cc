@@ -4,6 +4,7 @@
 
 #include <map>
 
+#include "config/feature_gates.h"
 #include "framework/plugins/podtopologyspread/plugin.h"
 #include "framework/plugins/podtopologyspread/test_util.h"
 
@@ -266,6 +267,208 @@ TEST(PodTopologySpreadFilter, MissingStateIsAnError) {
   CycleState state;
   Status s = plugin.Filter(state, PodWith({}), handle.cluster().node_info(0));
   EXPECT_EQ(s.Message(), "reading \"PreFilterPodTopologySpread\" from cycleState: not found");
+}
+
+// ---- v1.26 and v1.35 on one input (every version-keyed decision)
+
+using config::SchedulerVersion;
+
+// PreFilter and Filter on every node as release `v` decides, once counting
+// every node's pods and once from kept counts (Handle::reuse_between_cycles):
+// the two must agree. A PreFilter Skip gives {"": "skip"}.
+std::map<std::string, std::string> RunVersion(const std::vector<std::string>& items, const Pod& pod,
+                                              SchedulerVersion v) {
+  std::map<std::string, std::string> results[2];
+  for (bool reuse : {false, true}) {
+    TestHandle handle(TestCluster(ListJson(items)));
+    handle.gates = config::DefaultFeatureGates(v);
+    handle.reuse = reuse;
+    PodTopologySpread plugin({}, &handle);
+    CycleState state;
+    Status s = plugin.PreFilter(&state, pod, nullptr);
+    if (s.IsSkip()) {
+      results[reuse] = {{"", "skip"}};
+      continue;
+    }
+    EXPECT_TRUE(s.IsSuccess()) << s.Message();
+    results[reuse] = FilterAll(plugin, state, pod, handle.cluster());
+  }
+  EXPECT_EQ(results[0], results[1]) << "kept counts differ from counting";
+  return results[0];
+}
+
+const std::map<std::string, std::string> kSkipped = {{"", "skip"}};
+
+TEST(PodTopologySpreadFilterVersions, PreFilterSkipsWithoutHardConstraints) {
+  const auto items = ZoneCluster();
+  for (const Pod& pod : {PodWith({Spread(1, "zone", "ScheduleAnyway")}), PodWith({})}) {
+    // v1.26: Filter runs on an empty state and passes every node.
+    for (const auto& [node, verdict] : RunVersion(items, pod, SchedulerVersion::kV126))
+      EXPECT_EQ(verdict, "") << node;
+    EXPECT_EQ(RunVersion(items, pod, SchedulerVersion::kV135), kSkipped);
+  }
+}
+
+TEST(PodTopologySpreadFilterVersions, ConstraintsOnOneKeyKeptApart) {
+  // foo (maxSkew 1) and bar (maxSkew 5) on zone. v1.26: per node the bar
+  // count overwrites foo's in the shared pairs (zone1 0, zone2 1), so the
+  // foo constraint fails zone2; v1.35 counts foo alone (zone1 3, zone2 1)
+  // and fails zone1.
+  const auto items = ZoneCluster();
+  const Pod pod = PodWith(
+      {Spread(1, "zone", "DoNotSchedule", "foo"), Spread(5, "zone", "DoNotSchedule", "bar")});
+  const auto v126 = RunVersion(items, pod, SchedulerVersion::kV126);
+  EXPECT_EQ(v126.at("node-a"), "");
+  EXPECT_EQ(v126.at("node-x"), "U: " + kNotMatch);
+  const auto v135 = RunVersion(items, pod, SchedulerVersion::kV135);
+  EXPECT_EQ(v135.at("node-a"), "U: " + kNotMatch);
+  EXPECT_EQ(v135.at("node-x"), "");
+  EXPECT_EQ(v135.at("node-z"), "UR: " + kMissing);
+  // The v1.35 state: a slot per constraint.
+  TestHandle handle(TestCluster(ListJson(items)));
+  handle.gates = config::DefaultFeatureGates(SchedulerVersion::kV135);
+  PodTopologySpread plugin({}, &handle);
+  CycleState state;
+  ASSERT_TRUE(plugin.PreFilter(&state, pod, nullptr).IsSuccess());
+  const auto* s = state.ReadAs<PreFilterState>(kPreFilterStateKey);
+  ASSERT_EQ(s->counts.size(), 2u);
+  EXPECT_EQ(s->counts[0], (std::vector<int64_t>{3, 1, 0}));
+  EXPECT_EQ(s->counts[1], (std::vector<int64_t>{0, 1, 0}));
+}
+
+TEST(PodTopologySpreadFilterVersions, EmptySelectorCountsNoPodInV135) {
+  // labelSelector {} (Everything): v1.26 counts every pod of the namespace
+  // (zone1 3, zone2 2: zone1 fails), v1.35 none (every zoned node passes).
+  const auto items = ZoneCluster();
+  auto constraint = Spread(1, "zone", "DoNotSchedule", "");
+  constraint.label_selector = LabelSelector{};
+  const Pod pod = PodWith({constraint});
+  const auto v126 = RunVersion(items, pod, SchedulerVersion::kV126);
+  EXPECT_EQ(v126.at("node-a"), "U: " + kNotMatch);
+  EXPECT_EQ(v126.at("node-x"), "");
+  const auto v135 = RunVersion(items, pod, SchedulerVersion::kV135);
+  EXPECT_EQ(v135.at("node-a"), "");
+  EXPECT_EQ(v135.at("node-x"), "");
+  EXPECT_EQ(v135.at("node-z"), "UR: " + kMissing);
+}
+
+TEST(PodTopologySpreadFilterVersions, EmptySelectorStillCountsAddedPodsInV135) {
+  // AddPod (a nominated pod) reads the selector itself, not
+  // countPodsMatchSelector: the pod counts in node-a's zone.
+  TestHandle handle(TestCluster(ListJson(ZoneCluster())));
+  handle.gates = config::DefaultFeatureGates(SchedulerVersion::kV135);
+  PodTopologySpread plugin({}, &handle);
+  auto constraint = Spread(1, "zone", "DoNotSchedule", "");
+  constraint.label_selector = LabelSelector{};
+  const Pod pod = PodWith({constraint});
+  CycleState state;
+  ASSERT_TRUE(plugin.PreFilter(&state, pod, nullptr).IsSuccess());
+  const ClusterState& cluster = handle.cluster();
+  PodInfo nominated = MakePodInfo(TestPod(PodJson("nom", "", {{"bar", ""}})));
+  ASSERT_TRUE(plugin.AddPod(&state, pod, nominated, cluster.node_info(cluster.FindNode("node-a")))
+                  .IsSuccess());
+  auto got = FilterAll(plugin, state, pod, cluster);
+  EXPECT_EQ(got["node-a"], "U: " + kNotMatch);  // 1 + 1 - 0
+  EXPECT_EQ(got["node-x"], "");
+}
+
+TEST(PodTopologySpreadFilterVersions, MatchLabelKeysOnANilSelector) {
+  // The pod's app=v2 merged into a nil selector: v1.26 counts app=v2 pods
+  // (zone1 0, zone2 2: zone2 fails), v1.35 keeps Nothing() (no pod counts,
+  // the pod does not match itself: every node passes). Both with the gate
+  // on (beta on in v1.35).
+  std::vector<std::string> items = {
+      NodeJson("node-a", {{"zone", "zone1"}}),
+      NodeJson("node-x", {{"zone", "zone2"}}),
+      PodJson("p-x1", "node-x", {{"app", "v2"}}),
+      PodJson("p-x2", "node-x", {{"app", "v2"}}),
+  };
+  auto constraint = Spread(1, "zone", "DoNotSchedule", "");
+  constraint.match_label_keys = {"app"};
+  const Pod pod = PodWith({constraint}, {{"app", "v2"}});
+  TestHandle v126(TestCluster(ListJson(items)));
+  v126.gates.match_label_keys_in_pod_topology_spread = true;
+  auto got = RunFilter(&v126, pod);
+  EXPECT_EQ(got["node-a"], "");
+  EXPECT_EQ(got["node-x"], "U: " + kNotMatch);
+  const auto v135 = RunVersion(items, pod, SchedulerVersion::kV135);
+  EXPECT_EQ(v135.at("node-a"), "");
+  EXPECT_EQ(v135.at("node-x"), "");
+}
+
+TEST(PodTopologySpreadFilterVersions, MergedSelectorCountsAsUnmerged) {
+  // The API server already merged matchLabelKeys (app In [v2]): the
+  // scheduler merges again, and the repeated requirement changes nothing.
+  std::vector<std::string> items = {
+      NodeJson("node-a", {{"zone", "zone1"}}),
+      NodeJson("node-x", {{"zone", "zone2"}}),
+      PodJson("p-a1", "node-a", {{"foo", ""}, {"app", "v1"}}),
+      PodJson("p-x1", "node-x", {{"foo", ""}, {"app", "v2"}}),
+      PodJson("p-x2", "node-x", {{"foo", ""}, {"app", "v2"}}),
+  };
+  auto constraint = Spread(1, "zone", "DoNotSchedule");
+  constraint.match_label_keys = {"app"};
+  const Pod pod = PodWith({constraint}, {{"foo", ""}, {"app", "v2"}});
+  Pod merged = pod;
+  merged.spec.topology_spread_constraints[0].label_selector->match_expressions.push_back(
+      SelectorRequirement{"app", "In", {"v2"}});
+  const auto got = RunVersion(items, pod, SchedulerVersion::kV135);
+  EXPECT_EQ(RunVersion(items, merged, SchedulerVersion::kV135), got);
+  EXPECT_EQ(got.at("node-a"), "");
+  EXPECT_EQ(got.at("node-x"), "U: " + kNotMatch);
+}
+
+TEST(PodTopologySpreadFilterVersions, MinDomainsWithoutAGateInV135) {
+  auto constraint = Spread(1, "zone", "DoNotSchedule");
+  constraint.min_domains = 3;  // only 2 zones: the global minimum becomes 0
+  const Pod pod = PodWith({constraint});
+  EXPECT_EQ(RunVersion(ZoneCluster(), pod, SchedulerVersion::kV126).at("node-x"), "");
+  EXPECT_EQ(RunVersion(ZoneCluster(), pod, SchedulerVersion::kV135).at("node-x"),
+            "U: " + kNotMatch);
+}
+
+TEST(PodTopologySpreadFilterVersions, ComparisonTolerationsBehindTheirGate) {
+  // node-x carries k=5:NoSchedule; the pod tolerates k Lt 10. With
+  // TaintTolerationComparisonOperators (alpha, off by default) that
+  // tolerates the taint and node-x counts for nodeTaintsPolicy Honor.
+  const auto items = ZoneCluster(R"("taints":[{"key":"k","value":"5","effect":"NoSchedule"}])");
+  auto constraint = Spread(1, "zone", "DoNotSchedule");
+  constraint.node_taints_policy = "Honor";
+  Pod pod = PodWith({constraint});
+  Toleration lt;
+  lt.key = Intern("k");
+  lt.op = "Lt";
+  lt.value = Intern("10");
+  pod.spec.tolerations.push_back(lt);
+  for (bool gate : {false, true}) {
+    TestHandle handle(TestCluster(ListJson(items)));
+    handle.gates = config::DefaultFeatureGates(SchedulerVersion::kV135);
+    handle.gates.taint_toleration_comparison_operators = gate;
+    PodTopologySpread plugin({}, &handle);
+    CycleState state;
+    ASSERT_TRUE(plugin.PreFilter(&state, pod, nullptr).IsSuccess());
+    const auto* s = state.ReadAs<PreFilterState>(kPreFilterStateKey);
+    // zone2's pods: node-x's one only when node-x is included.
+    EXPECT_EQ(s->counts[0][1], gate ? 1 : 0) << gate;
+  }
+}
+
+TEST(PodTopologySpreadFilterVersions, InvalidSelectorErrorWrappedOnceMoreInV135) {
+  auto constraint = Spread(1, "zone", "DoNotSchedule");
+  constraint.label_selector->match_expressions[0].op = "Bogus";
+  for (SchedulerVersion v : {SchedulerVersion::kV126, SchedulerVersion::kV135}) {
+    TestHandle handle(TestCluster(ListJson(ZoneCluster())));
+    handle.gates = config::DefaultFeatureGates(v);
+    PodTopologySpread plugin({}, &handle);
+    CycleState state;
+    Status s = plugin.PreFilter(&state, PodWith({constraint}), nullptr);
+    EXPECT_TRUE(s.IsError());
+    const std::string want = std::string(v == SchedulerVersion::kV135
+                                              ? "get constraints from pod: "
+                                              : "") +
+                             "obtaining pod's hard topology spread constraints: ";
+    EXPECT_EQ(s.Message().rfind(want, 0), 0u) << s.Message();
+  }
 }
 
 TEST(PodTopologySpreadCriticalPaths, KeepsTheMinimumFirst) {

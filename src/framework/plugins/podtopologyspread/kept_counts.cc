@@ -29,9 +29,10 @@ namespace {
 
 // matchNodeInclusionPolicies for one constraint.
 bool Includes(const Constraint& c, const Pod& pod, const RequiredNodeAffinity& affinity,
-              const Node& node) {
+              const Node& node, bool comparison_operators) {
   if (c.honor_node_affinity && !affinity.Match(node)) return false;
-  if (c.honor_node_taints && HasUntoleratedDoNotScheduleTaint(node, pod.spec.tolerations))
+  if (c.honor_node_taints &&
+      HasUntoleratedDoNotScheduleTaint(node, pod.spec.tolerations, comparison_operators))
     return false;
   return true;
 }
@@ -68,7 +69,7 @@ KeptCounts::KeptCounts(const ClusterState& cluster, const Pod& pod,
     if (node_ok) {
       for (size_t i = 0; i < m; ++i) {
         const Constraint& c = cons_->items[i];
-        if (nip && !Includes(c, pod, affinity, node)) continue;
+        if (nip && !Includes(c, pod, affinity, node, features.taint_comparison_operators)) continue;
         if (filtering_) {
           // A later constraint on the same key takes the node's pair.
           effective_[x * num_keys + c.key_slot] = static_cast<int16_t>(i);
@@ -118,7 +119,7 @@ bool KeptCounts::Matches(size_t i, const PodInfo& p) {
   std::vector<int8_t>& memo = match_memo_[i];
   if (p.label_set >= memo.size()) memo.resize(p.label_set + 1, -1);
   int8_t& m = memo[p.label_set];
-  if (m < 0) m = p.pod.meta.ns == ns_ && cons_->items[i].selector.Matches(p.pod.meta.labels);
+  if (m < 0) m = p.pod.meta.ns == ns_ && cons_->items[i].Counts(p.pod.meta.labels);
   return m != 0;
 }
 

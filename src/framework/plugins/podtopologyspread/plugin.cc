@@ -33,9 +33,14 @@ namespace ksched::framework::plugins::podtopologyspread {
 PodTopologySpread::PodTopologySpread(const config::PodTopologySpreadArgs& args, Handle* handle)
     : handle_(handle), default_constraints_(args.default_constraints) {
   const config::FeatureGates& gates = handle->feature_gates();
-  features_.min_domains = gates.min_domains_in_pod_topology_spread;
+  features_.v135 = gates.AtLeast(config::SchedulerVersion::kV135);
+  // v1.35 reads minDomains without a gate (MinDomainsInPodTopologySpread GA
+  // in v1.30, removed since).
+  features_.min_domains = features_.v135 || gates.min_domains_in_pod_topology_spread;
   features_.match_label_keys = gates.match_label_keys_in_pod_topology_spread;
   features_.node_inclusion_policy = gates.node_inclusion_policy_in_pod_topology_spread;
+  features_.taint_comparison_operators =
+      features_.v135 && gates.taint_toleration_comparison_operators;
   if (args.defaulting_type == config::kSystemDefaulting) {
     default_constraints_ = SystemDefaultConstraints();
     system_defaulted_ = true;
@@ -73,7 +78,10 @@ Result<Constraints> PodTopologySpread::PodConstraints(const Pod& pod,
   helper::SpreadSelector selector = helper::DefaultSelector(pod, handle_->cluster());
   if (selector.Empty()) return Constraints{};
   Result<Constraints> defaults = filtered;
-  for (Constraint& c : defaults->items) c.selector = selector;
+  for (Constraint& c : defaults->items) {
+    c.selector = selector;
+    c.counts_nothing = false;  // the selector is not empty
+  }
   return defaults;
 }
 

@@ -22,9 +22,10 @@ bool HasAllKeys(const PreScoreState& s, const NodeInfo& node) {
 
 // matchNodeInclusionPolicies for one constraint.
 bool Includes(const Constraint& c, const Pod& pod, const RequiredNodeAffinity& affinity,
-              const Node& node) {
+              const Node& node, bool comparison_operators) {
   if (c.honor_node_affinity && !affinity.Match(node)) return false;
-  if (c.honor_node_taints && HasUntoleratedDoNotScheduleTaint(node, pod.spec.tolerations))
+  if (c.honor_node_taints &&
+      HasUntoleratedDoNotScheduleTaint(node, pod.spec.tolerations, comparison_operators))
     return false;
   return true;
 }
@@ -104,6 +105,10 @@ Status PodTopologySpread::PreScore(CycleState* state, const Pod& pod,
                                    const std::vector<NodeId>& nodes) {
   using namespace scoring_internal;
   const ClusterState& cluster = handle_->cluster();
+  // v1.35 skips Score for an empty cluster and for a pod without soft
+  // constraints; v1.26 writes an empty state, and NormalizeScore then gives
+  // every node the maximum.
+  if (features_.v135 && cluster.num_nodes() == 0) return Status(Code::kSkip);
   if (nodes.empty() || cluster.num_nodes() == 0) return Status();  // nothing to score
 
   Result<Constraints> constraints = PodConstraints(pod, kScheduleAnyway);
@@ -116,6 +121,7 @@ Status PodTopologySpread::PreScore(CycleState* state, const Pod& pod,
   }
   auto s = std::make_unique<PreScoreState>();
   if (constraints->empty()) {
+    if (features_.v135) return Status(Code::kSkip);
     state->Write(kPreScoreStateKey, std::move(s));
     return Status();
   }
@@ -180,7 +186,7 @@ Status PodTopologySpread::PreScore(CycleState* state, const Pod& pod,
     return Status();
   }
   for (const Constraint& c : cons->items)
-    s->matchers.emplace_back(cluster, pod.meta.ns, &c.selector);
+    s->matchers.emplace_back(cluster, pod.meta.ns, &c.selector, c.counts_nothing);
 
   // Every node of the cluster adds its matching pods to the pairs the
   // feasible nodes brought.
@@ -192,7 +198,9 @@ Status PodTopologySpread::PreScore(CycleState* state, const Pod& pod,
     for (size_t i = 0; i < cons->items.size(); ++i) {
       const Constraint& c = cons->items[i];
       if (c.is_hostname) continue;
-      if (features_.node_inclusion_policy && !Includes(c, pod, affinity, *node.node)) continue;
+      if (features_.node_inclusion_policy &&
+          !Includes(c, pod, affinity, *node.node, features_.taint_comparison_operators))
+        continue;
       uint32_t d = s->domains[c.key_slot]->DomainOf(node);
       if (!exists[c.key_slot][d]) continue;
       s->counts[c.key_slot][d] += s->matchers[i].CountOn(cluster, node);
@@ -242,8 +250,7 @@ Status PodTopologySpread::Score(const CycleState& state, const Pod&, const NodeI
         int64_t n = 0;
         for (PodId id : node.pods) {
           const PodInfo& p = cluster.pod(id);
-          if (!p.terminating && p.pod.meta.ns == s->ns && c.selector.Matches(p.pod.meta.labels))
-            ++n;
+          if (!p.terminating && p.pod.meta.ns == s->ns && c.Counts(p.pod.meta.labels)) ++n;
         }
         return n;
       });

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <map>
 
+#include "config/feature_gates.h"
 #include "framework/plugins/podtopologyspread/plugin.h"
 #include "framework/plugins/podtopologyspread/test_util.h"
 
@@ -228,6 +229,111 @@ TEST(PodTopologySpreadScore, KeptCountsScoreAsCountingDoes) {
            {"n1", "n2", "n3", "n4", "n5"}, {"n5", "n1"}, {"n3"}}) {
     EXPECT_EQ(ScoreAllKept(&kept_all, pod, feasible), ScoreAll(&counting_all, pod, feasible));
   }
+}
+
+// ---- v1.26 and v1.35 on one input (every version-keyed decision)
+
+using config::SchedulerVersion;
+
+// The normalized scores of `feasible` as release `v` gives them, counting
+// every node's pods (ScoreAll) and from kept counts (ScoreAllKept), which
+// must agree; {"": -1} when PreScore skips the plugin.
+std::map<std::string, int64_t> ScoreVersion(const std::vector<std::string>& items, const Pod& pod,
+                                            const std::vector<std::string>& feasible,
+                                            SchedulerVersion v) {
+  TestHandle counting(TestCluster(ListJson(items)));
+  counting.gates = config::DefaultFeatureGates(v);
+  bool zero = false;  // no soft constraint (v1.26): the batch forms decline
+  {
+    PodTopologySpread plugin({}, &counting);
+    CycleState state;
+    std::vector<NodeId> ids;
+    for (const auto& n : feasible) ids.push_back(counting.cluster().FindNode(n));
+    Status s = plugin.PreScore(&state, pod, ids);
+    if (s.IsSkip()) return {{"", -1}};
+    zero = plugin.ScoresZeroEverywhere(state);
+  }
+  TestHandle kept(TestCluster(ListJson(items)));
+  kept.gates = counting.gates;
+  kept.reuse = true;
+  auto want = ScoreAll(&counting, pod, feasible);
+  EXPECT_EQ(ScoreAll(&kept, pod, feasible), want) << "kept counts differ from counting";
+  if (!zero) {
+    EXPECT_EQ(ScoreAllKept(&kept, pod, feasible), want) << "batch forms differ";
+  }
+  return want;
+}
+
+// Zones za (a1, a2), zb (b1, b2), zc (c1); app=a pods on a1, a2, b1, c1;
+// app=b on b1, b2, b2.
+std::vector<std::string> ThreeZones() {
+  std::vector<std::string> items;
+  for (const auto& [n, z] : std::vector<std::pair<std::string, std::string>>{
+           {"a1", "za"}, {"a2", "za"}, {"b1", "zb"}, {"b2", "zb"}, {"c1", "zc"}})
+    items.push_back(NodeJson(n, {{kHost, n}, {"zone", z}}));
+  int i = 0;
+  for (const auto& [node, app] : std::vector<std::pair<std::string, std::string>>{{"a1", "a"},
+                                                                                  {"a2", "a"},
+                                                                                  {"b1", "a"},
+                                                                                  {"c1", "a"},
+                                                                                  {"b1", "b"},
+                                                                                  {"b2", "b"},
+                                                                                  {"b2", "b"}})
+    items.push_back(PodJson("e" + std::to_string(i++), node, {{"app", app}}));
+  return items;
+}
+
+TEST(PodTopologySpreadScoreVersions, PreScoreSkipsWithoutSoftConstraints) {
+  const std::vector<std::string> nodes = {"node-a", "node-b"};
+  auto items = HostNodes(nodes);
+  AddFooPods(&items, nodes, {2, 0});
+  const Pod pod = PodWith({Spread(1, kHost, "DoNotSchedule")});
+  EXPECT_EQ(ScoreVersion(items, pod, nodes, SchedulerVersion::kV126),
+            (std::map<std::string, int64_t>{{"node-a", 100}, {"node-b", 100}}));
+  EXPECT_EQ(ScoreVersion(items, pod, nodes, SchedulerVersion::kV135),
+            (std::map<std::string, int64_t>{{"", -1}}));
+}
+
+TEST(PodTopologySpreadScoreVersions, SoftConstraintsOnOneKeyKeptApart) {
+  // zone app=a (maxSkew 1) and zone app=b (maxSkew 2). v1.26 sums both
+  // constraints' counts into the shared pairs (za 2, zb 4, zc 1) and gives
+  // the second a topology size of 0; v1.35 keeps them apart (a: za 2, zb 1,
+  // zc 1; b: 0, 3, 0), both of size 3.
+  const std::vector<std::string> nodes = {"a1", "a2", "b1", "b2", "c1"};
+  TopologySpreadConstraint a = Spread(1, "zone", "ScheduleAnyway", "");
+  a.label_selector = LabelSelector{{{"app", "a"}}, {}};
+  TopologySpreadConstraint b = Spread(2, "zone", "ScheduleAnyway", "");
+  b.label_selector = LabelSelector{{{"app", "b"}}, {}};
+  const Pod pod = PodWith({a, b}, {{"app", "b"}});
+  EXPECT_EQ(ScoreVersion(ThreeZones(), pod, nodes, SchedulerVersion::kV126),
+            (std::map<std::string, int64_t>{
+                {"a1", 70}, {"a2", 70}, {"b1", 30}, {"b2", 30}, {"c1", 100}}));
+  EXPECT_EQ(ScoreVersion(ThreeZones(), pod, nodes, SchedulerVersion::kV135),
+            (std::map<std::string, int64_t>{
+                {"a1", 85}, {"a2", 85}, {"b1", 42}, {"b2", 42}, {"c1", 100}}));
+}
+
+TEST(PodTopologySpreadScoreVersions, EmptySelectorCountsNoPodInV135) {
+  // labelSelector {} on hostname: v1.26 counts every pod of the namespace
+  // per node (a1 1, a2 1, b1 2, b2 2, c1 1: raw 2 or 4), v1.35 none (all
+  // equal: 100).
+  const std::vector<std::string> nodes = {"a1", "a2", "b1", "b2", "c1"};
+  TopologySpreadConstraint c = Spread(1, kHost, "ScheduleAnyway", "");
+  c.label_selector = LabelSelector{};
+  const Pod pod = PodWith({c}, {{"app", "a"}});
+  EXPECT_EQ(ScoreVersion(ThreeZones(), pod, nodes, SchedulerVersion::kV126),
+            (std::map<std::string, int64_t>{
+                {"a1", 100}, {"a2", 100}, {"b1", 50}, {"b2", 50}, {"c1", 100}}));
+  EXPECT_EQ(ScoreVersion(ThreeZones(), pod, nodes, SchedulerVersion::kV135),
+            (std::map<std::string, int64_t>{
+                {"a1", 100}, {"a2", 100}, {"b1", 100}, {"b2", 100}, {"c1", 100}}));
+  // On zone, likewise (the per-domain sums).
+  TopologySpreadConstraint z = Spread(1, "zone", "ScheduleAnyway", "");
+  z.label_selector = LabelSelector{};
+  const Pod zoned = PodWith({z}, {{"app", "a"}});
+  const auto v135 = ScoreVersion(ThreeZones(), zoned, nodes, SchedulerVersion::kV135);
+  for (const auto& [node, score] : v135) EXPECT_EQ(score, 100) << node;
+  EXPECT_NE(ScoreVersion(ThreeZones(), zoned, nodes, SchedulerVersion::kV126), v135);
 }
 
 TEST(PodTopologySpreadScore, NormalizeDividesAsIntegersDo) {
