@@ -351,6 +351,38 @@ TEST(FrameworkLoop, FitErrorWithoutPostFilterClearsTheNominationInV135) {
   EXPECT_EQ(loop[1].node, "n1");
 }
 
+// p's PVC does not exist and only NodeVolumeLimits looks for it. v1.26
+// keeps p's nomination after the Error it returns, and the nomination keeps
+// n1's room from q; v1.35 ends the nomination (schedulingCycle clears it
+// after an error, and upstream's NodeVolumeLimits, which calls the claim
+// unresolvable, gets it cleared by an unhelpful preemption).
+TEST(FrameworkLoop, AFailedPodsNominationEndsInV135) {
+  Input in;
+  in.nodes = {Node("n1", "2")};
+  in.pods = {Running("r", "1", 1000, "n1")};
+  json p = Pending("p", "1", 10, "n1");
+  p["spec"]["volumes"] = {{{"name", "d"}, {"persistentVolumeClaim", {{"claimName", "c"}}}}};
+  in.pending = {p, Pending("q", "1", 5)};
+  in.config = {{"apiVersion", "kubescheduler.config.k8s.io/v1"},
+               {"kind", "KubeSchedulerConfiguration"},
+               {"profiles",
+                {{{"schedulerName", "default-scheduler"},
+                  {"plugins",
+                   {{"multiPoint",
+                     {{"disabled",
+                       {{{"name", "VolumeBinding"}},
+                        {{"name", "VolumeRestrictions"}},
+                        {{"name", "VolumeZone"}}}}}}}}}}}};
+  std::vector<json> v126 = Replay(in, kV126);
+  ASSERT_EQ(v126.size(), 2u);
+  EXPECT_EQ(v126[1]["node"], nullptr);
+  std::vector<json> v135 = Replay(in, kV135);
+  ASSERT_EQ(v135.size(), 2u);
+  EXPECT_EQ(v135[1]["node"], "n1");
+  EXPECT_EQ(SnapshotLoopRun(in, kV126).at(1).node, "");
+  EXPECT_EQ(SnapshotLoopRun(in, kV135).at(1).node, "n1");
+}
+
 // v1.35's DefaultPreemption is also a PreEnqueue plugin (the hold while its
 // asynchronous preemption runs), so a profile may list it there; v1.26's is
 // not.
