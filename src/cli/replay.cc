@@ -79,11 +79,13 @@ std::vector<std::string> SortedKeys(const ClusterState& cluster, const std::vect
   return keys;
 }
 
-// The scheduler loop of ../shared/framework/README.md (mpre-*): pods in queue
-// order (priority, then arrival), each attempted as it now stands; a
-// FitError runs the profile's PostFilter plugins, whose nomination, victims
-// and cleared nominations are applied before the next attempt; a pod that
-// got a node nominated is attempted once more, at once.
+// The scheduler loop of ../shared/framework/README.md (mpre-*) and
+// ../shared/framework-v1.35/README.md (cpre-*): pods in queue order
+// (priority, then arrival), each attempted as it now stands; a FitError runs
+// the profile's PostFilter plugins, whose nomination, victims and cleared
+// nominations are applied before the next attempt (v1.35's asynchronous
+// preemption included: the vectors wait for it); a pod that got a node
+// nominated is attempted once more, at once.
 // v1.35's queue runs the profile's PreEnqueue plugins before a pod may be
 // attempted: a held pod is reported once and never attempted (nothing in a
 // replay lifts a gate). v1.26's replay runs no PreEnqueue (its vectors were
@@ -99,6 +101,19 @@ bool HeldByPreEnqueue(framework::Scheduler* scheduler, const Pod& pod, const Clu
   held.pre_enqueue = std::move(s);
   if (on_step) on_step(pod, held, cluster, nullptr);
   return true;
+}
+
+// handleSchedulingFailure's nomination when no PostFilter result decides it:
+// v1.35's schedulingCycle clears it after any failure but a FitError that
+// PostFilter handled (an error, or a FitError without PostFilter plugins);
+// v1.26 leaves it.
+void ClearNominationAfterFailure(const framework::CycleResult& r, Pod* pod, ClusterState* cluster,
+                                 NominatedPods* nominated) {
+  if (r.framework == nullptr ||
+      !r.framework->feature_gates().AtLeast(config::SchedulerVersion::kV135))
+    return;
+  pod->nominated_node_name.clear();
+  nominated->Remove(cluster, pod->meta.uid);
 }
 
 void RunFrameworkLoop(framework::Scheduler* scheduler, ClusterState* cluster,
@@ -126,12 +141,19 @@ void RunFrameworkLoop(framework::Scheduler* scheduler, ClusterState* cluster,
         if (on_step) on_step(pod, r, *cluster, nullptr);
         break;
       }
-      if (!r.fit_error || r.framework == nullptr || !r.framework->HasPostFilterPlugins()) {
+      if (r.framework == nullptr) {
+        // No profile: upstream drops the pod before any cycle.
         if (on_step) on_step(pod, r, *cluster, nullptr);
         break;
       }
-      framework::NodeToStatusMap statuses = r.failures;
-      if (!r.pre_filter_msg.empty() && statuses.empty()) {
+      if (!r.fit_error || !r.framework->HasPostFilterPlugins()) {
+        if (on_step) on_step(pod, r, *cluster, nullptr);
+        ClearNominationAfterFailure(r, &pod, cluster, &nominated);
+        break;
+      }
+      const bool v135 = r.framework->feature_gates().AtLeast(config::SchedulerVersion::kV135);
+      framework::NodeToStatusMap statuses = framework::PostFilterStatuses(r, cluster->num_nodes());
+      if (!v135 && !r.pre_filter_msg.empty() && statuses.empty()) {
         // A PreFilter rejection gives every node the same status.
         for (NodeId n = 0; n < cluster->num_nodes(); ++n)
           statuses.push_back({n, framework::Status(framework::Code::kUnschedulableAndUnresolvable,

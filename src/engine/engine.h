@@ -124,6 +124,13 @@ class Engine {
                                    const PreemptOptions& options,
                                    std::string* post_filter_message) = 0;
 
+  // Whether the failure of the last Schedule(), when no PostFilter result
+  // decides the pod's nomination (an error, or a FitError that Preempt()
+  // does not follow because preemption is off), clears it: v1.35's
+  // schedulingCycle does; v1.15 and v1.26 keep it. False for a pod that
+  // was not attempted (PreEnqueue held it, no profile took it).
+  virtual bool FailureClearsNomination() const { return false; }
+
   // The FitError a pod's events and condition carry once PostFilter ran:
   // `fit_error` with PostFilter's message appended (v1.26: " msg.", v1.35:
   // " msg"; unchanged when the message is empty).

@@ -149,6 +149,7 @@ class FrameworkEngine final : public Engine {
                           bool /*record_details*/, const NominatedPods* nominated) override {
     last_ = framework::CycleResult();
     last_pod_uid_ = pod.meta.uid;
+    attempted_ = false;
     fwk_ = scheduler_->FrameworkForPod(pod);
     if (fwk_ == nullptr) {
       ScheduleResult out;
@@ -164,6 +165,7 @@ class FrameworkEngine final : public Engine {
     }
     scheduler_->SetCluster(&cluster);
     scheduler_->SetNominated(nominated);
+    attempted_ = true;
     scheduler_->SchedulePod(fwk_, pod, &last_);
     return ToScheduleResult(last_, fwk_, column_of_[fwk_], columns_.columns.size());
   }
@@ -174,12 +176,19 @@ class FrameworkEngine final : public Engine {
                            std::string* post_filter_message) override {
     PreemptionResult out;
     post_filter_message->clear();
-    if (fwk_ == nullptr || pod.meta.uid != last_pod_uid_ || !fwk_->HasPostFilterPlugins())
+    if (fwk_ == nullptr || pod.meta.uid != last_pod_uid_) return out;
+    if (!fwk_->HasPostFilterPlugins()) {
+      // v1.35 clears the nomination of a pod whose FitError no PostFilter
+      // handles.
+      if (FailureClearsNomination() && !pod.nominated_node_name.empty())
+        out.nominated_pods_to_clear.push_back({pod.meta.uid, pod.Key()});
       return out;
+    }
     scheduler_->SetCluster(&cluster);
     scheduler_->SetNominated(nominated);
     framework::PostFilterResult pf;
-    framework::Status s = fwk_->RunPostFilterPlugins(&last_.state, pod, last_.failures, &pf);
+    framework::Status s = fwk_->RunPostFilterPlugins(
+        &last_.state, pod, framework::PostFilterStatuses(last_, cluster.num_nodes()), &pf);
     *post_filter_message = s.Message();
     if (s.IsError()) {
       out.error = s.Message();
@@ -199,6 +208,10 @@ class FrameworkEngine final : public Engine {
       out.nominated_pods_to_clear.push_back({p.meta.uid, p.Key()});
     }
     return out;
+  }
+
+  bool FailureClearsNomination() const override {
+    return attempted_ && gates().AtLeast(config::SchedulerVersion::kV135);
   }
 
   std::string WithPostFilterMessage(const std::string& fit_error,
@@ -275,6 +288,7 @@ class FrameworkEngine final : public Engine {
   framework::Framework* fwk_ = nullptr;
   framework::CycleResult last_;
   std::string last_pod_uid_;
+  bool attempted_ = false;  // the last Schedule() ran a cycle
   std::string last_gate_plugin_;
 };
 

@@ -97,6 +97,19 @@ std::string CycleFitError(const CycleResult& r, const std::string& post_filter_m
                          post_filter_msg, version, &r.absent_status);
 }
 
+NodeToStatusMap PostFilterStatuses(const CycleResult& r, size_t num_nodes) {
+  NodeToStatusMap out = r.failures;
+  if (r.framework == nullptr ||
+      !r.framework->feature_gates().AtLeast(config::SchedulerVersion::kV135))
+    return out;
+  std::vector<uint8_t> listed(num_nodes, 0);
+  for (const NodeStatus& ns : r.failures)
+    if (ns.node < num_nodes) listed[ns.node] = 1;
+  for (NodeId n = 0; n < num_nodes; ++n)
+    if (!listed[n]) out.push_back({n, r.absent_status});
+  return out;
+}
+
 Result<std::unique_ptr<Scheduler>> Scheduler::New(
     const config::KubeSchedulerConfiguration& cfg, const FrameworkOptions& framework_options,
     SchedulerOptions options, std::vector<std::unique_ptr<SchedulerExtender>> extenders) {

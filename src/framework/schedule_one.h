@@ -92,6 +92,12 @@ std::string FitErrorMessage(size_t num_all_nodes, const std::string& pre_filter_
 // release words it.
 std::string CycleFitError(const CycleResult& r, const std::string& post_filter_msg = "");
 
+// The NodeToStatus a FitError hands to PostFilter. v1.35: every node of the
+// cluster (`num_nodes` of them) with its status, the ones `failures` leaves
+// out with the cycle's absent status (upstream's NodeToStatusReader.Get);
+// v1.26: `failures` as they are.
+NodeToStatusMap PostFilterStatuses(const CycleResult& r, size_t num_nodes);
+
 struct SchedulerOptions {
   // The configuration's percentageOfNodesToScore; nullopt or 0: adaptive.
   std::optional<int32_t> percentage_of_nodes_to_score;

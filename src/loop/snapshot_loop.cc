@@ -49,6 +49,10 @@ void SnapshotLoop::Run(std::vector<Pod> pending,
       }
       if (!options_.preemption || !a.result.fit_error) {
         on_attempt(a);
+        if (engine_->FailureClearsNomination() && !pod.nominated_node_name.empty()) {
+          nominated_.Remove(cluster_, pod.meta.uid);
+          pod.nominated_node_name.clear();
+        }
         break;
       }
       PreemptOptions popts;

@@ -16,6 +16,11 @@
 //  4. A pod whose first attempt preempted is attempted once more, right
 //     away (no pod before it is still queued). No pod is attempted more than
 //     twice; a nomination a failed pod keeps goes on reserving room.
+//  5. With the v1.35 engine a failure that no PostFilter result decides (an
+//     error, a FitError without PostFilter plugins or with preemption off)
+//     clears the pod's own nomination (Engine::FailureClearsNomination), and
+//     victims that are already terminating are not deleted again: they stay
+//     in the cluster until their own deletion ends.
 #pragma once
 
 #include <functional>

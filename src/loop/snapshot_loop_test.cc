@@ -105,5 +105,54 @@ TEST(SnapshotLoop, LowerPriorityNominationsAreCleared) {
   EXPECT_EQ(seen[1].node, "n");
 }
 
+// An engine whose every attempt fails with an error (not a FitError), and
+// that says whether such a failure clears the pod's nomination (v1.35) or
+// keeps it (v1.15, v1.26).
+class FailingEngine final : public Engine {
+ public:
+  explicit FailingEngine(bool clears) : clears_(clears) {}
+  std::string_view version() const override { return clears_ ? "v1.35" : "v1.26"; }
+  CacheOptions cache_options() const override { return {}; }
+  const ScoreColumns& score_columns() const override { return columns_; }
+  ScheduleResult Schedule(const Pod&, const ClusterState&, NodeTree*, bool,
+                          const NominatedPods*) override {
+    ScheduleResult r;
+    r.error = "running \"Broken\" filter plugin: broken";
+    return r;
+  }
+  PreemptionResult Preempt(const Pod&, const ScheduleResult&, const ClusterState&,
+                           const NominatedPods*, const PreemptOptions&, std::string*) override {
+    ADD_FAILURE() << "no FitError, no preemption";
+    return {};
+  }
+  bool FailureClearsNomination() const override { return clears_; }
+  PodId Assume(Pod pod, NodeId node, ClusterState* cluster) override {
+    return cluster->Assume(std::move(pod), node);
+  }
+
+ private:
+  bool clears_;
+  ScoreColumns columns_;
+};
+
+TEST(SnapshotLoop, AFailureClearsTheNominationWhenTheEngineSaysSo) {
+  std::string nominated = R"({"kind":"Pod","metadata":{"name":"waiting","namespace":"default",
+    "uid":"default/waiting"},"spec":{"priority":1,"containers":[{"name":"c"}]},
+    "status":{"nominatedNodeName":"n"}})";
+  for (bool clears : {false, true}) {
+    ClusterState cluster = TestCluster(ListOf({NodeJson("n")}));
+    NodeTree tree(cluster);
+    FailingEngine engine(clears);
+    SnapshotLoop loop(&engine, &cluster, &tree, LoopOptions{});
+    int attempts = 0;
+    loop.Run({TestPod(nominated)}, [&](const Attempt& a) {
+      ++attempts;
+      EXPECT_EQ(a.pod->nominated_node_name, "n");  // as attempted
+    });
+    EXPECT_EQ(attempts, 1);
+    EXPECT_EQ(loop.nominated().NodeOf("default/waiting").has_value(), !clears) << clears;
+  }
+}
+
 }  // namespace
 }  // namespace ksched

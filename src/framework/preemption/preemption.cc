@@ -13,12 +13,10 @@
 namespace ksched::framework::preemption {
 namespace {
 
-// A pod without status.startTime counts as starting at 9999-12-31, after
-// every real start; int64 nanoseconds cannot hold that date, the maximum
-// orders the same.
-int64_t StartTime(const Pod& pod) {
-  return pod.start_time.value_or(std::numeric_limits<int64_t>::max());
-}
+using config::SchedulerVersion;
+
+// 2262-01-01T00:00:00Z in nanoseconds since the epoch.
+constexpr int64_t kV135NoStartTime = int64_t{106651} * 86400 * 1000000000;
 
 std::string PodKey(const Pod& pod) { return std::string(Str(pod.meta.ns)) + "/" + pod.meta.name; }
 
@@ -30,18 +28,19 @@ const Status* StatusOf(const NodeToStatusMap& m, NodeId node) {
 
 // Upstream's util.GetEarliestPodStartTime: among the victims of the highest
 // priority, the earliest start.
-int64_t EarliestStartOfMostImportant(const ClusterState& cluster, const Candidate& c) {
+int64_t EarliestStartOfMostImportant(const ClusterState& cluster, const Candidate& c,
+                                     SchedulerVersion version) {
   const Pod& first = cluster.pod(c.victims.front()).pod;
-  int64_t earliest = StartTime(first);
+  int64_t earliest = PodStartTime(first, version);
   int32_t max_priority = PodPriority(first);
   for (PodId id : c.victims) {
     const Pod& p = cluster.pod(id).pod;
     const int32_t prio = PodPriority(p);
     if (prio == max_priority) {
-      earliest = std::min(earliest, StartTime(p));
+      earliest = std::min(earliest, PodStartTime(p, version));
     } else if (prio > max_priority) {
       max_priority = prio;
-      earliest = StartTime(p);
+      earliest = PodStartTime(p, version);
     }
   }
   return earliest;
@@ -55,19 +54,52 @@ void KeepMinimal(std::vector<const Candidate*>* nodes, Key key) {
   std::erase_if(*nodes, [&](const Candidate* c) { return key(*c) != best; });
 }
 
+// utilerrors.NewAggregate(errs).Error(): one message as it is, several
+// (duplicates dropped) as "[a, b]". Upstream collects them from parallel
+// workers; here they come in dry-run order.
+std::string AggregateMessage(const std::vector<std::string>& messages) {
+  std::vector<std::string> seen;
+  for (const std::string& m : messages)
+    if (std::find(seen.begin(), seen.end(), m) == seen.end()) seen.push_back(m);
+  if (seen.size() == 1) return seen.front();
+  std::string out = "[";
+  for (size_t i = 0; i < seen.size(); ++i) out += (i ? ", " : "") + seen[i];
+  return out + "]";
+}
+
 }  // namespace
 
-bool MoreImportantPod126(const Pod& a, const Pod& b) {
+int64_t PodStartTime(const Pod& pod, SchedulerVersion version) {
+  if (pod.start_time) return *pod.start_time;
+  return version >= SchedulerVersion::kV135 ? kV135NoStartTime
+                                            : std::numeric_limits<int64_t>::max();
+}
+
+bool MoreImportantPod(const Pod& a, const Pod& b, SchedulerVersion version) {
   const int32_t pa = PodPriority(a), pb = PodPriority(b);
   if (pa != pb) return pa > pb;
-  const int64_t sa = StartTime(a), sb = StartTime(b);
-  if (sa != sb) return sa < sb;
+  return PodStartTime(a, version) < PodStartTime(b, version);
+}
+
+bool MoreImportantPodByName(const Pod& a, const Pod& b, SchedulerVersion version) {
+  if (MoreImportantPod(a, b, version)) return true;
+  if (MoreImportantPod(b, a, version)) return false;
   return PodKey(a) < PodKey(b);
 }
 
 void NodesWherePreemptionMightHelp(const std::vector<NodeId>& order,
                                    const NodeToStatusMap& filtered, std::vector<NodeId>* potential,
-                                   NodeToStatusMap* unhelpful) {
+                                   NodeToStatusMap* unhelpful, SchedulerVersion version) {
+  if (version >= SchedulerVersion::kV135) {
+    // A node without a status is absent: UnschedulableAndUnresolvable.
+    std::vector<Code> code(order.empty() ? 0 : *std::max_element(order.begin(), order.end()) + 1,
+                           Code::kUnschedulableAndUnresolvable);
+    for (const NodeStatus& ns : filtered)
+      if (ns.node < code.size()) code[ns.node] = ns.status.code();
+    for (NodeId n : order)
+      if (code[n] == Code::kUnschedulable) potential->push_back(n);
+    return;
+  }
   for (NodeId n : order) {
     const Status* s = StatusOf(filtered, n);
     if (s && s->code() == Code::kUnschedulableAndUnresolvable) {
@@ -80,7 +112,8 @@ void NodesWherePreemptionMightHelp(const std::vector<NodeId>& order,
 }
 
 NodeId PickOneNodeForPreemption(const ClusterState& cluster,
-                                const std::vector<Candidate>& candidates) {
+                                const std::vector<Candidate>& candidates,
+                                SchedulerVersion version) {
   if (candidates.empty()) return kNoNode;
   std::vector<const Candidate*> nodes;
   for (const Candidate& c : candidates) nodes.push_back(&c);
@@ -106,9 +139,9 @@ NodeId PickOneNodeForPreemption(const ClusterState& cluster,
   // The latest "earliest start of the most important victims" wins; the
   // first node keeps ties.
   const Candidate* chosen = nodes[0];
-  int64_t latest = EarliestStartOfMostImportant(cluster, *chosen);
+  int64_t latest = EarliestStartOfMostImportant(cluster, *chosen, version);
   for (size_t i = 1; i < nodes.size(); ++i) {
-    const int64_t t = EarliestStartOfMostImportant(cluster, *nodes[i]);
+    const int64_t t = EarliestStartOfMostImportant(cluster, *nodes[i], version);
     if (t > latest) {
       latest = t;
       chosen = nodes[i];
@@ -157,6 +190,8 @@ Status Evaluator::CallExtenders(const Pod& pod, std::vector<Candidate>* candidat
 Status Evaluator::Preempt(const Pod& pod, const NodeToStatusMap& filtered,
                           PostFilterResult* result) {
   const ClusterState& cluster = handle_->cluster();
+  const config::FeatureGates& gates = handle_->feature_gates();
+  const bool v135 = gates.AtLeast(SchedulerVersion::kV135);
   const Status* nominated_status = nullptr;
   if (!pod.nominated_node_name.empty()) {
     NodeId nominated = cluster.FindNode(pod.nominated_node_name);
@@ -172,10 +207,17 @@ Status Evaluator::Preempt(const Pod& pod, const NodeToStatusMap& filtered,
   if (!found.IsSuccess() && candidates.empty()) return found;
   if (candidates.empty()) {
     // Nothing to nominate: the message is a FitError over the dry run's
-    // statuses (every node has one), and the nomination is cleared.
+    // statuses, and the nomination is cleared. v1.26 gives every node a
+    // status and counts those; v1.35 counts every node, the ones the dry
+    // run did not see through the absent status.
     result->nominating = true;
     result->nominated_node_name.clear();
-    return Status(Code::kUnschedulable, FitErrorMessage(statuses.size(), "", statuses, {}));
+    if (!v135)
+      return Status(Code::kUnschedulable, FitErrorMessage(statuses.size(), "", statuses, {}));
+    const Status absent(Code::kUnschedulableAndUnresolvable,
+                        "Preemption is not helpful for scheduling");
+    return Status(Code::kUnschedulable, FitErrorMessage(cluster.num_nodes(), "", statuses, {}, "",
+                                                        gates.version, &absent));
   }
   if (Status s = CallExtenders(pod, &candidates); !s.IsSuccess()) return s;
   const Candidate* best = SelectCandidate(candidates);
@@ -183,17 +225,25 @@ Status Evaluator::Preempt(const Pod& pod, const NodeToStatusMap& filtered,
     return Status(Code::kUnschedulable, "no candidate node for preemption");
 
   // prepareCandidate: delete the victims, then clear the nominations of
-  // lower-priority pods nominated to the node.
+  // lower-priority pods nominated to the node. v1.35 sends no second
+  // deletion for a victim whose graceful deletion has started.
+  std::vector<PodId> to_delete;
+  for (PodId victim : best->victims)
+    if (!v135 || !cluster.pod(victim).terminating) to_delete.push_back(victim);
   if (PreemptionActions* actions = handle_->preemption()) {
-    for (PodId victim : best->victims) {
+    for (PodId victim : to_delete) {
       Status s = actions->DeleteVictim(pod, victim);
       if (!s.IsSuccess()) return s;
     }
   }
   result->nominating = true;
   result->nominated_node_name = std::string(cluster.node_info(best->node).name());
-  result->victims = best->victims;
+  result->victims = std::move(to_delete);
   result->nominated_pods_to_clear.clear();
+  // v1.35's asynchronous preemption (prepareCandidateAsync) returns before
+  // its goroutine, which clears the nominations, when no victim is left to
+  // delete; the synchronous path always clears them.
+  if (v135 && gates.scheduler_async_preemption && result->victims.empty()) return Status::Success();
   if (const NominatedPods* nominated = handle_->nominated()) {
     const int32_t priority = PodPriority(pod);
     for (const auto& entry : nominated->ForNode(result->nominated_node_name))
@@ -210,7 +260,8 @@ Status Evaluator::FindCandidates(const Pod& pod, const NodeToStatusMap& filtered
   NodeTree tree(cluster);
   std::vector<NodeId> potential;
   NodeToStatusMap unhelpful;
-  NodesWherePreemptionMightHelp(tree.CycleOrder(), filtered, &potential, &unhelpful);
+  NodesWherePreemptionMightHelp(tree.CycleOrder(), filtered, &potential, &unhelpful,
+                                handle_->feature_gates().version);
   if (potential.empty()) {
     *statuses = std::move(unhelpful);
     return Status::Success();
@@ -229,6 +280,7 @@ Status Evaluator::DryRunPreemption(const Pod& pod, const std::vector<NodeId>& po
   const ClusterState& cluster = handle_->cluster();
   std::vector<Candidate> non_violating, violating;
   Status first_error;
+  std::vector<std::string> errors;
   for (size_t i = 0; i < potential.size(); ++i) {
     const NodeId n = potential[(size_t(offset) + i) % potential.size()];
     NodeInfo copy = cluster.node_info(n);
@@ -248,7 +300,10 @@ Status Evaluator::DryRunPreemption(const Pod& pod, const std::vector<NodeId>& po
       s = Status::Error("expected at least one victim pod on node \"" +
                         std::string(cluster.node_info(n).name()) + "\"");
     }
-    if (s.IsError() && first_error.IsSuccess()) first_error = s;
+    if (s.IsError()) {
+      if (first_error.IsSuccess()) first_error = s;
+      errors.push_back(s.Message());
+    }
     statuses->push_back({n, std::move(s)});
   }
   // Upstream's candidate lists hold at most num_candidates each.
@@ -256,13 +311,16 @@ Status Evaluator::DryRunPreemption(const Pod& pod, const std::vector<NodeId>& po
   if (violating.size() > size_t(num_candidates)) violating.resize(num_candidates);
   for (Candidate& c : non_violating) candidates->push_back(std::move(c));
   for (Candidate& c : violating) candidates->push_back(std::move(c));
+  // Every node's error, aggregated as upstream's utilerrors does.
+  if (errors.size() > 1) return Status::Error(AggregateMessage(errors));
   return first_error;
 }
 
 const Candidate* Evaluator::SelectCandidate(const std::vector<Candidate>& candidates) const {
   if (candidates.empty()) return nullptr;
   if (candidates.size() == 1) return &candidates[0];
-  NodeId node = PickOneNodeForPreemption(handle_->cluster(), candidates);
+  NodeId node =
+      PickOneNodeForPreemption(handle_->cluster(), candidates, handle_->feature_gates().version);
   for (const Candidate& c : candidates)
     if (c.node == node) return &c;
   return &candidates[0];

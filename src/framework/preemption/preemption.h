@@ -1,7 +1,8 @@
-// The preemption evaluator of kube-scheduler v1.26 (upstream's
+// The preemption evaluator of kube-scheduler v1.26 and v1.35 (upstream's
 // pkg/scheduler/framework/preemption): given a pod that fits no node, find
 // the nodes where deleting lower-priority pods would let it fit, dry-run
-// each, pick one, delete its victims and nominate the node.
+// each, pick one, delete its victims and nominate the node. The release is
+// the Handle's feature gates' version.
 //
 // The evaluator is generic; a preemption plugin (DefaultPreemption) supplies
 // the policy through preemption::Interface: which pods may preempt, how
@@ -13,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "config/version.h"
 #include "framework/interface.h"
 
 namespace ksched::framework::preemption {
@@ -54,6 +56,13 @@ class Evaluator {
   // lower-priority pods nominated there, whose nominations the caller
   // clears. An Unschedulable status carries the message the scheduler
   // appends to the FitError.
+  // v1.35: `filtered` must give every node of the cluster its status (the
+  // cycle's NodeToStatus with its absent nodes spelled out, see
+  // framework::PostFilterStatuses); a node it leaves out counts as
+  // UnschedulableAndUnresolvable. A victim that is already terminating is
+  // neither deleted again nor listed in result->victims, and with
+  // SchedulerAsyncPreemption, when no victim is left to delete, the
+  // lower-priority nominations stay (upstream's goroutine never starts).
   Status Preempt(const Pod& pod, const NodeToStatusMap& filtered, PostFilterResult* result);
 
   // The steps of Preempt, exposed for tests.
@@ -82,23 +91,37 @@ class Evaluator {
   Interface* policy_;
 };
 
-// Upstream's nodesWherePreemptionMightHelp: the nodes (in `order`) whose
-// filter status is not UnschedulableAndUnresolvable; the others get the
-// status "Preemption is not helpful for scheduling".
+// The nodes (in `order`) where preemption might help, and the others.
+// v1.26's nodesWherePreemptionMightHelp: every node whose status is not
+// UnschedulableAndUnresolvable, a node without a status included; the
+// others get the status "Preemption is not helpful for scheduling".
+// v1.35's NodesForStatusCode(Unschedulable): only the nodes whose status is
+// exactly Unschedulable; `unhelpful` is left alone (v1.35 counts the other
+// nodes through the FitError's absent status).
 void NodesWherePreemptionMightHelp(const std::vector<NodeId>& order,
                                    const NodeToStatusMap& filtered, std::vector<NodeId>* potential,
-                                   NodeToStatusMap* unhelpful);
+                                   NodeToStatusMap* unhelpful, config::SchedulerVersion version);
 
 // Upstream's pickOneNodeForPreemption over the candidates: fewest PDB
 // violations, then the lowest highest-victim priority, the smallest sum of
 // priorities, the fewest victims, the latest earliest start; nodes visited in
 // name order (the vectors' fixed tie-break).
 NodeId PickOneNodeForPreemption(const ClusterState& cluster,
-                                const std::vector<Candidate>& candidates);
+                                const std::vector<Candidate>& candidates,
+                                config::SchedulerVersion version);
 
-// Upstream's util.MoreImportantPod with the vectors' final namespace/name
-// tie-break: higher priority, then the earlier start (a pod without
-// status.startTime starts at 9999-12-31), then "namespace/name".
-bool MoreImportantPod126(const Pod& a, const Pod& b);
+// status.startTime as preemption orders pods, in nanoseconds since the
+// epoch. A pod without one starts after every pod that has one: v1.26's
+// vectors place it at 9999-12-31 (beyond int64 nanoseconds: the maximum here,
+// which orders the same); v1.35 compares UnixNano, where 9999 would overflow,
+// and its vectors place it at 2262-01-01T00:00:00Z.
+int64_t PodStartTime(const Pod& pod, config::SchedulerVersion version);
+
+// Upstream's util.MoreImportantPod: higher priority, then the earlier start
+// (PodStartTime).
+bool MoreImportantPod(const Pod& a, const Pod& b, config::SchedulerVersion version);
+// The same with the vectors' final "namespace/name" tie-break (their sort of
+// the potential victims).
+bool MoreImportantPodByName(const Pod& a, const Pod& b, config::SchedulerVersion version);
 
 }  // namespace ksched::framework::preemption

@@ -37,6 +37,19 @@ class FakeFilterOnly final : public FakeBase, public FilterPlugin {
   }
 };
 
+class FakePostFilter final : public FakeBase, public PostFilterPlugin {
+ public:
+  using FakeBase::FakeBase;
+  Status PostFilter(CycleState*, const Pod&, const NodeToStatusMap&,
+                    PostFilterResult* result) override {
+    if (spec_->post_filter_node) {
+      result->nominating = true;
+      result->nominated_node_name = *spec_->post_filter_node;
+    }
+    return spec_->post_filter_status;
+  }
+};
+
 class FakeNormalize final : public ScoreExtensions {
  public:
   Status NormalizeScore(const CycleState&, const Pod&, NodeScoreList* scores) const override {
@@ -112,6 +125,7 @@ std::unique_ptr<Plugin> NewFake(const config::PluginArgs&, Handle*, Status*) {
     case FakeKind::kAll: return std::make_unique<FakeAll>(spec);
     case FakeKind::kFilter: return std::make_unique<FakeFilterOnly>(spec);
     case FakeKind::kScore: return std::make_unique<FakeScoreOnly>(spec);
+    case FakeKind::kPostFilter: return std::make_unique<FakePostFilter>(spec);
   }
   return nullptr;
 }

@@ -18,11 +18,12 @@ namespace ksched::framework::testing {
 
 // Which interfaces the plugin implements.
 enum class FakeKind {
-  kQueueSort,  // QueueSort (Less by priority)
-  kBinder,     // Bind
-  kAll,        // PreFilter (with AddPod/RemovePod), Filter, Score (+Normalize), Reserve
-  kFilter,     // Filter only
-  kScore,      // Score only (NormalizeScore when `normalize`)
+  kQueueSort,   // QueueSort (Less by priority)
+  kBinder,      // Bind
+  kAll,         // PreFilter (with AddPod/RemovePod), Filter, Score (+Normalize), Reserve
+  kFilter,      // Filter only
+  kScore,       // Score only (NormalizeScore when `normalize`)
+  kPostFilter,  // PostFilter only (post_filter_status, post_filter_node)
 };
 
 struct FakeSpec {
@@ -37,6 +38,9 @@ struct FakeSpec {
   // Score: by node name.
   std::function<int64_t(const NodeInfo&)> score_fn;
   Status reserve_status;
+  // PostFilter's outcome; a set node nominates it ("" clears).
+  Status post_filter_status;
+  std::optional<std::string> post_filter_node;
   // Counters (how often each point ran).
   std::shared_ptr<std::atomic<int>> filter_calls = std::make_shared<std::atomic<int>>(0);
   std::shared_ptr<std::atomic<int>> add_pod_calls = std::make_shared<std::atomic<int>>(0);

@@ -1396,6 +1396,10 @@ Status Framework::RunPostFilterPluginsUntimed(CycleState* state, const Pod& pod,
                                               PostFilterResult* result) const {
   // Upstream merges the unschedulable statuses (code of highest precedence,
   // every reason) and keeps the last result that nominates a node.
+  // v1.35's RunPostFilterPlugins: an UnschedulableAndUnresolvable status
+  // ends the run with its plugin, and the end status is Unschedulable with
+  // every reason, its plugin the first that rejected.
+  const bool v135 = options_.feature_gates.AtLeast(config::SchedulerVersion::kV135);
   Status merged;
   bool any = false;
   PostFilterResult last;
@@ -1407,7 +1411,22 @@ Status Framework::RunPostFilterPluginsUntimed(CycleState* state, const Pod& pod,
       *result = std::move(r);
       return s;
     }
-    if (!s.IsUnschedulable()) return Status::Error(s.Message());
+    if (v135 && s.code() == Code::kUnschedulableAndUnresolvable) {
+      *result = std::move(r);
+      return s.WithFailedPlugin(std::string(pl->Name()));
+    }
+    if (!s.IsUnschedulable()) {
+      Status error = Status::Error(s.Message());
+      if (v135) error.WithFailedPlugin(std::string(pl->Name()));
+      return error;
+    }
+    if (v135) {
+      if (r.nominating) last = std::move(r);
+      if (!any) merged = Status(Code::kUnschedulable).WithFailedPlugin(std::string(pl->Name()));
+      for (const auto& reason : s.reasons()) merged.AppendReason(reason);
+      any = true;
+      continue;
+    }
     if (r.nominating) last = std::move(r);  // ModeOverride, "" included
     if (!any || (merged.code() == Code::kUnschedulable &&
                  s.code() == Code::kUnschedulableAndUnresolvable)) {

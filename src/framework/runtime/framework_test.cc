@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "cache/nominated_pods.h"
+#include "config/feature_gates.h"
 #include "framework/runtime/fake_plugins_test.h"
 #include "tests/fixtures.h"
 
@@ -45,15 +46,20 @@ class RuntimeTest : public ::testing::Test {
     p.plugins.bind.enabled = {{"Binder", 0}};
     return p;
   }
-  Result<std::unique_ptr<Framework>> TryBuild(const config::Profile& profile) {
+  Result<std::unique_ptr<Framework>> TryBuild(
+      const config::Profile& profile,
+      config::SchedulerVersion version = config::SchedulerVersion::kV126) {
     registry_ = FakeRegistry();
     FrameworkOptions options;
     options.registry = &registry_;
     options.nominated = &nominated_;
+    options.feature_gates = config::DefaultFeatureGates(version);
     return Framework::New(profile, options);
   }
-  std::unique_ptr<Framework> Build(const config::Profile& profile) {
-    auto f = TryBuild(profile);
+  std::unique_ptr<Framework> Build(
+      const config::Profile& profile,
+      config::SchedulerVersion version = config::SchedulerVersion::kV126) {
+    auto f = TryBuild(profile, version);
     EXPECT_TRUE(f.ok()) << f.error().message;
     if (!f.ok()) return nullptr;
     (*f)->SetCluster(&cluster_);
@@ -158,6 +164,58 @@ TEST_F(RuntimeTest, PreFilterRejectionKeepsItsStatusAndErrorsAreWrapped) {
   s = f->RunPreFilterPlugins(&state, pod_, &r);
   EXPECT_TRUE(s.IsError());
   EXPECT_EQ(s.Message(), "running PreFilter plugin \"A\": broken");
+}
+
+// v1.26 merges every PostFilter's rejection (the code of highest
+// precedence); v1.35 stops at an UnschedulableAndUnresolvable one.
+TEST_F(RuntimeTest, PostFilterUnresolvableEndsTheRunInV135Only) {
+  size_t a = Add("A", FakeKind::kPostFilter), b = Add("B", FakeKind::kPostFilter),
+         c = Add("C", FakeKind::kPostFilter);
+  Spec(a).post_filter_status = Status::Unschedulable("a says no");
+  Spec(a).post_filter_node = "n1";
+  Spec(b).post_filter_status = Status::Unresolvable("b says never");
+  Spec(c).post_filter_status = Status::Unschedulable("c says no");
+  config::Profile p = BaseProfile();
+  p.plugins.post_filter.enabled = {{"A", 0}, {"B", 0}, {"C", 0}};
+  for (auto version : {config::SchedulerVersion::kV126, config::SchedulerVersion::kV135}) {
+    SCOPED_TRACE(config::SchedulerVersionName(version));
+    auto f = Build(p, version);
+    ASSERT_TRUE(f);
+    CycleState state;
+    PostFilterResult result;
+    Status s = f->RunPostFilterPlugins(&state, pod_, {}, &result);
+    EXPECT_EQ(s.code(), Code::kUnschedulableAndUnresolvable);
+    if (version == config::SchedulerVersion::kV126) {
+      EXPECT_EQ(s.Message(), "a says no, b says never, c says no");
+      EXPECT_TRUE(result.nominating);  // A's, the last that nominated
+    } else {
+      EXPECT_EQ(s.Message(), "b says never");
+      EXPECT_EQ(s.failed_plugin(), "B");
+      EXPECT_FALSE(result.nominating);  // B's own result
+    }
+  }
+}
+
+TEST_F(RuntimeTest, PostFilterRejectionsJoinTheirReasons) {
+  size_t a = Add("A", FakeKind::kPostFilter), b = Add("B", FakeKind::kPostFilter);
+  Spec(a).post_filter_status = Status::Unschedulable("a says no");
+  Spec(b).post_filter_status = Status::Unschedulable("b says no");
+  Spec(b).post_filter_node = "";
+  config::Profile p = BaseProfile();
+  p.plugins.post_filter.enabled = {{"A", 0}, {"B", 0}};
+  for (auto version : {config::SchedulerVersion::kV126, config::SchedulerVersion::kV135}) {
+    SCOPED_TRACE(config::SchedulerVersionName(version));
+    auto f = Build(p, version);
+    ASSERT_TRUE(f);
+    CycleState state;
+    PostFilterResult result;
+    Status s = f->RunPostFilterPlugins(&state, pod_, {}, &result);
+    EXPECT_EQ(s.code(), Code::kUnschedulable);
+    EXPECT_EQ(s.Message(), "a says no, b says no");
+    EXPECT_EQ(s.failed_plugin(), "A");
+    EXPECT_TRUE(result.nominating);
+    EXPECT_EQ(result.nominated_node_name, "");
+  }
 }
 
 TEST_F(RuntimeTest, PreFilterResultsIntersect) {

@@ -20,6 +20,10 @@ Status DefaultPreemption::PostFilter(CycleState* state, const Pod& pod,
   return prefixed;
 }
 
+config::SchedulerVersion DefaultPreemption::version() const {
+  return handle_ != nullptr ? handle_->feature_gates().version : config::SchedulerVersion::kV126;
+}
+
 int32_t DefaultPreemption::CalculateNumCandidates(int32_t num_nodes) const {
   int32_t n = num_nodes * args_.min_candidate_nodes_percentage / 100;
   n = std::max(n, args_.min_candidate_nodes_absolute);
@@ -39,8 +43,12 @@ bool DefaultPreemption::PodEligibleToPreemptOthers(const Pod& pod, const Status*
     return false;
   }
   if (pod.nominated_node_name.empty()) return true;
+  const bool v135 = version() >= config::SchedulerVersion::kV135;
   // A nominated node the filters now call unresolvable is worth preempting
-  // elsewhere again.
+  // elsewhere again. v1.35 reads the node's status from NodeToStatus, where
+  // a node without one has the absent status (UnschedulableAndUnresolvable
+  // unless PreFilter said otherwise).
+  if (v135 && nominated_status == nullptr) return true;
   if (nominated_status && nominated_status->code() == Code::kUnschedulableAndUnresolvable)
     return true;
   const ClusterState& cluster = handle_->cluster();
@@ -49,7 +57,10 @@ bool DefaultPreemption::PodEligibleToPreemptOthers(const Pod& pod, const Status*
   const int32_t priority = PodPriority(pod);
   for (PodId id : cluster.node_info(nominated).pods) {
     const PodInfo& p = cluster.pod(id);
-    if (p.terminating && PodPriority(p.pod) < priority) {
+    if (PodPriority(p.pod) >= priority) continue;
+    // v1.26 waits for any terminating lower-priority pod; v1.35 only for one
+    // that preemption is terminating.
+    if (v135 ? PodTerminatingByPreemption(p) : p.terminating) {
       *message = "not eligible due to a terminating pod on the nominated node.";
       return false;
     }
@@ -88,8 +99,9 @@ Status DefaultPreemption::SelectVictimsOnNode(CycleState* state, const Pod& pod,
 
   // Then put back as many as possible, most important first, pods that a
   // budget protects before the others.
+  const config::SchedulerVersion v = version();
   std::sort(potential.begin(), potential.end(), [&](PodId a, PodId b) {
-    return preemption::MoreImportantPod126(cluster.pod(a).pod, cluster.pod(b).pod);
+    return preemption::MoreImportantPodByName(cluster.pod(a).pod, cluster.pod(b).pod, v);
   });
   std::vector<PodId> violating, non_violating;
   FilterPodsWithPDBViolation(cluster, potential, pdbs, &violating, &non_violating);
@@ -115,8 +127,31 @@ Status DefaultPreemption::SelectVictimsOnNode(CycleState* state, const Pod& pod,
     bool fit = false;
     if (Status s = reprieve(id, &fit); !s.IsSuccess()) return s;
   }
+  // v1.35 sorts the victims again when both groups had pods, so that the
+  // first is the most important (pickOneNodeForPreemption reads its
+  // priority); v1.26 keeps the budget-violating ones first. Upstream's
+  // sort.Slice (no name tie-break here) is an insertion sort up to 12 pods,
+  // stable like this one; beyond that only the order of equal pods could
+  // differ, and the first victim's priority stays the same.
+  if (v >= config::SchedulerVersion::kV135 && !violating.empty() && !non_violating.empty()) {
+    std::stable_sort(victims->begin(), victims->end(), [&](PodId a, PodId b) {
+      return preemption::MoreImportantPod(cluster.pod(a).pod, cluster.pod(b).pod, v);
+    });
+  }
   return Status::Success();
 }
+
+bool PodTerminatingByPreemption(const PodInfo& pod) {
+  if (!pod.terminating) return false;
+  for (const PodCondition& c : pod.pod.conditions) {
+    if (c.type != "DisruptionTarget") continue;
+    // The first DisruptionTarget condition decides.
+    return c.status == "True" && c.reason == "PreemptionByScheduler";
+  }
+  return false;
+}
+
+Status DefaultPreemptionWithPreEnqueue::PreEnqueue(const Pod& /*pod*/) { return Status::Success(); }
 
 void FilterPodsWithPDBViolation(const ClusterState& cluster, const std::vector<PodId>& pods,
                                 const std::vector<PodDisruptionBudget>& pdbs,
@@ -157,6 +192,8 @@ std::unique_ptr<Plugin> NewDefaultPreemption(const config::PluginArgs& args, Han
     *error = Status::Error("got args of the wrong type, want DefaultPreemptionArgs");
     return nullptr;
   }
+  if (handle != nullptr && handle->feature_gates().AtLeast(config::SchedulerVersion::kV135))
+    return std::make_unique<DefaultPreemptionWithPreEnqueue>(a, handle);
   return std::make_unique<DefaultPreemption>(a, handle);
 }
 

@@ -1,6 +1,7 @@
 // DefaultPreemption (PostFilter): when a pod fits no node, preempt
 // lower-priority pods on one node so that it fits there later. The policy
 // half of upstream's plugin; the generic steps are framework/preemption.
+// The release (v1.26 or v1.35) is the Handle's feature gates' version.
 #pragma once
 
 #include <string>
@@ -13,7 +14,7 @@
 
 namespace ksched::framework::plugins {
 
-class DefaultPreemption final : public PostFilterPlugin, public preemption::Interface {
+class DefaultPreemption : public PostFilterPlugin, public preemption::Interface {
  public:
   DefaultPreemption(config::DefaultPreemptionArgs args, Handle* handle)
       : args_(args), handle_(handle) {}
@@ -34,9 +35,28 @@ class DefaultPreemption final : public PostFilterPlugin, public preemption::Inte
   int32_t CalculateNumCandidates(int32_t num_nodes) const;
 
  private:
+  config::SchedulerVersion version() const;
+
   config::DefaultPreemptionArgs args_;
   Handle* handle_;
 };
+
+// v1.35's DefaultPreemption is also a PreEnqueue plugin: with
+// SchedulerAsyncPreemption a preemptor waits in the queue until its victims'
+// deletion has started ("waiting for the preemption for this pod to be
+// finished"). ksched's preemption has deleted them when PostFilter returns
+// (the vectors wait for upstream's goroutine too), so no pod is ever held
+// here; the plugin is listed at PreEnqueue, as upstream lists it.
+class DefaultPreemptionWithPreEnqueue final : public DefaultPreemption, public PreEnqueuePlugin {
+ public:
+  using DefaultPreemption::DefaultPreemption;
+  Status PreEnqueue(const Pod& pod) override;
+};
+
+// Upstream's podTerminatingByPreemption (v1.35): deletionTimestamp set and
+// the pod's DisruptionTarget condition True with reason
+// PreemptionByScheduler.
+bool PodTerminatingByPreemption(const PodInfo& pod);
 
 // Upstream's filterPodsWithPDBViolation: splits `pods` (order kept) by
 // whether deleting them all, in order, would take some matching budget below

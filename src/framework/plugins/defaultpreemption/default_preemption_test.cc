@@ -60,29 +60,58 @@ TEST(PickOneNodeForPreemption, Criteria) {
   using preemption::Candidate;
   const NodeId n1 = c.FindNode("n1"), n2 = c.FindNode("n2"), n3 = c.FindNode("n3");
   // Fewest PDB violations first.
-  EXPECT_EQ(preemption::PickOneNodeForPreemption(
-                c, {{n1, {PodNamed(c, "a")}, 1}, {n3, {PodNamed(c, "c"), PodNamed(c, "d")}, 0}}),
-            n3);
-  // Then the lowest priority of the most important victim.
-  EXPECT_EQ(preemption::PickOneNodeForPreemption(
-                c, {{n1, {PodNamed(c, "a")}, 0}, {n3, {PodNamed(c, "c"), PodNamed(c, "d")}, 0}}),
-            n3);
-  // Equal on everything but start time: the later earliest start wins.
-  EXPECT_EQ(preemption::PickOneNodeForPreemption(
-                c, {{n1, {PodNamed(c, "a")}, 0}, {n2, {PodNamed(c, "b")}, 0}}),
-            n2);
+  for (auto v : {config::SchedulerVersion::kV126, config::SchedulerVersion::kV135}) {
+    EXPECT_EQ(
+        preemption::PickOneNodeForPreemption(
+            c, {{n1, {PodNamed(c, "a")}, 1}, {n3, {PodNamed(c, "c"), PodNamed(c, "d")}, 0}}, v),
+        n3);
+    // Then the lowest priority of the most important victim.
+    EXPECT_EQ(
+        preemption::PickOneNodeForPreemption(
+            c, {{n1, {PodNamed(c, "a")}, 0}, {n3, {PodNamed(c, "c"), PodNamed(c, "d")}, 0}}, v),
+        n3);
+    // Equal on everything but start time: the later earliest start wins.
+    EXPECT_EQ(preemption::PickOneNodeForPreemption(
+                  c, {{n1, {PodNamed(c, "a")}, 0}, {n2, {PodNamed(c, "b")}, 0}}, v),
+              n2);
+  }
 }
 
-TEST(MoreImportantPod126, OrderAndTieBreak) {
+TEST(MoreImportantPod, OrderAndTieBreak) {
   ClusterState c = Cluster();
   const Pod& a = c.pod(PodNamed(c, "a")).pod;
   const Pod& b = c.pod(PodNamed(c, "b")).pod;
   const Pod& cc = c.pod(PodNamed(c, "c")).pod;
   const Pod& d = c.pod(PodNamed(c, "d")).pod;
-  EXPECT_TRUE(preemption::MoreImportantPod126(a, b));   // earlier start
-  EXPECT_TRUE(preemption::MoreImportantPod126(b, cc));  // higher priority
-  EXPECT_TRUE(preemption::MoreImportantPod126(cc, d));  // no start times: by name
-  EXPECT_FALSE(preemption::MoreImportantPod126(d, cc));
+  for (auto v : {config::SchedulerVersion::kV126, config::SchedulerVersion::kV135}) {
+    EXPECT_TRUE(preemption::MoreImportantPodByName(a, b, v));   // earlier start
+    EXPECT_TRUE(preemption::MoreImportantPodByName(b, cc, v));  // higher priority
+    EXPECT_TRUE(preemption::MoreImportantPodByName(cc, d, v));  // no start times: by name
+    EXPECT_FALSE(preemption::MoreImportantPodByName(d, cc, v));
+    EXPECT_FALSE(preemption::MoreImportantPod(cc, d, v));  // equal without the name
+    EXPECT_FALSE(preemption::MoreImportantPod(d, cc, v));
+  }
+}
+
+// A pod without status.startTime starts after every pod with one: at the
+// int64 maximum for v1.26's vectors (9999-12-31), at 2262-01-01 for v1.35's.
+// Only a start time between the two tells them apart.
+TEST(MoreImportantPod, StartTimePlaceholderPerRelease) {
+  ClusterState c = TestCluster(R"({"kind":"List","items":[
+    {"kind":"Node","metadata":{"name":"n1"}},
+    {"kind":"Pod","metadata":{"name":"late","namespace":"default"},
+     "spec":{"nodeName":"n1","containers":[{"name":"c"}]},
+     "status":{"startTime":"2262-02-01T00:00:00Z"}},
+    {"kind":"Pod","metadata":{"name":"unstarted","namespace":"default"},
+     "spec":{"nodeName":"n1","containers":[{"name":"c"}]}}]})");
+  const Pod& late = c.pod(PodNamed(c, "late")).pod;
+  const Pod& unstarted = c.pod(PodNamed(c, "unstarted")).pod;
+  using config::SchedulerVersion;
+  EXPECT_EQ(preemption::PodStartTime(unstarted, SchedulerVersion::kV135),
+            int64_t{9214646400} * 1000000000);
+  EXPECT_TRUE(preemption::MoreImportantPod(late, unstarted, SchedulerVersion::kV126));
+  EXPECT_FALSE(preemption::MoreImportantPod(late, unstarted, SchedulerVersion::kV135));
+  EXPECT_TRUE(preemption::MoreImportantPod(unstarted, late, SchedulerVersion::kV135));
 }
 
 }  // namespace
