@@ -144,8 +144,15 @@ TEST(ConfigLoad, SurvivesMutatedSeeds) {
         for (int k = 0; k < 1 + i % 4; ++k)
           text[next() % text.size()] = kBytes[next() % (sizeof kBytes - 1)];
       }
+      // v1.26 with and without VolumeCapacityPriority, v1.35 with and
+      // without StorageCapacityScoring.
       FeatureGates gates;
-      gates.volume_capacity_priority = i % 2 == 0;
+      if (i % 4 >= 2) {
+        gates = DefaultFeatureGates(SchedulerVersion::kV135);
+        gates.storage_capacity_scoring = i % 2 == 0;
+      } else {
+        gates.volume_capacity_priority = i % 2 == 0;
+      }
       auto r = LoadConfiguration(text, "m", gates);
       if (!r.ok()) continue;
       ++loaded;
