@@ -19,6 +19,7 @@
 #include "cache/node_tree.h"
 #include "cli/replay.h"
 #include "cli/step_writer.h"
+#include "config/feature_gates.h"
 #include "config/load.h"
 #include "config/validation.h"
 #include "extender/extender_wire.h"
@@ -308,8 +309,15 @@ void ExtenderReply(std::string_view data) {
 }
 
 void Config(std::string_view data) {
+  // The first byte picks the release and its shape gate.
+  const unsigned char first = data.empty() ? 0 : static_cast<unsigned char>(data[0]);
   config::FeatureGates gates;
-  gates.volume_capacity_priority = !data.empty() && (data[0] & 1) != 0;
+  if ((first & 2) != 0) {
+    gates = config::DefaultFeatureGates(config::SchedulerVersion::kV135);
+    gates.storage_capacity_scoring = (first & 1) != 0;
+  } else {
+    gates.volume_capacity_priority = (first & 1) != 0;
+  }
   auto cfg = config::LoadConfiguration(data, "fuzz-config", gates);
   if (!cfg.ok()) return;
   auto errs = config::ValidateKubeSchedulerConfiguration(*cfg, gates);

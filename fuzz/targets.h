@@ -41,7 +41,8 @@ void Scenario(std::string_view data);
 // Go's JSON framing and the printf-verb rewriting of its error text.
 void ExtenderReply(std::string_view data);
 // config::LoadConfiguration (KubeSchedulerConfiguration, JSON or YAML); the
-// first byte's low bit turns VolumeCapacityPriority on. A loaded
+// first byte picks the release (bit 1: v1.35) and its low bit the shape gate
+// (VolumeCapacityPriority, v1.35's StorageCapacityScoring). A loaded
 // configuration must pass its own validation again.
 void Config(std::string_view data);
 // cel::CompileDeviceSelector on the input as a DRA CEL selector; a compiled

@@ -419,5 +419,70 @@ TEST(FrameworkCli, ConfigWithoutSchedulerVersionRunsOnTheFramework) {
   EXPECT_NE(replay.err.find("scheduled as v1.26"), std::string::npos) << replay.err;
 }
 
+// --config is read as the chosen release reads it: v1.35 (the default)
+// takes only kubescheduler.config.k8s.io/v1 and its new fields; v1.26 also
+// takes v1beta3 and refuses v1.35's fields.
+TEST(FrameworkCli, ConfigIsReadAsTheReleaseReadsIt) {
+  std::string v135 = WriteTemp("cfg135.yaml",
+                               "apiVersion: kubescheduler.config.k8s.io/v1\n"
+                               "kind: KubeSchedulerConfiguration\n"
+                               "delayCacheUntilActive: true\n"
+                               "profiles:\n"
+                               "- pluginConfig:\n"
+                               "  - name: InterPodAffinity\n"
+                               "    args:\n"
+                               "      ignorePreferredTermsOfExistingPods: true\n");
+  CommandRun latest = Ksched("schedule -f " + Example("cluster.yaml") + " --config " + v135);
+  EXPECT_EQ(latest.status, 1) << latest.err;
+  CommandRun old = Ksched("schedule -f " + Example("cluster.yaml") +
+                          " --scheduler-version v1.26 --config " + v135);
+  EXPECT_EQ(old.status, 2);
+  EXPECT_NE(old.err.find("unknown field \"delayCacheUntilActive\""), std::string::npos) << old.err;
+
+  std::string beta = WriteTemp("cfgbeta3.yaml",
+                               "apiVersion: kubescheduler.config.k8s.io/v1beta3\n"
+                               "kind: KubeSchedulerConfiguration\n");
+  CommandRun beta_old = Ksched("schedule -f " + Example("cluster.yaml") +
+                               " --scheduler-version v1.26 --config " + beta);
+  EXPECT_EQ(beta_old.status, 1) << beta_old.err;
+  CommandRun beta_new = Ksched("schedule -f " + Example("cluster.yaml") + " --config " + beta);
+  EXPECT_EQ(beta_new.status, 2);
+  EXPECT_NE(beta_new.err.find("no kind \"KubeSchedulerConfiguration\" is registered for version "
+                              "\"kubescheduler.config.k8s.io/v1beta3\""),
+            std::string::npos)
+      << beta_new.err;
+
+  std::string plain = WriteTemp("cfgv1.yaml",
+                                "apiVersion: kubescheduler.config.k8s.io/v1\n"
+                                "kind: KubeSchedulerConfiguration\n");
+  for (const char* version : {"", " --scheduler-version v1.26", " --scheduler-version v1.35"}) {
+    CommandRun r =
+        Ksched("schedule -f " + Example("cluster.yaml") + version + " --config " + plain);
+    EXPECT_EQ(r.status, 1) << version << ": " << r.err;
+  }
+}
+
+// An unknown --feature-gates gate exits 2 and lists the release's gates
+// (v1.35: kube-scheduler's, with the logging gates).
+TEST(FrameworkCli, UnknownFeatureGateListsTheKnownOnes) {
+  CommandRun r = Ksched("schedule -f " + Example("cluster.yaml") + " --feature-gates Bogus=true");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("--feature-gates: unrecognized feature gate: Bogus"), std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("knows: APIResponseCompression, "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("ContextualLogging"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("StorageCapacityScoring"), std::string::npos) << r.err;
+  EXPECT_TRUE(r.out.empty()) << r.out;
+  CommandRun logging =
+      Ksched("schedule -f " + Example("cluster.yaml") + " --feature-gates ContextualLogging=false");
+  EXPECT_EQ(logging.status, 1) << logging.err;
+  CommandRun old = Ksched("schedule -f " + Example("cluster.yaml") +
+                          " --scheduler-version v1.26 --feature-gates StorageCapacityScoring=true");
+  EXPECT_EQ(old.status, 2);
+  EXPECT_NE(old.err.find("unrecognized feature gate: StorageCapacityScoring"), std::string::npos)
+      << old.err;
+  EXPECT_NE(old.err.find("VolumeCapacityPriority"), std::string::npos) << old.err;
+}
+
 }  // namespace
 }  // namespace ksched::cli_testing

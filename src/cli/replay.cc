@@ -210,7 +210,10 @@ Result<config::FeatureGates> ScenarioFeatureGates(const Scenario& scenario) {
   auto version = ScenarioSchedulerVersion(scenario);
   if (!version.ok()) return version.error();
   config::FeatureGates gates = config::DefaultFeatureGates(*version);
-  if (Status st = config::SetFeatureGatesFromMap(scenario.feature_gates, &gates); !st.ok())
+  // Scenarios are the reference harness's input: its gate registry.
+  if (Status st = config::SetFeatureGatesFromMap(scenario.feature_gates, &gates,
+                                                 config::GateRegistry::kReferenceHarness);
+      !st.ok())
     return MakeError("featureGates: " + st.error().message);
   return gates;
 }

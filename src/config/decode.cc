@@ -21,15 +21,32 @@ namespace {
 namespace dom = simdjson::dom;
 using simdjson::SUCCESS;
 
-// The kinds of the scheme upstream registers for each version: the
-// configuration and the args of in-tree plugins (<Plugin>Args).
-constexpr std::array<std::string_view, 7> kArgsPlugins = {
-    "DefaultPreemption", "InterPodAffinity",  "NodeAffinity",  "NodeResourcesBalancedAllocation",
-    "NodeResourcesFit",  "PodTopologySpread", "VolumeBinding",
+// The kinds of the scheme upstream registers: the configuration and the args
+// of in-tree plugins (<Plugin>Args), with the first release that has each.
+struct ArgsKind {
+  std::string_view plugin;
+  SchedulerVersion first;
 };
+constexpr std::array<ArgsKind, 8> kArgsPlugins = {{
+    {"DefaultPreemption", SchedulerVersion::kV126},
+    {"DynamicResources", SchedulerVersion::kV135},
+    {"InterPodAffinity", SchedulerVersion::kV126},
+    {"NodeAffinity", SchedulerVersion::kV126},
+    {"NodeResourcesBalancedAllocation", SchedulerVersion::kV126},
+    {"NodeResourcesFit", SchedulerVersion::kV126},
+    {"PodTopologySpread", SchedulerVersion::kV126},
+    {"VolumeBinding", SchedulerVersion::kV126},
+}};
 constexpr std::string_view kConfigKind = "KubeSchedulerConfiguration";
-// Where upstream's scheme is created; its errors name it.
-constexpr std::string_view kSchemeName = "pkg/scheduler/apis/config/scheme/scheme.go:31";
+// Where upstream's scheme is created (runtime.NewScheme names it by its call
+// site); its errors name it. v1.35's is the reference harness's text (the
+// scheduler vendored under k8s.io/kubernetes); v1.26's that of the harness
+// built inside the kubernetes tree.
+std::string_view SchemeName(SchedulerVersion v) {
+  if (v >= SchedulerVersion::kV135)
+    return "k8s.io/kubernetes/pkg/scheduler/apis/config/scheme/scheme.go:29";
+  return "pkg/scheduler/apis/config/scheme/scheme.go:31";
+}
 // The type upstream's meta factory decodes apiVersion and kind into.
 constexpr std::string_view kFindKindType =
     "struct { APIVersion string \"json:\\\"apiVersion,omitempty\\\"\"; Kind string "
@@ -59,7 +76,10 @@ std::string ValueWord(dom::element e) {
 // stops it; unknown and duplicate fields are strict errors, deduplicated.
 class Walker {
  public:
-  explicit Walker(std::string_view pkg) : pkg_(pkg) {}
+  Walker(std::string_view pkg, SchedulerVersion version)
+      : pkg_(pkg), v135_(version >= SchedulerVersion::kV135) {}
+
+  bool v135() const { return v135_; }
 
   bool stopped() const { return !fatal_.empty(); }
   // The error to report, or "" when the document decoded cleanly
@@ -75,6 +95,11 @@ class Walker {
 
   void TypeError(dom::element e, std::string_view go_type, std::string value = {}) {
     if (!type_error_.empty()) return;
+    type_error_ = TypeErrorText(e, go_type, std::move(value));
+  }
+  // "json: cannot unmarshal X into Go struct field S.a.b of type T" (or "Go
+  // value of type T" at the top).
+  std::string TypeErrorText(dom::element e, std::string_view go_type, std::string value = {}) {
     if (value.empty()) value = ValueWord(e);
     std::string msg = "json: cannot unmarshal " + value + " into Go ";
     if (struct_.empty() && fields_.empty()) {
@@ -90,7 +115,7 @@ class Walker {
       msg += " of type ";
     }
     msg += go_type;
-    type_error_ = std::move(msg);
+    return msg;
   }
   void Fatal(std::string msg) {
     if (fatal_.empty()) fatal_ = std::move(msg);
@@ -280,12 +305,27 @@ class Walker {
   void Duration(dom::element e, int64_t* out) {
     std::string_view s;
     if (!e.is_null() && e.get_string().get(s) != SUCCESS) {
-      Fatal("json: cannot unmarshal " + ValueWord(e) + " into Go value of type string");
+      // v1.35's encoding/json adds the field's context to the type error
+      // UnmarshalJSON returns; v1.26's (Go 1.19) did not.
+      if (v135_)
+        Fatal(TypeErrorText(e, "string"));
+      else
+        Fatal("json: cannot unmarshal " + ValueWord(e) + " into Go value of type string");
       return;
     }
-    std::optional<int64_t> ns = ParseGoDuration(s);
-    if (!ns) return Fatal("time: invalid duration " + GoQuote(s));
+    auto ns = ParseGoDurationOrError(s);
+    if (!ns.ok()) return Fatal(ns.error().message);
     *out = *ns;
+  }
+  // *metav1.Duration: null leaves it nil.
+  void OptDuration(dom::element e, std::optional<int64_t>* out) {
+    if (e.is_null()) {
+      out->reset();
+      return;
+    }
+    int64_t ns = 0;
+    Duration(e, &ns);
+    if (!stopped()) *out = ns;
   }
   // []byte: base64 text.
   void Bytes(dom::element e, std::string* out) {
@@ -306,6 +346,7 @@ class Walker {
 
  private:
   std::string_view pkg_;
+  bool v135_;
   std::string path_;                      // strict path: profiles[0].plugins
   std::vector<std::string_view> fields_;  // Go's field stack: profiles, plugins
   std::string_view struct_;               // the innermost struct being filled
@@ -546,6 +587,20 @@ void DecodeArgs(Walker& w, dom::element e, InterPodAffinityArgs* out) {
                if (v.is_null()) out->hard_pod_affinity_weight = 1;
                return w.Integer(v, &out->hard_pod_affinity_weight, "int32"), true;
              }
+             // Not in v1.26's API.
+             if (k == "ignorePreferredTermsOfExistingPods" && w.v135()) {
+               if (v.is_null()) out->ignore_preferred_terms_of_existing_pods = false;
+               return w.Bool(v, &out->ignore_preferred_terms_of_existing_pods), true;
+             }
+             return TypeMetaField(w, k, v);
+           });
+}
+
+void DecodeArgs(Walker& w, dom::element e, DynamicResourcesArgs* out) {
+  w.Object(e, "DynamicResourcesArgs", w.Type("DynamicResourcesArgs"),
+           [&](std::string_view k, dom::element v) {
+             if (k == "filterTimeout") return w.OptDuration(v, &out->filter_timeout_ns), true;
+             if (k == "bindingTimeout") return w.OptDuration(v, &out->binding_timeout_ns), true;
              return TypeMetaField(w, k, v);
            });
 }
@@ -617,8 +672,9 @@ Result<TypeMeta> ReadTypeMeta(dom::element e) {
 // args kind (upstream's decodeNestedObjects). A wrong type is returned as the
 // error; strict findings are appended to *strict.
 Status DecodePluginArgs(dom::element args, bool present, const std::string& where,
-                        std::string_view pkg, PluginConfig* pc, std::vector<std::string>* strict) {
-  pc->args = EmptyArgsFor(pc->name);
+                        std::string_view pkg, SchedulerVersion version, PluginConfig* pc,
+                        std::vector<std::string>* strict) {
+  pc->args = EmptyArgsFor(pc->name, version);
   if (std::holds_alternative<std::monostate>(pc->args)) return Status::Ok();
   const std::string prefix = where + ": decoding args for plugin " + pc->name + ": ";
   if (!present || args.is_null()) return Status::Ok();
@@ -632,7 +688,7 @@ Status DecodePluginArgs(dom::element args, bool present, const std::string& wher
     return MakeError(where + ": args for plugin " + pc->name + " were not of type " + want_kind +
                      "." + std::string(kGroup) + ", got " + tm->kind + "." + group);
   }
-  Walker w(pkg);
+  Walker w(pkg, version);
   std::visit(
       [&](auto& a) {
         if constexpr (!std::is_same_v<std::decay_t<decltype(a)>, std::monostate>)
@@ -640,7 +696,14 @@ Status DecodePluginArgs(dom::element args, bool present, const std::string& wher
       },
       pc->args);
   if (!w.Error().empty()) return MakeError(prefix + w.Error());
-  if (!w.StrictErrors().empty()) strict->push_back(prefix + JoinStrict(w.StrictErrors()));
+  if (!w.StrictErrors().empty()) {
+    // upstream wraps "decoding args for plugin P: <strict>" in a strict
+    // decoding error of its own; v1.35 prints that wrapper's prefix.
+    std::string inner =
+        "decoding args for plugin " + pc->name + ": " + JoinStrict(w.StrictErrors());
+    if (w.v135()) inner = "strict decoding error: " + inner;
+    strict->push_back(where + ": " + inner);
+  }
   return Status::Ok();
 }
 
@@ -648,7 +711,8 @@ Status DecodePluginArgs(dom::element args, bool present, const std::string& wher
 
 class ConfigDecoder {
  public:
-  ConfigDecoder(std::string_view pkg, bool v1) : w_(pkg), v1_(v1) {}
+  ConfigDecoder(std::string_view pkg, bool v1, SchedulerVersion version)
+      : w_(pkg, version), v1_(v1) {}
 
   Walker& walker() { return w_; }
 
@@ -670,6 +734,11 @@ class ConfigDecoder {
                 if (k == "enableContentionProfiling") {
                   out->enable_contention_profiling_set = !v.is_null();
                   return w_.Bool(v, &c.enable_contention_profiling), true;
+                }
+                // Not in v1.26's API.
+                if (k == "delayCacheUntilActive" && w_.v135()) {
+                  if (v.is_null()) c.delay_cache_until_active = false;
+                  return w_.Bool(v, &c.delay_cache_until_active), true;
                 }
                 if (k == "percentageOfNodesToScore")
                   return w_.OptInteger(v, &c.percentage_of_nodes_to_score, "int32"), true;
@@ -884,11 +953,29 @@ class ConfigDecoder {
 };
 
 // "NodeResourcesFitArgs": the args kind of an in-tree plugin.
-bool IsArgsKind(std::string_view kind) {
+bool IsArgsKind(std::string_view kind, SchedulerVersion version) {
   constexpr std::string_view kSuffix = "Args";
   if (kind.size() <= kSuffix.size() || kind.substr(kind.size() - kSuffix.size()) != kSuffix)
     return false;
-  return PluginHasArgs(kind.substr(0, kind.size() - kSuffix.size()));
+  return PluginHasArgs(kind.substr(0, kind.size() - kSuffix.size()), version);
+}
+
+// Go's time package quotes a duration in its errors with its own quote: bytes
+// outside printable ASCII as \xNN, quotes and backslashes escaped.
+std::string TimeQuote(std::string_view s) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out = "\"";
+  for (unsigned char c : s) {
+    if (c >= 0x80 || c < ' ') {
+      out += "\\x";
+      out += kHex[c >> 4];
+      out += kHex[c & 0xF];
+      continue;
+    }
+    if (c == '"' || c == '\\') out += '\\';
+    out += static_cast<char>(c);
+  }
+  return out + "\"";
 }
 
 std::string WithFile(std::string_view filename, std::string msg) {
@@ -898,66 +985,106 @@ std::string WithFile(std::string_view filename, std::string msg) {
 
 }  // namespace
 
-std::optional<int64_t> ParseGoDuration(std::string_view s) {
+Result<int64_t> ParseGoDurationOrError(std::string_view s) {
+  const std::string_view orig = s;
+  auto invalid = [&] { return MakeError("time: invalid duration " + TimeQuote(orig)); };
+  constexpr uint64_t kLimit = uint64_t{1} << 63;
+  uint64_t d = 0;
   bool neg = false;
   if (!s.empty() && (s[0] == '-' || s[0] == '+')) {
     neg = s[0] == '-';
     s.remove_prefix(1);
   }
-  if (s == "0") return 0;
-  if (s.empty()) return std::nullopt;
-  long double total = 0;
+  if (s == "0") return int64_t{0};
+  if (s.empty()) return invalid();
+  auto digit = [](char c) { return c >= '0' && c <= '9'; };
   while (!s.empty()) {
+    if (!(s[0] == '.' || digit(s[0]))) return invalid();
+    // The integer part, exact (time's leadingInt).
+    uint64_t v = 0;
     size_t i = 0;
-    long double v = 0;
-    bool digits = false;
-    while (i < s.size() && s[i] >= '0' && s[i] <= '9') {
-      v = v * 10 + (s[i] - '0');
-      ++i;
-      digits = true;
+    for (; i < s.size() && digit(s[i]); ++i) {
+      if (v > kLimit / 10) return invalid();
+      v = v * 10 + static_cast<uint64_t>(s[i] - '0');
+      if (v > kLimit) return invalid();
     }
-    if (i < s.size() && s[i] == '.') {
-      ++i;
-      long double scale = 0.1L;
-      while (i < s.size() && s[i] >= '0' && s[i] <= '9') {
-        v += (s[i] - '0') * scale;
-        scale /= 10;
-        ++i;
-        digits = true;
+    const bool pre = i > 0;
+    s.remove_prefix(i);
+    // The fraction: digits kept while they fit, the rest dropped
+    // (time's leadingFraction).
+    uint64_t f = 0;
+    double scale = 1;
+    bool post = false;
+    if (!s.empty() && s[0] == '.') {
+      s.remove_prefix(1);
+      bool overflow = false;
+      size_t j = 0;
+      for (; j < s.size() && digit(s[j]); ++j) {
+        if (overflow) continue;
+        if (f > (kLimit - 1) / 10) {
+          overflow = true;
+          continue;
+        }
+        uint64_t y = f * 10 + static_cast<uint64_t>(s[j] - '0');
+        if (y > kLimit) {
+          overflow = true;
+          continue;
+        }
+        f = y;
+        scale *= 10;
       }
+      post = j > 0;
+      s.remove_prefix(j);
     }
-    if (!digits) return std::nullopt;
-    size_t j = i;
-    while (j < s.size() && s[j] != '.' && !(s[j] >= '0' && s[j] <= '9')) ++j;
-    std::string_view unit = s.substr(i, j - i);
-    long double scale = 0;
-    if (unit == "ns")
-      scale = 1;
-    else if (unit == "us" || unit == "\xC2\xB5s" || unit == "\xCE\xBCs")
-      scale = 1e3L;
-    else if (unit == "ms")
-      scale = 1e6L;
-    else if (unit == "s")
-      scale = 1e9L;
-    else if (unit == "m")
-      scale = 60e9L;
-    else if (unit == "h")
-      scale = 3600e9L;
+    if (!pre && !post) return invalid();
+    size_t u = 0;
+    while (u < s.size() && s[u] != '.' && !digit(s[u])) ++u;
+    if (u == 0) return MakeError("time: missing unit in duration " + TimeQuote(orig));
+    const std::string_view unit_name = s.substr(0, u);
+    s.remove_prefix(u);
+    uint64_t unit = 0;
+    if (unit_name == "ns")
+      unit = 1;
+    else if (unit_name == "us" || unit_name == "\xC2\xB5s" || unit_name == "\xCE\xBCs")
+      unit = 1'000;
+    else if (unit_name == "ms")
+      unit = 1'000'000;
+    else if (unit_name == "s")
+      unit = 1'000'000'000;
+    else if (unit_name == "m")
+      unit = 60'000'000'000;
+    else if (unit_name == "h")
+      unit = 3'600'000'000'000;
     else
-      return std::nullopt;
-    total += v * scale;
-    if (total > static_cast<long double>(std::numeric_limits<int64_t>::max())) return std::nullopt;
-    s.remove_prefix(j);
+      return MakeError("time: unknown unit " + TimeQuote(unit_name) + " in duration " +
+                       TimeQuote(orig));
+    if (v > kLimit / unit) return invalid();
+    v *= unit;
+    if (f > 0) {
+      v += static_cast<uint64_t>(static_cast<double>(f) * (static_cast<double>(unit) / scale));
+      if (v > kLimit) return invalid();
+    }
+    d += v;
+    if (d > kLimit) return invalid();
   }
-  int64_t ns = static_cast<int64_t>(total);
-  return neg ? -ns : ns;
+  if (neg) return static_cast<int64_t>(0 - d);  // -(1<<63) is representable
+  if (d > kLimit - 1) return invalid();
+  return static_cast<int64_t>(d);
 }
 
-bool PluginHasArgs(std::string_view plugin) {
-  return std::find(kArgsPlugins.begin(), kArgsPlugins.end(), plugin) != kArgsPlugins.end();
+std::optional<int64_t> ParseGoDuration(std::string_view text) {
+  auto r = ParseGoDurationOrError(text);
+  if (!r.ok()) return std::nullopt;
+  return *r;
 }
 
-PluginArgs EmptyArgsFor(std::string_view plugin) {
+bool PluginHasArgs(std::string_view plugin, SchedulerVersion version) {
+  return std::any_of(kArgsPlugins.begin(), kArgsPlugins.end(),
+                     [&](const ArgsKind& k) { return k.plugin == plugin && k.first <= version; });
+}
+
+PluginArgs EmptyArgsFor(std::string_view plugin, SchedulerVersion version) {
+  if (!PluginHasArgs(plugin, version)) return std::monostate{};
   if (plugin == "NodeResourcesFit") return NodeResourcesFitArgs{};
   if (plugin == "NodeResourcesBalancedAllocation") return NodeResourcesBalancedAllocationArgs{};
   if (plugin == "PodTopologySpread") return PodTopologySpreadArgs{};
@@ -965,10 +1092,12 @@ PluginArgs EmptyArgsFor(std::string_view plugin) {
   if (plugin == "InterPodAffinity") return InterPodAffinityArgs{};
   if (plugin == "DefaultPreemption") return DefaultPreemptionArgs{};
   if (plugin == "VolumeBinding") return VolumeBindingArgs{};
+  if (plugin == "DynamicResources") return DynamicResourcesArgs{};
   return std::monostate{};
 }
 
-Result<DecodedConfiguration> DecodeConfiguration(std::string_view text, std::string_view filename) {
+Result<DecodedConfiguration> DecodeConfiguration(std::string_view text, std::string_view filename,
+                                                 SchedulerVersion version) {
   std::string json_storage;
   std::string_view json = text;
   if (!LooksLikeJson(text)) {
@@ -989,17 +1118,19 @@ Result<DecodedConfiguration> DecodeConfiguration(std::string_view text, std::str
   if (tm->api_version.empty())
     return MakeError(
         WithFile(filename, "Object 'apiVersion' is missing in '" + std::string(text) + "'"));
+  const bool v135 = version >= SchedulerVersion::kV135;
   const bool v1 = tm->api_version == kVersionV1;
-  const bool v1beta3 = tm->api_version == kVersionV1beta3;
-  const bool known_kind = tm->kind == kConfigKind || IsArgsKind(tm->kind);
-  if (tm->api_version == "kubescheduler.config.k8s.io/v1beta2" && known_kind)
+  // v1.35's scheme has only v1 (v1beta3 was removed in v1.29).
+  const bool v1beta3 = !v135 && tm->api_version == kVersionV1beta3;
+  const bool known_kind = tm->kind == kConfigKind || IsArgsKind(tm->kind, version);
+  if (!v135 && tm->api_version == "kubescheduler.config.k8s.io/v1beta2" && known_kind)
     return MakeError(WithFile(filename,
                               "KubeSchedulerConfiguration kubescheduler.config.k8s.io/v1beta2 is "
                               "not supported by ksched: use kubescheduler.config.k8s.io/v1"));
   if ((!v1 && !v1beta3) || !known_kind)
-    return MakeError(
-        WithFile(filename, "no kind " + GoQuote(tm->kind) + " is registered for version " +
-                               GoQuote(tm->api_version) + " in scheme " + GoQuote(kSchemeName)));
+    return MakeError(WithFile(
+        filename, "no kind " + GoQuote(tm->kind) + " is registered for version " +
+                      GoQuote(tm->api_version) + " in scheme " + GoQuote(SchemeName(version))));
   if (tm->kind != kConfigKind)
     return MakeError(WithFile(filename, "couldn't decode as KubeSchedulerConfiguration, got " +
                                             tm->api_version + ", Kind=" + tm->kind + ": "));
@@ -1010,7 +1141,7 @@ Result<DecodedConfiguration> DecodeConfiguration(std::string_view text, std::str
   out.config.api_version = tm->api_version;
   // Absent fields decode to what upstream's versioned type holds when absent.
   out.config.profiles.clear();
-  ConfigDecoder decoder(pkg, v1);
+  ConfigDecoder decoder(pkg, v1, version);
   decoder.Decode(root, &out);
   if (!decoder.walker().Error().empty())
     return MakeError(WithFile(filename, decoder.walker().Error()));
@@ -1024,8 +1155,8 @@ Result<DecodedConfiguration> DecodeConfiguration(std::string_view text, std::str
       const std::string where =
           "decoding .profiles[" + std::to_string(i) + "].pluginConfig[" + std::to_string(j) + "]";
       std::vector<std::string> nested;
-      Status s =
-          DecodePluginArgs(args, present, where, pkg, &profiles[i].plugin_config[j], &nested);
+      Status s = DecodePluginArgs(args, present, where, pkg, version, &profiles[i].plugin_config[j],
+                                  &nested);
       if (!s.ok()) return MakeError(WithFile(filename, s.error().message));
       for (auto& n : nested) strict.push_back(std::move(n));
     }

@@ -10,8 +10,13 @@
 namespace ksched::config {
 namespace {
 
+// The v1.26 tests below predate the release parameter.
+Result<DecodedConfiguration> DecodeV126(std::string_view text, std::string_view filename) {
+  return DecodeConfiguration(text, filename, SchedulerVersion::kV126);
+}
+
 std::string Error(std::string_view text) {
-  auto r = DecodeConfiguration(text, "sched.json");
+  auto r = DecodeV126(text, "sched.json");
   return r.ok() ? "<ok>" : r.error().message;
 }
 
@@ -23,7 +28,7 @@ std::string Config(const std::string& body) {
 }
 
 TEST(ConfigDecode, EveryTopLevelField) {
-  auto r = DecodeConfiguration(Config(R"(
+  auto r = DecodeV126(Config(R"(
     "parallelism": 8, "percentageOfNodesToScore": 40,
     "podInitialBackoffSeconds": 2, "podMaxBackoffSeconds": 20,
     "enableProfiling": false,
@@ -37,7 +42,7 @@ TEST(ConfigDecode, EveryTopLevelField) {
                    "httpTimeout": "2s", "nodeCacheCapable": true, "ignorable": true,
                    "managedResources": [{"name": "example.com/gpu", "ignoredByScheduler": true}],
                    "tlsConfig": {"insecure": true, "serverName": "s", "caData": "aGk="}}])"),
-                               "f");
+                      "f");
   ASSERT_TRUE(r.ok()) << r.error().message;
   const auto& c = r->config;
   EXPECT_EQ(r->api_version, kVersionV1);
@@ -66,7 +71,7 @@ TEST(ConfigDecode, EveryTopLevelField) {
 }
 
 TEST(ConfigDecode, ProfilesPluginsAndArgs) {
-  auto r = DecodeConfiguration(Config(R"(
+  auto r = DecodeV126(Config(R"(
     "profiles": [{"schedulerName": "a", "percentageOfNodesToScore": 30,
       "plugins": {"multiPoint": {"enabled": [{"name": "X"}]},
                   "score": {"enabled": [{"name": "NodeAffinity", "weight": 5}],
@@ -92,7 +97,7 @@ TEST(ConfigDecode, ProfilesPluginsAndArgs) {
         {"name": "TaintToleration", "args": {"whatever": 1}},
         {"name": "OutOfTree"}]},
      {"schedulerName": "b"}])"),
-                               "f");
+                      "f");
   ASSERT_TRUE(r.ok()) << r.error().message;
   const auto& profiles = r->config.profiles;
   ASSERT_EQ(profiles.size(), 2u);
@@ -129,7 +134,7 @@ TEST(ConfigDecode, ProfilesPluginsAndArgs) {
 }
 
 TEST(ConfigDecode, Yaml) {
-  auto r = DecodeConfiguration(R"(apiVersion: kubescheduler.config.k8s.io/v1beta3
+  auto r = DecodeV126(R"(apiVersion: kubescheduler.config.k8s.io/v1beta3
 kind: KubeSchedulerConfiguration
 profiles:
 - schedulerName: y
@@ -138,7 +143,7 @@ profiles:
     args:
       hardPodAffinityWeight: 7
 )",
-                               "s.yaml");
+                      "s.yaml");
   ASSERT_TRUE(r.ok()) << r.error().message;
   EXPECT_EQ(r->api_version, kVersionV1beta3);
   EXPECT_EQ(std::get<InterPodAffinityArgs>(r->config.profiles[0].plugin_config[0].args)
@@ -225,15 +230,173 @@ TEST(ConfigDecode, KindAndVersion) {
 }
 
 TEST(ConfigDecode, NullMeansAbsent) {
-  auto r = DecodeConfiguration(Config(R"("parallelism": null, "profiles": [{"schedulerName": null,
+  auto r = DecodeV126(Config(R"("parallelism": null, "profiles": [{"schedulerName": null,
       "pluginConfig": [{"name": "InterPodAffinity", "args": null}]}])"),
-                               "");
+                      "");
   ASSERT_TRUE(r.ok()) << r.error().message;
   EXPECT_EQ(r->config.parallelism, 16);
   EXPECT_EQ(r->scheduler_name_set, std::vector<bool>{false});
   EXPECT_EQ(std::get<InterPodAffinityArgs>(r->config.profiles[0].plugin_config[0].args)
                 .hard_pod_affinity_weight,
             1);
+}
+
+// ---------------------------------------------------------------- v1.35
+
+std::string Error135(std::string_view text) {
+  auto r = DecodeConfiguration(text, "sched.json", SchedulerVersion::kV135);
+  return r.ok() ? "<ok>" : r.error().message;
+}
+
+std::string Error126(std::string_view text) {
+  auto r = DecodeV126(text, "sched.json");
+  return r.ok() ? "<ok>" : r.error().message;
+}
+
+std::string WithVersion(std::string_view api_version) {
+  return R"({"apiVersion": "kubescheduler.config.k8s.io/)" + std::string(api_version) +
+         R"(", "kind": "KubeSchedulerConfiguration"})";
+}
+
+// v1.35's scheme registers only v1: v1beta3 (v1.26's deprecated version)
+// and v1beta2 are unknown kinds, in the harness's words.
+TEST(ConfigDecodeV135, OnlyV1) {
+  EXPECT_EQ(Error126(WithVersion("v1beta3")), "<ok>");
+  EXPECT_EQ(Error135(WithVersion("v1beta3")),
+            "sched.json: no kind \"KubeSchedulerConfiguration\" is registered for version "
+            "\"kubescheduler.config.k8s.io/v1beta3\" in scheme "
+            "\"k8s.io/kubernetes/pkg/scheduler/apis/config/scheme/scheme.go:29\"");
+  EXPECT_EQ(Error126(WithVersion("v1beta2")),
+            "sched.json: KubeSchedulerConfiguration kubescheduler.config.k8s.io/v1beta2 is not "
+            "supported by ksched: use kubescheduler.config.k8s.io/v1");
+  EXPECT_EQ(Error135(WithVersion("v1beta2")),
+            "sched.json: no kind \"KubeSchedulerConfiguration\" is registered for version "
+            "\"kubescheduler.config.k8s.io/v1beta2\" in scheme "
+            "\"k8s.io/kubernetes/pkg/scheduler/apis/config/scheme/scheme.go:29\"");
+  EXPECT_EQ(Error126(WithVersion("v1alpha1")),
+            "sched.json: no kind \"KubeSchedulerConfiguration\" is registered for version "
+            "\"kubescheduler.config.k8s.io/v1alpha1\" in scheme "
+            "\"pkg/scheduler/apis/config/scheme/scheme.go:31\"");
+  EXPECT_EQ(Error135(WithVersion("v1")), "<ok>");
+}
+
+TEST(ConfigDecodeV135, DelayCacheUntilActive) {
+  const std::string on = Config(R"("delayCacheUntilActive": true)");
+  EXPECT_EQ(Error126(on),
+            "sched.json: strict decoding error: unknown field \"delayCacheUntilActive\"");
+  auto r = DecodeConfiguration(on, "", SchedulerVersion::kV135);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_TRUE(r->config.delay_cache_until_active);
+  EXPECT_EQ(Error135(Config(R"("delayCacheUntilActive": null)")), "<ok>");
+  EXPECT_EQ(Error135(Config(R"("delayCacheUntilActive": "x")")),
+            "sched.json: json: cannot unmarshal string into Go struct field "
+            "KubeSchedulerConfiguration.delayCacheUntilActive of type bool");
+}
+
+std::string ArgsConfig(const std::string& plugin, const std::string& args) {
+  return Config(R"("profiles": [{"pluginConfig": [{"name": ")" + plugin + R"(", "args": )" + args +
+                "}]}]");
+}
+
+TEST(ConfigDecodeV135, IgnorePreferredTermsOfExistingPods) {
+  const std::string text =
+      ArgsConfig("InterPodAffinity", R"({"ignorePreferredTermsOfExistingPods": true})");
+  EXPECT_EQ(Error126(text),
+            "sched.json: strict decoding error: decoding .profiles[0].pluginConfig[0]: decoding "
+            "args for plugin InterPodAffinity: strict decoding error: unknown field "
+            "\"ignorePreferredTermsOfExistingPods\"");
+  auto r = DecodeConfiguration(text, "", SchedulerVersion::kV135);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  const auto& a = std::get<InterPodAffinityArgs>(r->config.profiles[0].plugin_config[0].args);
+  EXPECT_TRUE(a.ignore_preferred_terms_of_existing_pods);
+  EXPECT_EQ(a.hard_pod_affinity_weight, 1);
+  EXPECT_EQ(
+      Error135(ArgsConfig("InterPodAffinity", R"({"ignorePreferredTermsOfExistingPods": "x"})")),
+      "sched.json: decoding .profiles[0].pluginConfig[0]: decoding args for plugin "
+      "InterPodAffinity: json: cannot unmarshal string into Go struct field "
+      "InterPodAffinityArgs.ignorePreferredTermsOfExistingPods of type bool");
+}
+
+// v1.35 wraps a plugin's strict errors once more ("strict decoding error:
+// decoding args ..."); v1.26's text is ksched's earlier one.
+TEST(ConfigDecodeV135, NestedStrictErrors) {
+  const std::string text = Config(
+      R"("foo": 1, "profiles": [{"pluginConfig": [{"name": "InterPodAffinity", "args": {"foo": 1}}]}])");
+  EXPECT_EQ(Error135(text),
+            "sched.json: strict decoding error: unknown field \"foo\", decoding "
+            ".profiles[0].pluginConfig[0]: strict decoding error: decoding args for plugin "
+            "InterPodAffinity: strict decoding error: unknown field \"foo\"");
+  EXPECT_EQ(Error126(text),
+            "sched.json: strict decoding error: unknown field \"foo\", decoding "
+            ".profiles[0].pluginConfig[0]: decoding args for plugin InterPodAffinity: strict "
+            "decoding error: unknown field \"foo\"");
+}
+
+TEST(ConfigDecodeV135, DynamicResourcesArgs) {
+  auto r = DecodeConfiguration(
+      ArgsConfig("DynamicResources", R"({"filterTimeout": "1m30s", "bindingTimeout": null})"), "",
+      SchedulerVersion::kV135);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  const auto& a = std::get<DynamicResourcesArgs>(r->config.profiles[0].plugin_config[0].args);
+  EXPECT_EQ(a.filter_timeout_ns, int64_t{90'000'000'000});
+  EXPECT_FALSE(a.binding_timeout_ns);
+  // v1.26 has no DynamicResourcesArgs kind: the args stay raw (an
+  // out-of-tree plugin's would too).
+  auto old = DecodeV126(ArgsConfig("DynamicResources", R"({"foo": 1})"), "");
+  ASSERT_TRUE(old.ok()) << old.error().message;
+  EXPECT_TRUE(
+      std::holds_alternative<std::monostate>(old->config.profiles[0].plugin_config[0].args));
+  EXPECT_EQ(Error135(ArgsConfig("DynamicResources", R"({"foo": 1})")),
+            "sched.json: strict decoding error: decoding .profiles[0].pluginConfig[0]: strict "
+            "decoding error: decoding args for plugin DynamicResources: strict decoding error: "
+            "unknown field \"foo\"");
+  EXPECT_EQ(Error135(ArgsConfig("DynamicResources", R"({"filterTimeout": 5})")),
+            "sched.json: decoding .profiles[0].pluginConfig[0]: decoding args for plugin "
+            "DynamicResources: json: cannot unmarshal number into Go struct field "
+            "DynamicResourcesArgs.filterTimeout of type string");
+  EXPECT_EQ(Error135(ArgsConfig("DynamicResources", R"({"filterTimeout": "5x"})")),
+            "sched.json: decoding .profiles[0].pluginConfig[0]: decoding args for plugin "
+            "DynamicResources: time: unknown unit \"x\" in duration \"5x\"");
+  EXPECT_EQ(
+      Error135(
+          R"({"apiVersion": "kubescheduler.config.k8s.io/v1", "kind": "DynamicResourcesArgs"})"),
+      "sched.json: couldn't decode as KubeSchedulerConfiguration, got "
+      "kubescheduler.config.k8s.io/v1, Kind=DynamicResourcesArgs: ");
+}
+
+// A metav1.Duration of the wrong JSON type: v1.35's encoding/json names the
+// field, v1.26's (Go 1.19) did not.
+TEST(ConfigDecodeV135, DurationTypeError) {
+  const std::string text = Config(R"("leaderElection": {"leaseDuration": 5})");
+  EXPECT_EQ(Error126(text),
+            "sched.json: json: cannot unmarshal number into Go value of type string");
+  EXPECT_EQ(Error135(text),
+            "sched.json: json: cannot unmarshal number into Go struct field "
+            "LeaderElectionConfiguration.leaderElection.leaseDuration of type string");
+}
+
+// Go's time.ParseDuration, with its three errors.
+TEST(ConfigDecode, GoDurations) {
+  EXPECT_EQ(ParseGoDuration("1h2m3.5s"), int64_t{3'723'500'000'000});
+  EXPECT_EQ(ParseGoDuration("-1.5ms"), int64_t{-1'500'000});
+  EXPECT_EQ(ParseGoDuration("+.5us"), int64_t{500});
+  EXPECT_EQ(ParseGoDuration("-0"), int64_t{0});
+  EXPECT_EQ(ParseGoDuration("1.0000000001s"), int64_t{1'000'000'000});
+  EXPECT_EQ(ParseGoDuration("9223372036854775807ns"), INT64_MAX);
+  EXPECT_EQ(ParseGoDuration("-9223372036854775808ns"), INT64_MIN);
+  EXPECT_EQ(ParseGoDuration("9223372036854775808ns"), std::nullopt);
+  auto err = [](std::string_view s) {
+    auto r = ParseGoDurationOrError(s);
+    return r.ok() ? std::string("<ok>") : r.error().message;
+  };
+  EXPECT_EQ(err(""), "time: invalid duration \"\"");
+  EXPECT_EQ(err(".s"), "time: invalid duration \".s\"");
+  EXPECT_EQ(err("soon"), "time: invalid duration \"soon\"");
+  EXPECT_EQ(err("5"), "time: missing unit in duration \"5\"");
+  EXPECT_EQ(err("5x"), "time: unknown unit \"x\" in duration \"5x\"");
+  EXPECT_EQ(err("1s5"), "time: missing unit in duration \"1s5\"");
+  EXPECT_EQ(err("9999999999h"), "time: invalid duration \"9999999999h\"");
+  EXPECT_EQ(err("5\xC3\xA9"), "time: unknown unit \"\\xc3\\xa9\" in duration \"5\\xc3\\xa9\"");
 }
 
 std::filesystem::path SharedDir() {
@@ -257,7 +420,7 @@ TEST(ConfigDecode, EveryVectorConfigDecodes) {
     auto j = nlohmann::json::parse(ss.str(), nullptr, false);
     if (j.is_discarded() || !j.contains("config")) continue;
     ++configs;
-    auto r = DecodeConfiguration(j["config"].dump(), name);
+    auto r = DecodeV126(j["config"].dump(), name);
     EXPECT_TRUE(r.ok()) << r.error().message;
   }
   EXPECT_GT(configs, 0);

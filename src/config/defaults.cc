@@ -35,8 +35,26 @@ void Default(const FeatureGates&, PodTopologySpreadArgs* a) {
 }
 
 void Default(const FeatureGates& gates, VolumeBindingArgs* a) {
-  if (a->shape.empty() && gates.volume_capacity_priority)
-    a->shape = {{0, 0}, {100, kMaxCustomPriorityScore}};
+  if (!a->shape.empty()) return;
+  if (gates.AtLeast(SchedulerVersion::kV135)) {
+    // StorageCapacityScoring (v1.33) replaced VolumeCapacityPriority and
+    // reversed the default: prefer the node with the most free capacity.
+    if (gates.storage_capacity_scoring) a->shape = {{0, kMaxCustomPriorityScore}, {100, 0}};
+    return;
+  }
+  if (gates.volume_capacity_priority) a->shape = {{0, 0}, {100, kMaxCustomPriorityScore}};
+}
+
+// v1.35's SetDefaults_DynamicResourcesArgs: each timeout only when the gates
+// that read it are on.
+void Default(const FeatureGates& gates, DynamicResourcesArgs* a) {
+  constexpr int64_t kFilterTimeout = 10 * kSecond;
+  constexpr int64_t kBindingTimeout = 600 * kSecond;
+  if (!a->filter_timeout_ns && gates.dra_scheduler_filter_timeout)
+    a->filter_timeout_ns = kFilterTimeout;
+  if (!a->binding_timeout_ns && gates.dra_device_binding_conditions &&
+      gates.dra_resource_claim_device_status)
+    a->binding_timeout_ns = kBindingTimeout;
 }
 
 // NodeAffinity has no defaults; InterPodAffinity's and DefaultPreemption's
@@ -59,8 +77,8 @@ void DefaultProfile(const FeatureGates& gates, bool v1, Profile* prof) {
   for (const PluginConfig& pc : prof->plugin_config) configured.push_back(pc.name);
   for (const std::string& name : EnabledPluginNames(prof->plugins, v1)) {
     if (std::find(configured.begin(), configured.end(), name) != configured.end()) continue;
-    if (!PluginHasArgs(name)) continue;  // out-of-tree, or takes no args
-    PluginConfig pc{name, EmptyArgsFor(name)};
+    if (!PluginHasArgs(name, gates.version)) continue;  // out-of-tree, or takes no args
+    PluginConfig pc{name, EmptyArgsFor(name, gates.version)};
     SetDefaultArgs(gates, &pc.args);
     prof->plugin_config.push_back(std::move(pc));
   }

@@ -3,16 +3,22 @@
 #include <gtest/gtest.h>
 
 #include "config/default_plugins.h"
+#include "config/feature_gates.h"
 #include "config/load.h"
 
 namespace ksched::config {
 namespace {
 
+// The v1.26 tests below predate the release parameter.
+Result<DecodedConfiguration> DecodeV126(std::string_view text, std::string_view filename) {
+  return DecodeConfiguration(text, filename, SchedulerVersion::kV126);
+}
+
 DecodedConfiguration Decode(const std::string& body, const char* version = "v1") {
   std::string text = std::string(R"({"apiVersion": "kubescheduler.config.k8s.io/)") + version +
                      R"(", "kind": "KubeSchedulerConfiguration")" +
                      (body.empty() ? "" : ", " + body) + "}";
-  auto r = DecodeConfiguration(text, "");
+  auto r = DecodeV126(text, "");
   EXPECT_TRUE(r.ok()) << r.error().message;
   return r.ok() ? *r : DecodedConfiguration{};
 }
@@ -217,6 +223,102 @@ TEST(ConfigDefaults, V1beta3DropsPreEnqueueAndDynamicResources) {
   EXPECT_TRUE(beta.profiles[0].plugins.pre_enqueue.enabled.empty());
   for (const Plugin& pl : beta.profiles[0].plugins.multi_point.enabled)
     EXPECT_NE(pl.name, "DynamicResources");
+}
+
+// ---------------------------------------------------------------- v1.35
+
+KubeSchedulerConfiguration Defaulted135(const std::string& body, const FeatureGates& gates) {
+  std::string text =
+      R"({"apiVersion": "kubescheduler.config.k8s.io/v1", "kind": "KubeSchedulerConfiguration")" +
+      (body.empty() ? "" : ", " + body) + "}";
+  auto r = DecodeConfiguration(text, "", SchedulerVersion::kV135);
+  EXPECT_TRUE(r.ok()) << r.error().message;
+  return SetDefaults(r.ok() ? *r : DecodedConfiguration{}, gates);
+}
+
+// v1.35's default profile gets DynamicResources' args too (its plugin is in
+// the profile and has an args kind); v1.26's does not.
+TEST(ConfigDefaultsV135, EmptyConfig) {
+  FeatureGates gates = DefaultFeatureGates(SchedulerVersion::kV135);
+  KubeSchedulerConfiguration c = Defaulted135("", gates);
+  ASSERT_EQ(c.profiles.size(), 1u);
+  const Profile& p = c.profiles[0];
+  std::vector<std::string> names;
+  for (const PluginConfig& pc : p.plugin_config) names.push_back(pc.name);
+  EXPECT_EQ(names,
+            (std::vector<std::string>{"DefaultPreemption", "DynamicResources", "InterPodAffinity",
+                                      "NodeAffinity", "NodeResourcesBalancedAllocation",
+                                      "NodeResourcesFit", "PodTopologySpread", "VolumeBinding"}));
+  const auto& dra = std::get<DynamicResourcesArgs>(*p.ArgsFor("DynamicResources"));
+  EXPECT_EQ(dra.filter_timeout_ns, int64_t{10'000'000'000});  // DRASchedulerFilterTimeout: beta
+  EXPECT_FALSE(dra.binding_timeout_ns);                       // DRADeviceBindingConditions: alpha
+  const auto& ipa = std::get<InterPodAffinityArgs>(*p.ArgsFor("InterPodAffinity"));
+  EXPECT_EQ(ipa.hard_pod_affinity_weight, 1);
+  EXPECT_FALSE(ipa.ignore_preferred_terms_of_existing_pods);
+  EXPECT_TRUE(std::get<VolumeBindingArgs>(*p.ArgsFor("VolumeBinding")).shape.empty());
+  EXPECT_EQ(c.leader_election.resource_lock, "leases");
+  EXPECT_FALSE(c.delay_cache_until_active);
+
+  // The same default with v1.26 and its DynamicResourceAllocation gate on:
+  // no args kind, so no entry.
+  FeatureGates v126;
+  v126.dynamic_resource_allocation = true;
+  const Profile old = SetDefaults(DecodeV126(R"({"apiVersion": "kubescheduler.config.k8s.io/v1",
+      "kind": "KubeSchedulerConfiguration"})",
+                                             "")
+                                      .value(),
+                                  v126)
+                          .profiles[0];
+  EXPECT_EQ(old.ArgsFor("DynamicResources"), nullptr);
+}
+
+TEST(ConfigDefaultsV135, DynamicResourcesTimeoutsFollowTheirGates) {
+  FeatureGates gates = DefaultFeatureGates(SchedulerVersion::kV135);
+  PluginArgs none = DynamicResourcesArgs{};
+  FeatureGates off = gates;
+  off.dra_scheduler_filter_timeout = false;
+  SetDefaultArgs(off, &none);
+  EXPECT_FALSE(std::get<DynamicResourcesArgs>(none).filter_timeout_ns);
+  EXPECT_FALSE(std::get<DynamicResourcesArgs>(none).binding_timeout_ns);
+
+  FeatureGates binding = gates;
+  binding.dra_device_binding_conditions = true;  // DRAResourceClaimDeviceStatus is on (beta)
+  PluginArgs both = DynamicResourcesArgs{};
+  SetDefaultArgs(binding, &both);
+  EXPECT_EQ(std::get<DynamicResourcesArgs>(both).filter_timeout_ns, int64_t{10'000'000'000});
+  EXPECT_EQ(std::get<DynamicResourcesArgs>(both).binding_timeout_ns, int64_t{600'000'000'000});
+
+  PluginArgs given = DynamicResourcesArgs{int64_t{0}, std::nullopt};
+  SetDefaultArgs(gates, &given);
+  EXPECT_EQ(std::get<DynamicResourcesArgs>(given).filter_timeout_ns, int64_t{0});
+}
+
+// VolumeBinding's default shape: v1.26 under VolumeCapacityPriority scores
+// fuller nodes higher; v1.35 under StorageCapacityScoring reverses it.
+TEST(ConfigDefaultsV135, VolumeBindingShapeByRelease) {
+  FeatureGates v126;
+  v126.volume_capacity_priority = true;
+  v126.storage_capacity_scoring = true;  // not a v1.26 gate: ignored
+  PluginArgs a = VolumeBindingArgs{};
+  SetDefaultArgs(v126, &a);
+  const auto& old = std::get<VolumeBindingArgs>(a).shape;
+  ASSERT_EQ(old.size(), 2u);
+  EXPECT_EQ(old[0].score, 0);
+  EXPECT_EQ(old[1].score, 10);
+
+  FeatureGates v135 = DefaultFeatureGates(SchedulerVersion::kV135);
+  v135.volume_capacity_priority = true;  // gone in v1.35: ignored
+  PluginArgs b = VolumeBindingArgs{};
+  SetDefaultArgs(v135, &b);
+  EXPECT_TRUE(std::get<VolumeBindingArgs>(b).shape.empty());
+  v135.storage_capacity_scoring = true;
+  SetDefaultArgs(v135, &b);
+  const auto& shape = std::get<VolumeBindingArgs>(b).shape;
+  ASSERT_EQ(shape.size(), 2u);
+  EXPECT_EQ(shape[0].utilization, 0);
+  EXPECT_EQ(shape[0].score, 10);
+  EXPECT_EQ(shape[1].utilization, 100);
+  EXPECT_EQ(shape[1].score, 0);
 }
 
 }  // namespace

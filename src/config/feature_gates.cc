@@ -123,12 +123,37 @@ const std::vector<FeatureSpec>& V126Gates() {
   return kGates;
 }
 
+// The gates component-base's logging registers (logsapi.AddFeatureGates,
+// called by kube-scheduler's main package) at v1.35, which the generated
+// table leaves out: its generator, like the reference harness, never links
+// that package.
+constexpr FeatureSpec kV135LoggingGates[] = {
+    {"ContextualLogging", true, PreRelease::kBeta, false},
+    {"LoggingAlphaOptions", false, PreRelease::kAlpha, false},
+    {"LoggingBetaOptions", true, PreRelease::kBeta, false},
+};
+
+bool IsV135LoggingGate(std::string_view name) {
+  return std::any_of(std::begin(kV135LoggingGates), std::end(kV135LoggingGates),
+                     [&](const FeatureSpec& g) { return g.name == name; });
+}
+
+std::vector<FeatureSpec> SortedByName(std::vector<FeatureSpec> gates) {
+  std::sort(gates.begin(), gates.end(),
+            [](const FeatureSpec& a, const FeatureSpec& b) { return a.name < b.name; });
+  return gates;
+}
+
+// kube-scheduler v1.35's gates: the generated table and the logging gates.
 const std::vector<FeatureSpec>& V135Gates() {
-  static const std::vector<FeatureSpec> kGates = {
+  static const std::vector<FeatureSpec> kGates = SortedByName({
 #define KSCHED_GATE(name, def, pre, lock) {name, def, PreRelease::pre, lock},
 #include "config/feature_gates_v135.inc"
 #undef KSCHED_GATE
-  };
+      kV135LoggingGates[0],
+      kV135LoggingGates[1],
+      kV135LoggingGates[2],
+  });
   return kGates;
 }
 
@@ -184,6 +209,19 @@ void SetUnset(PreRelease which, bool value, const std::vector<std::pair<std::str
   }
 }
 
+// The value AllAlpha or AllBeta in `values` gives a gate of maturity `pre`
+// that is not named itself, if any.
+std::optional<bool> FromAllGate(PreRelease pre,
+                                const std::vector<std::pair<std::string, bool>>& values) {
+  std::string_view all = pre == PreRelease::kAlpha  ? std::string_view("AllAlpha")
+                         : pre == PreRelease::kBeta ? std::string_view("AllBeta")
+                                                    : std::string_view();
+  if (all.empty()) return std::nullopt;
+  for (const auto& [n, v] : values)
+    if (n == all) return v;
+  return std::nullopt;
+}
+
 }  // namespace
 
 const std::vector<FeatureSpec>& KnownFeatureGates(SchedulerVersion version) {
@@ -217,20 +255,23 @@ FeatureGates DefaultFeatureGates(SchedulerVersion version) {
 namespace {
 
 // Upstream's featureEnabled over the values being set: the explicit value,
-// else the default.
-bool EnabledWith(std::string_view name, const FeatureGates& gates,
+// else what AllAlpha / AllBeta set it to, else its value before (the
+// default for a gate FeatureGates does not hold).
+bool EnabledWith(std::string_view name, const FeatureGates& before,
                  const std::vector<std::pair<std::string, bool>>& values) {
   for (const auto& [n, v] : values)
     if (n == name) return v;
-  if (auto field = FieldOf(name)) return gates.*field;
-  const FeatureSpec* spec = FindFeatureGate(name, gates.version);
+  const FeatureSpec* spec = FindFeatureGate(name, before.version);
+  if (spec != nullptr)
+    if (std::optional<bool> all = FromAllGate(spec->pre_release, values)) return *all;
+  if (auto field = FieldOf(name)) return before.*field;
   return spec != nullptr && spec->default_value;
 }
 
 }  // namespace
 
 Status SetFeatureGatesFromMap(const std::vector<std::pair<std::string, bool>>& values,
-                              FeatureGates* gates) {
+                              FeatureGates* gates, GateRegistry registry) {
   const SchedulerVersion version = gates->version;
   // Checked first, applied after: upstream works on a copy and keeps it only
   // when every entry is valid.
@@ -241,6 +282,10 @@ Status SetFeatureGatesFromMap(const std::vector<std::pair<std::string, bool>>& v
       continue;
     }
     const FeatureSpec* spec = FindFeatureGate(name, version);
+    // The reference harness never registers the logging gates.
+    if (registry == GateRegistry::kReferenceHarness && version >= SchedulerVersion::kV135 &&
+        IsV135LoggingGate(name))
+      spec = nullptr;
     if (spec == nullptr) {
       if (const RemovedGate* removed = FindRemoved(name, version)) {
         if (removed->locked != value)
@@ -270,9 +315,9 @@ Status SetFeatureGatesFromMap(const std::vector<std::pair<std::string, bool>>& v
   for (size_t i = 0; i < deps.size();) {
     size_t j = i;
     std::string disabled;
-    const bool on = EnabledWith(deps[i].gate, next, known);
+    const bool on = EnabledWith(deps[i].gate, *gates, known);
     for (; j < deps.size() && deps[j].gate == deps[i].gate; ++j) {
-      if (on && !EnabledWith(deps[j].depends_on, next, known)) {
+      if (on && !EnabledWith(deps[j].depends_on, *gates, known)) {
         if (!disabled.empty()) disabled += " ";
         disabled += deps[j].depends_on;
       }
@@ -293,7 +338,7 @@ Status SetFeatureGatesFromMap(const std::vector<std::pair<std::string, bool>>& v
   return Status::Ok();
 }
 
-Status SetFeatureGates(std::string_view spec, FeatureGates* gates) {
+Status SetFeatureGates(std::string_view spec, FeatureGates* gates, GateRegistry registry) {
   std::vector<std::pair<std::string, bool>> values;
   size_t start = 0;
   while (start <= spec.size()) {
@@ -318,7 +363,7 @@ Status SetFeatureGates(std::string_view spec, FeatureGates* gates) {
     else
       values.emplace_back(std::move(key), *b);
   }
-  return SetFeatureGatesFromMap(values, gates);
+  return SetFeatureGatesFromMap(values, gates, registry);
 }
 
 Result<FeatureGates> ParseFeatureGates(std::string_view spec, SchedulerVersion version) {

@@ -14,7 +14,15 @@
 // A gate that v1.35 removed after it graduated (MinDomainsInPodTopologySpread,
 // ReadWriteOncePod, ...) is accepted at the value it was locked to and
 // ignored, so that a v1.26 configuration still loads; any other value of it
-// is refused.
+// is refused (as the reference harness does; kube-scheduler v1.35 itself
+// refuses every removed gate).
+//
+// v1.35's gates are the 216 kube-scheduler's DefaultFeatureGate knows:
+// pkg/features (with the generic apiserver's, client-go's, ...) and the three
+// logging gates (ContextualLogging, LoggingAlphaOptions, LoggingBetaOptions).
+// The reference harness never registers the logging gates, so a scenario's
+// featureGates are read with GateRegistry::kReferenceHarness, which refuses
+// them as it does.
 #pragma once
 
 #include <optional>
@@ -38,8 +46,8 @@ struct FeatureSpec {
   bool lock_to_default;
 };
 
-// Every gate `version` knows, sorted by name (AllAlpha and AllBeta are not
-// listed).
+// Every gate kube-scheduler `version` knows, sorted by name (AllAlpha and
+// AllBeta are not listed).
 const std::vector<FeatureSpec>& KnownFeatureGates(SchedulerVersion version);
 inline const std::vector<FeatureSpec>& KnownFeatureGates() {
   return KnownFeatureGates(SchedulerVersion::kV126);
@@ -52,13 +60,20 @@ const FeatureSpec* FindFeatureGate(std::string_view name,
 // `version` (a gate the release no longer has at its locked value).
 FeatureGates DefaultFeatureGates(SchedulerVersion version);
 
+// Whose gate registry a setting is checked against: kube-scheduler's
+// (--feature-gates), or the v1.35 reference harness's (a scenario's
+// featureGates), which lacks the logging gates.
+enum class GateRegistry { kKubeScheduler, kReferenceHarness };
+
 // Applies a flag value "A=true,B=false" onto *gates, for the release
 // gates->version (empty items are skipped, names and values trimmed, values
 // as Go's strconv.ParseBool). Nothing is applied when any item is wrong.
-Status SetFeatureGates(std::string_view spec, FeatureGates* gates);
+Status SetFeatureGates(std::string_view spec, FeatureGates* gates,
+                       GateRegistry registry = GateRegistry::kKubeScheduler);
 // The same for a map, e.g. a scenario's "featureGates" (applied in order).
 Status SetFeatureGatesFromMap(const std::vector<std::pair<std::string, bool>>& values,
-                              FeatureGates* gates);
+                              FeatureGates* gates,
+                              GateRegistry registry = GateRegistry::kKubeScheduler);
 // The release's defaults with `spec` applied.
 Result<FeatureGates> ParseFeatureGates(std::string_view spec,
                                        SchedulerVersion version = SchedulerVersion::kV126);

@@ -11,7 +11,7 @@ namespace ksched::config {
 Result<KubeSchedulerConfiguration> LoadConfiguration(std::string_view text,
                                                      std::string_view filename,
                                                      const FeatureGates& gates) {
-  auto decoded = DecodeConfiguration(text, filename);
+  auto decoded = DecodeConfiguration(text, filename, gates.version);
   if (!decoded.ok()) return decoded.error();
   KubeSchedulerConfiguration cfg = SetDefaults(std::move(*decoded), gates);
   const std::string prefix = filename.empty() ? "" : std::string(filename) + ": ";

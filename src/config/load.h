@@ -19,7 +19,7 @@ Result<KubeSchedulerConfiguration> LoadConfiguration(std::string_view text,
                                                      std::string_view filename,
                                                      const FeatureGates& gates);
 
-// kube-scheduler v1.26's configuration without a file: one profile
+// kube-scheduler's configuration without a file (release gates.version): one profile
 // "default-scheduler" with the default plugins and their default args.
 KubeSchedulerConfiguration DefaultConfiguration(const FeatureGates& gates);
 

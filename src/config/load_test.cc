@@ -79,6 +79,37 @@ TEST(ConfigLoad, EveryVectorConfigLoads) {
   EXPECT_GT(configs, 0);
 }
 
+// Every configuration of the v1.35 vectors loads with v1.35's rules and the
+// scenario's gates (read as the reference harness reads them).
+TEST(ConfigLoad, EveryV135VectorConfigLoads) {
+  std::filesystem::path dir;
+  for (std::filesystem::path p :
+       {std::filesystem::path(KSCHED_SHARED_DIR) / "framework-v1.35",
+        std::filesystem::path(KSCHED_SOURCE_DIR) / "../../shared/framework-v1.35"})
+    if (std::filesystem::is_directory(p)) dir = p;
+  if (dir.empty()) GTEST_SKIP() << "no shared/framework-v1.35 vectors";
+  int configs = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    if (entry.path().extension() != ".json") continue;
+    std::ifstream in(entry.path());
+    std::stringstream ss;
+    ss << in.rdbuf();
+    auto j = nlohmann::json::parse(ss.str(), nullptr, false);
+    if (j.is_discarded() || !j.contains("config")) continue;
+    FeatureGates gates = DefaultFeatureGates(SchedulerVersion::kV135);
+    if (j.contains("featureGates")) {
+      std::vector<std::pair<std::string, bool>> values;
+      for (auto& [k, v] : j["featureGates"].items()) values.emplace_back(k, v.get<bool>());
+      Status s = SetFeatureGatesFromMap(values, &gates, GateRegistry::kReferenceHarness);
+      ASSERT_TRUE(s.ok()) << s.error().message;
+    }
+    ++configs;
+    auto r = LoadConfiguration(j["config"].dump(), entry.path().filename().string(), gates);
+    EXPECT_TRUE(r.ok()) << r.error().message;
+  }
+  EXPECT_EQ(configs, 43);
+}
+
 }  // namespace
 }  // namespace ksched::config
 
@@ -113,8 +144,15 @@ TEST(ConfigLoad, SurvivesMutatedSeeds) {
         for (int k = 0; k < 1 + i % 4; ++k)
           text[next() % text.size()] = kBytes[next() % (sizeof kBytes - 1)];
       }
+      // v1.26 with and without VolumeCapacityPriority, v1.35 with and
+      // without StorageCapacityScoring.
       FeatureGates gates;
-      gates.volume_capacity_priority = i % 2 == 0;
+      if (i % 4 >= 2) {
+        gates = DefaultFeatureGates(SchedulerVersion::kV135);
+        gates.storage_capacity_scoring = i % 2 == 0;
+      } else {
+        gates.volume_capacity_priority = i % 2 == 0;
+      }
       auto r = LoadConfiguration(text, "m", gates);
       if (!r.ok()) continue;
       ++loaded;

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "cache/resource.h"
+#include "config/decode.h"
 #include "config/defaults.h"
 #include "config/plugin_catalogue.h"
 #include "labels/validation.h"
@@ -60,44 +61,111 @@ void Append(ErrorList* to, ErrorList from) {
 std::string Q(std::string_view s) { return GoQuote(s); }
 std::string N(int64_t v) { return std::to_string(v); }
 
-// %#v of a []string.
-std::string StringSlice(const std::vector<std::string>& v) {
-  if (v.empty()) return "[]string(nil)";
-  std::string s = "[]string{";
+// A string as Go's encoding/json writes it (HTML-safe). Config strings come
+// from simdjson, so they are valid UTF-8.
+std::string JsonString(std::string_view v) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string s = "\"";
   for (size_t i = 0; i < v.size(); ++i) {
-    if (i > 0) s += ", ";
-    s += Q(v[i]);
-  }
-  return s + "}";
-}
-
-// %#v of a []config.UtilizationShapePoint.
-std::string ShapeValue(const std::vector<UtilizationShapePoint>& shape) {
-  if (shape.empty()) return "[]config.UtilizationShapePoint(nil)";
-  std::string s = "[]config.UtilizationShapePoint{";
-  for (size_t i = 0; i < shape.size(); ++i) {
-    if (i > 0) s += ", ";
-    s += "config.UtilizationShapePoint{Utilization:" + N(shape[i].utilization) +
-         ", Score:" + N(shape[i].score) + "}";
-  }
-  return s + "}";
-}
-
-// %#v of a config.PluginSet.
-std::string PluginSetValue(const PluginSet& set) {
-  auto list = [](const std::vector<Plugin>& plugins) {
-    if (plugins.empty()) return std::string("[]config.Plugin(nil)");
-    std::string s = "[]config.Plugin{";
-    for (size_t i = 0; i < plugins.size(); ++i) {
-      if (i > 0) s += ", ";
-      s += "config.Plugin{Name:" + Q(plugins[i].name) + ", Weight:" + N(plugins[i].weight) + "}";
+    const unsigned char c = static_cast<unsigned char>(v[i]);
+    if (c == '"' || c == '\\') {
+      s += '\\';
+      s += static_cast<char>(c);
+    } else if (c == '\n') {
+      s += "\\n";
+    } else if (c == '\r') {
+      s += "\\r";
+    } else if (c == '\t') {
+      s += "\\t";
+    } else if (c < 0x20 || c == '<' || c == '>' || c == '&') {
+      s += "\\u00";
+      s += kHex[c >> 4];
+      s += kHex[c & 0xF];
+    } else if (c == 0xE2 && i + 2 < v.size() && static_cast<unsigned char>(v[i + 1]) == 0x80 &&
+               (static_cast<unsigned char>(v[i + 2]) == 0xA8 ||
+                static_cast<unsigned char>(v[i + 2]) == 0xA9)) {
+      s += static_cast<unsigned char>(v[i + 2]) == 0xA8 ? "\\u2028" : "\\u2029";
+      i += 2;
+    } else {
+      s += static_cast<char>(c);
     }
-    return s + "}";
-  };
-  return "config.PluginSet{Enabled:" + list(set.enabled) + ", Disabled:" + list(set.disabled) + "}";
+  }
+  return s + "\"";
 }
+
+// How field.Error prints a bad value that is not a number, bool or string.
+// v1.26's apimachinery prints %#v of the internal Go type (a Stringer's
+// String()); v1.35's prints json.Marshal of it (the internal types have no
+// json tags: Go field names; a nil slice is null).
+struct ValuePrinter {
+  bool json;
+
+  explicit ValuePrinter(SchedulerVersion v) : json(v >= SchedulerVersion::kV135) {}
+
+  // A []string (ksched does not tell nil from empty: empty prints as nil).
+  std::string Strings(const std::vector<std::string>& v) const {
+    if (v.empty()) return json ? "null" : "[]string(nil)";
+    std::string s = json ? "[" : "[]string{";
+    for (size_t i = 0; i < v.size(); ++i) {
+      if (i > 0) s += json ? "," : ", ";
+      s += json ? JsonString(v[i]) : Q(v[i]);
+    }
+    return s + (json ? "]" : "}");
+  }
+
+  // A []config.UtilizationShapePoint.
+  std::string Shape(const std::vector<UtilizationShapePoint>& shape) const {
+    if (shape.empty()) return json ? "null" : "[]config.UtilizationShapePoint(nil)";
+    std::string s = json ? "[" : "[]config.UtilizationShapePoint{";
+    for (size_t i = 0; i < shape.size(); ++i) {
+      if (i > 0) s += json ? "," : ", ";
+      if (json)
+        s +=
+            "{\"Utilization\":" + N(shape[i].utilization) + ",\"Score\":" + N(shape[i].score) + "}";
+      else
+        s += "config.UtilizationShapePoint{Utilization:" + N(shape[i].utilization) +
+             ", Score:" + N(shape[i].score) + "}";
+    }
+    return s + (json ? "]" : "}");
+  }
+
+  // A config.PluginSet.
+  std::string PluginSet(const config::PluginSet& set) const {
+    auto list = [&](const std::vector<Plugin>& plugins) {
+      if (plugins.empty()) return std::string(json ? "null" : "[]config.Plugin(nil)");
+      std::string s = json ? "[" : "[]config.Plugin{";
+      for (size_t i = 0; i < plugins.size(); ++i) {
+        if (i > 0) s += json ? "," : ", ";
+        if (json)
+          s += "{\"Name\":" + JsonString(plugins[i].name) + ",\"Weight\":" + N(plugins[i].weight) +
+               "}";
+        else
+          s +=
+              "config.Plugin{Name:" + Q(plugins[i].name) + ", Weight:" + N(plugins[i].weight) + "}";
+      }
+      return s + (json ? "]" : "}");
+    };
+    if (json)
+      return "{\"Enabled\":" + list(set.enabled) + ",\"Disabled\":" + list(set.disabled) + "}";
+    return "config.PluginSet{Enabled:" + list(set.enabled) + ", Disabled:" + list(set.disabled) +
+           "}";
+  }
+
+  // A metav1.Duration (a Stringer in v1.26; JSON "1s" in v1.35).
+  std::string Duration(int64_t ns) const;
+
+  // A *field.Path (upstream passes one as the bad value of a duplicate
+  // schedulerName: v1.26 dumps the struct, v1.35's JSON of it is {}).
+  std::string PathValue(const std::string& path) const { return json ? "{}" : Q(path); }
+};
 
 // Go's time.Duration.String.
+std::string GoDuration(int64_t ns);
+
+std::string ValuePrinter::Duration(int64_t ns) const {
+  return json ? Q(GoDuration(ns)) : GoDuration(ns);
+}
+
 std::string GoDuration(int64_t ns) {
   if (ns == 0) return "0s";
   const bool neg = ns < 0;
@@ -163,7 +231,7 @@ std::string Join(const std::vector<std::string>& msgs, std::string_view sep) {
 
 // labels.NewRequirement's checks with a field path.
 ErrorList RequirementErrors(const SelectorRequirement& r, std::string_view op,
-                            const std::string& path) {
+                            const std::string& path, const ValuePrinter& pr) {
   ErrorList errs;
   if (auto msgs = labels::IsQualifiedName(r.key); !msgs.empty())
     errs.push_back(Invalid(Child(path, "key"), Q(r.key), Join(msgs, "; ")));
@@ -171,15 +239,15 @@ ErrorList RequirementErrors(const SelectorRequirement& r, std::string_view op,
   const size_t n = r.values.size();
   if (op == "In" || op == "NotIn") {
     if (n == 0)
-      errs.push_back(Invalid(values_path, StringSlice(r.values),
+      errs.push_back(Invalid(values_path, pr.Strings(r.values),
                              "for 'in', 'notin' operators, values set can't be empty"));
   } else if (op == "Exists" || op == "DoesNotExist") {
     if (n != 0)
-      errs.push_back(Invalid(values_path, StringSlice(r.values),
+      errs.push_back(Invalid(values_path, pr.Strings(r.values),
                              "values set must be empty for exists and does not exist"));
   } else if (op == "Gt" || op == "Lt") {
     if (n != 1)
-      errs.push_back(Invalid(values_path, StringSlice(r.values),
+      errs.push_back(Invalid(values_path, pr.Strings(r.values),
                              "for 'Gt', 'Lt' operators, exactly one value is required"));
     for (size_t i = 0; i < n; ++i)
       if (!labels::ParseInt64(r.values[i]))
@@ -193,29 +261,32 @@ ErrorList RequirementErrors(const SelectorRequirement& r, std::string_view op,
 }
 
 ErrorList MatchExpressionErrors(const std::vector<SelectorRequirement>& reqs,
-                                const std::string& path) {
+                                const std::string& path, const ValuePrinter& pr) {
   ErrorList errs;
-  static const char* const kOps[] = {"In", "NotIn", "Exists", "DoesNotExist", "Gt", "Lt"};
+  static const std::vector<std::string> kOps = {"In",           "NotIn", "Exists",
+                                                "DoesNotExist", "Gt",    "Lt"};
   for (size_t i = 0; i < reqs.size(); ++i) {
     const std::string p = Index(path, i);
-    if (std::none_of(std::begin(kOps), std::end(kOps),
-                     [&](const char* op) { return reqs[i].op == op; })) {
-      errs.push_back(NotSupported(Child(p, "operator"), Q(reqs[i].op), {}));
+    if (std::find(kOps.begin(), kOps.end(), reqs[i].op) == kOps.end()) {
+      // v1.35's component-helpers lists the supported operators.
+      static const std::vector<std::string> kNone;
+      errs.push_back(NotSupported(Child(p, "operator"), Q(reqs[i].op), pr.json ? kOps : kNone));
       continue;
     }
-    Append(&errs, RequirementErrors(reqs[i], reqs[i].op, p));
+    Append(&errs, RequirementErrors(reqs[i], reqs[i].op, p, pr));
   }
   return errs;
 }
 
-ErrorList MatchFieldErrors(const std::vector<SelectorRequirement>& reqs, const std::string& path) {
+ErrorList MatchFieldErrors(const std::vector<SelectorRequirement>& reqs, const std::string& path,
+                           const ValuePrinter& pr) {
   ErrorList errs;
   for (size_t i = 0; i < reqs.size(); ++i) {
     const std::string p = Index(path, i);
     const SelectorRequirement& r = reqs[i];
     if (r.op == "In" || r.op == "NotIn") {
       if (r.values.size() != 1)
-        errs.push_back(Invalid(Child(p, "values"), StringSlice(r.values), "must have one element"));
+        errs.push_back(Invalid(Child(p, "values"), pr.Strings(r.values), "must have one element"));
     } else {
       errs.push_back(NotSupported(Child(p, "operator"), Q(r.op), {"In", "NotIn"}));
     }
@@ -227,19 +298,19 @@ bool EmptyTerm(const NodeSelectorTerm& t) {
   return t.match_expressions.empty() && t.match_fields.empty();
 }
 
-ErrorList TermErrors(const NodeSelectorTerm& t, const std::string& path) {
+ErrorList TermErrors(const NodeSelectorTerm& t, const std::string& path, const ValuePrinter& pr) {
   ErrorList errs;
   if (!t.match_expressions.empty())
-    Append(&errs, MatchExpressionErrors(t.match_expressions, Child(path, "matchExpressions")));
+    Append(&errs, MatchExpressionErrors(t.match_expressions, Child(path, "matchExpressions"), pr));
   if (!t.match_fields.empty())
-    Append(&errs, MatchFieldErrors(t.match_fields, Child(path, "matchFields")));
+    Append(&errs, MatchFieldErrors(t.match_fields, Child(path, "matchFields"), pr));
   return errs;
 }
 
 // ------------------------------------------------------------ shapes
 
 ErrorList ValidateFunctionShape(const std::vector<UtilizationShapePoint>& shape,
-                                const std::string& path) {
+                                const std::string& path, SchedulerVersion version) {
   ErrorList errs;
   if (shape.empty()) {
     errs.push_back(Required(path, "at least one point must be specified"));
@@ -247,8 +318,11 @@ ErrorList ValidateFunctionShape(const std::vector<UtilizationShapePoint>& shape,
   }
   for (size_t i = 1; i < shape.size(); ++i) {
     if (shape[i - 1].utilization >= shape[i].utilization) {
+      // v1.35 dropped "utilization" from the message.
       errs.push_back(Invalid(Child(Index(path, i), "utilization"), N(shape[i].utilization),
-                             "utilization values must be sorted in increasing order"));
+                             version >= SchedulerVersion::kV135
+                                 ? "values must be sorted in increasing order"
+                                 : "utilization values must be sorted in increasing order"));
       break;
     }
   }
@@ -276,12 +350,39 @@ ErrorList ValidateResources(const std::vector<ResourceSpec>& resources, const st
 
 // ------------------------------------------------------------ configuration
 
-// Plugins removed in a version, checked for that version and later ones.
-bool PluginInvalid(const std::string& api_version, std::string_view name,
+// Upstream's invalidPluginsByVersion / isPluginInvalid: plugins a config
+// version no longer accepts, checked for that version and later ones. The
+// list is the release's: v1.26 refuses SelectorSpread in v1 (v1beta2 and
+// v1beta3 still took it); v1.35, whose scheme has only v1, refuses the
+// removed in-tree volume limits plugins (SelectorSpread is left to
+// NewFramework: "ScorePlugin \"SelectorSpread\" does not exist").
+//
+// The version an entry names is core/v1's SchemeGroupVersion, "v1" (upstream
+// imports k8s.io/api/core/v1 as v1 there, in both releases), so the message
+// reads `was invalid in version "v1" (KubeSchedulerConfiguration is version
+// "kubescheduler.config.k8s.io/v1")`, as kube-scheduler prints it. The
+// reference harness prints `is version ""` (it skips kube-scheduler's
+// loadConfig, which records the file's apiVersion); ksched follows the
+// binary.
+bool PluginInvalid(const std::string& api_version, std::string_view name, SchedulerVersion version,
                    std::string* invalid_version) {
-  if (api_version == "kubescheduler.config.k8s.io/v1" && name == "SelectorSpread") {
-    *invalid_version = "kubescheduler.config.k8s.io/v1";
-    return true;
+  struct Entry {
+    std::string_view scheme_version;  // the config version of the entry
+    std::vector<std::string_view> plugins;
+  };
+  static const std::vector<Entry> kV126 = {
+      {kVersionV1beta3, {}},
+      {"v1", {"SelectorSpread"}},
+  };
+  static const std::vector<Entry> kV135 = {
+      {"v1", {"AzureDiskLimits", "CinderLimits", "EBSLimits", "GCEPDLimits"}},
+  };
+  for (const Entry& e : version >= SchedulerVersion::kV135 ? kV135 : kV126) {
+    if (std::find(e.plugins.begin(), e.plugins.end(), name) != e.plugins.end()) {
+      *invalid_version = std::string(e.scheme_version);
+      return true;
+    }
+    if (api_version == e.scheme_version) break;
   }
   return false;
 }
@@ -293,6 +394,7 @@ std::string InvalidInVersion(const std::string& invalid_version, const std::stri
 
 ErrorList ValidatePluginConfig(const std::string& path, const std::string& api_version,
                                const Profile& profile, const FeatureGates& gates) {
+  const SchedulerVersion version = gates.version;
   ErrorList errs;
   const std::pair<const char*, const PluginSet*> stages[] = {
       {"preEnqueue", &profile.plugins.pre_enqueue},
@@ -311,10 +413,10 @@ ErrorList ValidatePluginConfig(const std::string& path, const std::string& api_v
   const std::string plugins_path = Child(path, "plugins");
   for (const auto& [stage, set] : stages) {
     for (size_t i = 0; i < set->enabled.size(); ++i) {
-      std::string version;
-      if (PluginInvalid(api_version, set->enabled[i].name, &version))
+      std::string invalid;
+      if (PluginInvalid(api_version, set->enabled[i].name, version, &invalid))
         errs.push_back(Invalid(Index(Child(Child(plugins_path, stage), "enabled"), i),
-                               Q(set->enabled[i].name), InvalidInVersion(version, api_version)));
+                               Q(set->enabled[i].name), InvalidInVersion(invalid, api_version)));
     }
   }
   std::vector<std::string_view> seen;
@@ -325,9 +427,9 @@ ErrorList ValidatePluginConfig(const std::string& path, const std::string& api_v
       errs.push_back(Duplicate(pc_path, Q(pc.name)));
     else
       seen.push_back(pc.name);
-    std::string version;
-    if (PluginInvalid(api_version, pc.name, &version)) {
-      errs.push_back(Invalid(pc_path, Q(pc.name), InvalidInVersion(version, api_version)));
+    std::string invalid;
+    if (PluginInvalid(api_version, pc.name, version, &invalid)) {
+      errs.push_back(Invalid(pc_path, Q(pc.name), InvalidInVersion(invalid, api_version)));
       continue;
     }
     // Upstream's table lists NodeResourcesFit as "NodeResourcesFitArgs", so
@@ -347,7 +449,9 @@ bool SamePluginSet(const PluginSet& a, const PluginSet& b) {
   return same(a.enabled, b.enabled) && same(a.disabled, b.disabled);
 }
 
-ErrorList ValidateCommonQueueSort(const std::string& path, const std::vector<Profile>& profiles) {
+ErrorList ValidateCommonQueueSort(const std::string& path, const std::vector<Profile>& profiles,
+                                  SchedulerVersion version) {
+  const ValuePrinter pr(version);
   ErrorList errs;
   const PluginSet& canon = profiles[0].plugins.queue_sort;
   std::string queue_sort_name;
@@ -360,8 +464,9 @@ ErrorList ValidateCommonQueueSort(const std::string& path, const std::vector<Pro
   for (size_t i = 1; i < profiles.size(); ++i) {
     const PluginSet& curr = profiles[i].plugins.queue_sort;
     if (!SamePluginSet(canon, curr))
-      errs.push_back(Invalid(Child(Child(Index(path, i), "plugins"), "queueSort"),
-                             PluginSetValue(curr), "has to match for all profiles"));
+      errs.push_back(
+          Invalid(Child(Child(Index(path, i), "plugins"), "queueSort"), pr.PluginSet(curr),
+                  pr.json ? "must be the same for all profiles" : "has to match for all profiles"));
   }
   return errs;
 }
@@ -396,28 +501,42 @@ ErrorList ValidateExtenders(const std::string& path, const std::vector<Extender>
   return errs;
 }
 
-ErrorList ValidateLeaderElection(const LeaderElection& le, const std::string& path) {
+// component-base's ValidateLeaderElectionConfiguration, as each release
+// words it; v1.35 then requires the "leases" lock.
+ErrorList ValidateLeaderElection(const LeaderElection& le, const std::string& path,
+                                 SchedulerVersion version) {
   ErrorList errs;
   if (!le.leader_elect) return errs;
+  const ValuePrinter pr(version);
+  const bool v135 = version >= SchedulerVersion::kV135;
   const char* kPositive = "must be greater than zero";
   if (le.lease_duration_ns <= 0)
     errs.push_back(
-        Invalid(Child(path, "leaseDuration"), GoDuration(le.lease_duration_ns), kPositive));
+        Invalid(Child(path, "leaseDuration"), pr.Duration(le.lease_duration_ns), kPositive));
   if (le.renew_deadline_ns <= 0)
     errs.push_back(
-        Invalid(Child(path, "renewDeadline"), GoDuration(le.renew_deadline_ns), kPositive));
+        Invalid(Child(path, "renewDeadline"), pr.Duration(le.renew_deadline_ns), kPositive));
   if (le.retry_period_ns <= 0)
-    errs.push_back(Invalid(Child(path, "retryPeriod"), GoDuration(le.retry_period_ns), kPositive));
+    errs.push_back(Invalid(Child(path, "retryPeriod"), pr.Duration(le.retry_period_ns), kPositive));
   if (le.lease_duration_ns <= le.renew_deadline_ns)
-    errs.push_back(Invalid(Child(path, "leaseDuration"), GoDuration(le.renew_deadline_ns),
-                           "LeaseDuration must be greater than RenewDeadline"));
-  if (le.resource_lock.empty())
-    errs.push_back(Invalid(Child(path, "resourceLock"), Q(""), "resourceLock is required"));
-  if (le.resource_namespace.empty())
-    errs.push_back(
-        Invalid(Child(path, "resourceNamespace"), Q(""), "resourceNamespace is required"));
-  if (le.resource_name.empty())
-    errs.push_back(Invalid(Child(path, "resourceName"), Q(""), "resourceName is required"));
+    errs.push_back(Invalid(Child(path, "leaseDuration"), pr.Duration(le.renew_deadline_ns),
+                           v135 ? "must be greater than `RenewDeadline`"
+                                : "LeaseDuration must be greater than RenewDeadline"));
+  // Defaulting fills these three, so only a release's own defaults could
+  // leave one empty; kept for fidelity.
+  auto required = [&](const std::string& value, const char* field, const char* v126_detail) {
+    if (!value.empty()) return;
+    if (v135)
+      errs.push_back(Required(Child(path, field), ""));
+    else
+      errs.push_back(Invalid(Child(path, field), Q(""), v126_detail));
+  };
+  required(le.resource_lock, "resourceLock", "resourceLock is required");
+  required(le.resource_namespace, "resourceNamespace", "resourceNamespace is required");
+  required(le.resource_name, "resourceName", "resourceName is required");
+  if (v135 && le.resource_lock != "leases")
+    errs.push_back(Invalid(Child(path, "resourceLock"), Q(le.resource_lock),
+                           "resourceLock value must be \"leases\""));
   return errs;
 }
 
@@ -551,9 +670,11 @@ ErrorList ValidateNodeResourcesBalancedAllocationArgs(
   return errs;
 }
 
-ErrorList ValidateNodeAffinityArgs(const std::string& path, const NodeAffinityArgs& a) {
+ErrorList ValidateNodeAffinityArgs(const std::string& path, const NodeAffinityArgs& a,
+                                   SchedulerVersion version) {
   ErrorList errs;
   if (!a.added_affinity) return errs;
+  const ValuePrinter pr(version);
   const NodeAffinity& na = *a.added_affinity;
   const std::string added = Child(path, "addedAffinity");
   if (na.required) {
@@ -561,34 +682,70 @@ ErrorList ValidateNodeAffinityArgs(const std::string& path, const NodeAffinityAr
         Child(Child(added, "requiredDuringSchedulingIgnoredDuringExecution"), "nodeSelectorTerms");
     for (size_t i = 0; i < na.required->terms.size(); ++i) {
       if (EmptyTerm(na.required->terms[i])) continue;
-      Append(&errs, TermErrors(na.required->terms[i], Index(terms, i)));
+      Append(&errs, TermErrors(na.required->terms[i], Index(terms, i), pr));
     }
   }
   const std::string preferred = Child(added, "preferredDuringSchedulingIgnoredDuringExecution");
   for (size_t i = 0; i < na.preferred.size(); ++i) {
     const PreferredSchedulingTerm& t = na.preferred[i];
     if (t.weight == 0 || EmptyTerm(t.preference)) continue;
-    Append(&errs, TermErrors(t.preference, Index(preferred, i)));
+    Append(&errs, TermErrors(t.preference, Index(preferred, i), pr));
   }
   return errs;
 }
 
 ErrorList ValidateVolumeBindingArgs(const std::string& path, const VolumeBindingArgs& a,
-                                    bool allow_volume_capacity_priority) {
+                                    const FeatureGates& gates) {
   ErrorList errs;
+  const SchedulerVersion version = gates.version;
+  // The gate that allows a shape: StorageCapacityScoring replaced
+  // VolumeCapacityPriority in v1.33.
+  const bool v135 = version >= SchedulerVersion::kV135;
+  const bool allow = v135 ? gates.storage_capacity_scoring : gates.volume_capacity_priority;
+  const char* gate = v135 ? "StorageCapacityScoring" : "VolumeCapacityPriority";
   if (a.bind_timeout_seconds < 0)
     errs.push_back(Invalid(Child(path, "bindTimeoutSeconds"), N(a.bind_timeout_seconds),
                            "invalid BindTimeoutSeconds, should not be a negative value"));
-  if (allow_volume_capacity_priority)
-    Append(&errs, ValidateFunctionShape(a.shape, Child(path, "shape")));
+  if (allow)
+    Append(&errs, ValidateFunctionShape(a.shape, Child(path, "shape"), version));
   else if (!a.shape.empty())
-    errs.push_back(Invalid(Child(path, "shape"), ShapeValue(a.shape),
-                           "unexpected field `shape`, remove it or turn on the feature gate "
-                           "VolumeCapacityPriority"));
+    errs.push_back(Invalid(Child(path, "shape"), ValuePrinter(version).Shape(a.shape),
+                           std::string("unexpected field `shape`, remove it or turn on the "
+                                       "feature gate ") +
+                               gate));
   return errs;
 }
 
-ErrorList ValidateNodeResourcesFitArgs(const std::string& path, const NodeResourcesFitArgs& a) {
+ErrorList ValidateDynamicResourcesArgs(const std::string& path, const DynamicResourcesArgs& a,
+                                       const FeatureGates& gates) {
+  ErrorList errs;
+  const ValuePrinter pr(gates.version);
+  const std::string filter = Child(path, "filterTimeout");
+  if (gates.dra_scheduler_filter_timeout) {
+    if (a.filter_timeout_ns && *a.filter_timeout_ns < 0)
+      errs.push_back(
+          Invalid(filter, pr.Duration(*a.filter_timeout_ns), "must be zero or positive"));
+  } else if (a.filter_timeout_ns) {
+    // Upstream's text names the gate "DRASchedulingFilterTimeout".
+    errs.push_back(Forbidden(filter, "DRASchedulingFilterTimeout feature gate is disabled"));
+  }
+  const std::string binding = Child(path, "bindingTimeout");
+  constexpr int64_t kSecond = 1'000'000'000;
+  if (gates.dra_device_binding_conditions && gates.dra_resource_claim_device_status) {
+    if (a.binding_timeout_ns && *a.binding_timeout_ns < kSecond)
+      errs.push_back(
+          Invalid(binding, pr.Duration(*a.binding_timeout_ns), "must be at least 1 second"));
+  } else if (a.binding_timeout_ns) {
+    errs.push_back(
+        Forbidden(binding,
+                  "DRADeviceBindingConditions or DRAResourceClaimDeviceStatus feature gate is "
+                  "disabled"));
+  }
+  return errs;
+}
+
+ErrorList ValidateNodeResourcesFitArgs(const std::string& path, const NodeResourcesFitArgs& a,
+                                       SchedulerVersion version) {
   ErrorList errs;
   const std::string res_path = Child(path, "ignoredResources");
   for (size_t i = 0; i < a.ignored_resources.size(); ++i)
@@ -607,8 +764,8 @@ ErrorList ValidateNodeResourcesFitArgs(const std::string& path, const NodeResour
                                 {kLeastAllocated, kMostAllocated, kRequestedToCapacityRatio}));
   Append(&errs, ValidateResources(s.resources, Child(strategy, "resources")));
   if (s.has_requested_to_capacity_ratio)
-    Append(&errs,
-           ValidateFunctionShape(s.requested_to_capacity_ratio.shape, Child(strategy, "shape")));
+    Append(&errs, ValidateFunctionShape(s.requested_to_capacity_ratio.shape,
+                                        Child(strategy, "shape"), version));
   return errs;
 }
 
@@ -618,15 +775,18 @@ ErrorList ValidatePluginArgs(const std::string& path, const PluginArgs& args,
     return ValidateDefaultPreemptionArgs(path, *a);
   if (auto* a = std::get_if<InterPodAffinityArgs>(&args))
     return ValidateInterPodAffinityArgs(path, *a);
-  if (auto* a = std::get_if<NodeAffinityArgs>(&args)) return ValidateNodeAffinityArgs(path, *a);
+  if (auto* a = std::get_if<NodeAffinityArgs>(&args))
+    return ValidateNodeAffinityArgs(path, *a, gates.version);
   if (auto* a = std::get_if<NodeResourcesBalancedAllocationArgs>(&args))
     return ValidateNodeResourcesBalancedAllocationArgs(path, *a);
   if (auto* a = std::get_if<NodeResourcesFitArgs>(&args))
-    return ValidateNodeResourcesFitArgs(path, *a);
+    return ValidateNodeResourcesFitArgs(path, *a, gates.version);
   if (auto* a = std::get_if<PodTopologySpreadArgs>(&args))
     return ValidatePodTopologySpreadArgs(path, *a);
   if (auto* a = std::get_if<VolumeBindingArgs>(&args))
-    return ValidateVolumeBindingArgs(path, *a, gates.volume_capacity_priority);
+    return ValidateVolumeBindingArgs(path, *a, gates);
+  if (auto* a = std::get_if<DynamicResourcesArgs>(&args))
+    return ValidateDynamicResourcesArgs(path, *a, gates);
   return {};
 }
 
@@ -636,7 +796,7 @@ ErrorList ValidateKubeSchedulerConfiguration(const KubeSchedulerConfiguration& c
   if (cfg.client_connection.burst < 0)
     errs.push_back(
         Invalid("clientConnection.burst", N(cfg.client_connection.burst), "must be non-negative"));
-  Append(&errs, ValidateLeaderElection(cfg.leader_election, "leaderElection"));
+  Append(&errs, ValidateLeaderElection(cfg.leader_election, "leaderElection", gates.version));
   if (cfg.parallelism <= 0)
     errs.push_back(
         Invalid("parallelism", N(cfg.parallelism), "should be an integer value greater than zero"));
@@ -655,14 +815,16 @@ ErrorList ValidateKubeSchedulerConfiguration(const KubeSchedulerConfiguration& c
       auto it = std::find_if(existing.begin(), existing.end(),
                              [&](const auto& e) { return e.first == prof.scheduler_name; });
       if (it != existing.end()) {
-        errs.push_back(Duplicate(Child(path, "schedulerName"),
-                                 Q(Child(Index(profiles_path, it->second), "schedulerName"))));
+        errs.push_back(
+            Duplicate(Child(path, "schedulerName"),
+                      ValuePrinter(gates.version)
+                          .PathValue(Child(Index(profiles_path, it->second), "schedulerName"))));
         it->second = i;
       } else {
         existing.emplace_back(prof.scheduler_name, i);
       }
     }
-    Append(&errs, ValidateCommonQueueSort(profiles_path, cfg.profiles));
+    Append(&errs, ValidateCommonQueueSort(profiles_path, cfg.profiles, gates.version));
   }
   ValidatePercentage("percentageOfNodesToScore", cfg.percentage_of_nodes_to_score, &errs);
   if (cfg.pod_initial_backoff_seconds <= 0)

@@ -6,9 +6,18 @@
 //   [parallelism: Invalid value: 0: should be an integer value greater than
 //    zero, percentageOfNodesToScore: Invalid value: 101: not in valid range [0-100]]
 //
-// Known differences: a duplicate schedulerName names the first profile's
-// path as a quoted string (upstream prints a Go pointer there); composite bad
-// values are printed in Go's %#v style as far as ksched's types allow.
+// The release is gates.version. v1.35 differs in its rules (resourceLock
+// must be "leases", the in-tree volume limits plugins are refused,
+// DynamicResourcesArgs, StorageCapacityScoring for VolumeBinding's shape), its
+// words ("must be the same for all profiles", "values must be sorted in
+// increasing order", "must be greater than `RenewDeadline`") and its
+// apimachinery's printing of composite bad values: JSON (`["a","b"]`,
+// `{"Enabled":[...],"Disabled":null}`, `"10s"`) where v1.26 printed %#v.
+//
+// Known differences: v1.26's duplicate schedulerName names the first
+// profile's path as a quoted string (upstream dumps a field.Path struct
+// there; v1.35 prints it as {} like upstream); an empty list prints as nil
+// (ksched does not keep `values: []` apart from no values).
 //
 // Upstream checks NodeResourcesFit's args only when the framework builds the
 // plugin (its validation table misspells the name), and every plugin
@@ -40,8 +49,9 @@ using ErrorList = std::vector<FieldError>;
 // ones) in brackets joined by ", "; "" for none.
 std::string AggregateError(const ErrorList& errs);
 
-// validation.ValidateKubeSchedulerConfiguration. VolumeBinding's shape is
-// allowed when gates.volume_capacity_priority is on.
+// validation.ValidateKubeSchedulerConfiguration of release gates.version.
+// VolumeBinding's shape is allowed when gates.volume_capacity_priority (v1.26)
+// or gates.storage_capacity_scoring (v1.35) is on.
 ErrorList ValidateKubeSchedulerConfiguration(const KubeSchedulerConfiguration& cfg,
                                              const FeatureGates& gates);
 
@@ -52,10 +62,15 @@ ErrorList ValidateInterPodAffinityArgs(const std::string& path, const InterPodAf
 ErrorList ValidatePodTopologySpreadArgs(const std::string& path, const PodTopologySpreadArgs& a);
 ErrorList ValidateNodeResourcesBalancedAllocationArgs(const std::string& path,
                                                       const NodeResourcesBalancedAllocationArgs& a);
-ErrorList ValidateNodeAffinityArgs(const std::string& path, const NodeAffinityArgs& a);
+ErrorList ValidateNodeAffinityArgs(const std::string& path, const NodeAffinityArgs& a,
+                                   SchedulerVersion version);
 ErrorList ValidateVolumeBindingArgs(const std::string& path, const VolumeBindingArgs& a,
-                                    bool allow_volume_capacity_priority);
-ErrorList ValidateNodeResourcesFitArgs(const std::string& path, const NodeResourcesFitArgs& a);
+                                    const FeatureGates& gates);
+ErrorList ValidateNodeResourcesFitArgs(const std::string& path, const NodeResourcesFitArgs& a,
+                                       SchedulerVersion version);
+// v1.35: a timeout is refused when the gates that read it are off.
+ErrorList ValidateDynamicResourcesArgs(const std::string& path, const DynamicResourcesArgs& a,
+                                       const FeatureGates& gates);
 // Dispatches on the args' type (empty list for monostate).
 ErrorList ValidatePluginArgs(const std::string& path, const PluginArgs& args,
                              const FeatureGates& gates);

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "config/feature_gates.h"
 #include "config/load.h"
 
 namespace ksched::config {
@@ -62,8 +63,8 @@ TEST(ConfigValidation, Profiles) {
       LoadError(
           R"("profiles": [{"plugins": {"score": {"enabled": [{"name": "SelectorSpread"}]}}}])"),
       "sched.json: profiles[0].plugins.score.enabled[0]: Invalid value: \"SelectorSpread\": "
-      "was invalid in version \"kubescheduler.config.k8s.io/v1\" (KubeSchedulerConfiguration "
-      "is version \"kubescheduler.config.k8s.io/v1\")");
+      "was invalid in version \"v1\" (KubeSchedulerConfiguration is version "
+      "\"kubescheduler.config.k8s.io/v1\")");
   EXPECT_EQ(
       LoadError(
           R"("profiles": [{"pluginConfig": [{"name": "NodeAffinity"}, {"name": "NodeAffinity"}]}])"),
@@ -236,6 +237,200 @@ TEST(ConfigValidation, AggregateFormatting) {
   errs.push_back({FieldError::Type::kInvalid, "b", "1", "bad"});
   EXPECT_EQ(AggregateError(errs), "[a: Required value, b: Invalid value: 1: bad]");
   EXPECT_EQ(AggregateError({}), "");
+}
+
+// ---------------------------------------------------------------- v1.35
+// Expected texts are refsched135's (kube-scheduler v1.35.4's validation).
+
+FeatureGates V135() { return DefaultFeatureGates(SchedulerVersion::kV135); }
+
+std::string ArgsError135(const std::string& plugin, const std::string& args,
+                         const FeatureGates& gates = V135()) {
+  return ArgsError(plugin, args, gates);
+}
+
+TEST(ConfigValidationV135, DefaultIsValid) {
+  FeatureGates gates = V135();
+  EXPECT_TRUE(ValidateKubeSchedulerConfiguration(DefaultConfiguration(gates), gates).empty());
+  EXPECT_EQ(LoadError("", gates), "<ok>");
+  EXPECT_TRUE(ValidateFramework(DefaultConfiguration(gates), gates).ok());
+}
+
+// v1.35 accepts only the "leases" lock (the others left client-go).
+TEST(ConfigValidationV135, ResourceLockMustBeLeases) {
+  const std::string body = R"("leaderElection": {"resourceLock": "endpointsleases"})";
+  EXPECT_EQ(LoadError(body), "<ok>");
+  EXPECT_EQ(LoadError(body, V135()),
+            "sched.json: leaderElection.resourceLock: Invalid value: \"endpointsleases\": "
+            "resourceLock value must be \"leases\"");
+  EXPECT_EQ(
+      LoadError(R"("leaderElection": {"leaderElect": false, "resourceLock": "endpoints"})", V135()),
+      "<ok>");
+}
+
+// component-base's wording and v1.35's JSON printing of a metav1.Duration.
+TEST(ConfigValidationV135, LeaderElectionDurations) {
+  const std::string body = R"("leaderElection": {"leaseDuration": "-1s"})";
+  EXPECT_EQ(LoadError(body),
+            "sched.json: [leaderElection.leaseDuration: Invalid value: -1s: must be greater than "
+            "zero, leaderElection.leaseDuration: Invalid value: 10s: LeaseDuration must be greater "
+            "than RenewDeadline]");
+  EXPECT_EQ(LoadError(body, V135()),
+            "sched.json: [leaderElection.leaseDuration: Invalid value: \"-1s\": must be greater "
+            "than zero, leaderElection.leaseDuration: Invalid value: \"10s\": must be greater than "
+            "`RenewDeadline`]");
+}
+
+TEST(ConfigValidationV135, DuplicateSchedulerName) {
+  const std::string body = R"("profiles": [{"schedulerName": "a"}, {"schedulerName": "a"}])";
+  EXPECT_EQ(
+      LoadError(body),
+      "sched.json: profiles[1].schedulerName: Duplicate value: \"profiles[0].schedulerName\"");
+  EXPECT_EQ(LoadError(body, V135()), "sched.json: profiles[1].schedulerName: Duplicate value: {}");
+}
+
+TEST(ConfigValidationV135, QueueSortMustBeTheSame) {
+  const std::string body = R"("profiles": [{"schedulerName": "a"},
+      {"schedulerName": "b", "plugins": {"queueSort": {"enabled": [{"name": "PrioritySort"}], "disabled": [{"name": "*"}]}}}])";
+  EXPECT_EQ(LoadError(body),
+            "sched.json: profiles[1].plugins.queueSort: Invalid value: "
+            "config.PluginSet{Enabled:[]config.Plugin{config.Plugin{Name:\"PrioritySort\", "
+            "Weight:0}}, Disabled:[]config.Plugin{config.Plugin{Name:\"*\", Weight:0}}}: has to "
+            "match for all profiles");
+  EXPECT_EQ(LoadError(body, V135()),
+            "sched.json: profiles[1].plugins.queueSort: Invalid value: "
+            "{\"Enabled\":[{\"Name\":\"PrioritySort\",\"Weight\":0}],\"Disabled\":[{\"Name\":\"*\","
+            "\"Weight\":0}]}: must be the same for all profiles");
+}
+
+// v1.35 refuses the removed in-tree volume limits plugins at the named
+// points and in pluginConfig (not in multiPoint, which NewFramework then
+// reports); SelectorSpread is left to NewFramework. The version text is
+// kube-scheduler's (the harness prints `is version ""`).
+TEST(ConfigValidationV135, InvalidPlugins) {
+  FeatureGates gates = V135();
+  EXPECT_EQ(
+      LoadError(R"("profiles": [{"plugins": {"filter": {"enabled": [{"name": "EBSLimits"}]}}}])",
+                gates),
+      "sched.json: profiles[0].plugins.filter.enabled[0]: Invalid value: \"EBSLimits\": was "
+      "invalid in version \"v1\" (KubeSchedulerConfiguration is version "
+      "\"kubescheduler.config.k8s.io/v1\")");
+  EXPECT_EQ(
+      LoadError(R"("profiles": [{"pluginConfig": [{"name": "GCEPDLimits", "args": {}}]}])", gates),
+      "sched.json: profiles[0].pluginConfig[0]: Invalid value: \"GCEPDLimits\": was invalid "
+      "in version \"v1\" (KubeSchedulerConfiguration is version "
+      "\"kubescheduler.config.k8s.io/v1\")");
+  EXPECT_EQ(
+      LoadError(
+          R"("profiles": [{"plugins": {"multiPoint": {"enabled": [{"name": "AzureDiskLimits"}]}}}])",
+          gates),
+      "sched.json: initializing profiles: creating profile for scheduler name "
+      "default-scheduler: PreFilterPlugin \"AzureDiskLimits\" does not exist");
+  const std::string spread =
+      R"("profiles": [{"plugins": {"score": {"enabled": [{"name": "SelectorSpread"}]}}}])";
+  EXPECT_EQ(LoadError(spread, gates),
+            "sched.json: initializing profiles: creating profile for scheduler name "
+            "default-scheduler: ScorePlugin \"SelectorSpread\" does not exist");
+  // v1.26 knows the volume limits plugins and refuses SelectorSpread.
+  EXPECT_EQ(
+      LoadError(R"("profiles": [{"plugins": {"filter": {"enabled": [{"name": "EBSLimits"}]}}}])"),
+      "<ok>");
+  EXPECT_NE(LoadError(spread).find("was invalid in version \"v1\""), std::string::npos);
+  // A pluginConfig entry for a plugin no point enables is not checked.
+  EXPECT_EQ(LoadError(R"("profiles": [{"pluginConfig": [{"name": "SelectorSpread", "args": {}}]}])",
+                      gates),
+            "<ok>");
+}
+
+TEST(ConfigValidationV135, Shapes) {
+  // VolumeBinding's shape needs StorageCapacityScoring in v1.35.
+  const std::string shape = R"({"shape": [{"utilization": 0, "score": 0}]})";
+  EXPECT_EQ(ArgsError135("VolumeBinding", shape),
+            "sched.json: profiles[0].pluginConfig[0].args.shape: Invalid value: "
+            "[{\"Utilization\":0,\"Score\":0}]: unexpected field `shape`, remove it or turn on the "
+            "feature gate StorageCapacityScoring");
+  FeatureGates vcp = V135();
+  vcp.volume_capacity_priority = true;  // not a v1.35 gate
+  EXPECT_NE(ArgsError135("VolumeBinding", shape, vcp), "<ok>");
+  FeatureGates scs = V135();
+  scs.storage_capacity_scoring = true;
+  const std::string unsorted =
+      R"({"shape": [{"utilization": 10, "score": 0}, {"utilization": 5, "score": 11}]})";
+  EXPECT_EQ(ArgsError135("VolumeBinding", unsorted, scs),
+            "sched.json: [profiles[0].pluginConfig[0].args.shape[1].utilization: Invalid value: 5: "
+            "values must be sorted in increasing order, "
+            "profiles[0].pluginConfig[0].args.shape[1].score: Invalid value: 11: not in valid "
+            "range [0, 10]]");
+  EXPECT_EQ(ArgsError135("VolumeBinding", R"({"shape": []})", scs), "<ok>");
+  // NodeResourcesFit's shape, checked when the plugin is built.
+  const std::string fit = R"({"scoringStrategy": {"type": "RequestedToCapacityRatio",
+      "requestedToCapacityRatio": {"shape": [{"utilization": 10, "score": 0}, {"utilization": 5, "score": 1}]}}})";
+  EXPECT_EQ(ArgsError135("NodeResourcesFit", fit),
+            "sched.json: initializing profiles: creating profile for scheduler name "
+            "default-scheduler: initializing plugin \"NodeResourcesFit\": "
+            "scoringStrategy.shape[1].utilization: Invalid value: 5: values must be sorted in "
+            "increasing order");
+  EXPECT_NE(ArgsError("NodeResourcesFit", fit).find("utilization values must be sorted"),
+            std::string::npos);
+}
+
+TEST(ConfigValidationV135, NodeAffinityValues) {
+  auto na = [](const std::string& exprs) {
+    return R"({"addedAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [{"matchExpressions": )" +
+           exprs + "}]}}}";
+  };
+  const std::string prefix =
+      "sched.json: profiles[0].pluginConfig[0].args.addedAffinity."
+      "requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[0].";
+  EXPECT_EQ(ArgsError135("NodeAffinity", na(R"([{"key": "a", "operator": "In"}])")),
+            prefix +
+                "values: Invalid value: null: for 'in', 'notin' operators, values set can't "
+                "be empty");
+  EXPECT_EQ(ArgsError135("NodeAffinity",
+                         na(R"([{"key": "a", "operator": "Exists", "values": ["x", "y"]}])")),
+            prefix +
+                "values: Invalid value: [\"x\",\"y\"]: values set must be empty for exists "
+                "and does not exist");
+  EXPECT_EQ(
+      ArgsError("NodeAffinity", na(R"([{"key": "a", "operator": "Exists", "values": ["x"]}])")),
+      prefix +
+          "values: Invalid value: []string{\"x\"}: values set must be empty for exists "
+          "and does not exist");
+  // v1.35's component-helpers lists the operators.
+  EXPECT_EQ(
+      ArgsError135("NodeAffinity", na(R"([{"key": "a", "operator": "Foo", "values": ["x"]}])")),
+      prefix +
+          "operator: Unsupported value: \"Foo\": supported values: \"In\", \"NotIn\", "
+          "\"Exists\", \"DoesNotExist\", \"Gt\", \"Lt\"");
+}
+
+TEST(ConfigValidationV135, DynamicResourcesArgs) {
+  FeatureGates gates = V135();
+  EXPECT_EQ(ArgsError135("DynamicResources", R"({"filterTimeout": "0s"})"), "<ok>");
+  EXPECT_EQ(ArgsError135("DynamicResources", R"({"filterTimeout": "-1s"})"),
+            "sched.json: profiles[0].pluginConfig[0].args.filterTimeout: Invalid value: \"-1s\": "
+            "must be zero or positive");
+  EXPECT_EQ(
+      ArgsError135("DynamicResources", R"({"bindingTimeout": "500ms", "filterTimeout": "-2s"})"),
+      "sched.json: [profiles[0].pluginConfig[0].args.filterTimeout: Invalid value: \"-2s\": "
+      "must be zero or positive, profiles[0].pluginConfig[0].args.bindingTimeout: "
+      "Forbidden: DRADeviceBindingConditions or DRAResourceClaimDeviceStatus feature gate "
+      "is disabled]");
+  FeatureGates no_filter = gates;
+  no_filter.dra_scheduler_filter_timeout = false;
+  EXPECT_EQ(ArgsError135("DynamicResources", R"({"filterTimeout": "-1s"})", no_filter),
+            "sched.json: profiles[0].pluginConfig[0].args.filterTimeout: Forbidden: "
+            "DRASchedulingFilterTimeout feature gate is disabled");
+  FeatureGates binding = gates;
+  binding.dra_device_binding_conditions = true;
+  EXPECT_EQ(ArgsError135("DynamicResources", R"({"bindingTimeout": "500ms"})", binding),
+            "sched.json: profiles[0].pluginConfig[0].args.bindingTimeout: Invalid value: "
+            "\"500ms\": must be at least 1 second");
+  EXPECT_EQ(ArgsError135("DynamicResources", R"({"bindingTimeout": "1s"})", binding), "<ok>");
+  // v1.26: the plugin has no args kind, so nothing is checked.
+  FeatureGates dra;
+  dra.dynamic_resource_allocation = true;
+  EXPECT_EQ(ArgsError("DynamicResources", R"({"filterTimeout": "-1s"})", dra), "<ok>");
 }
 
 }  // namespace

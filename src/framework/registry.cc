@@ -35,6 +35,8 @@ const std::vector<RegistryEntry>& InTreeRegistry() {
       {names::kDynamicResources, &plugins::NewDynamicResources, kV135},
       {names::kDefaultPreemption, &plugins::NewDefaultPreemption},
       {names::kDefaultBinder, &plugins::NewDefaultBinder},
+      {names::kNodeDeclaredFeatures, &plugins::NewNodeDeclaredFeatures, kV135},
+      {names::kGangScheduling, &plugins::NewGangScheduling, kV135},
   };
   return registry;
 }

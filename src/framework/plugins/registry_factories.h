@@ -46,6 +46,10 @@ std::unique_ptr<Plugin> NewInterPodAffinity(const config::PluginArgs& args, Hand
                                             Status* error);
 std::unique_ptr<Plugin> NewImageLocality(const config::PluginArgs& args, Handle* handle,
                                          Status* error);
+std::unique_ptr<Plugin> NewNodeDeclaredFeatures(const config::PluginArgs& args, Handle* handle,
+                                                Status* error);
+std::unique_ptr<Plugin> NewGangScheduling(const config::PluginArgs& args, Handle* handle,
+                                          Status* error);
 std::unique_ptr<Plugin> NewSelectorSpread(const config::PluginArgs& args, Handle* handle,
                                           Status* error);
 std::unique_ptr<Plugin> NewDynamicResources(const config::PluginArgs& args, Handle* handle,

@@ -164,7 +164,8 @@ std::string Quote(std::string_view s) { return "\"" + std::string(s) + "\""; }
 // Upstream's orderedSet, including how its delete behaves while the caller
 // ranges over the list: Go's range reads the original backing array, which
 // the in-place delete shifts, so a plugin can be visited twice or skipped.
-// expandMultiPointPlugins' reordering depends on that; it is kept as is.
+// v1.26's expandMultiPointPlugins reordering depends on that; it is kept as
+// is (v1.35 ranges over a copy).
 class OrderedSet {
  public:
   void Insert(const std::string& s) {
@@ -341,13 +342,27 @@ class FrameworkBuilder {
         multi_list.push_back(ep.name);
       }
       std::vector<Plugin*> ordered;
-      // Part 1: overridden plugins, ranging over the list while deleting.
-      const size_t original = enabled.size();
-      for (size_t k = 0; k < original; ++k) {
-        std::string name = enabled.At(k);
-        if (overrides.Has(name)) {
-          ordered.push_back(Find(name));
-          enabled.Delete(name);
+      // Part 1: overridden plugins in the point's own order. v1.26 ranges
+      // over the list while deleting from it, so with two or more overrides
+      // some are skipped here (and land in part 3) or listed twice; v1.35
+      // ranges over a copy of it (upstream's slice.CopyStrings).
+      if (f_->options_.feature_gates.AtLeast(config::SchedulerVersion::kV135)) {
+        std::vector<std::string> copy;
+        for (size_t k = 0; k < enabled.size(); ++k) copy.push_back(enabled.At(k));
+        for (const std::string& name : copy) {
+          if (overrides.Has(name)) {
+            ordered.push_back(Find(name));
+            enabled.Delete(name);
+          }
+        }
+      } else {
+        const size_t original = enabled.size();
+        for (size_t k = 0; k < original; ++k) {
+          std::string name = enabled.At(k);
+          if (overrides.Has(name)) {
+            ordered.push_back(Find(name));
+            enabled.Delete(name);
+          }
         }
       }
       for (const std::string& name : multi_list) ordered.push_back(Find(name));

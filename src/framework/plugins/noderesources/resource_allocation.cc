@@ -147,6 +147,7 @@ std::string ArgsTypeName(const config::PluginArgs& args) {
       "*config.InterPodAffinityArgs",
       "*config.DefaultPreemptionArgs",
       "*config.VolumeBindingArgs",
+      "*config.DynamicResourcesArgs",
   };
   static_assert(std::size(kNames) == std::variant_size_v<config::PluginArgs>);
   return kNames[args.index()];
