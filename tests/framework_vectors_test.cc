@@ -26,18 +26,19 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-// ../shared beside the repository; a worktree under /work/wt/<branch> finds
-// it one level further up.
-fs::path FrameworkDir() {
+// ../shared/<set> beside the repository; a worktree under /work/wt/<branch>
+// finds it one level further up.
+fs::path SharedDir(const std::string& set) {
   for (fs::path dir : {fs::path(KSCHED_SHARED_DIR), fs::path(KSCHED_SOURCE_DIR) / "../../shared"})
-    if (fs::is_directory(dir / "framework")) return dir / "framework";
-  return fs::path(KSCHED_SHARED_DIR) / "framework";
+    if (fs::is_directory(dir / set)) return dir / set;
+  return fs::path(KSCHED_SHARED_DIR) / set;
 }
+fs::path FrameworkDir() { return SharedDir("framework"); }
 
-std::vector<fs::path> Scenarios() {
+std::vector<fs::path> Scenarios(const fs::path& dir = FrameworkDir()) {
   std::vector<fs::path> out;
-  if (!fs::is_directory(FrameworkDir())) return out;
-  for (const auto& entry : fs::directory_iterator(FrameworkDir())) {
+  if (!fs::is_directory(dir)) return out;
+  for (const auto& entry : fs::directory_iterator(dir)) {
     std::string name = entry.path().filename().string();
     if (entry.path().extension() == ".json" && name.find(".expected") == std::string::npos)
       out.push_back(entry.path());
@@ -120,6 +121,20 @@ INSTANTIATE_TEST_SUITE_P(Framework, FrameworkVector, ::testing::ValuesIn(Scenari
 TEST(FrameworkVectors, ArePresent) {
   EXPECT_TRUE(fs::is_directory(FrameworkDir())) << FrameworkDir() << " is missing";
   EXPECT_FALSE(Scenarios().empty());
+}
+
+// ../shared/dra: Dynamic Resource Allocation as v1.35 decides it
+// (refsched135), the allocated devices included.
+class DraVector : public ::testing::TestWithParam<fs::path> {};
+
+TEST_P(DraVector, MatchesUpstream) { EXPECT_EQ(CheckScenario(GetParam()), "") << GetParam(); }
+
+INSTANTIATE_TEST_SUITE_P(Dra, DraVector, ::testing::ValuesIn(Scenarios(SharedDir("dra"))),
+                         VectorName);
+
+TEST(DraVectors, ArePresent) {
+  EXPECT_TRUE(fs::is_directory(SharedDir("dra"))) << SharedDir("dra") << " is missing";
+  EXPECT_FALSE(Scenarios(SharedDir("dra")).empty());
 }
 
 }  // namespace

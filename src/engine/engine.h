@@ -121,6 +121,10 @@ class Engine {
                                    const PreemptOptions& options,
                                    std::string* post_filter_message) = 0;
 
+  // After Preempt(): what the PostFilter plugins wrote through the API
+  // (v1.35's DynamicResources deallocates a claim), made to *cluster.
+  virtual void ApplyPostFilterWrites(const Pod& /*pod*/, ClusterState* /*cluster*/) {}
+
   // The FitError a pod's events and condition carry once PostFilter ran:
   // `fit_error` with PostFilter's message appended (v1.26: " msg.", v1.35:
   // " msg"; unchanged when the message is empty).

@@ -243,10 +243,18 @@ class FrameworkEngine final : public Engine {
     PodId id = cluster->Assume(std::move(pod), node);
     if (fwk_ != nullptr) {
       const Pod& assumed = cluster->pod(id).pod;
-      if (!fwk_->RunReservePluginsReserve(&last_.state, assumed, node).IsSuccess())
+      // Reserve, then the binding cycle's writes later cycles read
+      // (DynamicResources' PreBind: the claims' allocation and reservation).
+      if (!fwk_->RunReservePluginsReserve(&last_.state, assumed, node).IsSuccess() ||
+          !fwk_->RunClusterPreBind(&last_.state, assumed, node, cluster).IsSuccess())
         fwk_->RunReservePluginsUnreserve(&last_.state, assumed, node);
     }
     return id;
+  }
+
+  void ApplyPostFilterWrites(const Pod& pod, ClusterState* cluster) override {
+    if (fwk_ == nullptr || pod.meta.uid != last_pod_uid_) return;
+    fwk_->ApplyPostFilterWrites(&last_.state, pod, cluster);
   }
 
  private:
