@@ -151,14 +151,15 @@ class FrameworkEngine final : public Engine {
       out.error = "profile not found for scheduler name \"" + pod.spec.scheduler_name + "\"";
       return out;
     }
-    // The queue's PreEnqueue (SchedulingGates): a gated pod is never
-    // attempted, so it neither fails nor preempts.
+    // The queue's PreEnqueue (SchedulingGates, DynamicResources, which reads
+    // the cluster's claims): a held pod is never attempted, so it neither
+    // fails nor preempts.
+    scheduler_->SetCluster(&cluster);
     if (framework::Status gate = fwk_->RunPreEnqueuePlugins(pod); !gate.IsSuccess()) {
       ScheduleResult out;
       out.error = gate.Message();
       return out;
     }
-    scheduler_->SetCluster(&cluster);
     scheduler_->SetNominated(nominated);
     scheduler_->SchedulePod(fwk_, pod, &last_);
     return ToScheduleResult(last_, fwk_, column_of_[fwk_], columns_.columns.size());

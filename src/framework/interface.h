@@ -288,6 +288,8 @@ class Handle {
  public:
   virtual ~Handle() = default;
   virtual const ClusterState& cluster() const = 0;
+  // Whether cluster() may be read (the engine set one).
+  virtual bool has_cluster() const { return true; }
   // Upstream's Nominator: pods nominated to nodes (may be empty).
   virtual const NominatedPods* nominated() const = 0;
   virtual const config::FeatureGates& feature_gates() const = 0;

@@ -84,6 +84,7 @@ class Framework final : public Handle {
 
   // ---- Handle
   const ClusterState& cluster() const override { return *cluster_; }
+  bool has_cluster() const override { return cluster_ != nullptr; }
   const NominatedPods* nominated() const override { return options_.nominated; }
   const config::FeatureGates& feature_gates() const override { return options_.feature_gates; }
   int parallelism() const override { return options_.parallelism; }

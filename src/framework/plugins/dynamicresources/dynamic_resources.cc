@@ -109,6 +109,7 @@ class DynamicResources final : public PreEnqueuePlugin,
   // ---------------------------------------------------------------- PreEnqueue
 
   Status PreEnqueue(const Pod& pod) override {
+    if (pod.spec.resource_claims.empty() || !handle_->has_cluster()) return Status::Success();
     std::string err = ForeachPodClaim(pod, nullptr);
     if (!err.empty()) return Unresolvable(std::move(err));
     return Status::Success();
