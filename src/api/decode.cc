@@ -14,6 +14,7 @@
 #include <iterator>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <type_traits>
 #include <utility>
 
 #include "api/version_skew.h"
@@ -1253,6 +1254,8 @@ class Decoder {
     return ok;
   }
 
+#include "api/decode_dra.inc"
+
  private:
   std::string msg_;
   std::vector<std::string> rev_path_;  // innermost segment first
@@ -1330,6 +1333,27 @@ template <>
 struct KindInfo<StorageClass> {
   static constexpr std::string_view kName = "StorageClass";
   static constexpr bool kNamespaced = false;
+};
+
+template <>
+struct KindInfo<DeviceClass> {
+  static constexpr std::string_view kName = "DeviceClass";
+  static constexpr bool kNamespaced = false;
+};
+template <>
+struct KindInfo<ResourceSlice> {
+  static constexpr std::string_view kName = "ResourceSlice";
+  static constexpr bool kNamespaced = false;
+};
+template <>
+struct KindInfo<ResourceClaim> {
+  static constexpr std::string_view kName = "ResourceClaim";
+  static constexpr bool kNamespaced = true;
+};
+template <>
+struct KindInfo<ResourceClaimTemplate> {
+  static constexpr std::string_view kName = "ResourceClaimTemplate";
+  static constexpr bool kNamespaced = true;
 };
 
 // The UTF-8 byte order mark some editors write first.
@@ -1740,6 +1764,22 @@ Status DecodeAny(simdjson::dom::element e, std::string_view file, std::string_vi
     return AppendNoted(DecodeCSIStorageCapacity(e, file, where), &out->csi_storage_capacities, e,
                        kind, file, out);
   }
+  if (kind == "DeviceClass") {
+    return AppendNoted(DecodeDeviceClass(e, file, where), &out->device_classes, e, kind, file,
+                       out);
+  }
+  if (kind == "ResourceSlice") {
+    return AppendNoted(DecodeResourceSlice(e, file, where), &out->resource_slices, e, kind, file,
+                       out);
+  }
+  if (kind == "ResourceClaim") {
+    return AppendNoted(DecodeResourceClaim(e, file, where), &out->resource_claims, e, kind, file,
+                       out);
+  }
+  if (kind == "ResourceClaimTemplate") {
+    return AppendNoted(DecodeResourceClaimTemplate(e, file, where),
+                       &out->resource_claim_templates, e, kind, file, out);
+  }
   ++out->skipped;
   return Status::Ok();
 }
@@ -1899,6 +1939,23 @@ Result<CSIDriver> DecodeCSIDriver(dom::element e, std::string_view file, std::st
 Result<CSIStorageCapacity> DecodeCSIStorageCapacity(dom::element e, std::string_view file,
                                                     std::string_view where) {
   return DecodeKind<CSIStorageCapacity>(e, file, where);
+}
+
+Result<DeviceClass> DecodeDeviceClass(dom::element e, std::string_view file,
+                                      std::string_view where) {
+  return DecodeKind<DeviceClass>(e, file, where);
+}
+Result<ResourceSlice> DecodeResourceSlice(dom::element e, std::string_view file,
+                                          std::string_view where) {
+  return DecodeKind<ResourceSlice>(e, file, where);
+}
+Result<ResourceClaim> DecodeResourceClaim(dom::element e, std::string_view file,
+                                          std::string_view where) {
+  return DecodeKind<ResourceClaim>(e, file, where);
+}
+Result<ResourceClaimTemplate> DecodeResourceClaimTemplate(dom::element e, std::string_view file,
+                                                          std::string_view where) {
+  return DecodeKind<ResourceClaimTemplate>(e, file, where);
 }
 
 std::vector<std::string> SplitMigratedPlugins(std::string_view annotation) {

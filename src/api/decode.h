@@ -128,6 +128,17 @@ Result<CSIStorageCapacity> DecodeCSIStorageCapacity(simdjson::dom::element e,
                                                     std::string_view file = {},
                                                     std::string_view where = {});
 
+// resource.k8s.io/v1 (api/dra_types.h).
+Result<DeviceClass> DecodeDeviceClass(simdjson::dom::element e, std::string_view file = {},
+                                      std::string_view where = {});
+Result<ResourceSlice> DecodeResourceSlice(simdjson::dom::element e, std::string_view file = {},
+                                          std::string_view where = {});
+Result<ResourceClaim> DecodeResourceClaim(simdjson::dom::element e, std::string_view file = {},
+                                          std::string_view where = {});
+Result<ResourceClaimTemplate> DecodeResourceClaimTemplate(simdjson::dom::element e,
+                                                          std::string_view file = {},
+                                                          std::string_view where = {});
+
 // The storage.alpha.kubernetes.io/migrated-plugins annotation of a CSINode:
 // the in-tree plugins whose volumes the node's CSI drivers serve.
 inline constexpr std::string_view kMigratedPluginsAnnotation =

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "api/dra_types.h"
 #include "api/field_finding.h"
 #include "api/types.h"
 
@@ -41,6 +42,11 @@ struct ObjectSet {
   std::vector<CSINode> csi_nodes;
   std::vector<CSIDriver> csi_drivers;
   std::vector<CSIStorageCapacity> csi_storage_capacities;
+  // resource.k8s.io/v1 (Dynamic Resource Allocation).
+  std::vector<DeviceClass> device_classes;
+  std::vector<ResourceSlice> resource_slices;
+  std::vector<ResourceClaim> resource_claims;
+  std::vector<ResourceClaimTemplate> resource_claim_templates;
   // Objects of kinds the scheduler does not read (Deployments, ConfigMaps, ...).
   size_t skipped = 0;
   // Found by DecodeObjects / DecodeFile / DecodeAny (the single-object

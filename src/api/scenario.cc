@@ -154,6 +154,15 @@ Status DecodeCluster(dom::element e, std::string_view file, ObjectSet* out,
       s = DecodeArray(kv.value, file, field, &out->csi_nodes, DecodeCSINode);
     } else if (kv.key == "csiDrivers") {
       s = DecodeArray(kv.value, file, field, &out->csi_drivers, DecodeCSIDriver);
+    } else if (kv.key == "deviceClasses") {
+      s = DecodeArray(kv.value, file, field, &out->device_classes, DecodeDeviceClass);
+    } else if (kv.key == "resourceSlices") {
+      s = DecodeArray(kv.value, file, field, &out->resource_slices, DecodeResourceSlice);
+    } else if (kv.key == "resourceClaims") {
+      s = DecodeArray(kv.value, file, field, &out->resource_claims, DecodeResourceClaim);
+    } else if (kv.key == "resourceClaimTemplates") {
+      s = DecodeArray(kv.value, file, field, &out->resource_claim_templates,
+                      DecodeResourceClaimTemplate);
     } else {
       unknown->push_back(std::move(field));
     }

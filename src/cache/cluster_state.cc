@@ -190,6 +190,11 @@ Result<ClusterState> ClusterState::Build(ObjectSet objects, std::vector<Pod>* pe
   }
   for (size_t i = 0; i < s.pvs_.size(); ++i) s.pv_by_name_.emplace(s.pvs_[i].meta.name, i);
   for (size_t i = 0; i < s.scs_.size(); ++i) s.sc_by_name_.emplace(s.scs_[i].meta.name, i);
+  Result<DraState> dra = DraState::Build(
+      std::move(objects.device_classes), std::move(objects.resource_slices),
+      std::move(objects.resource_claims), std::move(objects.resource_claim_templates));
+  if (!dra.ok()) return dra.error();
+  s.dra_ = std::move(dra).value();
   s.BuildNamespacesAndCsi(std::move(objects));
   return s;
 }

@@ -14,6 +14,7 @@
 
 #include "api/object_set.h"
 #include "api/types.h"
+#include "cache/dra_state.h"
 #include "cache/node_info.h"
 #include "labels/selector.h"
 #include "util/result.h"
@@ -181,6 +182,13 @@ class ClusterState {
   const PersistentVolume* FindPv(std::string_view name) const;
   const StorageClass* FindStorageClass(std::string_view name) const;
 
+  // ---- Dynamic Resource Allocation (resource.k8s.io/v1)
+  const DraState& dra() const { return dra_; }
+  // The claims change as the scheduler writes allocations and reservations
+  // (DynamicResources' PreBind and PostFilter, the loop's release of a
+  // deleted pod's claims); DraState::generation() counts the changes.
+  DraState* mutable_dra() { return &dra_; }
+
  private:
   ClusterState() = default;
   PodId AddPodInfo(Pod pod, NodeId node);
@@ -236,6 +244,7 @@ class ClusterState {
   std::vector<CSIDriver> csi_drivers_;
   std::unordered_map<std::string, size_t> csi_driver_by_name_;
   std::vector<CSIStorageCapacity> csi_storage_capacities_;
+  DraState dra_;
 };
 
 // Upstream's utilnode.GetZoneKey: "region:\0:zone", or "" when both are empty.

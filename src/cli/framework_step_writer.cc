@@ -5,6 +5,8 @@
 #include <utility>
 #include <vector>
 
+#include "dra/pod_claims.h"
+
 namespace ksched {
 namespace {
 
@@ -141,6 +143,86 @@ void WriteScores(DocumentWriter* w, const CycleResult& r, const ClusterState& cl
   w->EndArray();
 }
 
+void WriteNodeSelector(DocumentWriter* w, const NodeSelector& ns) {
+  auto requirements = [&](const char* key, const std::vector<SelectorRequirement>& reqs) {
+    if (reqs.empty()) return;  // omitempty
+    w->Key(key);
+    w->BeginArray();
+    for (const SelectorRequirement& r : reqs) {
+      w->BeginObject();
+      w->Key("key");
+      w->String(r.key);
+      w->Key("operator");
+      w->String(r.op);
+      if (!r.values.empty()) {
+        w->Key("values");
+        WriteStrings(w, r.values);
+      }
+      w->EndObject();
+    }
+    w->EndArray();
+  };
+  w->BeginObject();
+  w->Key("nodeSelectorTerms");
+  w->BeginArray();
+  for (const NodeSelectorTerm& t : ns.terms) {
+    w->BeginObject();
+    requirements("matchExpressions", t.match_expressions);
+    requirements("matchFields", t.match_fields);
+    w->EndObject();
+  }
+  w->EndArray();
+  w->EndObject();
+}
+
+// ../shared/dra/README.md's `allocations`: every allocated claim of a
+// placed pod as PreBind left it, by "namespace/claim" (sorted).
+void WriteAllocations(DocumentWriter* w, const Pod& pod, const ClusterState& cluster) {
+  const DraState& dra = cluster.dra();
+  std::vector<const ResourceClaim*> claims;
+  for (uint32_t i : dra::PodClaimIndices(pod, dra)) {
+    const ResourceClaim& c = dra.claim(i);
+    if (c.allocation && std::find(claims.begin(), claims.end(), &c) == claims.end())
+      claims.push_back(&c);
+  }
+  if (claims.empty()) return;
+  std::sort(claims.begin(), claims.end(),
+            [](const ResourceClaim* a, const ResourceClaim* b) { return a->Key() < b->Key(); });
+  w->Key("allocations");
+  w->BeginObject();
+  for (const ResourceClaim* c : claims) {
+    w->Key(c->Key());
+    w->BeginObject();
+    w->Key("devices");
+    w->BeginArray();
+    for (const DeviceRequestAllocationResult& d : c->allocation->results) {
+      w->BeginObject();
+      w->Key("request");
+      w->String(d.request);
+      w->Key("driver");
+      w->String(d.driver);
+      w->Key("pool");
+      w->String(d.pool);
+      w->Key("device");
+      w->String(d.device);
+      if (d.AdminAccess()) {
+        w->Key("adminAccess");
+        w->Literal("true");
+      }
+      w->EndObject();
+    }
+    w->EndArray();
+    w->Key("nodeSelector");
+    if (c->allocation->node_selector) {
+      WriteNodeSelector(w, *c->allocation->node_selector);
+    } else {
+      w->Null();
+    }
+    w->EndObject();
+  }
+  w->EndObject();
+}
+
 // The line of a pod the queue's PreEnqueue plugins hold (v1.35).
 void WritePreEnqueueStep(DocumentWriter* w, const Pod& pod, const framework::Status& rejection) {
   w->BeginObject();
@@ -226,6 +308,7 @@ void WriteFrameworkStep(DocumentWriter* w, const Pod& pod, const CycleResult& r,
 
   if (r.chosen != kNoNode && r.feasible.size() >= 2 && r.scored)
     WriteScores(w, r, cluster, by_name);
+  if (r.chosen != kNoNode && !pod.spec.resource_claims.empty()) WriteAllocations(w, pod, cluster);
   if (extra_fields) extra_fields(w);
   w->EndObject();
 }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "api/priority_admission.h"
 #include "cache/node_tree.h"
@@ -9,6 +10,7 @@
 #include "config/default_plugins.h"
 #include "config/feature_gates.h"
 #include "config/load.h"
+#include "dra/release_claims.h"
 #include "extender/config_extenders.h"
 #include "extender/http_extender.h"
 #include "framework/cache_options.h"
@@ -161,6 +163,8 @@ void RunFrameworkLoop(framework::Scheduler* scheduler, ClusterState* cluster,
       }
       framework::PostFilterResult pf;
       framework::Status s = r.framework->RunPostFilterPlugins(&r.state, pod, statuses, &pf);
+      // DynamicResources' deallocation, written through the API at once.
+      r.framework->ApplyPostFilterWrites(&r.state, pod, cluster);
       if (!s.Message().empty()) r.error = framework::CycleFitError(r, s.Message());
       FrameworkPreemption p;
       const bool chose = pf.nominating && !pf.nominated_node_name.empty();
@@ -181,7 +185,14 @@ void RunFrameworkLoop(framework::Scheduler* scheduler, ClusterState* cluster,
           nominated.Remove(cluster, pod.meta.uid);
         }
       }
-      for (PodId victim : pf.victims) cluster->RemovePod(victim);
+      std::unordered_set<std::string> gone;
+      for (PodId victim : pf.victims) {
+        gone.insert(cluster->pod(victim).pod.meta.uid);
+        cluster->RemovePod(victim);
+      }
+      // The resourceclaim controller and the garbage collector on the
+      // victims' claims, done before the next attempt (refsched135).
+      dra::ReleaseClaimsOfDeletedPods(cluster->mutable_dra(), gone);
       for (PodId cleared : pf.nominated_pods_to_clear) {
         const std::string uid = cluster->pod(cleared).pod.meta.uid;
         auto it = by_uid.find(uid);

@@ -131,6 +131,10 @@ class Engine {
   // was not attempted (PreEnqueue held it, no profile took it).
   virtual bool FailureClearsNomination() const { return false; }
 
+  // After Preempt(): what the PostFilter plugins wrote through the API
+  // (v1.35's DynamicResources deallocates a claim), made to *cluster.
+  virtual void ApplyPostFilterWrites(const Pod& /*pod*/, ClusterState* /*cluster*/) {}
+
   // The FitError a pod's events and condition carry once PostFilter ran:
   // `fit_error` with PostFilter's message appended (v1.26: " msg.", v1.35:
   // " msg"; unchanged when the message is empty).

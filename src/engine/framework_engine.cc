@@ -156,14 +156,15 @@ class FrameworkEngine final : public Engine {
       out.error = "profile not found for scheduler name \"" + pod.spec.scheduler_name + "\"";
       return out;
     }
-    // The queue's PreEnqueue (SchedulingGates): a gated pod is never
-    // attempted, so it neither fails nor preempts.
+    // The queue's PreEnqueue (SchedulingGates, DynamicResources, which reads
+    // the cluster's claims): a held pod is never attempted, so it neither
+    // fails nor preempts.
+    scheduler_->SetCluster(&cluster);
     if (framework::Status gate = fwk_->RunPreEnqueuePlugins(pod); !gate.IsSuccess()) {
       ScheduleResult out;
       out.error = gate.Message();
       return out;
     }
-    scheduler_->SetCluster(&cluster);
     scheduler_->SetNominated(nominated);
     attempted_ = true;
     scheduler_->SchedulePod(fwk_, pod, &last_);
@@ -260,10 +261,18 @@ class FrameworkEngine final : public Engine {
     PodId id = cluster->Assume(std::move(pod), node);
     if (fwk_ != nullptr) {
       const Pod& assumed = cluster->pod(id).pod;
-      if (!fwk_->RunReservePluginsReserve(&last_.state, assumed, node).IsSuccess())
+      // Reserve, then the binding cycle's writes later cycles read
+      // (DynamicResources' PreBind: the claims' allocation and reservation).
+      if (!fwk_->RunReservePluginsReserve(&last_.state, assumed, node).IsSuccess() ||
+          !fwk_->RunClusterPreBind(&last_.state, assumed, node, cluster).IsSuccess())
         fwk_->RunReservePluginsUnreserve(&last_.state, assumed, node);
     }
     return id;
+  }
+
+  void ApplyPostFilterWrites(const Pod& pod, ClusterState* cluster) override {
+    if (fwk_ == nullptr || pod.meta.uid != last_pod_uid_) return;
+    fwk_->ApplyPostFilterWrites(&last_.state, pod, cluster);
   }
 
  private:

@@ -20,6 +20,8 @@
 //   csi_limits.cc         NodeVolumeLimits: the CSI driver, count vs limit
 //   volume_claims.cc      VolumeRestrictions' ReadWriteOncePod claims,
 //                         VolumeBinding's claims and capacity
+//   device_claims.cc      DynamicResources: the request and the selector or
+//                         constraint no device of the node meets
 //
 // ExplainNodeFailure() walks the node's upstream reasons and asks the
 // explainer of each; a reason no explainer knows (an extender's, a Policy
@@ -145,6 +147,10 @@ void ExplainCsiLimits(const NodeContext& c, std::string_view reason, std::vector
 // VolumeBinding's "not enough free storage" and "pvc(s) bound to
 // non-existent pv(s)".
 void ExplainClaimStorage(const NodeContext& c, std::string_view reason, std::vector<Cause>* out);
+// DynamicResources: the request and selector no device of the node meets,
+// the devices already allocated, the constraint; or where an allocated
+// claim's devices are.
+void ExplainDeviceClaims(const NodeContext& c, std::string_view reason, std::vector<Cause>* out);
 // VolumeZone's four zone and region labels.
 void ExplainVolumeZoneV126(const NodeContext& c, std::string_view reason, std::vector<Cause>* out);
 

@@ -100,6 +100,10 @@ bool ExplainPluginReason(const NodeContext& c, std::string_view reason, std::vec
     ExplainClaimStorage(c, reason, out);
     return true;
   }
+  if (plugin == names::kDynamicResources) {
+    ExplainDeviceClaims(c, reason, out);
+    return true;
+  }
   if (plugin == names::kVolumeZone && reason == "node(s) had no available volume zone") {
     ExplainVolumeZoneV126(c, reason, out);
     return true;

@@ -242,6 +242,21 @@ class BindPlugin : public virtual Plugin {
   virtual Status Bind(CycleState* state, const Pod& pod, NodeId node) = 0;
 };
 
+// A plugin whose API writes later cycles read (DynamicResources: a
+// ResourceClaim's allocation and reservation in PreBind, its deallocation
+// in PostFilter). The snapshot front ends have no API server: they call
+// these where upstream's writes would be made (PreBind right after Reserve,
+// as refsched135 runs it; the PostFilter writes once PostFilter returned)
+// and pass the ClusterState the writes go to. Plugins write nothing else.
+class ClusterWritingPlugin : public virtual Plugin {
+ public:
+  // The plugin's PreBind for `pod` on `node`, its writes made to *cluster.
+  virtual Status PreBindToCluster(CycleState* state, const Pod& pod, NodeId node,
+                                  ClusterState* cluster) = 0;
+  // What the plugin's PostFilter for `pod` wrote, made to *cluster.
+  virtual void ApplyPostFilterWrites(CycleState* state, const Pod& pod, ClusterState* cluster) = 0;
+};
+
 class PostBindPlugin : public virtual Plugin {
  public:
   virtual void PostBind(CycleState* state, const Pod& pod, NodeId node) = 0;
@@ -273,6 +288,8 @@ class Handle {
  public:
   virtual ~Handle() = default;
   virtual const ClusterState& cluster() const = 0;
+  // Whether cluster() may be read (the engine set one).
+  virtual bool has_cluster() const { return true; }
   // Upstream's Nominator: pods nominated to nodes (may be empty).
   virtual const NominatedPods* nominated() const = 0;
   virtual const config::FeatureGates& feature_gates() const = 0;

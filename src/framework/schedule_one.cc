@@ -942,6 +942,9 @@ CycleResult Scheduler::ScheduleOneImpl(const Pod& pod, Pod* movable, ClusterStat
       movable != nullptr ? cluster->Assume(std::move(*movable), host) : cluster->Assume(pod, host);
   const Pod& assumed = cluster->pod(id).pod;
   Status s = fwk->RunReservePluginsReserve(&r.state, assumed, host);
+  // refsched135 runs the binding cycle's writes that later cycles read
+  // (DynamicResources' PreBind) right after Reserve and Permit.
+  if (s.IsSuccess()) s = fwk->RunClusterPreBind(&r.state, assumed, host, cluster);
   if (!s.IsSuccess()) {
     fwk->RunReservePluginsUnreserve(&r.state, assumed, host);
     if (movable != nullptr) {  // the caller's pod back as it was

@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "api/priority_admission.h"
+#include "dra/release_claims.h"
 
 namespace ksched {
 
@@ -62,12 +64,20 @@ void SnapshotLoop::Run(std::vector<Pod> pending,
           engine_->Preempt(pod, a.result, *cluster_, &nominated_, popts, &post_filter_message);
       a.result.error = engine_->WithPostFilterMessage(a.result.error, post_filter_message);
       on_attempt(a);
+      engine_->ApplyPostFilterWrites(pod, cluster_);
       const PreemptionResult& p = *a.preemption;
       const bool chose = p.error.empty() && p.node != kNoNode;
       if (chose) {
         pod.nominated_node_name = cluster_->node(p.node).meta.name;
         nominated_.Add(cluster_, pod, pod.nominated_node_name);
-        for (PodId victim : p.victims) cluster_->RemovePod(victim);
+        std::unordered_set<std::string> gone;
+        for (PodId victim : p.victims) {
+          gone.insert(cluster_->pod(victim).pod.meta.uid);
+          cluster_->RemovePod(victim);
+        }
+        // The victims' claims, as the resourceclaim controller and the
+        // garbage collector release them.
+        dra::ReleaseClaimsOfDeletedPods(cluster_->mutable_dra(), gone);
       }
       for (const PreemptionResult::PodRef& ref : p.nominated_pods_to_clear) {
         auto it = by_uid.find(ref.uid);

@@ -1943,6 +1943,27 @@ Status Framework::RunPreBindPlugins(CycleState* state, const Pod& pod, NodeId no
   });
 }
 
+Status Framework::RunClusterPreBind(CycleState* state, const Pod& pod, NodeId node,
+                                    ClusterState* cluster) const {
+  for (PreBindPlugin* pl : pre_bind_) {
+    auto* writer = dynamic_cast<ClusterWritingPlugin*>(pl);
+    if (writer == nullptr) continue;
+    Status s = writer->PreBindToCluster(state, pod, node, cluster);
+    if (s.IsSuccess()) continue;
+    if (s.IsUnschedulable()) return s.WithFailedPlugin(std::string(pl->Name()));
+    return Status::Error("running PreBind plugin " + Quote(pl->Name()) + ": " + s.Message());
+  }
+  return Status();
+}
+
+void Framework::ApplyPostFilterWrites(CycleState* state, const Pod& pod,
+                                      ClusterState* cluster) const {
+  for (PostFilterPlugin* pl : post_filter_) {
+    if (auto* writer = dynamic_cast<ClusterWritingPlugin*>(pl))
+      writer->ApplyPostFilterWrites(state, pod, cluster);
+  }
+}
+
 Status Framework::RunBindPlugins(CycleState* state, const Pod& pod, NodeId node) const {
   return TimePoint(metrics_, ep::kBind, profile_name_,
                    [&] { return RunBindPluginsUntimed(state, pod, node); });

@@ -84,6 +84,7 @@ class Framework final : public Handle {
 
   // ---- Handle
   const ClusterState& cluster() const override { return *cluster_; }
+  bool has_cluster() const override { return cluster_ != nullptr; }
   const NominatedPods* nominated() const override { return options_.nominated; }
   const config::FeatureGates& feature_gates() const override { return options_.feature_gates; }
   int parallelism() const override { return options_.parallelism; }
@@ -236,6 +237,13 @@ class Framework final : public Handle {
   Status RunPermitPlugins(CycleState* state, const Pod& pod, NodeId node,
                           int64_t* timeout_ns) const;
   Status RunPreBindPlugins(CycleState* state, const Pod& pod, NodeId node) const;
+  // The PreBind of the ClusterWritingPlugins among the PreBind plugins, in
+  // order, their writes made to *cluster (the snapshot front ends' binding
+  // cycle); an error as RunPreBindPlugins words it.
+  Status RunClusterPreBind(CycleState* state, const Pod& pod, NodeId node,
+                           ClusterState* cluster) const;
+  // After RunPostFilterPlugins: the PostFilter plugins' writes, to *cluster.
+  void ApplyPostFilterWrites(CycleState* state, const Pod& pod, ClusterState* cluster) const;
   Status RunBindPlugins(CycleState* state, const Pod& pod, NodeId node) const;
   void RunPostBindPlugins(CycleState* state, const Pod& pod, NodeId node) const;
 
