@@ -13,7 +13,8 @@
 
 namespace ksched::framework::plugins {
 
-class DefaultPreemption final : public PostFilterPlugin, public preemption::Interface {
+// (Not final: v1.35's adds PreEnqueue and its events, default_preemption_hints.h.)
+class DefaultPreemption : public PostFilterPlugin, public preemption::Interface {
  public:
   DefaultPreemption(config::DefaultPreemptionArgs args, Handle* handle)
       : args_(args), handle_(handle) {}

@@ -7,6 +7,7 @@
 // A pod with claims is refused until the allocator is in (Error).
 #include <string>
 
+#include "framework/plugins/dynamicresources/dynamic_resources_hints.h"
 #include "framework/plugins/names/names.h"
 #include "framework/plugins/registry_factories.h"
 
@@ -28,6 +29,9 @@ class DynamicResources final : public PreEnqueuePlugin,
 
   std::vector<ClusterEvent> EventsToRegister() const override {
     return {{EventResource::kNode, kAdd | kUpdate, ""}};
+  }
+  std::vector<ClusterEventWithHint> EventsToRegisterWithHints() const override {
+    return DynamicResourcesEventsToRegister();
   }
 
   Status PreEnqueue(const Pod&) override { return Status::Success(); }

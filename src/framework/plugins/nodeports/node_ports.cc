@@ -1,6 +1,7 @@
 // NodePorts: a pod's container host ports must be free on the node (same
 // protocol and port, and either side on 0.0.0.0 or both on the same IP).
 #include "framework/plugins/names/names.h"
+#include "framework/plugins/nodeports/node_ports_hints.h"
 #include "framework/plugins/registry_factories.h"
 
 namespace ksched::framework::plugins {
@@ -31,6 +32,9 @@ class NodePorts final : public PreFilterPlugin, public FilterPlugin, public Enqu
 
   std::vector<ClusterEvent> EventsToRegister() const override {
     return {{EventResource::kPod, kDelete, ""}, {EventResource::kNode, kAdd | kUpdate, ""}};
+  }
+  std::vector<ClusterEventWithHint> EventsToRegisterWithHints() const override {
+    return NodePortsEventsToRegister();
   }
 
   Status PreFilter(CycleState* state, const Pod& pod, PreFilterResult*) override {
