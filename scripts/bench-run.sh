@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Benchmark of `ksched run` against the real kube-apiserver of
 # ../shared/apiserver (v1.15.5, or v1.26.0 with KUBE_VERSION=1.26, where
-# `run` schedules with the v1.26 framework): pods/s bound end to end, next to a bare client POSTing
-# bindings to the same server with the same concurrency, in the same run.
+# `run` schedules with the v1.26 framework), or upstream's v1.35.4 with KUBE_VERSION=1.35
+# (built and cached by scripts/k8s-v135.sh; `run` picks the v1.35 engine there): pods/s bound
+# end to end, next to a bare client POSTing bindings to the same server with the same
+# concurrency, in the same run.
 #
 #   scripts/bench-run.sh [NODES] [PODS] [CONNECTIONS]     (defaults 1000 2000 8)
 #   KSCHED=build/ksched SERVER_DIR=/dev/shm/x scripts/bench-run.sh 5000 10000 8
@@ -11,6 +13,7 @@
 #     scheduler in ksched's place, same run: a KubeSchedulerConfiguration with the profile
 #     ksched-bench, leader election off, clientConnection qps/burst STANDIN_QPS (default 1000);
 #     --secure-port 0, so no metrics)
+#   STANDIN=upstream KUBE_VERSION=1.35 scripts/bench-run.sh   (the cached kube-scheduler v1.35.4)
 #
 # Steps: start etcd + kube-apiserver in a tmpfs directory; create NODES Ready
 # nodes (loadgen.py nodes); then
@@ -41,7 +44,15 @@ cleanup() {
 }
 trap cleanup EXIT
 
-"$SHARED/start.sh" "$DIR" >/dev/null
+if [ "${KUBE_VERSION:-}" = 1.35 ]; then
+  # start.sh has no archive of v1.35: it runs the binary it is given.
+  eval "$("$HERE/scripts/k8s-v135.sh")"
+  KUBE_VERSION= KUBE_APISERVER="$KUBE_APISERVER" "$SHARED/start.sh" "$DIR" >/dev/null
+  [ "${STANDIN:-}" = upstream ] && STANDIN=$KUBE_SCHEDULER
+else
+  [ "${STANDIN:-}" = upstream ] && { echo "STANDIN=upstream: only with KUBE_VERSION=1.35" >&2; exit 2; }
+  "$SHARED/start.sh" "$DIR" >/dev/null
+fi
 # shellcheck disable=SC1091
 . "$DIR/env"
 echo "== $NODES nodes, $PODS pods, $CONC connections; server in $DIR"

@@ -22,6 +22,7 @@
 #include "config/feature_gates.h"
 #include "config/types.h"
 #include "live/api_health.h"
+#include "live/engine_choice.h"
 #include "live/leader_elector.h"
 #include "live/live_scheduler.h"
 #include "live/log.h"
@@ -104,8 +105,10 @@ CLI::App* AddRunCommand(CLI::App* app, RunArgs* args) {
                   "(one process serves them all), plugins and args, percentageOfNodesToScore, "
                   "leaderElection, clientConnection; selects the v1.26 engine");
   cmd->add_option("--scheduler-version", args->flags.scheduler_version,
-                  "v1.26 (the framework; the default) or v1.15 (predicates and priorities; the "
-                  "default with --policy-config-file or --algorithm-provider)")
+                  "The engine: v1.35 or v1.26 (the framework) or v1.15 (predicates and "
+                  "priorities; the default with --policy-config-file or --algorithm-provider). "
+                  "Default: the newest the API server serves the APIs of (v1.35 with "
+                  "resource.k8s.io/v1, v1.26 from v1.18, else v1.15)")
       ->check(CLI::IsMember({"v1.15", "v1.26", "v1.35"}));
   cmd->add_option("--kubeconfig", args->kubeconfig,
                   "kubeconfig file (default: --config's clientConnection.kubeconfig, $KUBECONFIG, "
@@ -202,14 +205,12 @@ int RunRun(const RunArgs& args) {
   };
   SchedulerFlags flags = args.flags;
   if (Status s = flags.CheckConsistent(); !s.ok()) return fail(s.error().message);
-  // No flag chose the engine: v1.26's framework, unless the server is too
-  // old for it (decided after discovery).
-  const bool engine_from_server = flags.scheduler_version.empty() && flags.config_file.empty() &&
-                                  flags.policy_file.empty() && !flags.provider_given;
-  // The v1.35 engine's queue (QueueingHints, PopFromBackoffQ, asynchronous
-  // preemption) is not live yet: `run` keeps v1.26's framework unless
-  // --scheduler-version asks for v1.35.
-  if (flags.scheduler_version.empty() && flags.framework()) flags.scheduler_version = "v1.26";
+  // No flag chose the engine: the newest whose APIs the server serves,
+  // decided after discovery (live/engine_choice.h). Until then --config is
+  // read as v1.26's, for its leaderElection and clientConnection.
+  const bool engine_from_server =
+      flags.scheduler_version.empty() && flags.policy_file.empty() && !flags.provider_given;
+  if (engine_from_server) flags.scheduler_version = "v1.26";
 
   // What --config gives, overridden by the flags given on the command line.
   std::string kubeconfig = args.kubeconfig;
@@ -295,20 +296,30 @@ int RunRun(const RunArgs& args) {
               << "); use --leader-elect-resource-lock endpoints\n";
     return 1;
   }
-  // storage.k8s.io/v1 CSINodes came in v1.17 and CSIDrivers in v1.18.
-  if (const int minor = client::ServerMinorVersion(server_apis.git_version);
-      engine_from_server && minor >= 0 && minor < 18) {
-    flags.scheduler_version = "v1.15";
+  if (engine_from_server) {
+    live::EngineChoice choice = live::ChooseEngineForServer(server_apis);
+    if (choice.version == "v1.15" && !flags.config_file.empty()) {
+      // A KubeSchedulerConfiguration needs the framework: its oldest.
+      choice = {"v1.26", choice.reason + ", but --config needs the framework"};
+    }
+    flags.scheduler_version = choice.version;
+    Log('I', fmt::format("{}: scheduling with the {} engine (--scheduler-version chooses another)",
+                         choice.reason, choice.version));
+    if (cfg && choice.version != "v1.26") {
+      // Read again as the chosen release reads it (its defaults and checks).
+      auto loaded = flags.FrameworkConfig();
+      if (!loaded.ok()) return fail(loaded.error().message);
+      cfg = std::move(loaded).value();
+    }
   }
-  if (engine_from_server && flags.scheduler_version == "v1.15") {
-    Log('I', "the API server (" + server_apis.git_version +
-                 ") predates the APIs the v1.26 framework reads (storage.k8s.io/v1 CSINodes and "
-                 "CSIDrivers): scheduling with the v1.15 engine (--scheduler-version v1.26 "
-                 "insists)");
+  if (std::string warning =
+          live::NewerServerWarning(server_apis, std::string(flags.EngineVersion()));
+      !warning.empty()) {
+    Log('W', warning);
   }
   const bool framework = flags.framework();
 
-  PriorityQueue::Options queue_options;
+  SchedulingQueue::Options queue_options;
   if (framework) {
     if (!cfg) {
       auto loaded = flags.FrameworkConfig();
@@ -320,7 +331,7 @@ int RunRun(const RunArgs& args) {
     }
     queue_options.initial_backoff = std::chrono::seconds(cfg->pod_initial_backoff_seconds);
     queue_options.max_backoff = std::chrono::seconds(cfg->pod_max_backoff_seconds);
-    // v1.26's podMaxInUnschedulablePodsDuration (v1.15: 60 s).
+    // podMaxInUnschedulablePodsDuration of v1.26 and v1.35 (v1.15: 60 s).
     queue_options.unschedulable_timeout = std::chrono::minutes(5);
   } else if (flags.percentage_of_nodes_to_score < 0) {
     flags.percentage_of_nodes_to_score = 50;  // v1.15's default
@@ -369,6 +380,9 @@ int RunRun(const RunArgs& args) {
     options.queue = queue_options;
     auto gates = flags.FrameworkGates();
     options.disruption_target_condition = gates.ok() && gates->pod_disruption_conditions;
+    // v1.35's queue and preemption gates.
+    options.queue.pop_from_backoff = gates.ok() && gates->scheduler_pop_from_backoff_q;
+    options.async_preemption = gates.ok() && gates->scheduler_async_preemption;
   }
   live::LiveScheduler scheduler(engine.get(), &api, &clock, &metrics, options);
   client::WatchOptions watch_options;

@@ -134,6 +134,11 @@ class FrameworkEngine final : public Engine {
   }
 
   const std::string& last_gate_plugin() const { return last_gate_plugin_; }
+  bool v135() const { return gates().AtLeast(config::SchedulerVersion::kV135); }
+  framework::QueueingHintMaps QueueingHints() const { return scheduler_->QueueingHints(); }
+  void SetAsyncPreemptions(const framework::AsyncPreemptions* p) {
+    scheduler_->SetAsyncPreemptions(p);
+  }
   void SetMetricsRecorder(framework::MetricsRecorder* recorder) {
     scheduler_->SetMetricsRecorder(recorder);
   }
@@ -310,6 +315,16 @@ void SetFrameworkMetricsRecorder(Engine* engine, framework::MetricsRecorder* rec
 std::string LastPreEnqueuePlugin(const Engine* engine) {
   auto* fw = dynamic_cast<const FrameworkEngine*>(engine);
   return fw != nullptr ? fw->last_gate_plugin() : std::string();
+}
+
+std::optional<framework::QueueingHintMaps> EngineQueueingHints(const Engine* engine) {
+  auto* fw = dynamic_cast<const FrameworkEngine*>(engine);
+  if (fw == nullptr || !fw->v135()) return std::nullopt;
+  return fw->QueueingHints();
+}
+
+void SetEngineAsyncPreemptions(Engine* engine, const framework::AsyncPreemptions* preemptions) {
+  if (auto* fw = dynamic_cast<FrameworkEngine*>(engine)) fw->SetAsyncPreemptions(preemptions);
 }
 
 std::unique_ptr<Engine> MakeFrameworkEngine(std::unique_ptr<framework::Scheduler> scheduler) {

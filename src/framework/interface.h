@@ -125,6 +125,11 @@ class QueueSortPlugin : public virtual Plugin {
 class EnqueueExtensions : public virtual Plugin {
  public:
   virtual std::vector<ClusterEvent> EventsToRegister() const = 0;
+  // v1.35's EventsToRegister (QueueingHints on, as they are locked in
+  // v1.35): the events with the hint that judges each one for a pod this
+  // plugin rejected. Each in-tree plugin keeps them in a file of its own
+  // (<plugin>_hints.cc). Default: EventsToRegister() without hints.
+  virtual std::vector<ClusterEventWithHint> EventsToRegisterWithHints() const;
 };
 
 class PreFilterExtensions {
@@ -280,6 +285,16 @@ class PreemptionActions {
   virtual Status DeleteVictim(const Pod& preemptor, PodId victim) = 0;
 };
 
+// v1.35's asynchronous preemption as DefaultPreemption's PreEnqueue asks
+// about it (upstream's Evaluator.IsPodRunningPreemption): whether the
+// victims of the preemption the pod started are still being deleted.
+// `ksched run` keeps it; elsewhere preemption is synchronous and there is none.
+class AsyncPreemptions {
+ public:
+  virtual ~AsyncPreemptions() = default;
+  virtual bool IsPodRunningPreemption(std::string_view pod_uid) const = 0;
+};
+
 // framework.Handle: what plugins may read and call besides their args. One
 // Handle per profile; its pointers are owned by the engine that built it and
 // outlive every plugin. cluster() is the snapshot of the current cycle: the
@@ -313,6 +328,9 @@ class Handle {
   // Upstream's Handle.Extenders: the scheduler's HTTP extenders, which
   // preemption asks to narrow its candidates. None unless overridden.
   virtual const std::vector<std::unique_ptr<SchedulerExtender>>& extenders() const;
+  // The preemptions running asynchronously (v1.35 `ksched run`); nullptr
+  // when none can be (the default).
+  virtual const AsyncPreemptions* async_preemptions() const { return nullptr; }
 };
 
 // A plugin factory (upstream's PluginFactory): args are the profile's

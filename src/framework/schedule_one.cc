@@ -159,6 +159,17 @@ ClusterEventMap Scheduler::ClusterEvents() const {
   return map;
 }
 
+void Scheduler::SetAsyncPreemptions(const AsyncPreemptions* preemptions) {
+  for (const auto& fwk : profiles_) fwk->SetAsyncPreemptions(preemptions);
+}
+
+QueueingHintMaps Scheduler::QueueingHints() const {
+  QueueingHintMaps maps;
+  for (const auto& fwk : profiles_)
+    fwk->RegisterQueueingHints(&maps[fwk->profile_name()], !extenders_.empty());
+  return maps;
+}
+
 void Scheduler::SetCluster(const ClusterState* cluster) {
   cluster_ = cluster;
   for (auto& f : profiles_) f->SetCluster(cluster);

@@ -127,11 +127,15 @@ class Scheduler {
   // The cluster events every profile's plugins registered for (one map for
   // all profiles, as upstream's queue keeps).
   ClusterEventMap ClusterEvents() const;
+  // v1.35: each profile's QueueingHints, by profile name.
+  QueueingHintMaps QueueingHints() const;
   const std::vector<std::unique_ptr<Framework>>& profiles() const { return profiles_; }
 
   // Sets the cluster every profile's Handle reads (the snapshot).
   void SetCluster(const ClusterState* cluster);
   void SetNominated(const NominatedPods* nominated);
+  // Every profile's Handle::async_preemptions (v1.35 `ksched run`).
+  void SetAsyncPreemptions(const AsyncPreemptions* preemptions);
   // Every profile's timings go to `recorder` (nullptr, the default: none).
   void SetMetricsRecorder(MetricsRecorder* recorder);
   // SchedulerOptions::record_details, for the cycles from now on.

@@ -30,7 +30,8 @@ class EventSink : public SchedulerApi {
                                   std::string_view, std::string_view) override {
     return Status::Ok();
   }
-  Status SetDisruptionTarget(std::string_view, std::string_view, std::string_view) override {
+  Status SetDisruptionTarget(std::string_view, std::string_view, std::string_view,
+                             std::string_view) override {
     return Status::Ok();
   }
   Status CreateEvent(const client::EventRecord& event) override {

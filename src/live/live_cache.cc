@@ -3,7 +3,9 @@
 #include <fmt/format.h>
 
 #include "api/decode.h"
+#include "api/priority_admission.h"
 #include "queue/events.h"
+#include "queue/priority_queue_v135.h"
 
 namespace ksched::live {
 
@@ -85,11 +87,28 @@ const framework::ClusterEvent* NodeSchedulingPropertiesChange(const Node& o, con
   return nullptr;
 }
 
+std::vector<framework::ClusterEvent> NodeSchedulingPropertiesChangeV135(const Node& o,
+                                                                        const Node& n) {
+  using framework::EventResource;
+  std::vector<framework::ClusterEvent> out;
+  auto add = [&](uint32_t action) {
+    out.push_back(framework::MakeClusterEvent(EventResource::kNode, action));
+  };
+  // In upstream's order; a lifted spec.unschedulable counts as a taint change.
+  if (o.unschedulable != n.unschedulable && !n.unschedulable) add(framework::kUpdateNodeTaint);
+  if (!(o.allocatable == n.allocatable)) add(framework::kUpdateNodeAllocatable);
+  if (!(o.meta.labels == n.meta.labels)) add(framework::kUpdateNodeLabel);
+  if (!SameTaints(o.taints, n.taints)) add(framework::kUpdateNodeTaint);
+  if (!SameConditions(o.conditions, n.conditions)) add(framework::kUpdateNodeCondition);
+  if (o.meta.annotations != n.meta.annotations) add(framework::kUpdateNodeAnnotation);
+  return out;
+}
+
 bool NodeSchedulingPropertiesChanged(const Node& o, const Node& n) {
   return NodeSchedulingPropertiesChange(o, n) != nullptr;
 }
 
-LiveCache::LiveCache(const Clock* clock, PriorityQueue* queue, Options options)
+LiveCache::LiveCache(const Clock* clock, SchedulingQueue* queue, Options options)
     : clock_(clock), queue_(queue), options_(std::move(options)) {}
 
 void LiveCache::ExpectResources(const std::vector<client::Resource>& resources) {
@@ -153,12 +172,29 @@ Status LiveCache::Apply(const client::WatchEvent& event) {
   // pods as upstream's handlers do.
   bool move = false;
   Status status = Status::Ok();
+  // v1.35: the object before and after the event, for the QueueingHints.
+  framework::EventObject old_obj, new_obj;
   auto handle = [&](auto* store, auto decode, bool moves) {
     using T = typename std::remove_pointer_t<decltype(store)>::mapped_type;
     auto obj = DecodeEvent<T>(parser_, event, decode);
     if (!obj.ok()) {
       status = obj.error();
       return;
+    }
+    if constexpr (std::is_same_v<T, PersistentVolume> || std::is_same_v<T, PersistentVolumeClaim> ||
+                  std::is_same_v<T, StorageClass> || std::is_same_v<T, CSINode> ||
+                  std::is_same_v<T, CSIDriver>) {
+      if (V135()) {
+        auto now = std::make_shared<const T>(*obj);
+        if (type == WatchEventType::kDeleted) {
+          old_obj = framework::EventObject(now);
+        } else {
+          new_obj = framework::EventObject(now);
+          auto it = store->find(KeyOf(now->meta));
+          if (it != store->end())
+            old_obj = framework::EventObject(std::make_shared<const T>(it->second));
+        }
+      }
     }
     Store(store, type, std::move(obj).value());
     dirty_ = true;
@@ -229,6 +265,18 @@ Status LiveCache::Apply(const client::WatchEvent& event) {
       auto obj = DecodeEvent<CSIStorageCapacity>(
           parser_, event, [](auto e, auto f, auto w) { return DecodeCSIStorageCapacity(e, f, w); });
       if (!obj.ok()) return obj.error();
+      if (V135()) {
+        auto now = std::make_shared<const CSIStorageCapacity>(*obj);
+        if (type == WatchEventType::kDeleted) {
+          old_obj = framework::EventObject(now);
+        } else {
+          new_obj = framework::EventObject(now);
+          auto it = csi_storage_capacities_.find(KeyOf(now->meta));
+          if (it != csi_storage_capacities_.end())
+            old_obj =
+                framework::EventObject(std::make_shared<const CSIStorageCapacity>(it->second));
+        }
+      }
       Store(&csi_storage_capacities_, type, std::move(obj).value());
       if (state_ && !dirty_) state_->SetCSIStorageCapacities(CSIStorageCapacities());
       break;
@@ -237,6 +285,37 @@ Status LiveCache::Apply(const client::WatchEvent& event) {
       break;
   }
   if (!status.ok() || queue_ == nullptr) return status;
+  if (V135()) {
+    // buildEvtResHandler: Add (nil, obj), Update (old, obj), Delete (obj, nil).
+    using framework::EventResource;
+    const uint32_t action = type == WatchEventType::kAdded     ? framework::kAdd
+                            : type == WatchEventType::kDeleted ? framework::kDelete
+                                                               : framework::kUpdate;
+    if (action == framework::kAdd) old_obj = framework::EventObject();
+    switch (event.resource) {
+      case Resource::kPersistentVolume:
+        RaiseV135(EventResource::kPersistentVolume, action, old_obj, new_obj);
+        break;
+      case Resource::kPersistentVolumeClaim:
+        RaiseV135(EventResource::kPersistentVolumeClaim, action, old_obj, new_obj);
+        break;
+      case Resource::kStorageClass:
+        RaiseV135(EventResource::kStorageClass, action, old_obj, new_obj);
+        break;
+      case Resource::kCSINode:
+        RaiseV135(EventResource::kCSINode, action, old_obj, new_obj);
+        break;
+      case Resource::kCSIDriver:
+        RaiseV135(EventResource::kCSIDriver, action, old_obj, new_obj);
+        break;
+      case Resource::kCSIStorageCapacity:
+        RaiseV135(EventResource::kCSIStorageCapacity, action, old_obj, new_obj);
+        break;
+      default:
+        break;  // no v1.35 plugin registers for Services, Namespaces, ...
+    }
+    return status;
+  }
   if (!V126Moves()) {
     if (move) queue_->MoveAllToActive();
     return status;
@@ -288,6 +367,23 @@ std::vector<CSIStorageCapacity> LiveCache::CSIStorageCapacities() const {
   return out;
 }
 
+void LiveCache::RaiseV135(framework::EventResource resource, uint32_t action,
+                          const framework::EventObject& old_obj,
+                          const framework::EventObject& new_obj,
+                          const SchedulingQueue::PreEnqueueCheck& check) {
+  if (queue_ == nullptr) return;
+  using framework::EventResource;
+  const bool always = resource == EventResource::kNode || resource == EventResource::kAssignedPod ||
+                      resource == EventResource::kUnschedulablePod;
+  if (!always) {
+    auto it = options_.v135_handlers.find(resource);
+    // The generic handler registers Update for any update bit.
+    const uint32_t registered = it == options_.v135_handlers.end() ? 0 : it->second;
+    if ((registered & action) == 0) return;
+  }
+  queue_->MoveAllToActive(framework::MakeClusterEvent(resource, action), old_obj, new_obj, check);
+}
+
 void LiveCache::RaiseIfHandled(const framework::ClusterEvent& event) {
   if (queue_ == nullptr || !options_.cluster_events->Fires(event.resource, event.action)) return;
   queue_->MoveAllToActive(event);
@@ -332,7 +428,118 @@ void LiveCache::UnplacePod(PodEntry* e) {
   e->placed_node.clear();
 }
 
+void LiveCache::ApplyPodV135(WatchEventType type, PodPtr pod) {
+  using framework::EventObject;
+  using framework::EventResource;
+  const std::string key = pod->Key();
+  auto it = pods_.find(key);
+  PodEntry* e = it == pods_.end() ? nullptr : &it->second;
+  // getLEPriorityPreCheck: the pods a nominated pod stood before.
+  auto no_higher_than = [](const Pod& nominated) {
+    const int32_t priority = PodPriority(nominated);
+    return [priority](const Pod& p) { return PodPriority(p) <= priority; };
+  };
+
+  if (type == WatchEventType::kDeleted || Terminal(*pod)) {
+    if (e == nullptr) return;
+    const bool was_assigned = !e->pod->spec.node_name.empty() || !e->placed_node.empty();
+    PodPtr last = e->pod;
+    if (!e->placed_node.empty() && e->pod->spec.node_name.empty()) {
+      // An assumed pod: its room is what frees (handleAssumedPodDeletion).
+      auto assumed = std::make_shared<Pod>(*e->pod);
+      assumed->spec.node_name = e->placed_node;
+      last = assumed;
+    }
+    UnplacePod(e);
+    assumed_.erase(key);
+    pods_.erase(it);
+    if (queue_ == nullptr) return;
+    if (was_assigned) {
+      queue_->Delete(*last);
+      RaiseV135(EventResource::kAssignedPod, framework::kDelete, EventObject(last), {});
+    } else if (Responsible(*last)) {
+      queue_->Delete(*last);
+      // A nominated pod held room for the pods of no higher priority.
+      if (!last->nominated_node_name.empty())
+        RaiseV135(EventResource::kAssignedPod, framework::kDelete, EventObject(last), {},
+                  no_higher_than(*last));
+    }
+    return;
+  }
+
+  if (!pod->spec.node_name.empty()) {
+    if (e == nullptr) {
+      e = &pods_[key];
+      e->pod = pod;
+      PlacePod(e, *pod, pod->spec.node_name);
+      RaiseV135(EventResource::kAssignedPod, framework::kAdd, {}, EventObject(pod));
+      return;
+    }
+    PodPtr old = e->pod;
+    const bool was_pending = old->spec.node_name.empty();
+    e->pod = pod;
+    if (e->assumed) {
+      e->assumed = false;
+      assumed_.erase(key);
+      if (e->placed_node != pod->spec.node_name) {
+        UnplacePod(e);
+        PlacePod(e, *pod, pod->spec.node_name);
+      }
+    } else if (was_pending || e->placed_node != pod->spec.node_name ||
+               !(old->meta == pod->meta && old->spec == pod->spec)) {
+      UnplacePod(e);
+      PlacePod(e, *pod, pod->spec.node_name);
+    }
+    if (queue_ == nullptr) return;
+    if (was_pending) {
+      // The binding (ours confirmed, or someone else's): out of the queue.
+      if (Responsible(*old)) queue_->Delete(*old);
+      RaiseV135(EventResource::kAssignedPod, framework::kAdd, {}, EventObject(pod));
+    } else {
+      for (const framework::ClusterEvent& ev : PodSchedulingPropertiesChange(*pod, *old))
+        RaiseV135(ev.resource, ev.action, EventObject(old), EventObject(pod));
+    }
+    return;
+  }
+
+  // Pending.
+  if (e == nullptr) {
+    e = &pods_[key];
+    e->pod = pod;
+    if (queue_ != nullptr && Responsible(*pod)) queue_->Add(pod);
+    return;
+  }
+  PodPtr old = e->pod;
+  e->pod = pod;
+  if (!old->spec.node_name.empty()) return;  // nodeName never goes back to empty
+  if (queue_ == nullptr || !Responsible(*pod)) return;
+  // Identical objects (a relist) change nothing.
+  if (!old->meta.resource_version.empty() &&
+      old->meta.resource_version == pod->meta.resource_version)
+    return;
+  if (e->assumed) {
+    // Decided and binding: only its deletion matters (handleAssumedPodDeletion).
+    if (pod->meta.has_deletion_timestamp && !old->meta.has_deletion_timestamp) {
+      UnplacePod(e);
+      e->assumed = false;
+      assumed_.erase(key);
+      auto assumed = std::make_shared<Pod>(*old);
+      assumed->spec.node_name = e->placed_node;
+      RaiseV135(EventResource::kAssignedPod, framework::kDelete, EventObject(PodPtr(assumed)), {});
+    }
+    return;
+  }
+  queue_->Update(old, pod);
+  if (!old->nominated_node_name.empty() && old->nominated_node_name != pod->nominated_node_name)
+    RaiseV135(EventResource::kAssignedPod, framework::kDelete, EventObject(old), {},
+              no_higher_than(*old));
+}
+
 void LiveCache::ApplyPod(WatchEventType type, PodPtr pod) {
+  if (V135()) {
+    ApplyPodV135(type, std::move(pod));
+    return;
+  }
   const std::string key = pod->Key();
   auto it = pods_.find(key);
   PodEntry* e = it == pods_.end() ? nullptr : &it->second;
@@ -406,6 +613,39 @@ void LiveCache::ApplyPod(WatchEventType type, PodPtr pod) {
 void LiveCache::ApplyNode(WatchEventType type, Node node) {
   const std::string name = node.meta.name;
   auto it = nodes_.find(name);
+  if (V135()) {
+    // v1.35: every event at once, with its objects (no pre-check).
+    using framework::EventObject;
+    using framework::EventResource;
+    if (type == WatchEventType::kDeleted) {
+      if (it == nodes_.end()) return;
+      auto gone = std::make_shared<const Node>(std::move(it->second));
+      nodes_.erase(it);
+      dirty_ = true;
+      RaiseV135(EventResource::kNode, framework::kDelete, EventObject(gone), {});
+      return;
+    }
+    if (it == nodes_.end()) {
+      auto added = std::make_shared<const Node>(node);
+      nodes_.emplace(name, std::move(node));
+      dirty_ = true;
+      RaiseV135(EventResource::kNode, framework::kAdd, {}, EventObject(added));
+      return;
+    }
+    if (SameForScheduling(it->second, node)) return;  // heartbeats and the like
+    std::vector<framework::ClusterEvent> events =
+        NodeSchedulingPropertiesChangeV135(it->second, node);
+    std::shared_ptr<const Node> before, after;
+    if (!events.empty()) {
+      before = std::make_shared<const Node>(std::move(it->second));
+      after = std::make_shared<const Node>(node);
+    }
+    it->second = std::move(node);
+    dirty_ = true;
+    for (const framework::ClusterEvent& ev : events)
+      RaiseV135(EventResource::kNode, ev.action, EventObject(before), EventObject(after));
+    return;
+  }
   if (type == WatchEventType::kDeleted) {
     if (it != nodes_.end()) {
       nodes_.erase(it);

@@ -29,6 +29,17 @@
 //   CSIStorageCapacity (v1.26)  handed to the state, no rebuild
 //   Namespace / CSINode /       rebuilt; v1.15-style MoveAllToActive when added or
 //     CSIDriver (v1.26)         changed (namespaceSelector, volume limits)
+// With v1.35's framework (Options::v135_events) every event goes to the
+// queue with its old and new object (the QueueingHints read them) as
+// upstream v1.35's handlers raise it: pods as AssignedPodAdd/Delete and the
+// update events of PodSchedulingPropertiesChange (an unscheduled pod's
+// update is the queue's Update), AssignedPodDelete also for a deleted pod
+// that was nominated (to the pods of no higher priority) and for a changed
+// nomination; nodes as NodeAdd, NodeDelete and each change of
+// NodeSchedulingPropertiesChangeV135, at once (no pre-check); PVs, PVCs,
+// StorageClasses, CSINodes, CSIDrivers and CSIStorageCapacities as
+// <Resource>Add/Update/Delete where some profile's plugin registered for
+// that action (Options::v135_handlers).
 // With v1.26's framework (Options::cluster_events set) the moves are
 // upstream v1.26's: each event is a ClusterEvent (NodeAdd,
 // NodeLabelChange, AssignedPodDelete, PvcAdd, ...) raised only where
@@ -68,7 +79,7 @@
 #include "client/cluster_client.h"
 #include "framework/cluster_event.h"
 #include "queue/clock.h"
-#include "queue/priority_queue.h"
+#include "queue/scheduling_queue.h"
 #include "util/result.h"
 
 namespace ksched::live {
@@ -85,6 +96,11 @@ bool NodeSchedulingPropertiesChanged(const Node& old_node, const Node& new_node)
 // nullptr.
 const framework::ClusterEvent* NodeSchedulingPropertiesChange(const Node& old_node,
                                                               const Node& new_node);
+// v1.35's NodeSchedulingPropertiesChange: every such change as its event
+// (UpdateNodeTaint for a lifted spec.unschedulable or taints, then
+// allocatable, labels, conditions, annotations).
+std::vector<framework::ClusterEvent> NodeSchedulingPropertiesChangeV135(const Node& old_node,
+                                                                        const Node& new_node);
 
 class LiveCache {
  public:
@@ -99,10 +115,14 @@ class LiveCache {
     // v1.15's, every event moves every unschedulable pod.
     std::optional<framework::ClusterEventMap> cluster_events;
     std::function<bool(const Pod&, const NodeInfo&)> node_pre_check;
+    // v1.35's events (see above), and the actions some plugin registered
+    // per resource (the handlers upstream sets up; pods and nodes always).
+    bool v135_events = false;
+    std::map<framework::EventResource, uint32_t> v135_handlers;
   };
 
   // `queue` may be null (tests of the cache alone).
-  LiveCache(const Clock* clock, PriorityQueue* queue, Options options);
+  LiveCache(const Clock* clock, SchedulingQueue* queue, Options options);
 
   // Decodes and applies one watch event. An object that does not decode is
   // an error naming it; the cache is unchanged then.
@@ -165,6 +185,12 @@ class LiveCache {
   void UnplacePod(PodEntry* e);
   bool Responsible(const Pod& pod) const;
   bool V126Moves() const { return options_.cluster_events.has_value(); }
+  bool V135() const { return options_.v135_events; }
+  // v1.35: `event` of `resource` with its objects, when a handler exists.
+  void RaiseV135(framework::EventResource resource, uint32_t action,
+                 const framework::EventObject& old_obj, const framework::EventObject& new_obj,
+                 const SchedulingQueue::PreEnqueueCheck& check = {});
+  void ApplyPodV135(client::WatchEventType type, PodPtr pod);
   std::vector<CSIStorageCapacity> CSIStorageCapacities() const;
   // v1.26: raises `event` when upstream has a handler for it.
   void RaiseIfHandled(const framework::ClusterEvent& event);
@@ -172,7 +198,7 @@ class LiveCache {
   void SyncNominated();
 
   const Clock* clock_;
-  PriorityQueue* queue_;
+  SchedulingQueue* queue_;
   Options options_;
   simdjson::dom::parser parser_;
 

@@ -4,6 +4,7 @@
 
 #include "algorithm/provider.h"
 #include "framework/admission.h"
+#include "queue/priority_queue.h"
 
 namespace ksched::live {
 namespace {
@@ -381,6 +382,81 @@ TEST(LiveCacheV126, EventsMoveAsUpstreamV126Does) {
   apply(WatchEventType::kDeleted, Resource::kPod, PodJson("other", "n1", "x", "1"));
   EXPECT_EQ(queue.sizes().unschedulable, 0u);
   EXPECT_EQ(queue.TryPop()->meta.name, "big");
+}
+
+// v1.35: the cache raises upstream v1.35's events with their objects, and
+// lets the queue judge them (no pre-check, no batching of node moves).
+class RecordingQueue final : public SchedulingQueue {
+ public:
+  void Add(PodPtr pod) override { added.push_back(pod->meta.name); }
+  bool AddUnschedulableIfNotPresent(PodPtr, int64_t, std::vector<std::string>) override {
+    return true;
+  }
+  bool AddBackoffIfNotPresent(PodPtr) override { return true; }
+  void Update(const PodPtr& old_pod, PodPtr new_pod) override {
+    updated.push_back(old_pod->meta.name + "->" + new_pod->meta.name);
+  }
+  void Delete(const Pod& pod) override { deleted.push_back(pod.meta.name); }
+  void MoveAllToActive(const framework::ClusterEvent& event, const framework::EventObject& o,
+                       const framework::EventObject& n, const PreEnqueueCheck& check) override {
+    std::string what = event.label;
+    if (const Node* node = o.As<Node>()) what += " old=" + node->meta.name;
+    if (const Node* node = n.As<Node>()) what += " new=" + node->meta.name;
+    if (const Pod* pod = o.As<Pod>()) what += " old=" + pod->meta.name + "@" + pod->spec.node_name;
+    if (const Pod* pod = n.As<Pod>()) what += " new=" + pod->meta.name + "@" + pod->spec.node_name;
+    if (check) what += " (checked)";
+    events.push_back(what);
+  }
+  void MoveAllToActive() override {}
+  void AssignedPodAdded(const Pod&) override {}
+  void AssignedPodUpdated(const Pod&) override {}
+  void FlushBackoffCompleted() override {}
+  void FlushUnschedulableLeftover() override {}
+  PodPtr Pop() override { return nullptr; }
+  PodPtr TryPop() override { return nullptr; }
+  void Close() override {}
+  int64_t SchedulingCycle() const override { return 0; }
+  void UpdateNominatedPodForNode(PodPtr, const std::string&) override {}
+  void DeleteNominatedPodIfExists(const Pod&) override {}
+  std::vector<std::pair<std::string, PodPtr>> NominatedPods() const override { return {}; }
+  Sizes sizes() const override { return {}; }
+  Attempts AttemptsOf(const Pod&) const override { return {}; }
+
+  std::vector<std::string> added, updated, deleted, events;
+};
+
+TEST(LiveCacheV135, RaisesV135EventsWithTheirObjects) {
+  FakeClock clock;
+  RecordingQueue queue;
+  LiveCache::Options options;
+  options.v135_events = true;
+  options.v135_handlers[framework::EventResource::kPersistentVolumeClaim] = framework::kAdd;
+  LiveCache cache(&clock, &queue, options);
+  auto apply = [&](WatchEventType t, Resource r, std::string json) {
+    Status s = cache.Apply(Ev(t, r, std::move(json)));
+    ASSERT_TRUE(s.ok()) << s.error().message;
+  };
+  apply(WatchEventType::kAdded, Resource::kNode, NodeJson("n1"));
+  apply(WatchEventType::kModified, Resource::kNode, NodeJson("n1", "4", ",\"team\":\"a\""));
+  apply(WatchEventType::kModified, Resource::kNode, NodeJson("n1", "4", ",\"team\":\"a\"", "t9"));
+  apply(WatchEventType::kAdded, Resource::kPod, PodJson("bound", "n1"));
+  apply(WatchEventType::kAdded, Resource::kPod, PodJson("p"));
+  apply(WatchEventType::kModified, Resource::kPod, PodJson("p", "n1"));  // bound by someone
+  apply(WatchEventType::kDeleted, Resource::kPod, PodJson("bound", "n1"));
+  apply(WatchEventType::kAdded, Resource::kPersistentVolumeClaim,
+        R"({"kind":"PersistentVolumeClaim","metadata":{"name":"c","namespace":"default"}})");
+  apply(WatchEventType::kModified, Resource::kPersistentVolumeClaim,
+        R"({"kind":"PersistentVolumeClaim","metadata":{"name":"c","namespace":"default"},)"
+        R"("spec":{"volumeName":"v"}})");  // no plugin registered PVC updates here
+  apply(WatchEventType::kDeleted, Resource::kNode, NodeJson("n1"));
+  EXPECT_EQ(
+      queue.events,
+      (std::vector<std::string>{
+          "NodeAdd new=n1", "NodeUpdateNodeLabel old=n1 new=n1",  // the heartbeat: none
+          "AssignedPodAdd new=bound@n1", "AssignedPodAdd new=p@n1",
+          "AssignedPodDelete old=bound@n1", "PersistentVolumeClaimAdd", "NodeDelete old=n1"}));
+  EXPECT_EQ(queue.added, std::vector<std::string>{"p"});
+  EXPECT_EQ(queue.deleted, (std::vector<std::string>{"p", "bound"}));
 }
 
 }  // namespace

@@ -32,6 +32,13 @@
 //     the FitError followed by PostFilter's message) and the
 //     PodScheduled=False/Unschedulable condition (written only when it
 //     changes), and the pod goes back to the queue as unschedulable.
+// With the v1.35 engine the queue is v1.35's (queue/priority_queue_v135.h):
+// PreEnqueue (SchedulingGates, DefaultPreemption) runs in the queue, pods
+// move by QueueingHints, a failed attempt is Done at the end of its cycle,
+// errors back off by their count, and preemption is asynchronous: the
+// victims are deleted by a writer while the preemptor waits, held back by
+// DefaultPreemption's PreEnqueue until the last victim is gone (activated
+// again at once if a deletion failed).
 // Every decision is logged as one line on stderr: "bound ns/name to node"
 // when its binding succeeded, "unschedulable ns/name: <FitError>",
 // "binding ns/name to node failed: ..." (plus a "preempting for ..." line
@@ -46,12 +53,14 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <unordered_set>
 #include <variant>
 
 #include "client/cluster_client.h"
 #include "engine/engine.h"
+#include "framework/interface.h"
 #include "framework/runtime/metrics_recorder.h"
 #include "live/event_recorder.h"
 #include "live/inbox.h"
@@ -61,6 +70,7 @@
 #include "live/worker_pool.h"
 #include "queue/clock.h"
 #include "queue/priority_queue.h"
+#include "queue/scheduling_queue.h"
 
 namespace ksched::live {
 
@@ -78,10 +88,13 @@ struct LiveOptions {
   // DisruptionTarget=True before it is deleted.
   bool disruption_target_condition = false;
   std::chrono::nanoseconds assumed_pod_ttl = std::chrono::seconds(30);
-  PriorityQueue::Options queue;
+  SchedulingQueue::Options queue;
   bool log_decisions = true;
   // Tests: v1.26 times the plugins of every cycle, not of a 10 % sample.
   bool sample_every_cycle = false;
+  // v1.35 (SchedulerAsyncPreemption, beta, on): victims deleted off the
+  // scheduling thread while the preemptor is held back.
+  bool async_preemption = false;
 };
 
 // What worker threads report back to the scheduling thread.
@@ -93,7 +106,7 @@ struct BindOutcome {
   double bind_seconds = 0;
   std::string profile;  // the pod's schedulerName (metrics)
   // The pod's attempts and when it first entered the queue (metrics).
-  PriorityQueue::Attempts attempts;
+  SchedulingQueue::Attempts attempts;
   // What the engine reserved for the pod (Engine::Reserve; may be null),
   // unreserved when the binding failed.
   std::shared_ptr<Reservation> reservation;
@@ -102,7 +115,12 @@ struct BindOutcome {
 struct NominationFailed {  // status.nominatedNodeName could not be written
   std::string key;
 };
-using InboxItem = std::variant<client::WatchEvent, BindOutcome, NominationFailed>;
+struct PreemptionDone {  // v1.35: an asynchronous preemption's victims are handled
+  std::string uid, key;
+  bool ok = true;  // every victim deleted (else the preemptor is activated)
+  double seconds = 0;
+};
+using InboxItem = std::variant<client::WatchEvent, BindOutcome, NominationFailed, PreemptionDone>;
 
 class LiveScheduler {
  public:
@@ -127,7 +145,7 @@ class LiveScheduler {
   void WaitForBindings();
 
   LiveCache& cache() { return cache_; }
-  PriorityQueue& queue() { return queue_; }
+  SchedulingQueue& queue() { return *queue_; }
   uint64_t bound() const { return bound_.load(); }
   // Every expected resource has been listed (any thread).
   bool synced() const { return synced_.load(); }
@@ -138,7 +156,7 @@ class LiveScheduler {
   void Apply(InboxItem item);
   void OnBindOutcome(const BindOutcome& outcome);
   void Periodic();
-  void ScheduleOne(PriorityQueue::PodPtr popped);
+  void ScheduleOne(SchedulingQueue::PodPtr popped);
   // Upstream's recordSchedulingFailure: the FailedScheduling event and the
   // PodScheduled=False condition (written only when it changes).
   void RecordFailure(const PodPtr& pod, const std::string& reason, const std::string& message);
@@ -147,7 +165,7 @@ class LiveScheduler {
   // `unschedulable_plugins`: the FitError's, which pick the events that
   // move the pod (v1.26).
   // `to_backoff`: to backoff whatever the move requests say
-  // (PriorityQueue::AddBackoffIfNotPresent).
+  // (SchedulingQueue::AddBackoffIfNotPresent).
   void Requeue(const PodPtr& pod, int64_t cycle,
                std::vector<std::string> unschedulable_plugins = {}, bool to_backoff = false);
   // Upstream's handleBindingCycleError: a failed PreBind or Binding is
@@ -156,26 +174,45 @@ class LiveScheduler {
   // pod into backoff (never unschedulable, so an API server outage strands
   // no pod until the unschedulable flush).
   void HandleBindingCycleError(const BindOutcome& outcome);
+  void HandleBindingCycleErrorV135(const BindOutcome& outcome);
   // PostFilter: returns what v1.26 appends to the FitError ("" for v1.15).
   std::string Preempt(const PodPtr& pod, const ScheduleResult& result, PodPtr* requeue);
   void UpdateGauges();
   // A pod PreEnqueue holds back / no longer (scheduler_unschedulable_pods).
   void Gate(const std::string& key, const Pod& pod);
   void Ungate(const std::string& key);
+  // v1.35: DefaultPreemption's PreEnqueue hold (Evaluator.IsPodRunningPreemption),
+  // over the preemptions this scheduler started; read on the scheduling thread.
+  class RunningPreemptions final : public framework::AsyncPreemptions {
+   public:
+    explicit RunningPreemptions(const LiveCache* cache) : cache_(cache) {}
+    bool IsPodRunningPreemption(std::string_view pod_uid) const override;
+    void Start(const std::string& uid, const PodPtr& last_victim);
+    void Finish(const std::string& uid);
 
+   private:
+    const LiveCache* cache_;
+    std::unordered_map<std::string, PodPtr> last_victim_;  // preemptor uid -> victim
+  };
+  // v1.35's preemption: the victims deleted by a writer, the preemptor held.
+  void PreemptAsync(const PodPtr& preemptor, const std::string& node, std::vector<PodPtr> victims,
+                    std::vector<PreemptionResult::PodRef> to_clear);
   Engine* engine_;
   SchedulerApi* api_;
   const Clock* clock_;
   Metrics* metrics_;
   LiveOptions options_;
-  PriorityQueue queue_;
+  std::unique_ptr<SchedulingQueue> queue_;
   LiveCache cache_;
   Inbox<InboxItem> inbox_;
   EventRecorder recorder_;
   std::unique_ptr<WorkerPool> binders_;
   std::unique_ptr<WorkerPool> writers_;
   std::unique_ptr<WorkerPool> pre_binders_;  // see LiveOptions::pre_bind_workers
-  bool v126_;                                // the engine is v1.26's framework (its event texts)
+  bool v126_;  // the engine is the framework, v1.26 or later (its event texts)
+  bool v135_;  // v1.35's queue and preemption
+  RunningPreemptions preemptions_;
+  int64_t last_backoff_window_ = 0;  // v1.35: the second of the last backoff flush
   std::atomic<bool> stop_{false};
   std::atomic<uint64_t> bound_{0};
   std::atomic<bool> synced_{false};

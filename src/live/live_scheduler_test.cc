@@ -7,6 +7,7 @@
 #include <mutex>
 
 #include "algorithm/provider.h"
+#include "config/feature_gates.h"
 #include "config/load.h"
 #include "framework/schedule_one.h"
 
@@ -49,11 +50,11 @@ class FakeApi : public SchedulerApi {
                          ": " + std::string(message));
     return Status::Ok();
   }
-  Status SetDisruptionTarget(std::string_view ns, std::string_view name,
+  Status SetDisruptionTarget(std::string_view ns, std::string_view name, std::string_view reason,
                              std::string_view message) override {
     std::lock_guard<std::mutex> lock(mu);
-    conditions.push_back(std::string(ns) + "/" + std::string(name) +
-                         " DisruptionTarget: " + std::string(message));
+    conditions.push_back(std::string(ns) + "/" + std::string(name) + " DisruptionTarget " +
+                         std::string(reason) + ": " + std::string(message));
     return Status::Ok();
   }
   Status CreateEvent(const client::EventRecord& e) override {
@@ -447,7 +448,8 @@ TEST_F(LiveScheduler126Test, DefaultPreemptionDeletesVictimsAndNominates) {
   // v1.26: the victim is marked DisruptionTarget first; its event names the
   // preemptor as "Preempted by NS/NAME".
   EXPECT_NE(std::find(api.conditions.begin(), api.conditions.end(),
-                      "default/low DisruptionTarget: Kube-scheduler: preempting to accommodate a "
+                      "default/low DisruptionTarget PreemptionByKubeScheduler: Kube-scheduler: "
+                      "preempting to accommodate a "
                       "higher priority pod: default/high"),
             api.conditions.end());
   auto preempted = api.Events("Preempted");
@@ -570,6 +572,176 @@ TEST_F(LiveScheduler126Test, AnUnschedulablePodDeletedIsNoLongerCounted) {
   Event(WatchEventType::kDeleted, Resource::kPod, PodJson("big", "3"));
   Cycle();
   EXPECT_EQ(Sample(metrics, fit), 0);
+}
+
+// The loop with kube-scheduler v1.35's framework and queue (what `run`
+// picks on a server that serves resource.k8s.io/v1).
+class LiveScheduler135Test : public LiveFixture {
+ protected:
+  LiveScheduler135Test() : LiveFixture(Engine135(), Options()) {}
+  static std::unique_ptr<Engine> Engine135() {
+    const config::FeatureGates gates = config::DefaultFeatureGates(config::SchedulerVersion::kV135);
+    config::KubeSchedulerConfiguration cfg = config::DefaultConfiguration(gates);
+    framework::FrameworkOptions fw;
+    fw.feature_gates = gates;
+    auto scheduler = framework::Scheduler::New(cfg, fw, framework::SchedulerOptions());
+    EXPECT_TRUE(scheduler.ok()) << scheduler.error().message;
+    return MakeFrameworkEngine(std::move(scheduler).value());
+  }
+  static LiveOptions Options() {
+    LiveOptions o;
+    o.bind_workers = 2;
+    o.disruption_target_condition = true;
+    o.async_preemption = true;
+    o.queue.pop_from_backoff = true;
+    o.queue.unschedulable_timeout = std::chrono::minutes(5);
+    return o;
+  }
+  std::string Gated(const std::string& name, const std::string& cpu) {
+    std::string pod = PodJson(name, cpu);
+    const std::string spec = R"("spec":{)";
+    pod.replace(pod.find(spec), spec.size(), spec + R"("schedulingGates":[{"name":"x"}],)");
+    return pod;
+  }
+};
+
+// v1.35's handleBindingCycleError: the forgotten pod's room moves the pod
+// waiting for room (its NodeResourcesFit hint: a bound pod went), and the
+// failed pod backs off by its count of errors, in the error backoff that
+// popping from backoff never takes early.
+TEST_F(LiveScheduler135Test, FailedBindBacksOffAsAnErrorAndMovesThePodsWaitingForRoom) {
+  Event(WatchEventType::kAdded, Resource::kNode, NodeJson("n1", "2"));
+  Event(WatchEventType::kAdded, Resource::kPod, PodJson("big", "3"));
+  Event(WatchEventType::kAdded, Resource::kPod, PodJson("p", "1"));
+  api.reject.insert("default/p");
+  Cycle();
+  EXPECT_TRUE(api.binds.empty());
+  EXPECT_EQ(sched.queue().sizes().unschedulable, 0u);
+  EXPECT_EQ(sched.queue().sizes().backoff, 2u);
+  EXPECT_EQ(Sample(metrics,
+                   "scheduler_queue_incoming_pods_total{event=\"AssignedPodDelete\","
+                   "queue=\"backoff\"}"),
+            1);
+  auto failed = api.Events("FailedScheduling");
+  ASSERT_EQ(failed.size(), 2u);
+  EXPECT_NE(failed[1].find("running Bind plugin \"DefaultBinder\": "), std::string::npos)
+      << failed[1];
+  api.reject.clear();
+  // Active empty: big is popped from backoff at once (and rejected again);
+  // p waits out its error backoff (1 s, in whole-second windows).
+  clock.Advance(1100ms);
+  Cycle();
+  EXPECT_TRUE(api.binds.empty());
+  EXPECT_EQ(Sample(metrics,
+                   "scheduler_queue_incoming_pods_total{event=\"PopFromBackoffQ\","
+                   "queue=\"active\"}"),
+            1);
+  clock.Advance(1s);
+  Cycle();
+  EXPECT_EQ(api.binds["default/p"], "n1");
+  EXPECT_EQ(sched.queue().sizes().unschedulable, 1u);
+}
+
+// A pod rejected for CPU waits through an unrelated node change (a label)
+// without an attempt, and is bound once the pod holding the CPU goes.
+TEST_F(LiveScheduler135Test, RejectedForCpuMovesOnlyWhenRoomIsFreed) {
+  Event(WatchEventType::kAdded, Resource::kNode, NodeJson("n1", "2"));
+  Event(WatchEventType::kAdded, Resource::kPod, PodJson("filler", "1500m", "n1"));
+  Event(WatchEventType::kAdded, Resource::kPod, PodJson("big", "1"));
+  Cycle();
+  ASSERT_EQ(Sample(metrics,
+                   "scheduler_schedule_attempts_total{profile=\"default-scheduler\","
+                   "result=\"unschedulable\"}"),
+            1);
+  std::string relabelled = NodeJson("n1", "2");
+  relabelled.replace(relabelled.find(R"("labels":{)"), 10, R"("labels":{"team":"a",)");
+  Event(WatchEventType::kModified, Resource::kNode, relabelled);
+  clock.Advance(3s);
+  Cycle();
+  EXPECT_EQ(Sample(metrics,
+                   "scheduler_schedule_attempts_total{profile=\"default-scheduler\","
+                   "result=\"unschedulable\"}"),
+            1);
+  EXPECT_EQ(sched.queue().sizes().unschedulable, 1u);
+  Event(WatchEventType::kDeleted, Resource::kPod, PodJson("filler", "1500m", "n1"));
+  Cycle();
+  EXPECT_EQ(api.binds["default/big"], "n1");
+  // Its hint ran for the deletion (and was never asked about the label).
+  const std::string text = metrics.Serialize();
+  EXPECT_NE(text.find("scheduler_queueing_hint_execution_duration_seconds_count{event="
+                      "\"AssignedPodDelete\",hint=\"Queue\",plugin=\"NodeResourcesFit\"}"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(text.find("event=\"NodeUpdateNodeLabel\""), std::string::npos) << text;
+}
+
+// Gated pods: held by SchedulingGates in the queue, never attempted (no
+// event, no condition: the API server's PodScheduled=False/SchedulingGated
+// stays), bound once the gates are removed.
+TEST_F(LiveScheduler135Test, GatedPodIsNeverAttemptedUntilItsGatesGo) {
+  Event(WatchEventType::kAdded, Resource::kNode, NodeJson("n1", "4"));
+  Event(WatchEventType::kAdded, Resource::kPod, Gated("g", "1"));
+  Cycle();
+  clock.Advance(301s);
+  sched.RunOnce(false);
+  Cycle();
+  EXPECT_EQ(sched.cycles(), 0u);
+  EXPECT_TRUE(api.events.empty());
+  EXPECT_TRUE(api.conditions.empty());
+  EXPECT_EQ(Sample(metrics, "scheduler_pending_pods{queue=\"gated\"}"), 1);
+  EXPECT_EQ(Sample(metrics,
+                   "scheduler_unschedulable_pods{plugin=\"SchedulingGates\","
+                   "profile=\"default-scheduler\"}"),
+            1);
+  Event(WatchEventType::kModified, Resource::kPod, PodJson("g", "1"));
+  Cycle();
+  EXPECT_EQ(api.binds["default/g"], "n1");
+  EXPECT_EQ(sched.cycles(), 1u);
+  EXPECT_EQ(Sample(metrics, "scheduler_pod_scheduling_sli_duration_seconds_count{attempts=\"1\"}"),
+            1);
+}
+
+// Asynchronous preemption: the victim is marked and deleted off the
+// scheduling thread with v1.35's words; the preemptor binds after the
+// victim's deletion.
+TEST_F(LiveScheduler135Test, PreemptionDeletesVictimsAsynchronously) {
+  Event(WatchEventType::kAdded, Resource::kNode, NodeJson("n1", "2"));
+  Event(WatchEventType::kAdded, Resource::kPod, PodJson("low", "2", "n1", 0));
+  Event(WatchEventType::kAdded, Resource::kPod, PodJson("high", "2", "", 100));
+  Cycle();
+  EXPECT_TRUE(api.binds.empty());
+  EXPECT_EQ(api.nominations["default/high"], "n1");
+  EXPECT_EQ(api.deleted, std::vector<std::string>{"default/low"});
+  EXPECT_NE(std::find(api.conditions.begin(), api.conditions.end(),
+                      "default/low DisruptionTarget PreemptionByScheduler: default-scheduler: "
+                      "preempting to accommodate a higher priority pod"),
+            api.conditions.end());
+  auto preempted = api.Events("Preempted");
+  ASSERT_EQ(preempted.size(), 1u);
+  EXPECT_EQ(preempted[0], "default/low Preempted Preempted by pod uid-high on node n1");
+  EXPECT_EQ(Sample(metrics, "scheduler_preemption_goroutines_execution_total{result=\"success\"}"),
+            1);
+  Event(WatchEventType::kDeleted, Resource::kPod, PodJson("low", "2", "n1", 0));
+  Cycle();
+  EXPECT_EQ(api.binds["default/high"], "n1");
+}
+
+TEST_F(LiveScheduler135Test, MetricsUnderV135Names) {
+  Event(WatchEventType::kAdded, Resource::kNode, NodeJson("n1", "2"));
+  Event(WatchEventType::kAdded, Resource::kPod, PodJson("p", "1"));
+  Cycle();
+  const std::string text = metrics.Serialize();
+  for (const char* name :
+       {"scheduler_cache_size{type=\"nodes\"}",
+        "scheduler_pod_scheduling_sli_duration_seconds_count{attempts=\"1\"}",
+        "scheduler_queue_incoming_pods_total{event=\"UnschedulablePodAdd\",queue=\"active\"}",
+        "scheduler_goroutines{operation=\"binding\"}"}) {
+    EXPECT_NE(text.find(name), std::string::npos) << name << "\n" << text;
+  }
+  for (const char* gone : {"scheduler_scheduler_cache_size", "scheduler_scheduler_goroutines",
+                           "scheduler_pod_scheduling_duration_seconds"}) {
+    EXPECT_EQ(text.find(std::string(gone) + "{"), std::string::npos) << gone;
+  }
 }
 
 }  // namespace

@@ -55,7 +55,9 @@ prometheus::Counter* NewCounter(prometheus::Registry& r, const std::string& name
 }  // namespace
 
 Metrics::Metrics(std::string_view version)
-    : v126_(version != "v1.15"), registry_(std::make_shared<prometheus::Registry>()) {
+    : v126_(version != "v1.15"),
+      v135_(version == "v1.35"),
+      registry_(std::make_shared<prometheus::Registry>()) {
   prometheus::Registry& r = *registry_;
   attempts_ = &prometheus::BuildCounter()
                    .Name("scheduler_schedule_attempts_total")
@@ -96,8 +98,9 @@ Metrics::Metrics(std::string_view version)
              .Help("Victims chosen by each preemption that chose a node")
              .Register(r)
              .Add({}, prometheus::Histogram::BucketBoundaries{1, 2, 4, 8, 16, 32, 64});
+    // v1.35 renamed it (Subsystem + "cache_size").
     auto& cache = prometheus::BuildGauge()
-                      .Name("scheduler_scheduler_cache_size")
+                      .Name(v135_ ? "scheduler_cache_size" : "scheduler_scheduler_cache_size")
                       .Help("Nodes, pods and assumed pods in the scheduler's cache")
                       .Register(r);
     cache_size_nodes_ = &cache.Add({{"type", "nodes"}});
@@ -142,8 +145,10 @@ void Metrics::AddV126Families() {
                                "Time one plugin took at one extension point, in seconds, "
                                "timed on a sample of the scheduling cycles (10 %)")
                            .Register(r);
+  // v1.35 keeps only the SLI form of it.
   pod_duration_ = &prometheus::BuildHistogram()
-                       .Name("scheduler_pod_scheduling_duration_seconds")
+                       .Name(v135_ ? "scheduler_pod_scheduling_sli_duration_seconds"
+                                   : "scheduler_pod_scheduling_duration_seconds")
                        .Help(
                            "Time from a pod's entry into the scheduling queue to its binding, "
                            "in seconds, by the attempts it took (15+ for fifteen or more)")
@@ -164,14 +169,60 @@ void Metrics::AddV126Families() {
                              .Help("Work in flight by operation (binding: bindings under way)")
                              .Register(r)
                              .Add({{"operation", "binding"}});
-  scheduler_goroutines_binding_ =
-      &prometheus::BuildGauge()
-           .Name("scheduler_scheduler_goroutines")
-           .Help(
-               "(Deprecated since 1.26.0) Work in flight by kind (binding: bindings under way); "
-               "scheduler_goroutines replaces it")
-           .Register(r)
-           .Add({{"work", "binding"}});
+  if (!v135_) {  // removed by v1.35
+    scheduler_goroutines_binding_ =
+        &prometheus::BuildGauge()
+             .Name("scheduler_scheduler_goroutines")
+             .Help(
+                 "(Deprecated since 1.26.0) Work in flight by kind (binding: bindings under way); "
+                 "scheduler_goroutines replaces it")
+             .Register(r)
+             .Add({{"work", "binding"}});
+    return;
+  }
+  // v1.35's queue (QueueingHints, in-flight events) and asynchronous preemption.
+  queueing_hint_ = &prometheus::BuildHistogram()
+                        .Name("scheduler_queueing_hint_execution_duration_seconds")
+                        .Help("Time one plugin's QueueingHint took for one event, in seconds")
+                        .Register(r);
+  inflight_events_ = &prometheus::BuildGauge()
+                          .Name("scheduler_inflight_events")
+                          .Help(
+                              "Events kept for pods in flight, by event (PodPopped: the pods "
+                              "themselves)")
+                          .Register(r);
+  preemption_goroutines_duration_ =
+      &prometheus::BuildHistogram()
+           .Name("scheduler_preemption_goroutines_duration_seconds")
+           .Help("Time the asynchronous deletion of a preemption's victims took, in seconds")
+           .Register(r);
+  preemption_goroutines_total_ = &prometheus::BuildCounter()
+                                      .Name("scheduler_preemption_goroutines_execution_total")
+                                      .Help("Asynchronous preemptions run, by result")
+                                      .Register(r);
+}
+
+void Metrics::QueueingHint(std::string_view plugin, std::string_view event, std::string_view hint,
+                           double seconds) {
+  if (queueing_hint_ == nullptr) return;
+  queueing_hint_
+      ->Add({{"plugin", std::string(plugin)},
+             {"event", std::string(event)},
+             {"hint", std::string(hint)}},
+            PluginBuckets())
+      .Observe(seconds);
+}
+
+void Metrics::InFlightEvents(std::string_view event, int delta) {
+  if (inflight_events_ == nullptr) return;
+  inflight_events_->Add({{"event", std::string(event)}}).Increment(static_cast<double>(delta));
+}
+
+void Metrics::PreemptionGoroutine(bool ok, double seconds) {
+  if (preemption_goroutines_total_ == nullptr) return;
+  const std::string result = ok ? "success" : "error";
+  preemption_goroutines_total_->Add({{"result", result}}).Increment();
+  preemption_goroutines_duration_->Add({{"result", result}}, PodDurationBuckets()).Observe(seconds);
 }
 
 void Metrics::Attempt(std::string_view result, std::string_view profile, double seconds) {
@@ -212,7 +263,8 @@ void Metrics::UnschedulablePods(std::string_view plugin, std::string_view profil
 void Metrics::BindingsInFlight(int delta) {
   if (!v126_) return;
   goroutines_binding_->Increment(static_cast<double>(delta));
-  scheduler_goroutines_binding_->Increment(static_cast<double>(delta));
+  if (scheduler_goroutines_binding_ != nullptr)
+    scheduler_goroutines_binding_->Increment(static_cast<double>(delta));
 }
 
 void Metrics::ExtensionPointDuration(std::string_view point, std::string_view status,

@@ -29,7 +29,18 @@
 //   scheduler_preemption_victims                     (histogram, buckets 1..64)
 //   scheduler_scheduler_cache_size{type=nodes|pods|assumed_pods}
 //   scheduler_queue_incoming_pods_total{queue,event}  (pods entering a queue part, and why)
-// and ksched's own (both):
+// v1.35, where they differ from v1.26's:
+//   scheduler_cache_size{type}                       (was scheduler_scheduler_cache_size)
+//   scheduler_pod_scheduling_sli_duration_seconds{attempts}
+//                                                    (was ..._pod_scheduling_duration_seconds)
+//   no scheduler_scheduler_goroutines
+//   scheduler_queueing_hint_execution_duration_seconds{plugin,event,hint}
+//   scheduler_inflight_events{event}
+//   scheduler_preemption_goroutines_duration_seconds{result},
+//   scheduler_preemption_goroutines_execution_total{result}  (asynchronous preemption)
+//   queue_incoming_pods_total's events are v1.35's labels (UnschedulablePodAdd,
+//   AssignedPodDelete, NodeUpdateNodeLabel, PopFromBackoffQ, ...)
+// and ksched's own (all):
 //   ksched_leader                                    (1 while this replica schedules)
 //   ksched_cache_nodes, ksched_cache_pods, ksched_cache_assumed_pods
 //   ksched_events_dropped_total
@@ -54,7 +65,7 @@ namespace ksched::live {
 // Also the framework's sink (v1.26): extension point and plugin timings.
 class Metrics final : public framework::MetricsSink {
  public:
-  // `version`: "v1.15" or "v1.26", the names to use.
+  // `version`: "v1.15", "v1.26" or "v1.35", the names to use.
   explicit Metrics(std::string_view version = "v1.15");
 
   // The text exposition format (what /metrics serves).
@@ -87,7 +98,15 @@ class Metrics final : public framework::MetricsSink {
   // A pod entered the queue's part `queue` on `event` (v1.26; no-op for v1.15).
   void QueueIncoming(std::string_view queue, std::string_view event);
 
-  bool v126() const { return v126_; }
+  bool v126() const { return v126_; }  // v1.26 or later: the framework's metrics
+  bool v135() const { return v135_; }
+
+  // ---- v1.35 (no-ops before)
+  void QueueingHint(std::string_view plugin, std::string_view event, std::string_view hint,
+                    double seconds);
+  void InFlightEvents(std::string_view event, int delta);
+  // One asynchronous preemption ended: all victims deleted (ok) or not.
+  void PreemptionGoroutine(bool ok, double seconds);
 
   prometheus::Histogram* algorithm_duration;
   prometheus::Histogram* binding_duration;  // v1.15 only (null for v1.26)
@@ -99,6 +118,7 @@ class Metrics final : public framework::MetricsSink {
   void AddV126Families();
 
   bool v126_;
+  bool v135_;
   std::shared_ptr<prometheus::Registry> registry_;
   prometheus::Family<prometheus::Counter>* attempts_;
   prometheus::Family<prometheus::Histogram>* attempt_duration_;            // v1.26
@@ -119,6 +139,12 @@ class Metrics final : public framework::MetricsSink {
   prometheus::Gauge *cache_nodes_, *cache_pods_, *cache_assumed_;
   prometheus::Gauge *cache_size_nodes_ = nullptr, *cache_size_pods_ = nullptr,
                     *cache_size_assumed_ = nullptr;  // v1.26
+
+  // v1.35
+  prometheus::Family<prometheus::Histogram>* queueing_hint_ = nullptr;
+  prometheus::Family<prometheus::Gauge>* inflight_events_ = nullptr;
+  prometheus::Family<prometheus::Histogram>* preemption_goroutines_duration_ = nullptr;
+  prometheus::Family<prometheus::Counter>* preemption_goroutines_total_ = nullptr;
 };
 
 }  // namespace ksched::live

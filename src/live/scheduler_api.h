@@ -23,9 +23,10 @@ class SchedulerApi {
   virtual Status SetPodScheduledCondition(std::string_view ns, std::string_view name,
                                           std::string_view status, std::string_view reason,
                                           std::string_view message) = 0;
-  // v1.26's DisruptionTarget=True (PreemptionByKubeScheduler) on a victim.
+  // DisruptionTarget=True on a victim, with `reason` (v1.26
+  // PreemptionByKubeScheduler, v1.35 PreemptionByScheduler).
   virtual Status SetDisruptionTarget(std::string_view ns, std::string_view name,
-                                     std::string_view message) = 0;
+                                     std::string_view reason, std::string_view message) = 0;
   virtual Status CreateEvent(const client::EventRecord& event) = 0;
   // The PV and claim calls of PreBind jobs (v1.26 VolumeBinding); null when
   // this API cannot make them (a job then fails with an error).
@@ -51,10 +52,9 @@ class ClientSchedulerApi : public SchedulerApi {
                                   std::string_view message) override {
     return c_->SetPodScheduledCondition(ns, name, status, reason, message);
   }
-  Status SetDisruptionTarget(std::string_view ns, std::string_view name,
+  Status SetDisruptionTarget(std::string_view ns, std::string_view name, std::string_view reason,
                              std::string_view message) override {
-    return c_->SetPodCondition(ns, name, "DisruptionTarget", "True", "PreemptionByKubeScheduler",
-                               message);
+    return c_->SetPodCondition(ns, name, "DisruptionTarget", "True", reason, message);
   }
   Status CreateEvent(const client::EventRecord& event) override { return c_->CreateEvent(event); }
   framework::PreBindApi* prebind_api() override { return &prebind_; }

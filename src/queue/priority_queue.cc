@@ -143,7 +143,7 @@ void PriorityQueue::Add(PodPtr pod) {
   if (auto it = active_index_.find(key); it != active_index_.end())
     CountUnschedulable(*it->second, -1);
   StartAttemptsLocked(*pod);
-  NominateLocked(pod, "");
+  nominator_.Add(pod, "");
   PushActive(NewEntry(std::move(pod)));
   Incoming("active", queue_events::kPodAdd);
 }
@@ -158,7 +158,7 @@ void PriorityQueue::AddIfNotPresent(PodPtr pod) {
   std::string key = KeyOf(*pod);
   if (unschedulable_.count(key) || InActive(key) || backoff_.count(key)) return;
   StartAttemptsLocked(*pod);
-  NominateLocked(pod, "");
+  nominator_.Add(pod, "");
   PushActive(NewEntry(std::move(pod)));
 }
 
@@ -180,7 +180,7 @@ bool PriorityQueue::AddFailedIfNotPresentLocked(PodPtr pod, bool to_backoff,
   if (unschedulable_.count(key) || InActive(key) || backoff_.count(key)) return false;
   BackoffPod(key);
   StartAttemptsLocked(*pod);
-  NominateLocked(pod, "");
+  nominator_.Add(pod, "");
   Entry e = NewEntry(std::move(pod));
   e.unschedulable_plugins = std::move(unschedulable_plugins);
   CountUnschedulable(e, +1);
@@ -200,13 +200,13 @@ void PriorityQueue::Update(const PodPtr& old_pod, PodPtr new_pod) {
   if (old_pod) {
     if (auto it = active_index_.find(key); it != active_index_.end()) {
       Entry e = *it->second;
-      UpdateNominationLocked(*old_pod, new_pod);
+      nominator_.Update(*old_pod, new_pod);
       e.pod = std::move(new_pod);
       PushActive(std::move(e));
       return;
     }
     if (auto it = backoff_.find(key); it != backoff_.end()) {
-      UpdateNominationLocked(*old_pod, new_pod);
+      nominator_.Update(*old_pod, new_pod);
       if (event_map_) {  // v1.26: updated where it is, still backing off
         it->second.pod = std::move(new_pod);
         return;
@@ -220,9 +220,9 @@ void PriorityQueue::Update(const PodPtr& old_pod, PodPtr new_pod) {
   }
   if (auto it = unschedulable_.find(key); it != unschedulable_.end()) {
     if (old_pod) {
-      UpdateNominationLocked(*old_pod, new_pod);
+      nominator_.Update(*old_pod, new_pod);
     } else {
-      NominateLocked(new_pod, "");
+      nominator_.Add(new_pod, "");
     }
     Entry e = std::move(it->second);
     // Only a change that could make the pod fit counts: not its status.
@@ -246,7 +246,7 @@ void PriorityQueue::Update(const PodPtr& old_pod, PodPtr new_pod) {
     return;
   }
   StartAttemptsLocked(*new_pod);
-  NominateLocked(new_pod, "");
+  nominator_.Add(new_pod, "");
   PushActive(NewEntry(std::move(new_pod)));
   Incoming("active", queue_events::kPodAdd);
 }
@@ -254,7 +254,7 @@ void PriorityQueue::Update(const PodPtr& old_pod, PodPtr new_pod) {
 void PriorityQueue::Delete(const Pod& pod) {
   std::lock_guard<std::mutex> lock(mu_);
   std::string key = KeyOf(pod);
-  UnnominateLocked(pod);
+  nominator_.Remove(pod);
   if (auto it = attempts_.find(key); it != attempts_.end() && it->second.uid == pod.meta.uid)
     attempts_.erase(it);
   if (auto it = active_index_.find(key); it != active_index_.end()) {
@@ -296,6 +296,7 @@ void PriorityQueue::MoveToActiveLocked(const std::vector<std::string>& keys,
 }
 
 void PriorityQueue::MoveAllToActive(const framework::ClusterEvent& event,
+                                    const framework::EventObject&, const framework::EventObject&,
                                     const PreEnqueueCheck& check) {
   std::lock_guard<std::mutex> lock(mu_);
   std::vector<std::string> keys;
@@ -394,61 +395,24 @@ int64_t PriorityQueue::SchedulingCycle() const {
   return scheduling_cycle_;
 }
 
-void PriorityQueue::NominateLocked(const PodPtr& pod, const std::string& node) {
-  UnnominateLocked(*pod);
-  const std::string& target = node.empty() ? pod->nominated_node_name : node;
-  if (target.empty()) return;
-  nominated_node_[pod->meta.uid] = target;
-  nominated_[target].push_back(pod);
-}
-
-void PriorityQueue::UpdateNominationLocked(const Pod& old_pod, const PodPtr& new_pod) {
-  // A pod nominated in memory keeps its node while neither version carries
-  // status.nominatedNodeName yet (the status write may lag behind).
-  std::string node;
-  if (old_pod.nominated_node_name.empty() && new_pod->nominated_node_name.empty()) {
-    if (auto it = nominated_node_.find(old_pod.meta.uid); it != nominated_node_.end())
-      node = it->second;
-  }
-  UnnominateLocked(old_pod);
-  NominateLocked(new_pod, node);
-}
-
-void PriorityQueue::UnnominateLocked(const Pod& pod) {
-  auto it = nominated_node_.find(pod.meta.uid);
-  if (it == nominated_node_.end()) return;
-  auto list = nominated_.find(it->second);
-  if (list != nominated_.end()) {
-    auto& v = list->second;
-    v.erase(std::remove_if(v.begin(), v.end(),
-                           [&](const PodPtr& p) { return p->meta.uid == pod.meta.uid; }),
-            v.end());
-    if (v.empty()) nominated_.erase(list);
-  }
-  nominated_node_.erase(it);
-}
-
 void PriorityQueue::UpdateNominatedPodForNode(PodPtr pod, const std::string& node) {
   std::lock_guard<std::mutex> lock(mu_);
-  NominateLocked(pod, node);
+  nominator_.Add(pod, node);
 }
 
 void PriorityQueue::DeleteNominatedPodIfExists(const Pod& pod) {
   std::lock_guard<std::mutex> lock(mu_);
-  UnnominateLocked(pod);
+  nominator_.Remove(pod);
 }
 
 std::vector<std::pair<std::string, PriorityQueue::PodPtr>> PriorityQueue::NominatedPods() const {
   std::lock_guard<std::mutex> lock(mu_);
-  std::vector<std::pair<std::string, PodPtr>> out;
-  for (const auto& [node, pods] : nominated_)
-    for (const PodPtr& p : pods) out.emplace_back(node, p);
-  return out;
+  return nominator_.List();
 }
 
 PriorityQueue::Sizes PriorityQueue::sizes() const {
   std::lock_guard<std::mutex> lock(mu_);
-  return Sizes{active_.size(), backoff_.size(), unschedulable_.size()};
+  return Sizes{active_.size(), backoff_.size(), unschedulable_.size(), 0};
 }
 
 }  // namespace ksched

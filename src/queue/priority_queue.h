@@ -48,38 +48,19 @@
 #include "api/types.h"
 #include "framework/cluster_event.h"
 #include "queue/clock.h"
+#include "queue/nominator.h"
+#include "queue/scheduling_queue.h"
 
 namespace ksched {
 
-class PriorityQueue {
+class PriorityQueue final : public SchedulingQueue {
  public:
-  using PodPtr = std::shared_ptr<const Pod>;
-
-  struct Options {
-    std::chrono::nanoseconds initial_backoff = std::chrono::seconds(1);
-    std::chrono::nanoseconds max_backoff = std::chrono::seconds(10);
-    std::chrono::nanoseconds unschedulable_timeout = std::chrono::seconds(60);
-    // Called (under the queue's lock: keep it short) for each pod entering
-    // a part, with the part ("active", "backoff", "unschedulable") and the
-    // event's label, for scheduler_queue_incoming_pods_total.
-    std::function<void(std::string_view queue, std::string_view event)> on_incoming;
-    // Called (under the queue's lock) with +1 for each plugin that rejected
-    // a pod when it comes back as unschedulable (AddUnschedulableIfNotPresent)
-    // and -1 for each when it leaves the queue (popped, as upstream, or
-    // deleted or replaced), with its profile (spec.schedulerName), for
-    // scheduler_unschedulable_pods.
-    std::function<void(std::string_view plugin, std::string_view profile, int delta)>
-        on_unschedulable_plugin;
-  };
-  // A node's check of a pod before a move (upstream's PreEnqueueCheck).
-  using PreEnqueueCheck = std::function<bool(const Pod&)>;
-
   explicit PriorityQueue(const Clock* clock) : PriorityQueue(clock, Options()) {}
   PriorityQueue(const Clock* clock, Options options);
 
   // A new pending pod: to active (and, if it carries
   // status.nominatedNodeName, into the nominated map).
-  void Add(PodPtr pod);
+  void Add(PodPtr pod) override;
   // Adds unless the pod is in some part already.
   void AddIfNotPresent(PodPtr pod);
   // Filters moves by the plugins that rejected each pod (v1.26).
@@ -90,7 +71,7 @@ class PriorityQueue {
   // Its backoff grows either way. `unschedulable_plugins` are the plugins
   // that rejected it (the FitError's). False when it is queued already.
   bool AddUnschedulableIfNotPresent(PodPtr pod, int64_t cycle,
-                                    std::vector<std::string> unschedulable_plugins = {});
+                                    std::vector<std::string> unschedulable_plugins = {}) override;
   // A pod that came back because of an error rather than its plugins'
   // verdict, to be retried once its backoff is over whatever the move
   // requests say (v1.35 queues every such pod so; `run`'s v1.15 engine a
@@ -98,55 +79,45 @@ class PriorityQueue {
   // Its backoff grows as above. v1.35's backoff by the count of consecutive
   // errors (ConsecutiveErrorsCount) belongs here. False when it is queued
   // already.
-  bool AddBackoffIfNotPresent(PodPtr pod);
+  bool AddBackoffIfNotPresent(PodPtr pod) override;
   // The pod changed: updated in place in active/backoff (backoff ones go to
   // active); an unschedulable one goes to active if its spec or metadata
   // changed (not only its status), resetting its backoff; a pod in no part
   // is added.
-  void Update(const PodPtr& old_pod, PodPtr new_pod);
+  void Update(const PodPtr& old_pod, PodPtr new_pod) override;
   // The pod is gone (deleted, or bound by someone): from every part and
   // from the nominated map.
-  void Delete(const Pod& pod);
+  void Delete(const Pod& pod) override;
 
-  // Cluster events. `check`, when given, must accept a pod for it to move.
-  void MoveAllToActive(const framework::ClusterEvent& event, const PreEnqueueCheck& check = {});
-  void MoveAllToActive();  // a wildcard event
-  void AssignedPodAdded(const Pod& pod);
-  void AssignedPodUpdated(const Pod& pod);
-  void FlushBackoffCompleted();
-  void FlushUnschedulableLeftover();
+  // Cluster events (their objects are not read). `check`, when given, must
+  // accept a pod for it to move.
+  void MoveAllToActive(const framework::ClusterEvent& event, const framework::EventObject& old_obj,
+                       const framework::EventObject& new_obj,
+                       const PreEnqueueCheck& check) override;
+  using SchedulingQueue::MoveAllToActive;
+  void MoveAllToActive() override;  // a wildcard event
+  void AssignedPodAdded(const Pod& pod) override;
+  void AssignedPodUpdated(const Pod& pod) override;
+  void FlushBackoffCompleted() override;
+  void FlushUnschedulableLeftover() override;
 
   // The head of active; blocks while active is empty. nullptr once closed.
-  PodPtr Pop();
+  PodPtr Pop() override;
   // Non-blocking Pop(): nullptr when active is empty.
-  PodPtr TryPop();
-  void Close();
-  int64_t SchedulingCycle() const;
+  PodPtr TryPop() override;
+  void Close() override;
+  int64_t SchedulingCycle() const override;
 
   // The nominated-pods map (upstream's nominatedPodMap), by pod uid.
-  void UpdateNominatedPodForNode(PodPtr pod, const std::string& node);
-  void DeleteNominatedPodIfExists(const Pod& pod);
+  void UpdateNominatedPodForNode(PodPtr pod, const std::string& node) override;
+  void DeleteNominatedPodIfExists(const Pod& pod) override;
   // Every nominated pod with its node, in each node's nomination order.
-  std::vector<std::pair<std::string, PodPtr>> NominatedPods() const;
+  std::vector<std::pair<std::string, PodPtr>> NominatedPods() const override;
 
-  struct Sizes {
-    size_t active = 0, backoff = 0, unschedulable = 0;
-  };
-  Sizes sizes() const;
+  Sizes sizes() const override;
 
-  // Upstream's QueuedPodInfo.Attempts and InitialAttemptTimestamp: how
-  // often the pod has been popped and when it first entered the queue
-  // (kept while it moves between parts and through failed attempts;
-  // forgotten when it is deleted). Zero attempts for a pod the queue does
-  // not know.
-  struct Attempts {
-    int attempts = 0;
-    Clock::TimePoint initial{};
-  };
-  Attempts AttemptsOf(const Pod& pod) const;
-  // The pod just popped was not attempted (v1.26's PreEnqueue held it
-  // back, which upstream checks before a pod is active): no attempt counts.
-  void NotAttempted(const Pod& pod);
+  Attempts AttemptsOf(const Pod& pod) const override;
+  void NotAttempted(const Pod& pod) override;
 
  private:
   struct Entry {
@@ -189,9 +160,6 @@ class PriorityQueue {
   // The pod entered the queue: its attempts start unless it is known.
   void StartAttemptsLocked(const Pod& pod);
   PodPtr PopLocked();
-  void NominateLocked(const PodPtr& pod, const std::string& node);
-  void UnnominateLocked(const Pod& pod);
-  void UpdateNominationLocked(const Pod& old_pod, const PodPtr& new_pod);
 
   const Clock* clock_;
   Options options_;
@@ -214,8 +182,7 @@ class PriorityQueue {
   };
   std::unordered_map<std::string, PodAttempts> attempts_;  // by key
 
-  std::map<std::string, std::vector<PodPtr>> nominated_;         // node -> pods
-  std::unordered_map<std::string, std::string> nominated_node_;  // uid -> node
+  Nominator nominator_;
 };
 
 }  // namespace ksched

@@ -606,6 +606,36 @@ void Framework::RegisterClusterEvents(ClusterEventMap* map) const {
   }
 }
 
+void Framework::RegisterQueueingHints(QueueingHintMap* map, bool has_extenders) const {
+  // framework.UnrollWildCardResource: every resource, any action, no hint.
+  static const std::vector<ClusterEventWithHint> kAllResources = [] {
+    std::vector<ClusterEventWithHint> v;
+    for (EventResource r :
+         {EventResource::kPod, EventResource::kNode, EventResource::kPersistentVolume,
+          EventResource::kPersistentVolumeClaim, EventResource::kCSINode, EventResource::kCSIDriver,
+          EventResource::kCSIStorageCapacity, EventResource::kStorageClass,
+          EventResource::kResourceClaim, EventResource::kDeviceClass})
+      v.push_back({ClusterEvent{r, kAll, ""}, {}});
+    return v;
+  }();
+  if (has_extenders) map->Register("Extender", kAllResources);
+  for (const std::unique_ptr<Plugin>& p : plugins_) {
+    const Plugin* pl = p.get();
+    // shouldHaveEnqueueExtensions: only plugins that can reject a pod.
+    if (dynamic_cast<const PreEnqueuePlugin*>(pl) == nullptr &&
+        dynamic_cast<const PreFilterPlugin*>(pl) == nullptr &&
+        dynamic_cast<const FilterPlugin*>(pl) == nullptr &&
+        dynamic_cast<const ReservePlugin*>(pl) == nullptr &&
+        dynamic_cast<const PermitPlugin*>(pl) == nullptr)
+      continue;
+    if (const auto* ext = dynamic_cast<const EnqueueExtensions*>(pl)) {
+      map->Register(pl->Name(), ext->EventsToRegisterWithHints());
+    } else {
+      map->Register(pl->Name(), kAllResources);
+    }
+  }
+}
+
 std::vector<std::string> Framework::PluginNames(ExtensionPoint point) const {
   std::vector<std::string> out;
   auto add = [&](const auto& list) {

@@ -100,6 +100,7 @@ class Framework final : public Handle {
   const std::vector<std::unique_ptr<SchedulerExtender>>& extenders() const override {
     return options_.extenders != nullptr ? *options_.extenders : Handle::extenders();
   }
+  const AsyncPreemptions* async_preemptions() const override { return async_preemptions_; }
 
   // ---- engine side
   void SetCluster(const ClusterState* cluster) { cluster_ = cluster; }
@@ -111,6 +112,7 @@ class Framework final : public Handle {
   // CycleState.recordPluginMetrics); only with a recorder.
   void SetSamplePlugins(bool sample) { sample_plugins_ = sample && metrics_ != nullptr; }
   void SetNominated(const NominatedPods* nominated) { options_.nominated = nominated; }
+  void SetAsyncPreemptions(const AsyncPreemptions* p) { async_preemptions_ = p; }
   const std::string& profile_name() const { return profile_name_; }
   std::optional<int32_t> percentage_of_nodes_to_score() const { return percentage_; }
   // The args the profile's pluginConfig gives `plugin` (defaulted), or
@@ -129,6 +131,11 @@ class Framework final : public Handle {
   // Registers every plugin of the profile for the cluster events it asked
   // for (EnqueueExtensions), or for AllClusterEvents() when it did not say.
   void RegisterClusterEvents(ClusterEventMap* map) const;
+  // v1.35 (buildQueueingHintMap over the profile's EnqueueExtensions): each
+  // PreEnqueue, PreFilter, Filter, Reserve and Permit plugin registered with
+  // its hints (EventsToRegisterWithHints), or for every resource with no
+  // hint when it does not say; with extenders, "Extender" for every resource.
+  void RegisterQueueingHints(QueueingHintMap* map, bool has_extenders) const;
   // The score plugins' names and weights, in run order.
   const std::vector<int64_t>& score_weights() const { return score_weights_; }
   std::string_view ScorePluginName(size_t i) const { return score_[i]->Name(); }
@@ -357,6 +364,7 @@ class Framework final : public Handle {
   std::optional<int32_t> percentage_;
   std::vector<config::PluginConfig> plugin_config_;
   std::vector<std::unique_ptr<Plugin>> plugins_;  // owns every instance
+  const AsyncPreemptions* async_preemptions_ = nullptr;
 
   std::vector<PreEnqueuePlugin*> pre_enqueue_;
   std::vector<QueueSortPlugin*> queue_sort_;

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "api/priority_admission.h"
+#include "framework/plugins/defaultpreemption/default_preemption_hints.h"
 #include "framework/plugins/names/names.h"
 #include "framework/plugins/registry_factories.h"
 #include "labels/label_selector.h"
@@ -151,8 +152,6 @@ bool PodTerminatingByPreemption(const PodInfo& pod) {
   return false;
 }
 
-Status DefaultPreemptionWithPreEnqueue::PreEnqueue(const Pod& /*pod*/) { return Status::Success(); }
-
 void FilterPodsWithPDBViolation(const ClusterState& cluster, const std::vector<PodId>& pods,
                                 const std::vector<PodDisruptionBudget>& pdbs,
                                 std::vector<PodId>* violating, std::vector<PodId>* non_violating) {
@@ -192,8 +191,9 @@ std::unique_ptr<Plugin> NewDefaultPreemption(const config::PluginArgs& args, Han
     *error = Status::Error("got args of the wrong type, want DefaultPreemptionArgs");
     return nullptr;
   }
+  // v1.35's plugin is also a PreEnqueue plugin (asynchronous preemption).
   if (handle != nullptr && handle->feature_gates().AtLeast(config::SchedulerVersion::kV135))
-    return std::make_unique<DefaultPreemptionWithPreEnqueue>(a, handle);
+    return std::make_unique<DefaultPreemptionV135>(a, handle);
   return std::make_unique<DefaultPreemption>(a, handle);
 }
 

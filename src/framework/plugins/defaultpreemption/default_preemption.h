@@ -14,6 +14,7 @@
 
 namespace ksched::framework::plugins {
 
+// (Not final: v1.35's adds PreEnqueue and its events, default_preemption_hints.h.)
 class DefaultPreemption : public PostFilterPlugin, public preemption::Interface {
  public:
   DefaultPreemption(config::DefaultPreemptionArgs args, Handle* handle)
@@ -39,18 +40,6 @@ class DefaultPreemption : public PostFilterPlugin, public preemption::Interface 
 
   config::DefaultPreemptionArgs args_;
   Handle* handle_;
-};
-
-// v1.35's DefaultPreemption is also a PreEnqueue plugin: with
-// SchedulerAsyncPreemption a preemptor waits in the queue until its victims'
-// deletion has started ("waiting for the preemption for this pod to be
-// finished"). ksched's preemption has deleted them when PostFilter returns
-// (the vectors wait for upstream's goroutine too), so no pod is ever held
-// here; the plugin is listed at PreEnqueue, as upstream lists it.
-class DefaultPreemptionWithPreEnqueue final : public DefaultPreemption, public PreEnqueuePlugin {
- public:
-  using DefaultPreemption::DefaultPreemption;
-  Status PreEnqueue(const Pod& pod) override;
 };
 
 // Upstream's podTerminatingByPreemption (v1.35): deletionTimestamp set and

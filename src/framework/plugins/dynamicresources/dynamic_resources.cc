@@ -37,6 +37,7 @@
 #include "dra/pod_claims.h"
 #include "dra/slice_index.h"
 #include "framework/plugins/dynamicresources/dynamic_resources.h"
+#include "framework/plugins/dynamicresources/dynamic_resources_hints.h"
 #include "framework/plugins/names/names.h"
 #include "framework/plugins/registry_factories.h"
 
@@ -104,6 +105,9 @@ class DynamicResources final : public PreEnqueuePlugin,
 
   std::vector<ClusterEvent> EventsToRegister() const override {
     return {{EventResource::kNode, kAdd | kUpdateNodeLabel | kUpdateNodeAllocatable, ""}};
+  }
+  std::vector<ClusterEventWithHint> EventsToRegisterWithHints() const override {
+    return DynamicResourcesEventsToRegister();
   }
 
   // ---------------------------------------------------------------- PreEnqueue

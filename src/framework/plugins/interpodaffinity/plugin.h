@@ -71,6 +71,7 @@ class InterPodAffinity final : public PreFilterPlugin,
 
   std::string_view Name() const override;
   std::vector<ClusterEvent> EventsToRegister() const override;
+  std::vector<ClusterEventWithHint> EventsToRegisterWithHints() const override;  // plugin_hints.cc
 
   // filtering.cc
   Status PreFilter(CycleState* state, const Pod& pod, PreFilterResult* result) override;

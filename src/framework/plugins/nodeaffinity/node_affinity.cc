@@ -16,6 +16,7 @@
 #include "framework/batch.h"
 #include "framework/plugins/helper/normalize_score.h"
 #include "framework/plugins/names/names.h"
+#include "framework/plugins/nodeaffinity/node_affinity_hints.h"
 #include "framework/plugins/registry_factories.h"
 
 namespace ksched::framework::plugins {
@@ -94,6 +95,9 @@ class NodeAffinity final : public PreFilterPlugin,
 
   std::vector<ClusterEvent> EventsToRegister() const override {
     return {{EventResource::kNode, kAdd | kUpdate, ""}};
+  }
+  std::vector<ClusterEventWithHint> EventsToRegisterWithHints() const override {
+    return NodeAffinityEventsToRegister(added_node_selector_);
   }
 
   Status PreFilter(CycleState* state, const Pod& pod, PreFilterResult* result) override {

@@ -1,5 +1,6 @@
 // NodeName: a pod that names its node (spec.nodeName) fits only that node.
 #include "framework/plugins/names/names.h"
+#include "framework/plugins/nodename/node_name_hints.h"
 #include "framework/plugins/registry_factories.h"
 
 namespace ksched::framework::plugins {
@@ -18,6 +19,9 @@ class NodeName final : public FilterPlugin, public EnqueueExtensions {
 
   std::vector<ClusterEvent> EventsToRegister() const override {
     return {{EventResource::kNode, kAdd | kUpdate, ""}};
+  }
+  std::vector<ClusterEventWithHint> EventsToRegisterWithHints() const override {
+    return NodeNameEventsToRegister();
   }
 
   Status Filter(const CycleState&, const Pod& pod, const NodeInfo& node) const override {

@@ -4,6 +4,7 @@
 // containers) too, before the regular containers', and skips the plugin for
 // a pod without host ports.
 #include "framework/plugins/names/names.h"
+#include "framework/plugins/nodeports/node_ports_hints.h"
 #include "framework/plugins/registry_factories.h"
 
 namespace ksched::framework::plugins {
@@ -36,6 +37,9 @@ class NodePorts final : public PreFilterPlugin, public FilterPlugin, public Enqu
 
   std::vector<ClusterEvent> EventsToRegister() const override {
     return {{EventResource::kPod, kDelete, ""}, {EventResource::kNode, kAdd | kUpdate, ""}};
+  }
+  std::vector<ClusterEventWithHint> EventsToRegisterWithHints() const override {
+    return NodePortsEventsToRegister();
   }
 
   Status PreFilter(CycleState* state, const Pod& pod, PreFilterResult*) override {

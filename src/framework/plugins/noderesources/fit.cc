@@ -286,17 +286,21 @@ std::unique_ptr<Plugin> NewNodeResourcesFit(const config::PluginArgs& args, Hand
                                             Status* error) {
   const config::FeatureGates gates =
       handle != nullptr ? handle->feature_gates() : config::FeatureGates{};
-  if (std::holds_alternative<std::monostate>(args)) {
-    // No pluginConfig: upstream's defaults (LeastAllocated over cpu and memory).
-    return noderesources::Fit::New(config::NodeResourcesFitArgs{}, error, gates);
-  }
-  const auto* fit_args = std::get_if<config::NodeResourcesFitArgs>(&args);
-  if (fit_args == nullptr) {
+  // No pluginConfig: upstream's defaults (LeastAllocated over cpu and memory).
+  const auto* fit_args = std::holds_alternative<std::monostate>(args)
+                             ? nullptr
+                             : std::get_if<config::NodeResourcesFitArgs>(&args);
+  if (!std::holds_alternative<std::monostate>(args) && fit_args == nullptr) {
     *error = Status::Error("want args to be of type NodeResourcesFitArgs, got " +
                            noderesources::ArgsTypeName(args));
     return nullptr;
   }
-  return noderesources::Fit::New(*fit_args, error, gates);
+  auto fit =
+      noderesources::Fit::New(fit_args ? *fit_args : config::NodeResourcesFitArgs{}, error, gates);
+  // v1.35's queueing hints read the gates (fit_hints.h).
+  if (fit != nullptr && handle != nullptr)
+    fit->SetHintOptions(noderesources::FitHintOptions::From(handle->feature_gates()));
+  return fit;
 }
 
 }  // namespace ksched::framework::plugins

@@ -11,6 +11,7 @@
 #include "cache/resource.h"
 #include "config/types.h"
 #include "framework/interface.h"
+#include "framework/plugins/noderesources/fit_hints.h"
 #include "framework/plugins/noderesources/requested_to_capacity_ratio.h"
 #include "framework/plugins/noderesources/resource_allocation.h"
 
@@ -75,6 +76,8 @@ class Fit final : public PreFilterPlugin,
   Status PreFilter(CycleState* state, const Pod& pod, PreFilterResult* result) override;
   Status Filter(const CycleState& state, const Pod& pod, const NodeInfo& node) const override;
   std::vector<ClusterEvent> EventsToRegister() const override;
+  std::vector<ClusterEventWithHint> EventsToRegisterWithHints() const override;  // fit_hints.cc
+  void SetHintOptions(const FitHintOptions& options) { hint_options_ = options; }
 
   // Not in upstream's Fit: computes the pod's per-resource requests once so
   // Score does not redo it per node (Score falls back when it did not run).
@@ -110,6 +113,7 @@ class Fit final : public PreFilterPlugin,
   Strategy strategy_;
   ResourceAllocationScorer scorer_;
   std::optional<RequestedToCapacityRatio> ratio_;  // kRequestedToCapacityRatio only
+  FitHintOptions hint_options_;
 };
 
 }  // namespace ksched::framework::noderesources

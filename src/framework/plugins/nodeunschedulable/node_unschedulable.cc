@@ -2,6 +2,7 @@
 // the pod tolerates the node.kubernetes.io/unschedulable:NoSchedule taint
 // (which the node lifecycle controller puts on such nodes).
 #include "framework/plugins/names/names.h"
+#include "framework/plugins/nodeunschedulable/node_unschedulable_hints.h"
 #include "framework/plugins/registry_factories.h"
 #include "predicates/tolerations.h"
 
@@ -28,6 +29,9 @@ class NodeUnschedulable final : public FilterPlugin, public EnqueueExtensions {
 
   std::vector<ClusterEvent> EventsToRegister() const override {
     return {{EventResource::kNode, kAdd | kUpdateNodeTaint, ""}};
+  }
+  std::vector<ClusterEventWithHint> EventsToRegisterWithHints() const override {
+    return NodeUnschedulableEventsToRegister();
   }
 
   Status Filter(const CycleState&, const Pod& pod, const NodeInfo& node) const override {

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "framework/plugins/names/names.h"
+#include "framework/plugins/nodevolumelimits/csi_hints.h"
 #include "framework/plugins/nodevolumelimits/csi_translation.h"
 #include "framework/plugins/nodevolumelimits/utils.h"
 #include "framework/plugins/registry_factories.h"
@@ -86,6 +87,9 @@ class CSILimits final : public FilterPlugin, public EnqueueExtensions {
   std::vector<ClusterEvent> EventsToRegister() const override {
     return {{EventResource::kCSINode, kAdd, "CSINodeAdd"},
             {EventResource::kPod, kDelete, "PodDelete"}};
+  }
+  std::vector<ClusterEventWithHint> EventsToRegisterWithHints() const override {
+    return CSILimitsEventsToRegister();
   }
 
  private:

@@ -6,6 +6,7 @@
 
 #include "framework/plugins/names/names.h"
 #include "framework/plugins/registry_factories.h"
+#include "framework/plugins/schedulinggates/scheduling_gates_hints.h"
 
 namespace ksched::framework::plugins {
 namespace {
@@ -30,6 +31,9 @@ class SchedulingGates final : public PreEnqueuePlugin, public EnqueueExtensions 
 
   std::vector<ClusterEvent> EventsToRegister() const override {
     return {{EventResource::kPod, kUpdate, ""}};
+  }
+  std::vector<ClusterEventWithHint> EventsToRegisterWithHints() const override {
+    return SchedulingGatesEventsToRegister();
   }
 
  private:

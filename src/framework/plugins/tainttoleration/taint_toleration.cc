@@ -12,6 +12,7 @@
 #include "framework/plugins/helper/taint.h"
 #include "framework/plugins/names/names.h"
 #include "framework/plugins/registry_factories.h"
+#include "framework/plugins/tainttoleration/taint_toleration_hints.h"
 #include "predicates/tolerations.h"
 
 namespace ksched::framework::plugins {
@@ -45,6 +46,9 @@ class TaintToleration final : public FilterPlugin,
 
   std::vector<ClusterEvent> EventsToRegister() const override {
     return {{EventResource::kNode, kAdd | kUpdate, ""}};
+  }
+  std::vector<ClusterEventWithHint> EventsToRegisterWithHints() const override {
+    return TaintTolerationEventsToRegister();
   }
 
   Status Filter(const CycleState&, const Pod& pod, const NodeInfo& node) const override {

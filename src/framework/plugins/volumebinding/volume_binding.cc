@@ -26,6 +26,7 @@
 #include "framework/plugins/registry_factories.h"
 #include "framework/plugins/volumebinding/binder.h"
 #include "framework/plugins/volumebinding/prebind.h"
+#include "framework/plugins/volumebinding/volume_binding_hints.h"
 #include "framework/prebind.h"
 #include "predicates/volume_util.h"
 
@@ -225,6 +226,9 @@ class VolumeBinding final : public PreFilterPlugin,
             {EventResource::kCSINode, kAdd | kUpdate, "CSINodeAddOrUpdate"},
             {EventResource::kCSIDriver, kAdd | kUpdate, "CSIDriverAddOrUpdate"},
             {EventResource::kCSIStorageCapacity, kAdd | kUpdate, "CSIStorageCapacityAddOrUpdate"}};
+  }
+  std::vector<ClusterEventWithHint> EventsToRegisterWithHints() const override {
+    return VolumeBindingEventsToRegister();
   }
 
  private:

@@ -12,6 +12,7 @@
 
 #include "framework/plugins/names/names.h"
 #include "framework/plugins/registry_factories.h"
+#include "framework/plugins/volumerestrictions/volume_restrictions_hints.h"
 #include "predicates/volume_util.h"
 
 namespace ksched::framework::plugins {
@@ -94,6 +95,9 @@ class VolumeRestrictions final : public PreFilterPlugin,
     return {{EventResource::kPod, kDelete, "PodDelete"},
             {EventResource::kNode, kAdd, "NodeAdd"},
             {EventResource::kPersistentVolumeClaim, kAdd | kUpdate, "PvcAddOrUpdate"}};
+  }
+  std::vector<ClusterEventWithHint> EventsToRegisterWithHints() const override {
+    return VolumeRestrictionsEventsToRegister();
   }
 
  private:

@@ -16,6 +16,7 @@
 
 #include "framework/plugins/names/names.h"
 #include "framework/plugins/registry_factories.h"
+#include "framework/plugins/volumezone/volume_zone_hints.h"
 #include "predicates/volume_util.h"
 
 namespace ksched::framework::plugins {
@@ -108,6 +109,9 @@ class VolumeZone final : public FilterPlugin, public EnqueueExtensions {
             {EventResource::kNode, kAdd | kUpdateNodeLabel, "NodeAddOrUpdateLabel"},
             {EventResource::kPersistentVolumeClaim, kAdd, "PvcAdd"},
             {EventResource::kPersistentVolume, kAdd | kUpdate, "PvAddOrUpdate"}};
+  }
+  std::vector<ClusterEventWithHint> EventsToRegisterWithHints() const override {
+    return VolumeZoneEventsToRegister();
   }
 
  private:

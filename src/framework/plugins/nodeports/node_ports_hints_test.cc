@@ -1,0 +1,28 @@
+#include "framework/plugins/nodeports/node_ports_hints.h"
+
+#include <gtest/gtest.h>
+
+#include "tests/fixtures.h"
+
+namespace ksched::framework::plugins {
+namespace {
+
+std::shared_ptr<const Pod> PodWithPort(const std::string& node, int port) {
+  return std::make_shared<const Pod>(
+      testing::TestPod(R"({"kind":"Pod","metadata":{"name":"p"},"spec":{"nodeName":")" + node +
+                       R"(","containers":[{"name":"c","ports":[{"containerPort":80,"hostPort":)" +
+                       std::to_string(port) + "}]}]}}"));
+}
+
+TEST(NodePortsHints, QueueWhenABoundPodHoldingAWantedPortGoes) {
+  const Pod& pod = *PodWithPort("", 8080);
+  EXPECT_EQ(NodePortsAfterPodDeleted(pod, EventObject(PodWithPort("n", 8080)), {}),
+            QueueingHint::kQueue);
+  EXPECT_EQ(NodePortsAfterPodDeleted(pod, EventObject(PodWithPort("n", 9090)), {}),
+            QueueingHint::kQueueSkip);
+  EXPECT_EQ(NodePortsAfterPodDeleted(pod, EventObject(PodWithPort("", 8080)), {}),
+            QueueingHint::kQueueSkip);  // never bound, held nothing
+}
+
+}  // namespace
+}  // namespace ksched::framework::plugins
