@@ -413,7 +413,7 @@ class Decoder {
       // (ValidateResourceQuantityValue), so no scheduler ever sees one.
       if (q->Sign() < 0)
         return Fail("must be greater than or equal to 0 (got " + q->String() + ")");
-      out->push_back(ResourceQuantity{Intern(k), q->Value(), q->MilliValue()});
+      out->push_back(ResourceQuantity{Intern(k), q->format(), q->Value(), q->MilliValue()});
       return true;
     });
     if (ok) FoldRepeatedKeys(out, [](const ResourceQuantity& r) { return r.name; });
@@ -667,6 +667,15 @@ class Decoder {
         });
       }
       if (k == "restartPolicy") return String(v, &c->restart_policy);
+      if (k == "resizePolicy") {
+        return List(v, &c->resize_policy, [this](dom::element x, ContainerResizePolicy* r) {
+          return Fields(x, [&](std::string_view k2, dom::element v2) {
+            if (k2 == "resourceName") return String(v2, &r->resource_name);
+            if (k2 == "restartPolicy") return String(v2, &r->restart_policy);
+            return true;
+          });
+        });
+      }
       return true;
     });
   }
@@ -1426,15 +1435,26 @@ void NoteFields(dom::element e, std::string_view kind, std::string_view file,
   found.clear();
   FindUnknownFields(e, kind, &found, IsSkewField);
   for (FoundField& f : found) {
-    int skew = SkewIndex(f);
-    if (f.what == FieldFinding::What::kNewer && skew < 0) continue;
+    std::vector<int> skews;
+    if (f.what == FieldFinding::What::kNewer) {
+      skews = SkewIndices(f);
+      if (skews.empty()) continue;
+    } else {
+      skews.push_back(-1);
+    }
     FieldNote note;
     note.file.assign(file);
     note.kind.assign(kind);
     note.object = meta.ns == kEmptyStr ? meta.name : std::string(Str(meta.ns)) + "/" + meta.name;
     // The finding without its value: the parsed document goes away.
     note.finding = std::move(static_cast<FieldFinding&>(f));
-    note.skew = skew;
+    // One note per entry of the skew table the field stands for.
+    for (size_t i = 0; i + 1 < skews.size(); ++i) {
+      FieldNote copy = note;
+      copy.skew = skews[i];
+      out->field_notes.push_back(std::move(copy));
+    }
+    note.skew = skews.back();
     out->field_notes.push_back(std::move(note));
   }
 }

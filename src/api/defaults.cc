@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <unordered_set>
 
+#include "api/pod_resources.h"
+
 namespace ksched {
 namespace {
 
@@ -35,7 +37,47 @@ bool IsDefaultClass(const StorageClass& sc) {
   return false;
 }
 
+// defaultHugePagePodLimits: with pod-level resources partly set and no
+// pod-level request for a hugepage size, the pod's limit of it defaults to
+// the containers' (KEP-753 sum).
+void DefaultHugePagePodLimits(const PodSpec& spec, PodResources* r) {
+  if (r->limits.empty() && r->requests.empty()) return;
+  for (const ResourceQuantity& agg : AggregateContainerLimits(spec)) {
+    if (!IsHugePageResourceName(Str(agg.name))) continue;
+    if (FindResource(r->requests, agg.name) != nullptr) continue;
+    if (FindResource(r->limits, agg.name) == nullptr) r->limits.push_back(agg);
+  }
+}
+
+// defaultPodRequests: with pod-level limits set, a pod-level request
+// defaults to the containers' requests (cpu and memory, when some container
+// requests it), else to the pod-level limit.
+void DefaultPodRequests(const PodSpec& spec, PodResources* r) {
+  if (r->limits.empty()) return;
+  for (const ResourceQuantity& agg : AggregateContainerRequests(spec)) {
+    std::string_view name = Str(agg.name);
+    if (FindResource(r->requests, agg.name) == nullptr && (name == "cpu" || name == "memory"))
+      r->requests.push_back(agg);
+  }
+  for (const ResourceQuantity& limit : r->limits) {
+    if (FindResource(r->requests, limit.name) == nullptr &&
+        IsSupportedPodLevelResource(Str(limit.name)))
+      r->requests.push_back(limit);
+  }
+}
+
 }  // namespace
+
+void SetPodDefaults(Pod* pod, const ApiServerOptions& api) {
+  SetPodDefaults(pod);
+  // v1.34+ (PodLevelResources), after the containers' requests are set.
+  if (api.v135() && api.pod_level_resources && pod->spec.resources) {
+    PodResources r = *pod->spec.resources;
+    DefaultHugePagePodLimits(pod->spec, &r);
+    DefaultPodRequests(pod->spec, &r);
+    pod->spec.resources = std::move(r);
+  }
+}
 
 void SetPodDefaults(Pod* pod) {
   PodSpec& s = pod->spec;
@@ -105,16 +147,16 @@ void AdmitDefaultStorageClass(const std::vector<StorageClass>& classes,
   }
 }
 
-void ApplyPodDefaults(std::vector<Pod>* pods) {
+void ApplyPodDefaults(std::vector<Pod>* pods, const ApiServerOptions& api) {
   for (Pod& p : *pods) {
-    SetPodDefaults(&p);
+    SetPodDefaults(&p, api);
     AdmitDefaultTolerationSeconds(&p);
   }
 }
 
-void ApplyApiServerDefaults(ObjectSet* objects) {
+void ApplyApiServerDefaults(ObjectSet* objects, const ApiServerOptions& api) {
   for (Pod& p : objects->pods) {
-    SetPodDefaults(&p);
+    SetPodDefaults(&p, api);
     // No scheduler reads a bound pod's tolerations; sparing them two more
     // each saves a snapshot of 100,000 pods as many allocations.
     if (p.spec.node_name.empty()) AdmitDefaultTolerationSeconds(&p);
@@ -126,7 +168,7 @@ void ApplyApiServerDefaults(ObjectSet* objects) {
     // A pod template's spec is defaulted as a pod's.
     Pod p;
     p.spec = std::move(ds.template_spec);
-    SetPodDefaults(&p);
+    SetPodDefaults(&p, api);
     ds.template_spec = std::move(p.spec);
   }
   AdmitDefaultStorageClass(objects->storage_classes, &objects->persistent_volume_claims);
@@ -152,12 +194,13 @@ void AddPodNamespaces(ObjectSet* objects, const std::vector<Pod>& pending) {
   add(pending);
 }
 
-void ApplyV126Defaults(ObjectSet* objects, std::vector<Pod>* pending) {
+void ApplyV126Defaults(ObjectSet* objects, std::vector<Pod>* pending,
+                       const ApiServerOptions& api) {
   static const std::vector<Pod> kNoPods;
   AddPodNamespaces(objects, pending != nullptr ? *pending : kNoPods);
-  for (Pod& p : objects->pods) SetPodDefaults(&p);
+  for (Pod& p : objects->pods) SetPodDefaults(&p, api);
   if (pending != nullptr)
-    for (Pod& p : *pending) SetPodDefaults(&p);
+    for (Pod& p : *pending) SetPodDefaults(&p, api);
   for (Node& n : objects->nodes) SetNodeDefaults(&n);
   for (ReplicationController& rc : objects->replication_controllers)
     SetReplicationControllerDefaults(&rc);

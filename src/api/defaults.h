@@ -17,6 +17,15 @@
 //   SetPodDefaults
 //     - containers' and init containers' requests default to their limits,
 //       resource by resource (SetDefaults_Pod);
+//     - v1.35 with PodLevelResources (beta, on), for a pod with
+//       spec.resources (SetDefaults_Pod, after the above):
+//       defaultHugePagePodLimits, a hugepage size the containers limit and
+//       the pod neither requests nor limits gets a pod limit of their
+//       KEP-753 sum; then defaultPodRequests, when the pod sets limits: cpu
+//       and memory the containers request get a pod request of their sum,
+//       and every other pod limit without a request a request equal to it.
+//       So a stored pod with pod-level limits always has pod-level requests,
+//       which the scheduler counts (a pod limited to 4 cpu requests 4);
 //     - spec.schedulerName defaults to "default-scheduler" (SetDefaults_PodSpec);
 //     - with spec.hostNetwork, a port's hostPort defaults to its
 //       containerPort (SetDefaults_PodSpec, defaultHostNetworkPorts);
@@ -65,6 +74,7 @@
 #include <string_view>
 #include <vector>
 
+#include "api/api_server.h"
 #include "api/object_set.h"
 #include "api/types.h"
 
@@ -80,6 +90,9 @@ inline constexpr std::string_view kBetaIsDefaultStorageClassAnnotation =
     "storageclass.beta.kubernetes.io/is-default-class";
 
 void SetPodDefaults(Pod* pod);
+// SetPodDefaults, then what `api`'s release adds: v1.35 with
+// PodLevelResources defaults a pod with spec.resources as described above.
+void SetPodDefaults(Pod* pod, const ApiServerOptions& api);
 void AdmitDefaultTolerationSeconds(Pod* pod);
 void SetNodeDefaults(Node* node);
 void SetReplicationControllerDefaults(ReplicationController* rc);
@@ -87,12 +100,12 @@ void AdmitDefaultStorageClass(const std::vector<StorageClass>& classes,
                               std::vector<PersistentVolumeClaim>* claims);
 
 // SetPodDefaults and AdmitDefaultTolerationSeconds, for each pod.
-void ApplyPodDefaults(std::vector<Pod>* pods);
+void ApplyPodDefaults(std::vector<Pod>* pods, const ApiServerOptions& api = {});
 
 // Everything above, for every object of the set (DefaultTolerationSeconds
 // only for pods without spec.nodeName: a bound pod's tolerations are read by
 // no predicate or priority).
-void ApplyApiServerDefaults(ObjectSet* objects);
+void ApplyApiServerDefaults(ObjectSet* objects, const ApiServerOptions& api = {});
 
 inline constexpr std::string_view kLabelMetadataName = "kubernetes.io/metadata.name";
 
@@ -103,8 +116,11 @@ void SetNamespaceDefaults(Namespace* ns);
 // objects->namespaces does not list, in the pods' order.
 void AddPodNamespaces(ObjectSet* objects, const std::vector<Pod>& pending);
 // The v1.26 defaulting described above, for every object of the set and for
-// `pending` (may be null). Idempotent.
-void ApplyV126Defaults(ObjectSet* objects, std::vector<Pod>* pending);
+// `pending` (may be null), plus what `api`'s release adds to pods (v1.35:
+// pod-level requests and hugepage limits, as the v1.35 harness defaults its
+// scenarios). Idempotent.
+void ApplyV126Defaults(ObjectSet* objects, std::vector<Pod>* pending,
+                       const ApiServerOptions& api = ApiServerOptions::For(ApiRelease::kV126));
 
 // What a v1.26 API server stores beyond ApplyApiServerDefaults (which holds
 // for both versions, admission included): a labelled Namespace for every

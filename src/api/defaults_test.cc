@@ -233,3 +233,62 @@ TEST(ApiServerDefaults, DefaultedPodSchedulesAsItsKubectlDump) {
 
 }  // namespace
 }  // namespace ksched
+
+namespace ksched {
+namespace {
+
+using ::ksched::testing::TestPod;
+
+// "cpu=1,memory=..." of a ResourceList, in name order, as Quantity.String().
+std::string Text(const ResourceList& l) {
+  std::vector<std::string> parts;
+  for (const ResourceQuantity& q : l) parts.push_back(std::string(Str(q.name)) + "=" + q.String());
+  std::sort(parts.begin(), parts.end());
+  std::string s;
+  for (const std::string& p : parts) s += (s.empty() ? "" : ",") + p;
+  return s;
+}
+
+TEST(SetPodDefaultsV135, PodLevelRequestsFromContainersThenLimits) {
+  // Limits at pod level only for cpu and memory; the containers request
+  // cpu (a sidecar adds to the regular container), not memory.
+  Pod p = TestPod(R"({"kind":"Pod","metadata":{"name":"p"},"spec":{
+      "resources":{"limits":{"cpu":"4","memory":"2Gi"}},
+      "initContainers":[{"name":"s","restartPolicy":"Always","resources":{"requests":{"cpu":"500m"}}}],
+      "containers":[{"name":"c","resources":{"requests":{"cpu":"1"}}}]}})");
+  Pod v126 = p;
+  SetPodDefaults(&p, ApiServerOptions{});
+  ASSERT_TRUE(p.spec.resources);
+  EXPECT_EQ(Text(p.spec.resources->requests), "cpu=1500m,memory=2Gi");
+  EXPECT_EQ(Text(p.spec.resources->limits), "cpu=4,memory=2Gi");
+  // v1.26's API server has no pod-level resources; nor has v1.35's with
+  // the gate off.
+  SetPodDefaults(&v126, ApiServerOptions::For(ApiRelease::kV126));
+  EXPECT_EQ(Text(v126.spec.resources->requests), "");
+  Pod off = TestPod(R"({"kind":"Pod","metadata":{"name":"p"},"spec":{
+      "resources":{"limits":{"cpu":"4"}},"containers":[{"name":"c"}]}})");
+  ApiServerOptions gate_off;
+  gate_off.pod_level_resources = false;
+  SetPodDefaults(&off, gate_off);
+  EXPECT_EQ(Text(off.spec.resources->requests), "");
+}
+
+TEST(SetPodDefaultsV135, HugePageLimitsFromContainersUnlessRequested) {
+  Pod p = TestPod(R"({"kind":"Pod","metadata":{"name":"p"},"spec":{
+      "resources":{"requests":{"cpu":"1"}},
+      "containers":[{"name":"a","resources":{"limits":{"hugepages-2Mi":"4Mi","memory":"1Gi"}}},
+                    {"name":"b","resources":{"limits":{"hugepages-2Mi":"2Mi"}}}]}})");
+  SetPodDefaults(&p, ApiServerOptions{});
+  // Limits of hugepages summed; then requests: cpu as given, memory and
+  // hugepages from the (defaulted) container requests / pod limits.
+  EXPECT_EQ(Text(p.spec.resources->limits), "hugepages-2Mi=6Mi");
+  EXPECT_EQ(Text(p.spec.resources->requests), "cpu=1,hugepages-2Mi=6Mi,memory=1Gi");
+  // No pod-level resources at all: nothing at pod level.
+  Pod q = TestPod(R"({"kind":"Pod","metadata":{"name":"q"},"spec":{
+      "containers":[{"name":"a","resources":{"limits":{"hugepages-2Mi":"4Mi"}}}]}})");
+  SetPodDefaults(&q, ApiServerOptions{});
+  EXPECT_FALSE(q.spec.resources);
+}
+
+}  // namespace
+}  // namespace ksched

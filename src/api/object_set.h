@@ -22,7 +22,7 @@ struct FieldNote {
   std::string kind;    // "Pod"
   std::string object;  // "namespace/name", or "name" for cluster-scoped kinds
   FieldFinding finding;
-  int skew = -1;  // SkewIndex() for a later field; -1 for an unknown one
+  int skew = -1;  // an entry of SkewIndices() for a later field; -1 for an unknown one
 };
 
 struct ObjectSet {

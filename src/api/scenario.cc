@@ -264,7 +264,15 @@ Result<Scenario> DecodeScenario(dom::element root, std::string_view file) {
     // whatever apiVersion it names, and stores every object as the v1.26
     // API server's defaulting leaves it.
     for (PodDisruptionBudget& pdb : sc.cluster.pod_disruption_budgets) pdb.policy_v1 = true;
-    ApplyV126Defaults(&sc.cluster, &sc.pending);
+    // The v1.35 harness defaults pods as v1.35 does (SetDefaults_Pod's
+    // pod-level requests), under the scenario's PodLevelResources gate.
+    ApiServerOptions api = ApiServerOptions::For(ApiRelease::kV126);
+    if (sc.scheduler_version == "v1.35") {
+      api = ApiServerOptions::For(ApiRelease::kV135);
+      for (const auto& [gate, on] : sc.feature_gates)
+        if (gate == "PodLevelResources") api.pod_level_resources = on;
+    }
+    ApplyV126Defaults(&sc.cluster, &sc.pending, api);
   }
   return sc;
 }

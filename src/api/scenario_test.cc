@@ -181,3 +181,30 @@ TEST(ScenarioTest, PerfFileLoadTime) {
 
 }  // namespace
 }  // namespace ksched
+
+namespace ksched {
+namespace {
+
+// The v1.35 harness defaults a pod with pod-level limits as v1.35's API
+// server does (pod-level requests from them); v1.26's has no such field.
+TEST(ScenarioTest, V135PodLevelRequestsDefaultFromLimits) {
+  auto pending_requests = [](std::string_view version, std::string_view gates) {
+    std::string text = R"({"schedulerVersion":")" + std::string(version) +
+                       R"(","featureGates":)" + std::string(gates) +
+                       R"(,"cluster":{"nodes":[{"metadata":{"name":"n"}}]},"pending":[
+        {"metadata":{"name":"p"},"spec":{"resources":{"limits":{"cpu":"3500m"}},
+         "containers":[{"name":"c"}]}}]})";
+    Result<Scenario> sc = ParseScenario(text, "s.json");
+    EXPECT_TRUE(sc.ok()) << sc.error().message;
+    std::vector<int64_t> milli;
+    for (const ResourceQuantity& q : sc->pending[0].spec.resources->requests)
+      milli.push_back(q.milli);
+    return milli;
+  };
+  EXPECT_THAT(pending_requests("v1.35", "{}"), ::testing::ElementsAre(3500));
+  EXPECT_THAT(pending_requests("v1.35", R"({"PodLevelResources":false})"), ::testing::IsEmpty());
+  EXPECT_THAT(pending_requests("v1.26", "{}"), ::testing::IsEmpty());
+}
+
+}  // namespace
+}  // namespace ksched

@@ -2,6 +2,11 @@
 
 namespace ksched {
 
+std::string ResourceQuantity::String() const {
+  if (milli == INT64_MAX) return Quantity::FromScaled(value, 0, format).String();
+  return Quantity::FromScaled(milli, -3, format).String();
+}
+
 Labels::Labels(std::vector<Pair> pairs) {
   // Stable sort keeps input order among equal keys; the last one wins.
   std::stable_sort(pairs.begin(), pairs.end(),

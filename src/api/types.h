@@ -56,10 +56,21 @@ class Labels {
 // One entry of a requests/limits/allocatable map, parsed once.
 struct ResourceQuantity {
   StrId name = kEmptyStr;  // e.g. "cpu", "memory", "example.com/gpu"
-  int64_t value = 0;       // Quantity.Value(): rounded up to whole units
-  int64_t milli = 0;       // Quantity.MilliValue(): rounded up to milli-units
+  // How it was written (1Gi, 1G, 1e9), for messages that print the quantity
+  // as the API server does (Quantity.String()). Sits in the padding after
+  // `name`, so it costs no memory.
+  QuantityFormat format = QuantityFormat::kDecimalSI;
+  int64_t value = 0;  // Quantity.Value(): rounded up to whole units
+  int64_t milli = 0;  // Quantity.MilliValue(): rounded up to milli-units
 
-  bool operator==(const ResourceQuantity&) const = default;
+  // Quantity.String() of the value (milli-units, so sub-milli digits are
+  // lost; the value when milli-units overflow).
+  std::string String() const;
+
+  // Equal values are equal however they were written.
+  friend bool operator==(const ResourceQuantity& a, const ResourceQuantity& b) {
+    return a.name == b.name && a.value == b.value && a.milli == b.milli;
+  }
 };
 using ResourceList = std::vector<ResourceQuantity>;
 
@@ -219,6 +230,14 @@ struct ContainerPort {
   bool operator==(const ContainerPort&) const = default;
 };
 
+// resizePolicy[]: how a container takes an in-place resize of a resource.
+struct ContainerResizePolicy {
+  std::string resource_name;
+  std::string restart_policy;
+
+  bool operator==(const ContainerResizePolicy&) const = default;
+};
+
 struct Container {
   std::string name;
   std::string image;
@@ -229,6 +248,8 @@ struct Container {
   // "Always" makes it a native sidecar (v1.28+): it keeps running beside the
   // regular containers, so v1.35 adds its requests to theirs (KEP-753).
   std::string restart_policy;
+  // resizePolicy (v1.27+, in-place resize): read only by validation.
+  std::vector<ContainerResizePolicy> resize_policy;
 
   bool IsRestartableInit() const { return restart_policy == "Always"; }
 

@@ -27,42 +27,16 @@ struct SchemaType {
 
 #include "api/api_fields.inc"
 
-// Fields added after the release the generated table was made from
-// (kubernetes-types 1.30), which snapshots of current clusters carry. Being
-// real fields, they are kNewer rather than unknown.
+// Fields of releases between v1.15 and v1.35 that v1.35 no longer has (so
+// neither source of the generated table lists them), which a snapshot of
+// such a cluster still carries. Being real fields, they are kNewer rather
+// than unknown.
 struct LaterField {
   std::string_view type;
   std::string_view field;
 };
 constexpr LaterField kLaterFields[] = {
-    {"PodSpec", "resources"},                                 // 1.32, pod-level resources
-    {"PodSpec", "hostnameOverride"},                          // 1.34
-    {"PodSecurityContext", "supplementalGroupsPolicy"},       // 1.31
-    {"PodSecurityContext", "seLinuxChangePolicy"},            // 1.32
-    {"PodStatus", "observedGeneration"},                      // 1.33
-    {"PodCondition", "observedGeneration"},                   // 1.33
-    {"ContainerStatus", "user"},                              // 1.31
-    {"ContainerStatus", "allocatedResourcesStatus"},          // 1.31
-    {"ContainerStatus", "stopSignal"},                        // 1.33
-    {"Lifecycle", "stopSignal"},                              // 1.33
-    {"NodeStatus", "features"},                               // 1.31
-    {"NodeStatus", "declaredFeatures"},                       // 1.34
-    {"Container", "restartPolicyRules"},                      // 1.34
-    {"Volume", "image"},                                      // 1.31, image volumes
-    {"ResourceClaim", "request"},                             // 1.31
-    {"NodeSystemInfo", "swap"},                               // 1.32
-    {"NodeRuntimeHandlerFeatures", "userNamespaces"},         // 1.32
-    {"ReplicaSetStatus", "terminatingReplicas"},              // 1.33
-    {"DeploymentStatus", "terminatingReplicas"},              // 1.33
-    {"CSIDriverSpec", "nodeAllocatableUpdatePeriodSeconds"},  // 1.33
-    {"CSIDriverSpec", "serviceAccountTokenInSecrets"},        // 1.33
-    {"PodStatus", "extendedResourceClaimStatus"},             // 1.34
-    {"EnvVarSource", "fileKeyRef"},                           // 1.34
-    {"VolumeProjection", "podCertificate"},                   // 1.34
-    // Fields of releases between, later removed, which a snapshot of such a
-    // cluster still carries.
     {"ServiceSpec", "topologyKeys"},  // 1.17-1.21
-    {"PodResourceClaim", "source"},   // 1.26-1.27
 };
 
 // Every key of every object of a snapshot is looked up, so each type gets an

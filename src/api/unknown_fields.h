@@ -6,11 +6,12 @@
 // skip every other key, as Kubernetes decoders do. A misspelt key is then
 // silently lost: `affinty:` leaves a pod without affinity. This check walks
 // the already-parsed JSON of each object against a table of every field
-// name of the v1.15 API for the kinds ksched reads (api_fields.inc, written
-// by scripts/gen-api-fields.py), and sorts what it finds:
+// name of the v1.15 to v1.35 APIs for the kinds ksched reads
+// (api_fields.inc, written by scripts/gen-api-fields.py from v1.15's and
+// v1.35's Go types and kubernetes-types 1.30), and sorts what it finds:
 //   - kUnknown: not a field of v1.15 nor of any later release the table
-//     knows (up to the current one); a typo, and an error unless
-//     --validate says otherwise (cli/input.h);
+//     knows (up to v1.35); a typo, or a field of a release after v1.35, and
+//     an error unless --validate says otherwise (cli/input.h);
 //   - kNewer: a field added after v1.15 (topologySpreadConstraints,
 //     overhead, ...). It is no typo, and most such fields (status.podIPs,
 //     spec.os, managedFields) do not change what a scheduler does; the ones

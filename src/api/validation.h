@@ -48,27 +48,58 @@
 //     the template's labels and spec as a pod's; restartPolicy Always
 //     (ValidateDaemonSetSpec).
 //   PersistentVolume: spec.nodeAffinity.required (ValidateNodeSelector).
+//
+// With a v1.35 API server (ApiServerOptions, the default; v1.15 and v1.26
+// keep the rules above) pods and pod templates are checked as v1.35 checks
+// a pod it creates:
+//   - topologySpreadConstraints' matchLabelKeys: label names, a labelSelector
+//     set, and a key given once: v1.34+ merges `key In [value]` into the
+//     selector at create time, so the key in matchLabelKeys and once in
+//     matchExpressions is what every stored Deployment pod looks like; only
+//     the key in matchLabels and matchExpressions, or twice in
+//     matchExpressions, is refused (with MatchLabelKeysInPodTopologySpread
+//     or ...SelectorMerge off: v1.26's rule); the constraint's labelSelector;
+//   - pod (anti-)affinity terms' matchLabelKeys / mismatchLabelKeys, by the
+//     same rule, and no key in both;
+//   - containers' restartPolicy: on init containers Always (a native
+//     sidecar), or with ContainerRestartRules (beta, on) OnFailure / Never,
+//     on regular containers only with ContainerRestartRules;
+//   - resizePolicy: cpu / memory, each once, NotRequired / RestartContainer,
+//     NotRequired when the pod's restartPolicy is Never;
+//   - spec.resources (PodLevelResources, beta, on): cpu, memory and
+//     hugepages-<size> only, requests within limits, requests at least the
+//     containers' (KEP-753 sum), hugepage limits at least theirs, each
+//     container's limit within the pod's;
+//   - schedulingGates: qualified names, each once;
+//   - tolerations: Lt / Gt refused unless TaintTolerationComparisonOperators
+//     (alpha), whose values are then decimal integers;
+//   - resource names and requests against limits in v1.35's words (`must be
+//     less than or equal to cpu limit of 2`, `must be a standard resource for
+//     containers`), hugepages amounts whole pages and beside cpu or memory.
 #pragma once
 
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "api/api_server.h"
 #include "api/object_set.h"
 #include "api/types.h"
 
 namespace ksched {
 
 // Problems with one object, each "field.path: Type: detail". Empty: valid.
-std::vector<std::string> ValidatePod(const Pod& pod);
+// `api`: whose rules (api/api_server.h; default: v1.35's).
+std::vector<std::string> ValidatePod(const Pod& pod, const ApiServerOptions& api = {});
 std::vector<std::string> ValidateNode(const Node& node);
 
 // Every object of `objects`; each line is "file: Kind ns/name: field: ...".
 // Stops after `max_errors` lines (the last then says how many more).
 std::vector<std::string> ValidateObjects(const ObjectSet& objects, std::string_view file,
+                                         const ApiServerOptions& api = {},
                                          size_t max_errors = 20);
 // The same for a list of pods alone (--pending, a capacity template).
 std::vector<std::string> ValidatePods(const std::vector<Pod>& pods, std::string_view file,
-                                      size_t max_errors = 20);
+                                      const ApiServerOptions& api = {}, size_t max_errors = 20);
 
 }  // namespace ksched

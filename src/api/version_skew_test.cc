@@ -100,5 +100,44 @@ TEST(VersionSkew, TheFrameworkEngineNamesOnlyWhatItIgnores) {
   EXPECT_EQ(r.LinesFor("shop/web-1").size(), 2u);
 }
 
+TEST(VersionSkew, TheV135EngineHonoursEveryField) {
+  SkewReport r = Report(
+      "[" +
+      PodWith("a", R"(,"overhead":{"cpu":"250m"},"schedulingGates":[{"name":"g"}],)"
+                   R"("resources":{"requests":{"cpu":"1"}},"resourceClaims":[{"name":"gpu"}],)"
+                   R"("initContainers":[{"name":"side","restartPolicy":"Always"}],)"
+                   R"("topologySpreadConstraints":[{"maxSkew":1,"minDomains":2,)"
+                   R"("matchLabelKeys":["pod-template-hash"]}])") +
+      "]");
+  r.set_engine("v1.35");
+  EXPECT_THAT(r.Lines(), IsEmpty());
+  EXPECT_THAT(r.LinesFor("shop/a"), IsEmpty());
+  r.set_engine("v1.26");
+  EXPECT_EQ(r.Lines().size(), 6u) << ::testing::PrintToString(r.Lines());
+}
+
+TEST(VersionSkew, SpreadFieldsV126ReadsOnlyWithItsGates) {
+  SkewReport r = Report(
+      "[" +
+      PodWith("a", R"(,"topologySpreadConstraints":[{"maxSkew":1,"topologyKey":"zone"},)"
+                   R"({"maxSkew":1,"minDomains":3,"matchLabelKeys":["pod-template-hash"]}])") +
+      "," + PodWith("b", R"(,"topologySpreadConstraints":[{"maxSkew":1,"matchLabelKeys":[]}])") +
+      "]");
+  r.set_engine("v1.26");
+  EXPECT_THAT(
+      r.Lines(),
+      ElementsAre("pod shop/a uses topology spread minDomains (Kubernetes 1.24+), which v1.26 "
+                  "honours only with its beta gate on (--feature-gates "
+                  "MinDomainsInPodTopologySpread=true); without it minDomains is ignored",
+                  "pod shop/a uses topology spread matchLabelKeys (Kubernetes 1.25+), which "
+                  "v1.26 honours only with its alpha gate (--feature-gates "
+                  "MatchLabelKeysInPodTopologySpread=true); without it the pods spread against "
+                  "every revision's pods"));
+  // v1.15 ignores the constraints as a whole, and says so once.
+  r.set_engine("v1.15");
+  EXPECT_THAT(r.Lines(), ElementsAre("pods shop/a, shop/b use topologySpreadConstraints "
+                                     "(Kubernetes 1.16+), which the v1.15 algorithm ignores"));
+}
+
 }  // namespace
 }  // namespace ksched

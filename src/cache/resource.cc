@@ -11,7 +11,6 @@ namespace {
 
 constexpr std::string_view kDefaultNamespacePrefix = "kubernetes.io/";
 constexpr std::string_view kRequestsPrefix = "requests.";
-constexpr std::string_view kHugePagesPrefix = "hugepages-";
 constexpr std::string_view kAttachableVolumesPrefix = "attachable-volumes-";
 
 bool IsAlnum(char c) {
@@ -74,10 +73,6 @@ bool IsExtendedResourceName(std::string_view name) {
   std::string for_quota(kRequestsPrefix);
   for_quota += name;
   return IsQualifiedName(for_quota);
-}
-
-bool IsHugePageResourceName(std::string_view name) {
-  return name.substr(0, kHugePagesPrefix.size()) == kHugePagesPrefix;
 }
 
 bool IsAttachableVolumeResourceName(std::string_view name) {
@@ -487,9 +482,9 @@ NonZeroRequest PodNonZeroRequestV135(const Pod& pod, const PodRequestOptions& op
     return false;
   };
   ResourceList defaults;
-  if (!pod_level || !has(rn.cpu)) defaults.push_back({rn.cpu, 1, kDefaultMilliCpuRequest});
+  if (!pod_level || !has(rn.cpu)) defaults.push_back({rn.cpu, {}, 1, kDefaultMilliCpuRequest});
   if (!pod_level || !has(rn.memory))
-    defaults.push_back({rn.memory, kDefaultMemoryRequest, kDefaultMemoryRequest * 1000});
+    defaults.push_back({rn.memory, {}, kDefaultMemoryRequest, kDefaultMemoryRequest * 1000});
   if (!defaults.empty()) requests = PodRequestsWith(pod, options, defaults);
   NonZeroRequest nz;
   for (const ResourceQuantity& q : requests) {

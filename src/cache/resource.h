@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "api/intern.h"
+#include "api/pod_resources.h"
 #include "api/types.h"
 
 namespace ksched {
@@ -24,7 +25,7 @@ struct ResourceNames {
 
 // Upstream's v1helper classification of resource names.
 bool IsExtendedResourceName(std::string_view name);
-bool IsHugePageResourceName(std::string_view name);
+// IsHugePageResourceName: api/pod_resources.h.
 bool IsAttachableVolumeResourceName(std::string_view name);
 // Extended, hugepages, kubernetes.io/-prefixed native, or attachable volumes.
 bool IsScalarResourceName(StrId name);

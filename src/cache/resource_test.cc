@@ -17,7 +17,7 @@ namespace {
 // MilliValue() saturates, as the quantity parser does.
 ResourceQuantity Q(const std::string& name, int64_t value) {
   const int64_t max = std::numeric_limits<int64_t>::max();
-  return ResourceQuantity{Intern(name), value, value > max / 1000 ? max : value * 1000};
+  return ResourceQuantity{Intern(name), QuantityFormat::kDecimalSI, value, value > max / 1000 ? max : value * 1000};
 }
 
 // Upstream's Resource keeps scalars in a map; the reference here is the same
@@ -57,7 +57,7 @@ TEST(Resource, SetMaxAddsOnlyLargerValues) {
 TEST(Resource, SumsWrapAsGoInt64) {
   const int64_t max = std::numeric_limits<int64_t>::max();
   Resource r;
-  r.Add({ResourceQuantity{Intern("cpu"), max, max}, ResourceQuantity{Intern("cpu"), max, max},
+  r.Add({ResourceQuantity{Intern("cpu"), {}, max, max}, ResourceQuantity{Intern("cpu"), {}, max, max},
          Q("example.com/a", max), Q("example.com/a", max)});
   EXPECT_EQ(r.milli_cpu, -2);
   EXPECT_EQ(r.Scalar(Intern("example.com/a")), -2);

@@ -12,6 +12,7 @@
 
 #include "api/decode.h"
 #include "api/defaults.h"
+#include "api/pod_strategy.h"
 #include "api/validation.h"
 #include "api/yaml_to_json.h"
 
@@ -164,8 +165,30 @@ Result<ValidateMode> ParseValidateMode(std::string_view flag) {
       "--validate: must be one of strict (or true), warn, ignore (or false), got \"{}\"", flag));
 }
 
+Diagnostics::Diagnostics(std::string_view engine, ValidateMode validate)
+    : engine_(engine), validate_(validate) {
+  skew_.set_engine(engine);
+  api_.release = engine == "v1.15"   ? ApiRelease::kV115
+                 : engine == "v1.26" ? ApiRelease::kV126
+                                     : ApiRelease::kV135;
+}
+
 Diagnostics::Diagnostics(const SchedulerFlags& flags) : Diagnostics(flags.EngineVersion()) {
   if (auto v = ParseValidateMode(flags.validate); v.ok()) validate_ = *v;
+  // One set of gates for the cluster's API server and its scheduler, as a
+  // cluster is run. (A bad --feature-gates is the engine's error, reported
+  // before any input is read.)
+  if (flags.framework()) {
+    if (auto g = flags.FrameworkGates(); g.ok() && g->AtLeast(config::SchedulerVersion::kV135)) {
+      api_.pod_level_resources = g->pod_level_resources;
+      api_.match_label_keys_in_pod_topology_spread = g->match_label_keys_in_pod_topology_spread;
+      api_.match_label_keys_selector_merge =
+          g->match_label_keys_in_pod_topology_spread_selector_merge;
+      api_.match_label_keys_in_pod_affinity = g->match_label_keys_in_pod_affinity;
+      api_.container_restart_rules = g->container_restart_rules;
+      api_.taint_toleration_comparison_operators = g->taint_toleration_comparison_operators;
+    }
+  }
 }
 
 Status ReportFieldNotes(const std::vector<FieldNote>& notes, std::string_view file,
@@ -209,8 +232,8 @@ Status ReportFieldNotes(const std::vector<FieldNote>& notes, std::string_view fi
                                   objects.size() - kMaxLines));
     }
     lines.push_back(
-        "no Kubernetes release has such a field: a typo? (--validate=warn reads the file "
-        "without it, as kubectl's flag does)");
+        "no Kubernetes release up to v1.35 has such a field: a typo, or a later release's "
+        "field? (--validate=warn reads the file without it, as kubectl's flag does)");
     return Lines(lines);
   }
   // Warnings, grouped by field (array indices aside): the same typo in every
@@ -317,8 +340,9 @@ Result<ObjectSet> LoadSnapshot(const std::vector<std::string>& args, Diagnostics
     if (ObjectCount(one) == 0) return NotASnapshot(f, name, one.skipped);
     if (Status s = ReportFieldNotes(one.field_notes, name, diag); !s.ok()) return s.error();
     one.field_notes.clear();
-    ApplyApiServerDefaults(&one);
-    if (std::vector<std::string> errs = ValidateObjects(one, name); !errs.empty())
+    ApplyApiServerDefaults(&one, diag->api_server());
+    if (std::vector<std::string> errs = ValidateObjects(one, name, diag->api_server());
+        !errs.empty())
       return Lines(errs);
     AppendObjects(std::move(one), &all);
   }
@@ -342,8 +366,12 @@ Result<std::vector<Pod>> LoadPods(const std::string& file, Diagnostics* diag) {
   if (Status s = DecodeFile(file, &set); !s.ok()) return s.error();
   std::string_view name = file == "-" ? std::string_view("<stdin>") : std::string_view(file);
   if (Status s = ReportFieldNotes(set.field_notes, name, diag); !s.ok()) return s.error();
-  ApplyPodDefaults(&set.pods);
-  if (std::vector<std::string> v = ValidatePods(set.pods, name); !v.empty()) return Lines(v);
+  // Decoded and defaulted, changed as the API server's pod strategy changes
+  // a pod it creates, then validated: the order of a create.
+  ApplyPodDefaults(&set.pods, diag->api_server());
+  for (Pod& p : set.pods) PreparePodForCreate(&p, diag->api_server());
+  if (std::vector<std::string> v = ValidatePods(set.pods, name, diag->api_server()); !v.empty())
+    return Lines(v);
   if (set.pods.empty() && ObjectCount(set) == 0 && set.skipped == 0)
     return MakeError(fmt::format("{}: no objects in this file: --pending reads Pods", name));
   if (set.pods.empty()) {
@@ -371,10 +399,16 @@ Result<std::vector<planning::Workload>> LoadWorkloadArg(const std::string& text,
   if (Status s = ReportFieldNotes(notes, name, diag); !s.ok()) return s.error();
   for (planning::Workload& w : *ws) {
     // The pod template as the API server would default and validate the
-    // pods its controller creates (requests from limits, and so on).
-    SetPodDefaults(&w.pod);
+    // pods its controller creates (requests from limits, and so on); each
+    // copy gets the create-time changes (merged selectors), so the first
+    // copy is what is validated.
+    SetPodDefaults(&w.pod, diag->api_server());
     AdmitDefaultTolerationSeconds(&w.pod);
-    if (std::vector<std::string> errs = ValidatePods({w.pod}, w.file); !errs.empty())
+    w.create_as = diag->api_server();
+    Pod first = w.MakeCopy(0, w.CopyName(0));
+    first.meta.name = w.pod.meta.name;  // messages name the workload
+    if (std::vector<std::string> errs = ValidatePods({first}, w.file, diag->api_server());
+        !errs.empty())
       return Lines(errs);
   }
   return ws;

@@ -3,8 +3,12 @@
 // the answer depends on.
 //
 // For every file: decode (api/decode.h), apply the API server's defaults
-// and admission (api/defaults.h; for v1.26 also Namespaces and their name
-// labels), validate (api/validation.h). Then:
+// and admission (api/defaults.h; for v1.26 and v1.35 also Namespaces and
+// their name labels), validate (api/validation.h), each as the engine's
+// release does it (api/api_server.h). Pods ksched creates (--pending pods,
+// --pod copies) are changed as that API server changes a pod it creates
+// (api/pod_strategy.h: v1.35 merges matchLabelKeys into the selectors).
+// Then:
 //   - an object the API server would reject stops the run (exit 2), from
 //     any file: `kubectl get` output always passes;
 //   - a field that no Kubernetes release has (api/unknown_fields.h) is a
@@ -28,6 +32,7 @@
 #include <string>
 #include <vector>
 
+#include "api/api_server.h"
 #include "api/decode.h"
 #include "api/version_skew.h"
 #include "cache/cluster_state.h"
@@ -48,14 +53,14 @@ class Diagnostics {
  public:
   // The engine the warnings speak of: "v1.35" (default), "v1.26" or "v1.15".
   explicit Diagnostics(std::string_view engine = "v1.35",
-                       ValidateMode validate = ValidateMode::kStrict)
-      : engine_(engine), validate_(validate) {
-    skew_.set_engine(engine);
-  }
-  // The engine and --validate of a command's flags (SchedulerFlags::validate
-  // was checked by its flag parser).
+                       ValidateMode validate = ValidateMode::kStrict);
+  // The engine, --feature-gates and --validate of a command's flags
+  // (SchedulerFlags::validate was checked by its flag parser).
   explicit Diagnostics(const SchedulerFlags& flags);
   const std::string& engine() const { return engine_; }
+  // The API server the input is read as (api/api_server.h): the engine's
+  // release, with the gates of --feature-gates.
+  const ApiServerOptions& api_server() const { return api_; }
   ValidateMode validate() const { return validate_; }
   // A warning about the input as a whole (or about objects that are not
   // pending pods).
@@ -79,6 +84,7 @@ class Diagnostics {
 
  private:
   std::string engine_;
+  ApiServerOptions api_;
   ValidateMode validate_ = ValidateMode::kStrict;
   bool shown_ = true;
   std::vector<std::string> general_;
@@ -101,14 +107,15 @@ Result<std::vector<std::string>> ExpandFileArgs(const std::vector<std::string>& 
 Result<ObjectSet> LoadSnapshot(const std::vector<std::string>& files, Diagnostics* diag);
 
 // Decodes hand-written pods (`--pending`): unknown fields (by
-// diag->validate()) and invalid values are errors; defaults and
-// DefaultTolerationSeconds applied.
+// diag->validate()) and invalid values are errors; defaults,
+// DefaultTolerationSeconds and the create-time changes applied.
 Result<std::vector<Pod>> LoadPods(const std::string& file, Diagnostics* diag);
 
 // Reads one `--pod` argument (FILE[=N|=max]) as planning::LoadWorkloads
 // does, with unknown fields of the workloads and their templates reported
 // by diag->validate(), and each template defaulted and validated as the API
-// server would the pods its controller creates.
+// server would the pods its controller creates (each copy then gets the
+// create-time changes: Workload::create_as).
 Result<std::vector<planning::Workload>> LoadWorkloadArg(const std::string& arg, Diagnostics* diag);
 
 // The unknown and newer fields of one file's objects (ObjectSet::field_notes):

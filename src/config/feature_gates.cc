@@ -14,6 +14,7 @@ struct GateField {
 };
 constexpr GateField kGateFields[] = {
     {"CSIStorageCapacity", &FeatureGates::csi_storage_capacity},
+    {"ContainerRestartRules", &FeatureGates::container_restart_rules},
     {"DRAAdminAccess", &FeatureGates::dra_admin_access},
     {"DRAConsumableCapacity", &FeatureGates::dra_consumable_capacity},
     {"DRADeviceBindingConditions", &FeatureGates::dra_device_binding_conditions},
@@ -30,6 +31,8 @@ constexpr GateField kGateFields[] = {
     {"InPlacePodVerticalScaling", &FeatureGates::in_place_pod_vertical_scaling},
     {"MatchLabelKeysInPodAffinity", &FeatureGates::match_label_keys_in_pod_affinity},
     {"MatchLabelKeysInPodTopologySpread", &FeatureGates::match_label_keys_in_pod_topology_spread},
+    {"MatchLabelKeysInPodTopologySpreadSelectorMerge",
+     &FeatureGates::match_label_keys_in_pod_topology_spread_selector_merge},
     {"MinDomainsInPodTopologySpread", &FeatureGates::min_domains_in_pod_topology_spread},
     {"NodeDeclaredFeatures", &FeatureGates::node_declared_features},
     {"NodeInclusionPolicyInPodTopologySpread",

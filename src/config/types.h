@@ -237,6 +237,9 @@ struct FeatureGates {
   bool dra_consumable_capacity = false;                // alpha 1.34
   bool dra_extended_resource = false;                  // alpha 1.34
   bool dra_device_binding_conditions = false;          // alpha 1.34
+  // API server gates (the input front end reads them, api/api_server.h).
+  bool match_label_keys_in_pod_topology_spread_selector_merge = false;  // beta 1.34
+  bool container_restart_rules = false;                                 // beta 1.35
 };
 
 }  // namespace ksched::config

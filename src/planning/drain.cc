@@ -150,6 +150,10 @@ Result<DrainReport> PlanDrain(ObjectSet objects, const std::vector<std::string>&
       r.spec.node_name.clear();
       r.nominated_node_name.clear();
       r.start_time.reset();
+      // A new pod has no containers running yet: the evicted one's
+      // (possibly resized) allocation is not the replacement's.
+      r.container_statuses.clear();
+      r.init_container_statuses.clear();
       if (r.meta.uid.empty()) r.meta.uid = r.Key();
       replacements.push_back(std::move(r));
     }

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "api/decode.h"
+#include "api/pod_strategy.h"
 #include "api/unknown_fields.h"
 #include "api/yaml_to_json.h"
 #include "labels/label_selector.h"
@@ -516,6 +517,8 @@ Pod Workload::MakeCopy(int64_t n, const std::string& copy_name) const {
   if (kind == WorkloadKind::kStatefulSet) {
     p.meta.labels.Set(Intern("statefulset.kubernetes.io/pod-name"), Intern(copy_name));
   }
+  // After the labels: the merge reads this copy's values.
+  if (create_as) PreparePodForCreate(&p, *create_as);
   return p;
 }
 

@@ -27,6 +27,7 @@
 #include <string_view>
 #include <vector>
 
+#include "api/api_server.h"
 #include "api/decode.h"
 #include "api/types.h"
 #include "util/result.h"
@@ -70,6 +71,10 @@ struct Workload {
   // Name prefix of the copies ("web-5d8f7c9b4-" for a Deployment's pods,
   // "db-" for a StatefulSet's).
   std::string prefix;
+  // When set, each copy is changed as this API server changes a pod it
+  // creates (api/pod_strategy.h: v1.35 merges matchLabelKeys into the
+  // copy's selectors with the copy's own labels).
+  std::optional<ApiServerOptions> create_as;
   // Controller objects to add to the cluster.
   std::vector<ReplicaSet> replica_sets;
   std::vector<StatefulSet> stateful_sets;
@@ -82,7 +87,7 @@ struct Workload {
   // The name copy number `n` (0-based) gets.
   std::string CopyName(int64_t n) const;
   // Copy number `n`, named `name` (from CopyName, or another when that
-  // name was taken), with a uid unique to this run.
+  // name was taken), with a uid unique to this run, as create_as stores it.
   Pod MakeCopy(int64_t n, const std::string& name) const;
 };
 
