@@ -35,8 +35,14 @@ void Default(const FeatureGates&, PodTopologySpreadArgs* a) {
 }
 
 void Default(const FeatureGates& gates, VolumeBindingArgs* a) {
-  if (a->shape.empty() && gates.volume_capacity_priority)
+  if (!a->shape.empty()) return;
+  if (gates.AtLeast(SchedulerVersion::kV135)) {
+    // StorageCapacityScoring (v1.33+) replaced VolumeCapacityPriority and
+    // favours the node with the most room: the shape runs the other way.
+    if (gates.storage_capacity_scoring) a->shape = {{0, kMaxCustomPriorityScore}, {100, 0}};
+  } else if (gates.volume_capacity_priority) {
     a->shape = {{0, 0}, {100, kMaxCustomPriorityScore}};
+  }
 }
 
 // NodeAffinity has no defaults; InterPodAffinity's and DefaultPreemption's

@@ -574,17 +574,17 @@ ErrorList ValidateNodeAffinityArgs(const std::string& path, const NodeAffinityAr
 }
 
 ErrorList ValidateVolumeBindingArgs(const std::string& path, const VolumeBindingArgs& a,
-                                    bool allow_volume_capacity_priority) {
+                                    bool allow_shape, std::string_view shape_gate) {
   ErrorList errs;
   if (a.bind_timeout_seconds < 0)
     errs.push_back(Invalid(Child(path, "bindTimeoutSeconds"), N(a.bind_timeout_seconds),
                            "invalid BindTimeoutSeconds, should not be a negative value"));
-  if (allow_volume_capacity_priority)
+  if (allow_shape)
     Append(&errs, ValidateFunctionShape(a.shape, Child(path, "shape")));
   else if (!a.shape.empty())
     errs.push_back(Invalid(Child(path, "shape"), ShapeValue(a.shape),
-                           "unexpected field `shape`, remove it or turn on the feature gate "
-                           "VolumeCapacityPriority"));
+                           "unexpected field `shape`, remove it or turn on the feature gate " +
+                               std::string(shape_gate)));
   return errs;
 }
 
@@ -625,8 +625,13 @@ ErrorList ValidatePluginArgs(const std::string& path, const PluginArgs& args,
     return ValidateNodeResourcesFitArgs(path, *a);
   if (auto* a = std::get_if<PodTopologySpreadArgs>(&args))
     return ValidatePodTopologySpreadArgs(path, *a);
-  if (auto* a = std::get_if<VolumeBindingArgs>(&args))
-    return ValidateVolumeBindingArgs(path, *a, gates.volume_capacity_priority);
+  if (auto* a = std::get_if<VolumeBindingArgs>(&args)) {
+    if (gates.AtLeast(SchedulerVersion::kV135))
+      return ValidateVolumeBindingArgs(path, *a, gates.storage_capacity_scoring,
+                                       "StorageCapacityScoring");
+    return ValidateVolumeBindingArgs(path, *a, gates.volume_capacity_priority,
+                                     "VolumeCapacityPriority");
+  }
   return {};
 }
 

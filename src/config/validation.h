@@ -53,8 +53,10 @@ ErrorList ValidatePodTopologySpreadArgs(const std::string& path, const PodTopolo
 ErrorList ValidateNodeResourcesBalancedAllocationArgs(const std::string& path,
                                                       const NodeResourcesBalancedAllocationArgs& a);
 ErrorList ValidateNodeAffinityArgs(const std::string& path, const NodeAffinityArgs& a);
+// `allow_shape`: whether `shape_gate` (v1.26's VolumeCapacityPriority,
+// v1.35's StorageCapacityScoring) is on.
 ErrorList ValidateVolumeBindingArgs(const std::string& path, const VolumeBindingArgs& a,
-                                    bool allow_volume_capacity_priority);
+                                    bool allow_shape, std::string_view shape_gate);
 ErrorList ValidateNodeResourcesFitArgs(const std::string& path, const NodeResourcesFitArgs& a);
 // Dispatches on the args' type (empty list for monostate).
 ErrorList ValidatePluginArgs(const std::string& path, const PluginArgs& args,

@@ -42,13 +42,14 @@ struct Explained126 {
 };
 
 // `objects_json`: a List of nodes, pods and the rest; `pod_json`: the pod.
-// `config_yaml` ("" for the defaults) and `gates` ("" for v1.26's defaults).
-inline Explained126 ScheduleAndExplainV126(const std::string& objects_json,
-                                           const std::string& pod_json,
-                                           const std::string& config_yaml = "",
-                                           const std::string& gates = "") {
+// `config_yaml` ("" for the defaults) and `gates` ("" for the release's
+// defaults); `version`: the release whose framework schedules.
+inline Explained126 ScheduleAndExplainV126(
+    const std::string& objects_json, const std::string& pod_json,
+    const std::string& config_yaml = "", const std::string& gates = "",
+    config::SchedulerVersion version = config::SchedulerVersion::kV126) {
   Explained126 out;
-  auto fg = config::ParseFeatureGates(gates);
+  auto fg = config::ParseFeatureGates(gates, version);
   EXPECT_TRUE(fg.ok()) << (fg.ok() ? "" : fg.error().message);
   if (!fg.ok()) return out;
   config::KubeSchedulerConfiguration cfg = config::DefaultConfiguration(*fg);
