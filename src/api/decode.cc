@@ -1119,6 +1119,7 @@ class Decoder {
       if (k == "accessModes") return Strings(v, &pv->access_modes);
       if (k == "storageClassName") return String(v, &pv->storage_class_name);
       if (k == "volumeMode") return String(v, &pv->volume_mode);
+      if (k == "volumeAttributesClassName") return String(v, &pv->volume_attributes_class_name);
       if (k == "nodeAffinity") {
         return Fields(v, [&](std::string_view k2, dom::element v2) {
           if (k2 == "required") return OptNodeSelector(v2, &pv->node_affinity);
@@ -1173,6 +1174,9 @@ class Decoder {
         }
         if (k2 == "accessModes") return Strings(v2, &pvc->access_modes);
         if (k2 == "volumeMode") return String(v2, &pvc->volume_mode);
+        if (k2 == "volumeAttributesClassName") {
+          return String(v2, &pvc->volume_attributes_class_name);
+        }
         if (k2 == "selector") return OptLabelSelector(v2, &pvc->selector);
         if (k2 == "resources") {
           return Fields(v2, [&](std::string_view k3, dom::element v3) {

@@ -538,6 +538,7 @@ struct PersistentVolume {
   std::optional<std::pair<std::string, std::string>> claim_ref;  // (namespace, name)
   std::string claim_ref_uid;
   std::string phase;
+  std::string volume_attributes_class_name;  // spec.volumeAttributesClassName; "" when absent
 };
 
 struct PersistentVolumeClaim {
@@ -548,7 +549,8 @@ struct PersistentVolumeClaim {
   std::optional<Quantity> request;  // spec.resources.requests.storage
   std::optional<LabelSelector> selector;
   std::string phase;
-  std::string volume_mode;  // spec.volumeMode; "" means Filesystem
+  std::string volume_mode;                   // spec.volumeMode; "" means Filesystem
+  std::string volume_attributes_class_name;  // spec.volumeAttributesClassName; "" when absent
 };
 
 // v1.TopologySelectorLabelRequirement (StorageClass.allowedTopologies).

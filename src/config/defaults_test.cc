@@ -185,6 +185,24 @@ TEST(ConfigDefaults, ArgsDefaults) {
   EXPECT_EQ(shape[1].score, 10);
 }
 
+// v1.35's StorageCapacityScoring defaults the reversed shape (an empty node
+// scores 10); VolumeCapacityPriority is gone.
+TEST(ConfigDefaults, VolumeBindingShapeByRelease) {
+  FeatureGates v135 = DefaultFeatureGates(SchedulerVersion::kV135);
+  PluginArgs off = VolumeBindingArgs{};
+  SetDefaultArgs(v135, &off);
+  EXPECT_TRUE(std::get<VolumeBindingArgs>(off).shape.empty());
+  v135.storage_capacity_scoring = true;
+  PluginArgs on = VolumeBindingArgs{};
+  SetDefaultArgs(v135, &on);
+  const auto& shape = std::get<VolumeBindingArgs>(on).shape;
+  ASSERT_EQ(shape.size(), 2u);
+  EXPECT_EQ(shape[0].utilization, 0);
+  EXPECT_EQ(shape[0].score, 10);
+  EXPECT_EQ(shape[1].utilization, 100);
+  EXPECT_EQ(shape[1].score, 0);
+}
+
 TEST(ConfigDefaults, GivenArgsAreDefaultedAndKept) {
   FeatureGates gates;
   auto c = SetDefaults(Decode(R"("profiles": [{"pluginConfig": [

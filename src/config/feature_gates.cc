@@ -50,7 +50,9 @@ constexpr GateField kGateFields[] = {
     {"SidecarContainers", &FeatureGates::sidecar_containers},
     {"StorageCapacityScoring", &FeatureGates::storage_capacity_scoring},
     {"TaintTolerationComparisonOperators", &FeatureGates::taint_toleration_comparison_operators},
+    {"VolumeAttributesClass", &FeatureGates::volume_attributes_class},
     {"VolumeCapacityPriority", &FeatureGates::volume_capacity_priority},
+    {"VolumeLimitScaling", &FeatureGates::volume_limit_scaling},
 };
 
 // Gates v1.35 no longer knows that v1.26 had, removed after graduating, with

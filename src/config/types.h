@@ -223,6 +223,8 @@ struct FeatureGates {
   bool opportunistic_batching = false;                 // beta 1.35
   bool nominated_node_name_for_expectation = false;    // beta 1.35
   bool storage_capacity_scoring = false;               // alpha 1.33
+  bool volume_attributes_class = false;                // GA 1.34 (not locked in 1.35)
+  bool volume_limit_scaling = false;                   // alpha 1.35
   bool node_declared_features = false;                 // alpha 1.35
   bool gang_scheduling = false;                        // alpha 1.35
   bool generic_workload = false;                       // alpha 1.35

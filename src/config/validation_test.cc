@@ -185,6 +185,23 @@ TEST(ConfigValidation, VolumeBinding) {
       "range [0, 10]]");
 }
 
+// v1.35: StorageCapacityScoring replaced VolumeCapacityPriority as the gate
+// that allows a shape.
+TEST(ConfigValidation, VolumeBindingShapeGateByRelease) {
+  FeatureGates v135 = DefaultFeatureGates(SchedulerVersion::kV135);
+  EXPECT_EQ(
+      ArgsError("VolumeBinding", R"({"shape": [{"utilization": 0, "score": 0}]})", v135),
+      "sched.json: profiles[0].pluginConfig[0].args.shape: Invalid value: "
+      "[]config.UtilizationShapePoint{config.UtilizationShapePoint{Utilization:0, Score:0}}: "
+      "unexpected field `shape`, remove it or turn on the feature gate StorageCapacityScoring");
+  v135.storage_capacity_scoring = true;
+  EXPECT_EQ(
+      ArgsError("VolumeBinding",
+                R"({"shape": [{"utilization": 0, "score": 10}, {"utilization": 100, "score": 0}]})",
+                v135),
+      "<ok>");
+}
+
 // NodeResourcesFit's args are checked when the framework builds the plugin.
 TEST(ConfigValidation, NodeResourcesFitWhenThePluginIsBuilt) {
   EXPECT_EQ(

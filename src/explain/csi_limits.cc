@@ -1,11 +1,12 @@
-// NodeVolumeLimits (v1.26's CSI limits): per CSI driver, the node's limit
-// and where it comes from (the node's CSINode allocatable.count for the
-// driver, else its allocatable attachable-volumes-csi-<driver>), how many
-// distinct volumes of the driver its pods attach, and which of the pod's
-// volumes would be new. Volumes are counted as the plugin counts them:
-// claims through their bound PV (in-tree PVs translated when their plugin
-// migrated to CSI on the node), unbound claims through their storage
-// class's provisioner, inline in-tree volumes when migrated.
+// NodeVolumeLimits (the CSI limits): per CSI driver, the node's limit and
+// where it comes from (the node's CSINode allocatable.count for the driver,
+// else, in v1.26 only, its allocatable attachable-volumes-csi-<driver>), how
+// many distinct volumes of the driver its pods attach, and which of the
+// pod's volumes would be new. Volumes are counted as the plugin of the
+// cycle's release counts them: claims through their bound PV (in-tree PVs
+// translated when their plugin migrated to CSI on the node), unbound claims
+// through their storage class's provisioner, inline in-tree volumes when
+// migrated.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -29,12 +30,13 @@ struct CsiVolumeRef {
   std::string shown;  // "data (claim default/data)"
 };
 
-void CsiVolumesOf(const Pod& pod, const ClusterState& cluster, const CSINode* csi_node,
+void CsiVolumesOf(const Pod& pod, const ClusterState& cluster, const CSINode* csi_node, bool v135,
                   std::vector<CsiVolumeRef>* out) {
   for (const Volume& v : pod.spec.volumes) {
     if (v.kind != VolumeKind::kPersistentVolumeClaim && v.kind != VolumeKind::kEphemeral) {
+      if (!csi::IsInlineMigratable(v.kind, v135)) continue;
       std::string_view plugin = csi::InTreePluginName(v.kind);
-      if (plugin.empty() || !csi::CSIMigrationOn(csi_node, plugin)) continue;
+      if (!csi::NodeVolumeLimitsMigrationOn(csi_node, plugin, v135)) continue;
       csi::TranslatedVolume t;
       std::string error;
       if (!csi::TranslateInlineVolume(v, &t, &error)) continue;
@@ -55,7 +57,7 @@ void CsiVolumesOf(const Pod& pod, const ClusterState& cluster, const CSINode* cs
         continue;
       }
       std::string_view plugin = csi::InTreePluginName(pv->kind);
-      if (plugin.empty() || !csi::CSIMigrationOn(csi_node, plugin)) continue;
+      if (plugin.empty() || !csi::NodeVolumeLimitsMigrationOn(csi_node, plugin, v135)) continue;
       csi::TranslatedVolume t;
       std::string error;
       if (!csi::TranslatePV(*pv, &t, &error)) continue;
@@ -68,8 +70,8 @@ void CsiVolumesOf(const Pod& pod, const ClusterState& cluster, const CSINode* cs
     const StorageClass* sc = class_name.empty() ? nullptr : cluster.FindStorageClass(class_name);
     if (sc == nullptr) continue;
     std::string driver = sc->provisioner;
-    if (csi::IsMigratableInTreePlugin(sc->provisioner)) {
-      if (!csi::CSIMigrationOn(csi_node, sc->provisioner)) continue;
+    if (csi::IsMigratableInTreePlugin(sc->provisioner, v135)) {
+      if (!csi::NodeVolumeLimitsMigrationOn(csi_node, sc->provisioner, v135)) continue;
       driver = std::string(csi::CSIDriverName(sc->provisioner));
     }
     out->push_back({driver, "\x01" + claim,
@@ -82,10 +84,12 @@ void CsiVolumesOf(const Pod& pod, const ClusterState& cluster, const CSINode* cs
 void ExplainCsiLimits(const NodeContext& c, std::string_view reason, std::vector<Cause>* out) {
   const NodeInfo& info = c.info();
   const CSINode* csi_node = csi::CSINodeOf(c.cluster, info);
+  const bool v135 = CycleAtLeastV135(c);
   std::vector<CsiVolumeRef> wanted, attached;
-  CsiVolumesOf(c.pod, c.cluster, csi_node, &wanted);
+  CsiVolumesOf(c.pod, c.cluster, csi_node, v135, &wanted);
   if (wanted.empty()) return;
-  for (PodId id : info.pods) CsiVolumesOf(c.cluster.pod(id).pod, c.cluster, csi_node, &attached);
+  for (PodId id : info.pods)
+    CsiVolumesOf(c.cluster.pod(id).pod, c.cluster, csi_node, v135, &attached);
 
   std::map<std::string, std::set<std::string>> in_use;  // driver -> handles
   for (const CsiVolumeRef& a : attached) in_use[a.driver].insert(a.handle);
@@ -101,6 +105,7 @@ void ExplainCsiLimits(const NodeContext& c, std::string_view reason, std::vector
     std::string source;
     const StrId key_id = FindInterned(key);
     for (const auto& [name, value] : info.allocatable.scalars) {
+      if (v135) break;  // v1.35 reads the CSINode alone
       if (name == key_id) {
         limit = value;
         source = fmt::format("allocatable {}", key);

@@ -41,5 +41,26 @@ TEST(ExplainCsiLimits, DriverLimitFromCSINode) {
   EXPECT_EQ(c.details["added"], 1);
 }
 
+// v1.35 counts an inline EBS volume as migrated on any node with a CSINode
+// (no annotation needed) and reads the limit from the CSINode alone.
+TEST(ExplainCsiLimits, InlineVolumeMigratedWithoutAnnotationInV135) {
+  const char* cluster = R"({"kind":"List","items":[
+    {"kind":"Node","metadata":{"name":"n1"},"status":{"allocatable":{"pods":"10"}}},
+    {"kind":"CSINode","metadata":{"name":"n1"},
+     "spec":{"drivers":[{"name":"ebs.csi.aws.com","nodeID":"i-1","allocatable":{"count":1}}]}},
+    {"kind":"Pod","metadata":{"name":"old","namespace":"default"},"spec":{"nodeName":"n1",
+      "containers":[{"name":"c"}],"volumes":[{"name":"a","awsElasticBlockStore":{"volumeID":"vol-1"}}]}}]})";
+  const char* pod = R"({"kind":"Pod","metadata":{"name":"p","namespace":"default"},
+    "spec":{"containers":[{"name":"c"}],"volumes":[{"name":"e","awsElasticBlockStore":{"volumeID":"vol-2"}}]}})";
+  auto v126 = ScheduleAndExplainV126(cluster, pod);
+  EXPECT_EQ(v126.chosen, "n1");
+  auto v135 = ScheduleAndExplainV126(cluster, pod, "", "", config::SchedulerVersion::kV135);
+  EXPECT_EQ(v135.plugins["n1"], "NodeVolumeLimits");
+  EXPECT_THAT(v135.Messages("n1"),
+              ElementsAre("CSI driver ebs.csi.aws.com: the node attaches at most 1 of its volumes "
+                          "(CSINode n1 drivers[ebs.csi.aws.com].allocatable.count); its pods "
+                          "attach 1, the pod adds 1: e (inline, migrated to CSI)"));
+}
+
 }  // namespace
 }  // namespace ksched::explain

@@ -153,6 +153,11 @@ void ExplainClaimStorage(const NodeContext& c, std::string_view reason, std::vec
 void ExplainDeviceClaims(const NodeContext& c, std::string_view reason, std::vector<Cause>* out);
 // VolumeZone's four zone and region labels.
 void ExplainVolumeZoneV126(const NodeContext& c, std::string_view reason, std::vector<Cause>* out);
+// v1.35's VolumeZone: a beta label the node lacks is compared with the
+// node's GA label.
+void ExplainVolumeZoneV135(const NodeContext& c, std::string_view reason, std::vector<Cause>* out);
+// Whether the cycle behind `c` ran a v1.35 profile.
+bool CycleAtLeastV135(const NodeContext& c);
 
 // ---- v1.26 PreFilter: verdicts on the whole pod, before any node
 // The causes of a PreFilter plugin's rejection of the pod (`plugin`, its
@@ -161,8 +166,8 @@ void ExplainVolumeZoneV126(const NodeContext& c, std::string_view reason, std::v
 std::vector<Cause> ExplainPreFilterRejection(const Pod& pod, const ClusterState& cluster,
                                              std::string_view plugin, std::string_view reason);
 // Its parts: NodeAffinity's conflicting terms (node_affinity_plugin.cc), and
-// the claims behind VolumeRestrictions' and VolumeBinding's verdicts
-// (volume_claims.cc).
+// the claims behind VolumeRestrictions', VolumeBinding's and VolumeZone's
+// verdicts (volume_claims.cc; v1.35's per-node ReadWriteOncePod reason too).
 void ExplainAffinityTermsConflict(const Pod& pod, std::string_view reason, std::vector<Cause>* out);
 void ExplainClaimsPreFilter(const Pod& pod, const ClusterState& cluster, std::string_view reason,
                             std::vector<Cause>* out);

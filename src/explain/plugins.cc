@@ -8,6 +8,7 @@
 
 #include "explain/explain.h"
 #include "framework/plugins/names/names.h"
+#include "framework/schedule_one.h"
 
 namespace ksched::explain {
 namespace {
@@ -43,6 +44,11 @@ bool UsesNamespaceSelector(const Pod& pod, bool anti) {
 }
 
 }  // namespace
+
+bool CycleAtLeastV135(const NodeContext& c) {
+  return c.cycle != nullptr && c.cycle->framework != nullptr &&
+         c.cycle->framework->feature_gates().AtLeast(config::SchedulerVersion::kV135);
+}
 
 bool ExplainPluginReason(const NodeContext& c, std::string_view reason, std::vector<Cause>* out) {
   const std::string_view plugin = c.predicate;
@@ -104,8 +110,25 @@ bool ExplainPluginReason(const NodeContext& c, std::string_view reason, std::vec
     ExplainDeviceClaims(c, reason, out);
     return true;
   }
+  if (plugin == names::kVolumeBinding &&
+      reason == "node(s) didn't match PersistentVolume's node affinity") {
+    ExplainVolumeBinding(c, reason, out);  // v1.35's words for the node affinity conflict
+    return true;
+  }
+  if (plugin == names::kVolumeRestrictions &&
+      reason ==
+          "node(s) unavailable due to PersistentVolumeClaim with ReadWriteOncePod access mode "
+          "already in-use by another pod") {
+    // v1.35 rejects every node while a pod uses the claim.
+    ExplainClaimsPreFilter(c.pod, c.cluster, reason, out);
+    return true;
+  }
   if (plugin == names::kVolumeZone && reason == "node(s) had no available volume zone") {
-    ExplainVolumeZoneV126(c, reason, out);
+    if (CycleAtLeastV135(c)) {
+      ExplainVolumeZoneV135(c, reason, out);
+    } else {
+      ExplainVolumeZoneV126(c, reason, out);
+    }
     return true;
   }
   if (plugin == names::kInterPodAffinity &&
@@ -126,7 +149,8 @@ std::vector<Cause> ExplainPreFilterRejection(const Pod& pod, const ClusterState&
   std::vector<Cause> out;
   if (plugin == names::kNodeAffinity && reason == "pod affinity terms conflict") {
     ExplainAffinityTermsConflict(pod, reason, &out);
-  } else if (plugin == names::kVolumeRestrictions || plugin == names::kVolumeBinding) {
+  } else if (plugin == names::kVolumeRestrictions || plugin == names::kVolumeBinding ||
+             plugin == names::kVolumeZone) {
     ExplainClaimsPreFilter(pod, cluster, reason, &out);
   }
   return out;

@@ -1,10 +1,12 @@
-// The pod's PersistentVolumeClaims behind v1.26's volume verdicts:
+// The pod's PersistentVolumeClaims behind the framework's volume verdicts:
 //  - per node (VolumeBinding): a claim to provision from a driver that
 //    tracks storage capacity ("did not have enough free storage"), a claim
 //    bound to a PV the cluster does not have;
 //  - for the whole pod (PreFilter): the pods already using a
-//    ReadWriteOncePod claim (VolumeRestrictions), claims that do not exist,
-//    unbound claims whose class binds immediately (VolumeBinding).
+//    ReadWriteOncePod claim (VolumeRestrictions; v1.35 says it on every node
+//    instead), claims that do not exist, unbound claims whose class binds
+//    immediately (VolumeBinding), claims bound to a PV that does not exist
+//    (v1.35's VolumeZone).
 #include <fmt/format.h>
 
 #include "explain/explain.h"
@@ -71,8 +73,11 @@ void ExplainClaimsPreFilter(const Pod& pod, const ClusterState& cluster, std::st
                             std::vector<Cause>* out) {
   const bool rwop =
       reason ==
-      "node has pod using PersistentVolumeClaim with the same name and ReadWriteOncePod access "
-      "mode";
+          "node has pod using PersistentVolumeClaim with the same name and ReadWriteOncePod "
+          "access mode" ||
+      reason ==
+          "node(s) unavailable due to PersistentVolumeClaim with ReadWriteOncePod access mode "
+          "already in-use by another pod";
   const bool immediate = reason == "pod has unbound immediate PersistentVolumeClaims";
   for (const Volume& v : pod.spec.volumes) {
     if (!IsClaim(v)) continue;
@@ -82,6 +87,17 @@ void ExplainClaimsPreFilter(const Pod& pod, const ClusterState& cluster, std::st
       Cause cause = ClaimCause(reason, pod, v);
       cause.message = fmt::format("volume {}: claim {} is not in the cluster (create it first)",
                                   v.name, ClaimKey(pod, v));
+      out->push_back(std::move(cause));
+      continue;
+    }
+    if (!pvc->volume_name.empty() &&
+        reason == "persistentvolume " + GoQuote(pvc->volume_name) + " not found") {
+      Cause cause = ClaimCause(reason, pod, v);
+      cause.message = fmt::format(
+          "volume {}: claim {} is bound to PersistentVolume {}, which is not in the "
+          "cluster",
+          v.name, ClaimKey(pod, v), pvc->volume_name);
+      cause.details["persistentVolume"] = pvc->volume_name;
       out->push_back(std::move(cause));
       continue;
     }

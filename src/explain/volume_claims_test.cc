@@ -92,5 +92,71 @@ TEST(ExplainVolumeClaims, ClaimBoundToAMissingVolume) {
                           "which is not in the cluster"));
 }
 
+// v1.35: the claim in use rejects every node (Filter, Unschedulable); each
+// node's cause names the pod holding it.
+TEST(ExplainVolumeClaims, ReadWriteOncePodOnEveryNodeInV135) {
+  const char* cluster = R"({"kind":"List","items":[
+    {"kind":"Node","metadata":{"name":"n1"},"status":{"allocatable":{"pods":"10"}}},
+    {"kind":"Node","metadata":{"name":"n2"},"status":{"allocatable":{"pods":"10"}}},
+    {"kind":"PersistentVolume","metadata":{"name":"pv1"},"spec":{"accessModes":["ReadWriteOncePod"],
+      "csi":{"driver":"d","volumeHandle":"h1"}}},
+    {"kind":"PersistentVolumeClaim","metadata":{"name":"solo","namespace":"default",
+     "annotations":{"pv.kubernetes.io/bind-completed":"yes"}},
+     "spec":{"volumeName":"pv1","accessModes":["ReadWriteOncePod"]}},
+    {"kind":"Pod","metadata":{"name":"owner","namespace":"default"},"spec":{"nodeName":"n1",
+      "containers":[{"name":"c"}],"volumes":[{"name":"v","persistentVolumeClaim":{"claimName":"solo"}}]}}]})";
+  auto e = ScheduleAndExplainV126(cluster, PodWithClaim("solo"), "", "",
+                                  config::SchedulerVersion::kV135);
+  EXPECT_EQ(e.pre_filter_plugin, "");
+  for (const char* n : {"n1", "n2"}) {
+    EXPECT_EQ(e.plugins[n], "VolumeRestrictions");
+    EXPECT_THAT(
+        e.reasons[n],
+        ElementsAre("node(s) unavailable due to PersistentVolumeClaim with ReadWriteOncePod "
+                    "access mode already in-use by another pod"));
+    EXPECT_THAT(e.Messages(n),
+                ElementsAre("volume data: claim default/solo has access mode ReadWriteOncePod and "
+                            "is already used by default/owner (on n1); only one pod at a time may "
+                            "use it"));
+  }
+}
+
+// v1.35's VolumeZone rejects a claim bound to a missing PV in PreFilter.
+TEST(ExplainVolumeClaims, ClaimBoundToAMissingVolumeInV135PreFilter) {
+  const char* cluster = R"({"kind":"List","items":[
+    {"kind":"Node","metadata":{"name":"n1"},"status":{"allocatable":{"pods":"10"}}},
+    {"kind":"PersistentVolumeClaim","metadata":{"name":"lost","namespace":"default",
+     "annotations":{"pv.kubernetes.io/bind-completed":"yes"}},"spec":{"volumeName":"pv-gone"}}]})";
+  auto e = ScheduleAndExplainV126(cluster, PodWithClaim("lost"), "", "",
+                                  config::SchedulerVersion::kV135);
+  EXPECT_EQ(e.pre_filter_plugin, "VolumeZone");
+  EXPECT_EQ(e.pre_filter_msg, "persistentvolume \"pv-gone\" not found");
+  ASSERT_EQ(e.pre_filter_causes.size(), 1u);
+  EXPECT_EQ(e.pre_filter_causes[0].message,
+            "volume data: claim default/lost is bound to PersistentVolume pv-gone, which is not in "
+            "the cluster");
+}
+
+// v1.35's VolumeZone reads the node's GA label for a beta PV label.
+TEST(ExplainVolumeClaims, VolumeZoneGAFallbackInV135) {
+  const char* cluster = R"({"kind":"List","items":[
+    {"kind":"Node","metadata":{"name":"n1","labels":{"topology.kubernetes.io/zone":"z2"}},
+     "status":{"allocatable":{"pods":"10"}}},
+    {"kind":"Node","metadata":{"name":"n2","labels":{"topology.kubernetes.io/zone":"z1"}},
+     "status":{"allocatable":{"pods":"10"}}},
+    {"kind":"PersistentVolume","metadata":{"name":"pv1",
+      "labels":{"failure-domain.beta.kubernetes.io/zone":"z1"}},
+     "spec":{"csi":{"driver":"d","volumeHandle":"h1"}}},
+    {"kind":"PersistentVolumeClaim","metadata":{"name":"c","namespace":"default",
+     "annotations":{"pv.kubernetes.io/bind-completed":"yes"}},"spec":{"volumeName":"pv1"}}]})";
+  auto e =
+      ScheduleAndExplainV126(cluster, PodWithClaim("c"), "", "", config::SchedulerVersion::kV135);
+  EXPECT_EQ(e.chosen, "n2");
+  EXPECT_EQ(e.plugins["n1"], "VolumeZone");
+  EXPECT_THAT(e.Messages("n1"), ElementsAre("volume data (claim c): PersistentVolume pv1 has "
+                                            "failure-domain.beta.kubernetes.io/zone=z1, node has "
+                                            "topology.kubernetes.io/zone=z2"));
+}
+
 }  // namespace
 }  // namespace ksched::explain

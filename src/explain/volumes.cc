@@ -211,10 +211,11 @@ void ExplainVolumeCount(const NodeContext& c, std::string_view reason, std::vect
 
 namespace {
 
-// The zone labels `keys` of each bound PV against the node's.
+// The zone labels `keys` of each bound PV against the node's; with
+// `ga_fallback` (v1.35) a beta key the node lacks is read as its GA key.
 void ExplainVolumeZoneLabels(const NodeContext& c, std::string_view reason,
-                             std::initializer_list<std::string_view> keys,
-                             std::vector<Cause>* out) {
+                             std::initializer_list<std::string_view> keys, std::vector<Cause>* out,
+                             bool ga_fallback = false) {
   const Labels& here = c.node_object().meta.labels;
   for (const auto& [v, pv] : BoundVolumes(c)) {
     for (std::string_view key : keys) {
@@ -222,7 +223,13 @@ void ExplainVolumeZoneLabels(const NodeContext& c, std::string_view reason,
       if (!pv_value) continue;
       std::vector<std::string_view> zones;
       if (!volume::LabelZonesToSet(Str(*pv_value), &zones)) continue;
+      std::string_view node_key = key;
       std::optional<StrId> node_value = here.Get(FindInterned(key));
+      if (!node_value && ga_fallback) {
+        if (key == volume::kZoneLabel) node_key = "topology.kubernetes.io/zone";
+        if (key == volume::kRegionLabel) node_key = "topology.kubernetes.io/region";
+        node_value = here.Get(FindInterned(node_key));
+      }
       if (node_value && std::find(zones.begin(), zones.end(), Str(*node_value)) != zones.end())
         continue;
       Cause cause;
@@ -230,7 +237,7 @@ void ExplainVolumeZoneLabels(const NodeContext& c, std::string_view reason,
       cause.kind = "volume";
       cause.message =
           fmt::format("volume {}: PersistentVolume {} has {}={}, node has {}", DescribeVolume(*v),
-                      pv->meta.name, key, Str(*pv_value), NodeLabelValue(here, key));
+                      pv->meta.name, key, Str(*pv_value), NodeLabelValue(here, node_key));
       cause.details["volume"] = v->name;
       cause.details["persistentVolume"] = pv->meta.name;
       cause.details["label"] = key;
@@ -254,9 +261,17 @@ void ExplainVolumeZoneV126(const NodeContext& c, std::string_view reason, std::v
                           out);
 }
 
+void ExplainVolumeZoneV135(const NodeContext& c, std::string_view reason, std::vector<Cause>* out) {
+  ExplainVolumeZoneLabels(c, reason,
+                          {volume::kZoneLabel, volume::kRegionLabel, "topology.kubernetes.io/zone",
+                           "topology.kubernetes.io/region"},
+                          out, /*ga_fallback=*/true);
+}
+
 void ExplainVolumeBinding(const NodeContext& c, std::string_view reason, std::vector<Cause>* out) {
   const Node& node = c.node_object();
-  if (reason == "node(s) had volume node affinity conflict") {
+  if (reason == "node(s) had volume node affinity conflict" ||
+      reason == "node(s) didn't match PersistentVolume's node affinity") {
     for (const auto& [v, pv] : BoundVolumes(c)) {
       if (!pv->node_affinity) continue;
       if (labels::CompiledNodeSelectorTerms::Compile(*pv->node_affinity)

@@ -104,6 +104,15 @@ class Plugin {
     kAllAspects = ~0u,
   };
   virtual uint32_t NodeLocalAspects() const { return kAllAspects; }
+
+  // Whether the plugin extends PreFilter (PreScore) in the release it was
+  // made for. One class serves every release; where a later release added
+  // the point (VolumeZone's PreFilter in v1.35, say), the class says no for
+  // an earlier one, so that the framework neither lists nor runs it there
+  // and a configuration naming the plugin at that point fails as that
+  // release's scheduler fails it.
+  virtual bool ExtendsPreFilter() const { return true; }
+  virtual bool ExtendsPreScore() const { return true; }
 };
 
 class PreEnqueuePlugin : public virtual Plugin {

@@ -86,7 +86,8 @@ std::string CsiAttachLimitKey(std::string_view driver) {
 
 bool HasEnoughCapacity(const ClusterState& cluster, std::string_view provisioner,
                        const PersistentVolumeClaim& claim, std::string_view class_name,
-                       const NodeInfo& node) {
+                       const NodeInfo& node, const CSIStorageCapacity** matched) {
+  if (matched != nullptr) *matched = nullptr;
   if (!claim.request) return true;
   const CSIDriver* driver = cluster.FindCSIDriver(provisioner);
   if (driver == nullptr || !driver->storage_capacity) return true;
@@ -98,7 +99,10 @@ bool HasEnoughCapacity(const ClusterState& cluster, std::string_view provisioner
     if (!limit || limit->Value() < size) continue;
     if (!c.node_topology) continue;  // no topology: no node has access
     Result<labels::Selector> selector = labels::FromLabelSelector(&*c.node_topology);
-    if (selector.ok() && selector->Matches(node.labels())) return true;
+    if (selector.ok() && selector->Matches(node.labels())) {
+      if (matched != nullptr) *matched = &c;
+      return true;
+    }
   }
   return false;
 }

@@ -79,9 +79,11 @@ void GoSort(size_t n, Less less, Swap swap);
 // room; otherwise some CSIStorageCapacity of the class (any namespace) must
 // hold the request in its maximumVolumeSize (else its capacity) and select
 // the node's labels with its nodeTopology.
+// `*matched` (when given) is the capacity object that holds the claim, or
+// nullptr when the driver tracks no capacity.
 bool HasEnoughCapacity(const ClusterState& cluster, std::string_view provisioner,
                        const PersistentVolumeClaim& claim, std::string_view class_name,
-                       const NodeInfo& node);
+                       const NodeInfo& node, const CSIStorageCapacity** matched = nullptr);
 
 namespace go_sort_internal {
 

@@ -132,7 +132,7 @@ const config::PluginSet& SetOf(const config::Plugins& p, ExtensionPoint point) {
 bool Implements(Plugin* pl, ExtensionPoint point) {
   switch (point) {
     case ExtensionPoint::kPreFilter:
-      return dynamic_cast<PreFilterPlugin*>(pl) != nullptr;
+      return dynamic_cast<PreFilterPlugin*>(pl) != nullptr && pl->ExtendsPreFilter();
     case ExtensionPoint::kFilter:
       return dynamic_cast<FilterPlugin*>(pl) != nullptr;
     case ExtensionPoint::kPostFilter:
@@ -140,7 +140,7 @@ bool Implements(Plugin* pl, ExtensionPoint point) {
     case ExtensionPoint::kReserve:
       return dynamic_cast<ReservePlugin*>(pl) != nullptr;
     case ExtensionPoint::kPreScore:
-      return dynamic_cast<PreScorePlugin*>(pl) != nullptr;
+      return dynamic_cast<PreScorePlugin*>(pl) != nullptr && pl->ExtendsPreScore();
     case ExtensionPoint::kScore:
       return dynamic_cast<ScorePlugin*>(pl) != nullptr;
     case ExtensionPoint::kPreBind:

@@ -1,14 +1,26 @@
-// NodeVolumeLimits (v1.26's CSILimits): per CSI driver, a node fails when
+// NodeVolumeLimits (the CSILimits plugin): per CSI driver, a node fails when
 // its pods' unique volumes of the driver plus the pod's new ones exceed the
 // driver's limit.
 //
-// Limits: the node's allocatable attachable-volumes-* resources, overridden
-// by the allocatable.count of each driver in the node's CSINode. Volumes:
-// claims bound to CSI PVs (driver/handle), claims bound to in-tree PVs whose
-// plugin migrated to CSI on the node (translated), inline in-tree volumes
-// likewise, and claims without a PV counted against their class's
+// Volumes: claims bound to CSI PVs (driver/handle), claims bound to in-tree
+// PVs whose plugin migrated to CSI on the node (translated), inline in-tree
+// volumes likewise, and claims without a PV counted against their class's
 // provisioner (or the CSI driver it migrated to) under a private per-claim
 // handle.
+//
+// v1.26: limits are the node's allocatable attachable-volumes-* resources,
+// overridden by the allocatable.count of each driver in the node's CSINode;
+// a missing claim of the pod is an Error.
+//
+// v1.35: limits come from the CSINode alone, by driver name; a missing claim
+// of the pod makes the node unresolvable; PreFilter returns Skip when the
+// pod has no claim, no ephemeral volume and no inline volume the migration
+// library knows; the GA in-tree plugins count as migrated on every node with
+// a CSINode (csi::NodeVolumeLimitsMigrationOn). Upstream also counts the
+// node's VolumeAttachments; ksched has no VolumeAttachment object, so it
+// counts the volumes of the node's pods only. With VolumeLimitScaling
+// (alpha) a volume whose driver has a CSIDriver object but is not on the
+// node's CSINode fails the node.
 #include <algorithm>
 #include <memory>
 #include <string>
@@ -36,9 +48,10 @@ struct Attachable {
 
 constexpr std::string_view kPrivatePrefix = "\x01";
 
-class CSILimits final : public FilterPlugin, public EnqueueExtensions {
+class CSILimits final : public PreFilterPlugin, public FilterPlugin, public EnqueueExtensions {
  public:
-  explicit CSILimits(Handle* handle) : handle_(handle) {}
+  CSILimits(Handle* handle, bool v135, bool volume_limit_scaling)
+      : handle_(handle), v135_(v135), volume_limit_scaling_(volume_limit_scaling) {}
 
   std::string_view Name() const override { return names::kNodeVolumeLimits; }
 
@@ -46,6 +59,18 @@ class CSILimits final : public FilterPlugin, public EnqueueExtensions {
   // and assumed bindings are read: run every cycle.
   bool NodeLocalFor(const Pod& pod) const override { return pod.spec.volumes.empty(); }
   bool PassesEveryNodeFor(const Pod& pod) const override { return pod.spec.volumes.empty(); }
+
+  // v1.35 only: v1.26's CSILimits has no PreFilter.
+  bool ExtendsPreFilter() const override { return v135_; }
+  Status PreFilter(CycleState*, const Pod& pod, PreFilterResult*) override {
+    if (!v135_) return Status();
+    for (const Volume& v : pod.spec.volumes) {
+      if (v.kind == VolumeKind::kPersistentVolumeClaim || v.kind == VolumeKind::kEphemeral ||
+          csi::IsInlineMigratable(v.kind, true))
+        return Status();
+    }
+    return Status(Code::kSkip);
+  }
 
   Status Filter(const CycleState&, const Pod& pod, const NodeInfo& node) const override {
     if (pod.spec.volumes.empty()) return Status();
@@ -58,6 +83,10 @@ class CSILimits final : public FilterPlugin, public EnqueueExtensions {
       return s;
     MakeSet(&new_volumes);
     if (new_volumes.empty()) return Status();
+
+    if (volume_limit_scaling_) {
+      if (Status s = DriversInstalled(cluster, csi_node, new_volumes); !s.IsSuccess()) return s;
+    }
 
     std::vector<std::pair<std::string, int64_t>> limits = VolumeLimits(node, csi_node);
     if (limits.empty()) return Status();
@@ -104,17 +133,21 @@ class CSILimits final : public FilterPlugin, public EnqueueExtensions {
              v->end());
   }
 
-  // getVolumeLimits: allocatable attachable-volumes-*, then CSINode counts.
-  static std::vector<std::pair<std::string, int64_t>> VolumeLimits(const NodeInfo& node,
-                                                                   const CSINode* csi_node) {
+  // getVolumeLimits. v1.26: allocatable attachable-volumes-*, then CSINode
+  // counts, by limit key. v1.35: CSINode counts alone, by driver name
+  // (LimitKey).
+  std::vector<std::pair<std::string, int64_t>> VolumeLimits(const NodeInfo& node,
+                                                            const CSINode* csi_node) const {
     std::vector<std::pair<std::string, int64_t>> out;
-    for (const auto& [name, amount] : node.allocatable.scalars)
-      if (IsAttachableVolumeResourceName(Str(name)))
-        out.emplace_back(std::string(Str(name)), amount);
+    if (!v135_) {
+      for (const auto& [name, amount] : node.allocatable.scalars)
+        if (IsAttachableVolumeResourceName(Str(name)))
+          out.emplace_back(std::string(Str(name)), amount);
+    }
     if (csi_node != nullptr) {
       for (const CSINodeDriver& d : csi_node->drivers) {
         if (!d.allocatable_count) continue;
-        std::string key = volume::CsiAttachLimitKey(d.name);
+        std::string key = LimitKey(d.name);
         auto it =
             std::find_if(out.begin(), out.end(), [&](const auto& e) { return e.first == key; });
         if (it != out.end()) {
@@ -127,11 +160,39 @@ class CSILimits final : public FilterPlugin, public EnqueueExtensions {
     return out;
   }
 
-  static void Add(std::string_view driver, std::string_view handle, std::vector<Attachable>* out) {
+  // What a driver's volumes count against: v1.26's attachable-volumes-csi-
+  // resource name, v1.35's driver name.
+  std::string LimitKey(std::string_view driver) const {
+    return v135_ ? std::string(driver) : volume::CsiAttachLimitKey(driver);
+  }
+
+  void Add(std::string_view driver, std::string_view handle, std::vector<Attachable>* out) const {
     std::string unique(driver);
     unique += '/';
     unique += handle;
-    out->push_back({std::move(unique), volume::CsiAttachLimitKey(driver)});
+    out->push_back({std::move(unique), LimitKey(driver)});
+  }
+
+  // VolumeLimitScaling's checkCSIDriverOnNode for each new volume (v1.35's
+  // limit keys are driver names): a driver with a CSIDriver object must be
+  // on the node's CSINode. Upstream ranges over a map; the first missing
+  // driver by name stands in for its pick.
+  static Status DriversInstalled(const ClusterState& cluster, const CSINode* csi_node,
+                                 const std::vector<Attachable>& volumes) {
+    std::vector<std::string_view> missing;
+    for (const Attachable& v : volumes) {
+      if (cluster.FindCSIDriver(v.limit_key) == nullptr) continue;
+      bool installed = false;
+      if (csi_node != nullptr) {
+        for (const CSINodeDriver& d : csi_node->drivers)
+          installed = installed || d.name == v.limit_key;
+      }
+      if (!installed) missing.push_back(v.limit_key);
+    }
+    if (missing.empty()) return Status();
+    std::sort(missing.begin(), missing.end());
+    return Status::Unschedulable(std::string(missing.front()) +
+                                 " CSI driver is not installed on the node");
   }
 
   // filterAttachableVolumes for one pod.
@@ -146,8 +207,10 @@ class CSILimits final : public FilterPlugin, public EnqueueExtensions {
       const PersistentVolumeClaim* pvc = cluster.FindPvc(pod.meta.ns, vol.id);
       if (pvc == nullptr) {
         if (new_pod) {
-          return Status::Error("looking up PVC " + std::string(Str(pod.meta.ns)) + "/" + vol.id +
-                               ": persistentvolumeclaim " + volume::GoQuote(vol.id) + " not found");
+          std::string msg = "looking up PVC " + std::string(Str(pod.meta.ns)) + "/" + vol.id +
+                            ": persistentvolumeclaim " + volume::GoQuote(vol.id) + " not found";
+          // v1.35 tells a missing claim (IsNotFound) from other errors.
+          return v135_ ? Status::Unresolvable(std::move(msg)) : Status::Error(std::move(msg));
         }
         continue;
       }
@@ -164,11 +227,11 @@ class CSILimits final : public FilterPlugin, public EnqueueExtensions {
   }
 
   // checkAttachableInlineVolume.
-  static Status InlineVolume(const Volume& vol, const CSINode* csi_node,
-                             std::vector<Attachable>* out) {
+  Status InlineVolume(const Volume& vol, const CSINode* csi_node,
+                      std::vector<Attachable>* out) const {
+    if (!csi::IsInlineMigratable(vol.kind, v135_)) return Status();
     std::string_view plugin = csi::InTreePluginName(vol.kind);
-    if (plugin.empty()) return Status();
-    if (!csi::CSIMigrationOn(csi_node, plugin)) return Status();
+    if (!csi::NodeVolumeLimitsMigrationOn(csi_node, plugin, v135_)) return Status();
     csi::TranslatedVolume t;
     std::string error;
     if (!csi::TranslateInlineVolume(vol, &t, &error)) {
@@ -180,9 +243,9 @@ class CSILimits final : public FilterPlugin, public EnqueueExtensions {
   }
 
   // getCSIDriverInfo.
-  static void DriverInfo(const ClusterState& cluster, const CSINode* csi_node,
-                         const PersistentVolumeClaim& pvc, std::string* driver,
-                         std::string* handle) {
+  void DriverInfo(const ClusterState& cluster, const CSINode* csi_node,
+                  const PersistentVolumeClaim& pvc, std::string* driver,
+                  std::string* handle) const {
     if (pvc.volume_name.empty()) return DriverInfoFromClass(cluster, csi_node, pvc, driver, handle);
     const PersistentVolume* pv = cluster.FindPv(pvc.volume_name);
     if (pv == nullptr) return DriverInfoFromClass(cluster, csi_node, pvc, driver, handle);
@@ -192,7 +255,7 @@ class CSILimits final : public FilterPlugin, public EnqueueExtensions {
       return;
     }
     std::string_view plugin = csi::InTreePluginName(pv->kind);
-    if (plugin.empty() || !csi::CSIMigrationOn(csi_node, plugin)) return;
+    if (plugin.empty() || !csi::NodeVolumeLimitsMigrationOn(csi_node, plugin, v135_)) return;
     csi::TranslatedVolume t;
     std::string error;
     if (!csi::TranslatePV(*pv, &t, &error)) return;
@@ -201,9 +264,9 @@ class CSILimits final : public FilterPlugin, public EnqueueExtensions {
   }
 
   // getCSIDriverInfoFromSC.
-  static void DriverInfoFromClass(const ClusterState& cluster, const CSINode* csi_node,
-                                  const PersistentVolumeClaim& pvc, std::string* driver,
-                                  std::string* handle) {
+  void DriverInfoFromClass(const ClusterState& cluster, const CSINode* csi_node,
+                           const PersistentVolumeClaim& pvc, std::string* driver,
+                           std::string* handle) const {
     std::string_view class_name = volume::ClaimClass(pvc);
     if (class_name.empty()) return;
     const StorageClass* sc = cluster.FindStorageClass(class_name);
@@ -213,8 +276,8 @@ class CSILimits final : public FilterPlugin, public EnqueueExtensions {
     private_handle += Str(pvc.meta.ns);
     private_handle += '/';
     private_handle += pvc.meta.name;
-    if (csi::IsMigratableInTreePlugin(sc->provisioner)) {
-      if (!csi::CSIMigrationOn(csi_node, sc->provisioner)) return;
+    if (csi::IsMigratableInTreePlugin(sc->provisioner, v135_)) {
+      if (!csi::NodeVolumeLimitsMigrationOn(csi_node, sc->provisioner, v135_)) return;
       *driver = std::string(csi::CSIDriverName(sc->provisioner));
       *handle = std::move(private_handle);
       return;
@@ -224,12 +287,16 @@ class CSILimits final : public FilterPlugin, public EnqueueExtensions {
   }
 
   Handle* handle_;
+  bool v135_;
+  bool volume_limit_scaling_;  // v1.35's VolumeLimitScaling (alpha)
 };
 
 }  // namespace
 
 std::unique_ptr<Plugin> NewNodeVolumeLimits(const config::PluginArgs&, Handle* handle, Status*) {
-  return std::make_unique<CSILimits>(handle);
+  const config::FeatureGates& gates = handle->feature_gates();
+  const bool v135 = gates.AtLeast(config::SchedulerVersion::kV135);
+  return std::make_unique<CSILimits>(handle, v135, v135 && gates.volume_limit_scaling);
 }
 
 }  // namespace ksched::framework::plugins

@@ -206,11 +206,30 @@ std::string_view CSIDriverName(std::string_view plugin) {
   if (plugin == kRBDInTreePluginName) return "rbd.csi.ceph.com";
   if (plugin == "kubernetes.io/azure-file") return "file.csi.azure.com";
   if (plugin == "kubernetes.io/vsphere-volume") return "csi.vsphere.vmware.com";
-  if (plugin == "kubernetes.io/portworx-volume") return "pxd.portworx.com";
+  if (plugin == kPortworxInTreePluginName) return "pxd.portworx.com";
   return {};
 }
 
-bool IsMigratableInTreePlugin(std::string_view plugin) { return !CSIDriverName(plugin).empty(); }
+bool IsMigratableInTreePlugin(std::string_view plugin, bool v135) {
+  if (v135 && plugin == kRBDInTreePluginName) return false;
+  return !CSIDriverName(plugin).empty();
+}
+
+bool IsInlineMigratable(VolumeKind kind, bool v135) {
+  if (v135 && kind == VolumeKind::kRBD) return false;
+  return !InTreePluginName(kind).empty();
+}
+
+bool NodeVolumeLimitsMigrationOn(const CSINode* csi_node, std::string_view plugin, bool v135) {
+  if (!v135) return CSIMigrationOn(csi_node, plugin);
+  if (csi_node == nullptr || plugin.empty()) return false;
+  // The migrations whose gates were removed after GA no longer look at the
+  // node's annotation; Portworx (CSIMigrationPortworx, on since v1.33) does.
+  if (plugin == kAWSEBSInTreePluginName || plugin == kGCEPDInTreePluginName ||
+      plugin == kAzureDiskInTreePluginName || plugin == kCinderInTreePluginName)
+    return true;
+  return plugin == kPortworxInTreePluginName && MigratedOnNode(csi_node, plugin);
+}
 
 bool MigrationGateOn(std::string_view plugin) {
   // CSIMigrationAWS, CSIMigrationGCE, CSIMigrationAzureDisk: GA in v1.26;

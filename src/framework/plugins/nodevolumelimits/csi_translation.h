@@ -1,4 +1,4 @@
-// In-tree volume -> CSI migration as v1.26's scheduler plugins see it (the
+// In-tree volume -> CSI migration as the scheduler plugins see it (the
 // parts of k8s.io/csi-translation-lib that NodeVolumeLimits, the non-CSI
 // limits and VolumeBinding use), shared by those plugins.
 //
@@ -8,6 +8,13 @@
 // never translated. A plugin counts as migrated on a node when the node's
 // CSINode lists it in the storage.alpha.kubernetes.io/migrated-plugins
 // annotation.
+//
+// v1.35: the library has no RBD translation any more (the in-tree RBD
+// plugin was removed), Portworx migration is on (CSIMigrationPortworx; ksched
+// decodes no portworxVolume source, so only a StorageClass provisioner can
+// name it), and NodeVolumeLimits counts the four GA plugins as migrated on
+// every node that has a CSINode, without reading the annotation
+// (NodeVolumeLimitsMigrationOn).
 #pragma once
 
 #include <optional>
@@ -25,6 +32,7 @@ inline constexpr std::string_view kGCEPDInTreePluginName = "kubernetes.io/gce-pd
 inline constexpr std::string_view kAzureDiskInTreePluginName = "kubernetes.io/azure-disk";
 inline constexpr std::string_view kCinderInTreePluginName = "kubernetes.io/cinder";
 inline constexpr std::string_view kRBDInTreePluginName = "kubernetes.io/rbd";
+inline constexpr std::string_view kPortworxInTreePluginName = "kubernetes.io/portworx-volume";
 
 inline constexpr std::string_view kAWSEBSDriverName = "ebs.csi.aws.com";
 inline constexpr std::string_view kGCEPDDriverName = "pd.csi.storage.gke.io";
@@ -40,18 +48,25 @@ std::string_view InTreePluginName(VolumeKind kind);
 // The CSI driver an in-tree plugin migrates to ("" when none).
 std::string_view CSIDriverName(std::string_view in_tree_plugin);
 // Whether `in_tree_plugin` names a plugin the library translates
-// (IsMigratableIntreePluginByName).
-bool IsMigratableInTreePlugin(std::string_view in_tree_plugin);
+// (IsMigratableIntreePluginByName); v1.35's library has no RBD.
+bool IsMigratableInTreePlugin(std::string_view in_tree_plugin, bool v135 = false);
+// IsInlineMigratable for a volume of this kind.
+bool IsInlineMigratable(VolumeKind kind, bool v135);
 
 // Whether v1.26's feature gates enable the migration of this plugin.
 bool MigrationGateOn(std::string_view in_tree_plugin);
 // Whether the node's CSINode lists the plugin as migrated.
 bool MigratedOnNode(const CSINode* csi_node, std::string_view in_tree_plugin);
-// nodevolumelimits' isCSIMigrationOn: both of the above.
+// nodevolumelimits' isCSIMigrationOn in v1.26: both of the above.
 inline bool CSIMigrationOn(const CSINode* csi_node, std::string_view in_tree_plugin) {
   return csi_node != nullptr && MigrationGateOn(in_tree_plugin) &&
          MigratedOnNode(csi_node, in_tree_plugin);
 }
+// nodevolumelimits' isCSIMigrationOn of the release: v1.35 takes AWS EBS,
+// GCE PD, Azure Disk and Cinder as migrated wherever the node has a CSINode
+// (their gates are gone) and reads the annotation only for Portworx.
+bool NodeVolumeLimitsMigrationOn(const CSINode* csi_node, std::string_view in_tree_plugin,
+                                 bool v135);
 
 // What a translated volume looks like to the scheduler.
 struct TranslatedVolume {

@@ -110,7 +110,10 @@ bool PvNodeAffinity::Matches(const Labels& node_labels) const {
 }
 
 Binder::Binder(Handle* handle)
-    : handle_(handle), resource_version_(&volumefields::ResourceVersion) {}
+    : handle_(handle),
+      v135_(handle->feature_gates().AtLeast(config::SchedulerVersion::kV135)),
+      volume_attributes_class_(handle->feature_gates().volume_attributes_class),
+      resource_version_(&volumefields::ResourceVersion) {}
 
 void Binder::Sync() {
   const ClusterState& cluster = handle_->cluster();
@@ -184,8 +187,11 @@ Status Binder::GetPodVolumes(const Pod& pod, std::vector<PersistentVolumeClaim>*
     const PersistentVolumeClaim* pvc = GetPvc(pod.meta.ns, v.id);
     if (pvc == nullptr) {
       const std::string key = std::string(Str(pod.meta.ns)) + "/" + v.id;
-      return Status::Error("error getting PVC " + volume::GoQuote(key) +
-                           ": could not find v1.PersistentVolumeClaim " + volume::GoQuote(key));
+      // The assume cache's not-found error: v1.26's own, v1.35's the API's.
+      return Status::Error(
+          "error getting PVC " + volume::GoQuote(key) + ": " +
+          (v135_ ? "persistentvolumeclaims " + volume::GoQuote(key) + " not found"
+                 : "could not find v1.PersistentVolumeClaim " + volume::GoQuote(key)));
     }
     if (v.kind == VolumeKind::kEphemeral) {
       if (Status s = nodevolumelimits::EphemeralVolumeIsForPod(pod, *pvc); !s.IsSuccess()) return s;
@@ -238,6 +244,14 @@ Status Binder::FindMatchingVolume(const PersistentVolumeClaim& claim, const Node
                                   const std::vector<const PersistentVolume*>& excluded,
                                   const PersistentVolume** match) const {
   *match = nullptr;
+  // v1.35 with VolumeAttributesClass off refuses a claim naming a class.
+  const bool match_vac = v135_ && volume_attributes_class_;
+  const bool refuse_vac = v135_ && !volume_attributes_class_;
+  if (refuse_vac && !claim.volume_attributes_class_name.empty()) {
+    return Status::Error("unsupported volumeAttributesClassName is set on claim " +
+                         ClaimKey(claim) +
+                         " when the feature-gate VolumeAttributesClass is disabled");
+  }
   const Quantity requested = StorageRequest(claim);
   const std::string_view requested_class = volume::ClaimClass(claim);
   std::optional<labels::Selector> selector;
@@ -264,6 +278,9 @@ Status Binder::FindMatchingVolume(const PersistentVolumeClaim& claim, const Node
     if (VolumeModeOrDefault(volumefields::VolumeMode(claim)) !=
         VolumeModeOrDefault(volumefields::VolumeMode(pv)))
       continue;
+    if (match_vac && claim.volume_attributes_class_name != pv.volume_attributes_class_name)
+      continue;
+    if (refuse_vac && !pv.volume_attributes_class_name.empty()) continue;
     if (pv.meta.has_deletion_timestamp) continue;
     const bool affinity_ok = pvs_[index].affinity.Matches(node.labels());
     if (bound_to_claim) {
@@ -311,9 +328,11 @@ Status Binder::FindMatchingVolumes(std::vector<const PersistentVolumeClaim*>& cl
 
 Status Binder::CheckVolumeProvisions(const std::vector<const PersistentVolumeClaim*>& claims,
                                      const NodeInfo& node, bool* provision_ok, bool* sufficient,
-                                     std::vector<const PersistentVolumeClaim*>* provisions) const {
+                                     std::vector<const PersistentVolumeClaim*>* provisions,
+                                     std::vector<const CSIStorageCapacity*>* capacities) const {
   const ClusterState& cluster = handle_->cluster();
   provisions->clear();
+  capacities->clear();
   for (const PersistentVolumeClaim* claim : claims) {
     const std::string_view class_name = volume::ClaimClass(*claim);
     if (class_name.empty()) {
@@ -328,17 +347,22 @@ Status Binder::CheckVolumeProvisions(const std::vector<const PersistentVolumeCla
     if (sc->provisioner.empty() || sc->provisioner == volume::kNoProvisioner ||
         !MatchTopology(volumefields::AllowedTopologies(*sc), node.labels())) {
       provisions->clear();
+      capacities->clear();
       *provision_ok = false;
       *sufficient = true;
       return Status();
     }
-    if (!volume::HasEnoughCapacity(cluster, sc->provisioner, *claim, sc->meta.name, node)) {
+    const CSIStorageCapacity* capacity = nullptr;
+    if (!volume::HasEnoughCapacity(cluster, sc->provisioner, *claim, sc->meta.name, node,
+                                   &capacity)) {
       provisions->clear();
+      capacities->clear();
       *provision_ok = true;
       *sufficient = false;
       return Status();
     }
     provisions->push_back(claim);
+    capacities->push_back(capacity);
   }
   *provision_ok = *sufficient = true;
   return Status();
@@ -351,7 +375,8 @@ Status Binder::FindPodVolumes(const Pod& pod, const std::vector<PersistentVolume
   (void)pod;
   bool unbound_ok = true, bound_ok = true, sufficient = true, pvs_found = true;
   auto finish = [&]() {
-    if (!bound_ok) reasons->emplace_back(kErrReasonNodeConflict);
+    if (!bound_ok)
+      reasons->emplace_back(v135_ ? kErrReasonNodeConflictV135 : kErrReasonNodeConflict);
     if (!unbound_ok) reasons->emplace_back(kErrReasonBindConflict);
     if (!sufficient) reasons->emplace_back(kErrReasonNotEnoughSpace);
     if (!pvs_found) reasons->emplace_back(kErrReasonPVNotExist);
@@ -384,11 +409,19 @@ Status Binder::FindPodVolumes(const Pod& pod, const std::vector<PersistentVolume
   }
   if (!to_provision.empty()) {
     if (Status s = CheckVolumeProvisions(to_provision, node, &unbound_ok, &sufficient,
-                                         &out->dynamic_provisions);
+                                         &out->dynamic_provisions, &out->provision_capacities);
         !s.IsSuccess())
       return s;
   }
   return finish();
+}
+
+std::string Binder::AssumeError(std::string_view resource_version) const {
+  // v1.35's passive assume cache compares the version with the API object's
+  // as strings and parses nothing; the object assumed here always carries
+  // the API object's version (Sync drops assumed objects with the cluster).
+  if (v135_) return "";
+  return ParseIntError(resource_version);
 }
 
 Status Binder::AssumePodVolumes(const Pod& pod, std::string_view node_name, PodVolumes* volumes,
@@ -422,7 +455,7 @@ Status Binder::AssumePodVolumes(const Pod& pod, std::string_view node_name, PodV
     if (dirty) {
       // assumeCache.Assume: the resourceVersion must parse.
       const std::string_view rv = resource_version_(pv.meta);
-      if (std::string err = ParseIntError(rv); !err.empty()) {
+      if (std::string err = AssumeError(rv); !err.empty()) {
         revert_pvs();
         return Status::Error("error parsing ResourceVersion " + volume::GoQuote(rv) +
                              " for v1.PersistentVolume " + volume::GoQuote(name) + ": " + err);
@@ -449,7 +482,7 @@ Status Binder::AssumePodVolumes(const Pod& pod, std::string_view node_name, PodV
       clone.meta.annotations.emplace_back(std::string(volume::kSelectedNodeAnnotation), node_name);
     const std::string key = ClaimKey(clone);
     const std::string_view rv = resource_version_(clone.meta);
-    if (std::string err = ParseIntError(rv); !err.empty()) {
+    if (std::string err = AssumeError(rv); !err.empty()) {
       revert_pvs();
       for (const std::string& k : assumed_pvcs) assumed_pvcs_.erase(k);
       return Status::Error("error parsing ResourceVersion " + volume::GoQuote(rv) +

@@ -1,5 +1,5 @@
-// The volume binder of v1.26's VolumeBinding plugin (upstream's binder.go
-// and assume_cache.go), over ksched's ClusterState.
+// The volume binder of the VolumeBinding plugin (upstream's binder.go and
+// assume_cache.go), over ksched's ClusterState.
 //
 // The binder decides, per node, whether a pod's claims can be used there:
 // bound claims by their PV's node affinity, delayed (WaitForFirstConsumer)
@@ -9,8 +9,13 @@
 // are kept here, over the ClusterState's own, so that later cycles see the
 // PVs taken, until Unreserve reverts them or a different ClusterState (a new
 // snapshot, which then shows the API's own state) replaces the current one.
-// Like upstream's assume cache, assuming an object needs its resourceVersion
-// to parse as an integer.
+// Like v1.26's assume cache, assuming an object needs its resourceVersion to
+// parse as an integer (v1.35's passive assume cache does not parse it).
+//
+// v1.35 differs in the node-affinity reason's words and in matching PVs by
+// volumeAttributesClassName (VolumeAttributesClass, GA and on: a PV matches
+// a claim only with the same class, none equal to ""; with the gate off a
+// claim naming a class is an error and PVs naming one are passed over).
 #pragma once
 
 #include <memory>
@@ -29,6 +34,8 @@ namespace ksched::framework::volumebinding {
 inline constexpr const char* kErrReasonBindConflict =
     "node(s) didn't find available persistent volumes to bind";
 inline constexpr const char* kErrReasonNodeConflict = "node(s) had volume node affinity conflict";
+inline constexpr const char* kErrReasonNodeConflictV135 =
+    "node(s) didn't match PersistentVolume's node affinity";
 inline constexpr const char* kErrReasonNotEnoughSpace = "node(s) did not have enough free storage";
 inline constexpr const char* kErrReasonPVNotExist =
     "node(s) unavailable due to one or more pvc(s) bound to non-existent pv(s)";
@@ -43,6 +50,10 @@ struct BindingInfo {
 struct PodVolumes {
   std::vector<BindingInfo> static_bindings;
   std::vector<const PersistentVolumeClaim*> dynamic_provisions;
+  // Per dynamic provision, the CSIStorageCapacity that holds it on the node
+  // (nullptr when its driver does not track capacity); v1.35 scores by it
+  // under StorageCapacityScoring.
+  std::vector<const CSIStorageCapacity*> provision_capacities;
 };
 
 // A PV node affinity compiled once, matched with upstream's
@@ -104,6 +115,9 @@ class Binder {
     PvNodeAffinity affinity;
   };
   const PersistentVolume* Latest(size_t index) const;
+  // Why the assume cache refuses an object of this resourceVersion ("" when
+  // it takes it).
+  std::string AssumeError(std::string_view resource_version) const;
   bool IsPvcFullyBound(const PersistentVolumeClaim& pvc) const;
   bool ArePodVolumesBound(const Pod& pod) const;
   Status CheckBoundClaims(const std::vector<PersistentVolumeClaim>& claims, const NodeInfo& node,
@@ -116,9 +130,12 @@ class Binder {
                             const PersistentVolume** match) const;
   Status CheckVolumeProvisions(const std::vector<const PersistentVolumeClaim*>& claims,
                                const NodeInfo& node, bool* provision_ok, bool* sufficient,
-                               std::vector<const PersistentVolumeClaim*>* provisions) const;
+                               std::vector<const PersistentVolumeClaim*>* provisions,
+                               std::vector<const CSIStorageCapacity*>* capacities) const;
 
   Handle* handle_;
+  bool v135_;
+  bool volume_attributes_class_;  // v1.35's VolumeAttributesClass gate
   ResourceVersionFn resource_version_;
   uint64_t cluster_id_ = 0;
   bool synced_ = false;

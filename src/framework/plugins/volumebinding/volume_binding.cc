@@ -1,12 +1,20 @@
-// VolumeBinding (v1.26): the pod's PersistentVolumeClaims, bound or to be
-// bound, must be usable on the node.
+// VolumeBinding: the pod's PersistentVolumeClaims, bound or to be bound,
+// must be usable on the node.
 //
 // PreFilter sorts the pod's claims (a missing, lost or deleted claim makes
 // the pod unresolvable; an unbound claim that is not WaitForFirstConsumer
 // does too). Filter runs the binder for the node and keeps its decision per
 // node. Reserve assumes the chosen node's bindings in the binder so that the
-// next cycles see those PVs taken; Unreserve reverts them. Score is 0 unless
-// the VolumeCapacityPriority gate is on.
+// next cycles see those PVs taken; Unreserve reverts them.
+//
+// v1.26: Score is 0 unless the VolumeCapacityPriority gate is on (then the
+// static bindings' use of their PVs is scored by the shape).
+//
+// v1.35: PreFilter returns Skip for a pod without claims or ephemeral
+// volumes. PreScore returns Skip unless StorageCapacityScoring (alpha) is on,
+// so the plugin is not listed among the scores; with the gate a node is
+// scored by its static bindings if it has any, else by the dynamic
+// provisions against the CSIStorageCapacity that holds each of them.
 //
 // PreBind writes the bindings to the API server and waits for the PV
 // controller; only `ksched run` does that: PlanPreBind (framework/prebind.h)
@@ -69,15 +77,19 @@ Status ReadError() {
 
 class VolumeBinding final : public PreFilterPlugin,
                             public FilterPlugin,
+                            public PreScorePlugin,
                             public ScorePlugin,
                             public ReservePlugin,
                             public PlannedPreBindPlugin,
                             public EnqueueExtensions {
  public:
-  VolumeBinding(Handle* handle, config::VolumeBindingArgs args, bool capacity_priority)
+  VolumeBinding(Handle* handle, config::VolumeBindingArgs args, bool capacity_priority, bool v135,
+                bool storage_capacity_scoring)
       : handle_(handle),
         binder_(handle),
         capacity_priority_(capacity_priority),
+        v135_(v135),
+        storage_capacity_scoring_(storage_capacity_scoring),
         bind_timeout_(std::chrono::seconds(args.bind_timeout_seconds)) {
     for (const auto& p : args.shape) {
       // Scores are 0..10 in the args, 0..100 inside (MaxNodeScore / MaxCustomPriorityScore).
@@ -99,7 +111,7 @@ class VolumeBinding final : public PreFilterPlugin,
     if (!has_pvc) {
       s->inner->skip = true;
       state->Write(Key(), std::move(s));
-      return Status();
+      return v135_ ? Status(Code::kSkip) : Status();
     }
     std::vector<PersistentVolumeClaim> immediate;
     if (Status st = binder_.GetPodVolumes(pod, &s->inner->bound_claims, &s->inner->claims_to_bind,
@@ -132,26 +144,52 @@ class VolumeBinding final : public PreFilterPlugin,
     return Status();
   }
 
+  // v1.35 only (v1.26's VolumeBinding has no PreScore): without
+  // StorageCapacityScoring there is no scorer, and with it PreScore never
+  // skips.
+  bool ExtendsPreScore() const override { return v135_; }
+  Status PreScore(CycleState*, const Pod&, const std::vector<NodeId>&) override {
+    if (v135_ && !storage_capacity_scoring_) return Status(Code::kSkip);
+    return Status();
+  }
+
   Status Score(const CycleState& cycle, const Pod&, const NodeInfo& node,
                int64_t* score) const override {
     *score = 0;
-    if (!capacity_priority_) return Status();
+    if (!(v135_ ? storage_capacity_scoring_ : capacity_priority_)) return Status();
     auto* s = cycle.ReadAs<State>(Key());
     if (s == nullptr) return ReadError();
     const StateInner& st = *s->inner;
     if (node.id >= st.by_node.size() || !st.by_node[node.id]) return Status();
-    // Requested and capacity per storage class of the static bindings.
+    const PodVolumes& volumes = *st.by_node[node.id];
+    // Requested and capacity per storage class.
     std::vector<std::pair<std::string_view, std::pair<int64_t, int64_t>>> classes;
-    for (const auto& b : st.by_node[node.id]->static_bindings) {
-      std::string_view cls = b.pv->storage_class_name;
+    auto class_entry = [&](std::string_view cls) -> std::pair<int64_t, int64_t>& {
       auto it = std::find_if(classes.begin(), classes.end(),
                              [&](const auto& c) { return c.first == cls; });
-      if (it == classes.end()) {
-        classes.push_back({cls, {0, 0}});
-        it = classes.end() - 1;
+      if (it != classes.end()) return it->second;
+      classes.push_back({cls, {0, 0}});
+      return classes.back().second;
+    };
+    if (!v135_ || !volumes.static_bindings.empty()) {
+      // The static bindings: the claims' requests against their PVs.
+      for (const auto& b : volumes.static_bindings) {
+        auto& rc = class_entry(b.pv->storage_class_name);
+        rc.first += b.pvc->request.value_or(Quantity()).Value();
+        rc.second += b.pv->capacity.value_or(Quantity()).Value();
       }
-      it->second.first += b.pvc->request.value_or(Quantity()).Value();
-      it->second.second += b.pv->capacity.value_or(Quantity()).Value();
+    } else {
+      // v1.35's dynamic provisions: the claims' requests against the
+      // capacity that holds them (the last one of a class counts).
+      for (size_t i = 0; i < volumes.dynamic_provisions.size(); ++i) {
+        const CSIStorageCapacity* c =
+            i < volumes.provision_capacities.size() ? volumes.provision_capacities[i] : nullptr;
+        if (c == nullptr) continue;
+        const PersistentVolumeClaim& claim = *volumes.dynamic_provisions[i];
+        auto& rc = class_entry(volume::ClaimClass(claim));
+        rc.second = c->capacity.value_or(Quantity()).Value();
+        rc.first += claim.request.value_or(Quantity()).Value();
+      }
     }
     if (classes.empty()) return Status();
     int64_t total = 0;
@@ -212,7 +250,9 @@ class VolumeBinding final : public PreFilterPlugin,
     const ClusterState& cluster = handle_->cluster();
     if (node >= st.by_node.size() || !st.by_node[node]) {
       const std::string name = node < cluster.num_nodes() ? cluster.node(node).meta.name : "";
-      return Status::Error("no pod volumes found for node " + volume::GoQuote(name));
+      return Status::Error(
+          (v135_ ? "no pod volume found for node " : "no pod volumes found for node ") +
+          volume::GoQuote(name));
     }
     *job = MakeJob(pod, node, *st.by_node[node]);
     return Status();
@@ -328,7 +368,9 @@ class VolumeBinding final : public PreFilterPlugin,
 
   Handle* handle_;
   Binder binder_;
-  bool capacity_priority_;
+  bool capacity_priority_;  // v1.26's VolumeCapacityPriority
+  bool v135_;
+  bool storage_capacity_scoring_;                   // v1.35's StorageCapacityScoring
   std::vector<std::pair<int64_t, int64_t>> shape_;  // (utilization, score 0..100)
   std::chrono::milliseconds bind_timeout_;          // 0: no limit
 };
@@ -338,8 +380,10 @@ class VolumeBinding final : public PreFilterPlugin,
 std::unique_ptr<Plugin> NewVolumeBinding(const config::PluginArgs& args, Handle* handle, Status*) {
   config::VolumeBindingArgs a;
   if (const auto* given = std::get_if<config::VolumeBindingArgs>(&args)) a = *given;
-  return std::make_unique<VolumeBinding>(handle, std::move(a),
-                                         handle->feature_gates().volume_capacity_priority);
+  const config::FeatureGates& gates = handle->feature_gates();
+  return std::make_unique<VolumeBinding>(handle, std::move(a), gates.volume_capacity_priority,
+                                         gates.AtLeast(config::SchedulerVersion::kV135),
+                                         gates.storage_capacity_scoring);
 }
 
 }  // namespace ksched::framework::plugins
