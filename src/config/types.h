@@ -1,9 +1,9 @@
-// KubeSchedulerConfiguration as kube-scheduler v1.26 holds it after decoding
-// and defaulting (upstream's pkg/scheduler/apis/config): profiles, their
-// plugin sets per extension point, and each plugin's args.
+// KubeSchedulerConfiguration as kube-scheduler (v1.26 or v1.35) holds it
+// after decoding and defaulting (upstream's pkg/scheduler/apis/config):
+// profiles, their plugin sets per extension point, and each plugin's args.
 //
 // Plain data. config/decode.h fills it from kubescheduler.config.k8s.io/v1
-// (or v1beta3) JSON/YAML, config/defaults.h applies upstream's defaults and
+// (v1.26 also v1beta3) JSON/YAML, config/defaults.h applies upstream's defaults and
 // config/validation.h rejects what upstream rejects. The framework reads it.
 #pragma once
 
@@ -84,14 +84,22 @@ struct DefaultPreemptionArgs {
 
 struct VolumeBindingArgs {
   int64_t bind_timeout_seconds = 600;
-  std::vector<UtilizationShapePoint> shape;  // VolumeCapacityPriority only
+  // v1.26: VolumeCapacityPriority only; v1.35: StorageCapacityScoring only.
+  std::vector<UtilizationShapePoint> shape;
+};
+
+// v1.35's DynamicResourcesArgs (v1.26 has no args kind for the plugin).
+// nullopt: not given and not defaulted (upstream's nil pointer).
+struct DynamicResourcesArgs {
+  std::optional<int64_t> filter_timeout_ns;   // default 10s with DRASchedulerFilterTimeout
+  std::optional<int64_t> binding_timeout_ns;  // default 600s with both binding gates
 };
 
 // The args of one plugin; monostate for plugins that take none.
 using PluginArgs =
     std::variant<std::monostate, NodeResourcesFitArgs, NodeResourcesBalancedAllocationArgs,
                  PodTopologySpreadArgs, NodeAffinityArgs, InterPodAffinityArgs,
-                 DefaultPreemptionArgs, VolumeBindingArgs>;
+                 DefaultPreemptionArgs, VolumeBindingArgs, DynamicResourcesArgs>;
 
 // ---------------------------------------------------------------- profiles
 
@@ -187,6 +195,9 @@ struct KubeSchedulerConfiguration {
   ClientConnection client_connection;
   bool enable_profiling = true;  // DebuggingConfiguration
   bool enable_contention_profiling = true;
+  // v1.35: with leader election, fill the informer caches only once elected
+  // (no effect on scheduling decisions).
+  bool delay_cache_until_active = false;
 };
 
 // ---------------------------------------------------------------- feature gates

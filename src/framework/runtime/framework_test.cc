@@ -351,6 +351,33 @@ TEST_F(RuntimeTest, MultiPointOverrideReorderingKeepsUpstreamsQuirk) {
             (std::vector<std::string>{"A", "C", "C", "D", "B"}));
 }
 
+// v1.35 ranges over a copy of the point's list: every override keeps its
+// place, once.
+TEST_F(RuntimeTest, MultiPointOverrideReorderingV135) {
+  Add("A", FakeKind::kScore);
+  Add("B", FakeKind::kScore);
+  Add("C", FakeKind::kScore);
+  Add("D", FakeKind::kScore);
+  Add("E", FakeKind::kScore);
+  config::Profile p = BaseProfile();
+  p.plugins.multi_point.enabled = {{"A", 0}, {"B", 0}, {"C", 0}, {"D", 0}};
+  p.plugins.score.enabled = {{"A", 2}, {"B", 0}, {"E", 0}, {"C", 7}};
+  auto old = Build(p, config::SchedulerVersion::kV126);
+  ASSERT_TRUE(old);
+  EXPECT_EQ(old->PluginNames(ExtensionPoint::kScore),
+            (std::vector<std::string>{"A", "C", "C", "D", "B", "E"}));
+  auto f = Build(p, config::SchedulerVersion::kV135);
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->PluginNames(ExtensionPoint::kScore),
+            (std::vector<std::string>{"A", "B", "C", "D", "E"}));
+  EXPECT_EQ(f->score_weights(), (std::vector<int64_t>{2, 1, 7, 1, 1}));
+  // The three-override case of the test above.
+  p.plugins.score.enabled = {{"A", 0}, {"B", 0}, {"C", 0}};
+  auto g = Build(p, config::SchedulerVersion::kV135);
+  ASSERT_TRUE(g);
+  EXPECT_EQ(g->PluginNames(ExtensionPoint::kScore), (std::vector<std::string>{"A", "B", "C", "D"}));
+}
+
 TEST_F(RuntimeTest, ReserveErrorsAreWrappedAndUnreserveRunsInReverse) {
   size_t a = Add("A", FakeKind::kAll);
   Spec(a).reserve_status = Status::Error("no volume");
