@@ -35,13 +35,15 @@ TEST(FrameworkCli, SchedulerVersionChoosesTheFramework) {
 TEST(FrameworkCli, TheFrameworkIsTheDefaultEngine) {
   CommandRun r = Ksched("schedule -f " + Example("cluster.yaml"));
   EXPECT_EQ(r.status, 1) << r.err;
-  EXPECT_NE(r.out.find("node(s) had untolerated taint {nvidia.com/gpu: present}"),
+  EXPECT_EQ(r.out.rfind("# kube-scheduler v1.35, default feature gates\n", 0), 0u) << r.out;
+  // v1.35's TaintToleration no longer names the taint.
+  EXPECT_NE(r.out.find("1 node(s) had untolerated taint(s), 2 Insufficient memory"),
             std::string::npos)
       << r.out;
-  // The FitError carries DefaultPreemption's verdict, as v1.26's events do.
-  EXPECT_NE(r.out.find("4 Insufficient cpu. preemption: 0/5 nodes are available: 1 Preemption "
-                       "is not helpful for scheduling, 4 No preemption victims found for incoming "
-                       "pod.."),
+  // The FitError carries the PostFilter plugins' verdicts (DynamicResources,
+  // then DefaultPreemption), as v1.35's events do.
+  EXPECT_NE(r.out.find("4 Insufficient cpu. no new claims to deallocate, preemption: 0/5 nodes "
+                       "are available: 5 Preemption is not helpful for scheduling.\n"),
             std::string::npos)
       << r.out;
   // A Policy or a provider is v1.15's configuration, and chooses it.
@@ -67,7 +69,8 @@ TEST(FrameworkCli, FlagsOfTheOtherEngineAreRefused) {
   CommandRun config = Ksched("schedule -f " + Example("cluster.yaml") +
                              " --scheduler-version v1.15 --config " + cfg);
   EXPECT_EQ(config.status, 2);
-  EXPECT_NE(config.err.find("--config is a v1.26 KubeSchedulerConfiguration"), std::string::npos)
+  EXPECT_NE(config.err.find("--config is a KubeSchedulerConfiguration (v1.26 and later)"),
+            std::string::npos)
       << config.err;
   for (const char* cmd : {"capacity", "drain"}) {
     std::string args = std::string(cmd) == "capacity" ? " --pod " + Example("web-pod.yaml")
@@ -237,7 +240,8 @@ items:
 }
 
 // With PodSchedulingReadiness on, a pod with scheduling gates waits (the
-// queue's PreEnqueue) and is never attempted; without the alpha gate v1.26
+// queue's PreEnqueue) and is never attempted (always in v1.35, where the
+// gate is GA); without the alpha gate v1.26
 // schedules it as if ungated, and says so.
 TEST(FrameworkCli, GatedPodsWaitWithTheGateOn) {
   std::string snap = WriteTemp("gated.yaml", R"(kind: List
@@ -252,13 +256,20 @@ items:
     containers: [{name: c}]
 )");
   CommandRun on =
-      Ksched("schedule -f " + snap + " --feature-gates PodSchedulingReadiness=true -o json");
+      Ksched("schedule -f " + snap +
+             " --scheduler-version v1.26 --feature-gates PodSchedulingReadiness=true -o json");
   EXPECT_EQ(on.status, 1) << on.err;
   auto j = nlohmann::json::parse(on.out);
   EXPECT_TRUE(j[0]["node"].is_null()) << on.out;
   EXPECT_EQ(j[0]["error"], "waiting for scheduling gates: [example.com/quota example.com/review]")
       << on.out;
-  CommandRun off = Ksched("schedule -f " + snap);
+  // v1.35 (the default): the gate is GA and locked on.
+  CommandRun v135 = Ksched("schedule -f " + snap + " -o json");
+  EXPECT_EQ(v135.status, 1) << v135.err;
+  EXPECT_EQ(nlohmann::json::parse(v135.out)[0]["error"],
+            "waiting for scheduling gates: [example.com/quota example.com/review]")
+      << v135.out;
+  CommandRun off = Ksched("schedule -f " + snap + " --scheduler-version v1.26");
   EXPECT_EQ(off.status, 0) << off.err;
   EXPECT_NE(off.out.find("default/gated  n1"), std::string::npos) << off.out;
   EXPECT_NE(off.err.find("PodSchedulingReadiness=true"), std::string::npos) << off.err;

@@ -17,6 +17,13 @@ namespace {
 
 using namespace ksched::cli_testing;
 
+// The report after its first line, which names the release simulated
+// ("# kube-scheduler v1.35, default feature gates").
+std::string Verdict(const std::string& out) {
+  if (out.rfind("# kube-scheduler ", 0) != 0) return "(no release line) " + out;
+  return out.substr(out.find('\n') + 1);
+}
+
 TEST(PlanningCli, CapacityForADeploymentAfterThePendingPods) {
   CommandRun r = Ksched("capacity -f " + Example("cluster.yaml") + " --pod " +
                         Example("web-deployment.yaml") + " -o json");
@@ -113,7 +120,8 @@ status: {allocatable: {cpu: 100m, memory: 1Gi, pods: "110"}}
 TEST(PlanningCli, DrainVerdictAndExitStatus) {
   CommandRun ok = Ksched("drain -f " + Example("cluster.yaml") + " node-a1");
   EXPECT_EQ(ok.status, 0) << ok.err;
-  EXPECT_EQ(ok.out.rfind("safe to drain: 1 pod evicted, all rescheduled", 0), 0u) << ok.out;
+  EXPECT_EQ(Verdict(ok.out).rfind("safe to drain: 1 pod evicted, all rescheduled", 0), 0u)
+      << ok.out;
   CommandRun j = Ksched("drain -f " + Example("cluster.yaml") + " node-a1 node-a2 node-b1 -o json");
   auto d = nlohmann::json::parse(j.out);
   EXPECT_EQ(d["nodes"].size(), 3u);
@@ -155,9 +163,10 @@ items:
 )");
   CommandRun blocked = Ksched("drain -f " + snap + " n1");
   EXPECT_EQ(blocked.status, 1) << blocked.err;
-  EXPECT_EQ(blocked.out.rfind("not safe to drain: kubectl drain refuses 1 pod with local data "
-                              "(emptyDir): default/cache-1; --delete-emptydir-data",
-                              0),
+  EXPECT_EQ(Verdict(blocked.out)
+                .rfind("not safe to drain: kubectl drain refuses 1 pod with local data "
+                       "(emptyDir): default/cache-1; --delete-emptydir-data",
+                       0),
             0u)
       << blocked.out;
   EXPECT_NE(blocked.out.find("the snapshot's 1 pending pod is left out"), std::string::npos)

@@ -21,7 +21,9 @@ namespace {
 
 using namespace ksched::cli_testing;
 
-std::string Data(const std::string& f) { return std::string(KSCHED_SOURCE_DIR) + "/tests/data/" + f; }
+std::string Data(const std::string& f) {
+  return std::string(KSCHED_SOURCE_DIR) + "/tests/data/" + f;
+}
 
 // pod -> node ("" when not placed), from the harness's lines.
 std::map<std::string, std::string> ExpectedPlacements() {

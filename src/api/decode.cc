@@ -1789,8 +1789,7 @@ Status DecodeAny(simdjson::dom::element e, std::string_view file, std::string_vi
                        kind, file, out);
   }
   if (kind == "DeviceClass") {
-    return AppendNoted(DecodeDeviceClass(e, file, where), &out->device_classes, e, kind, file,
-                       out);
+    return AppendNoted(DecodeDeviceClass(e, file, where), &out->device_classes, e, kind, file, out);
   }
   if (kind == "ResourceSlice") {
     return AppendNoted(DecodeResourceSlice(e, file, where), &out->resource_slices, e, kind, file,
@@ -1801,8 +1800,8 @@ Status DecodeAny(simdjson::dom::element e, std::string_view file, std::string_vi
                        out);
   }
   if (kind == "ResourceClaimTemplate") {
-    return AppendNoted(DecodeResourceClaimTemplate(e, file, where),
-                       &out->resource_claim_templates, e, kind, file, out);
+    return AppendNoted(DecodeResourceClaimTemplate(e, file, where), &out->resource_claim_templates,
+                       e, kind, file, out);
   }
   ++out->skipped;
   return Status::Ok();

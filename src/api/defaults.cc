@@ -194,8 +194,7 @@ void AddPodNamespaces(ObjectSet* objects, const std::vector<Pod>& pending) {
   add(pending);
 }
 
-void ApplyV126Defaults(ObjectSet* objects, std::vector<Pod>* pending,
-                       const ApiServerOptions& api) {
+void ApplyV126Defaults(ObjectSet* objects, std::vector<Pod>* pending, const ApiServerOptions& api) {
   static const std::vector<Pod> kNoPods;
   AddPodNamespaces(objects, pending != nullptr ? *pending : kNoPods);
   for (Pod& p : objects->pods) SetPodDefaults(&p, api);

@@ -240,7 +240,8 @@ struct ResourceClaimConsumerReference {
 };
 
 // The finalizer the scheduler adds before it writes an allocation.
-inline constexpr std::string_view kResourceClaimFinalizer = "resource.kubernetes.io/delete-protection";
+inline constexpr std::string_view kResourceClaimFinalizer =
+    "resource.kubernetes.io/delete-protection";
 
 struct ResourceClaim {
   ObjectMeta meta;

@@ -7,8 +7,8 @@ namespace {
 
 // applyLabelKeysToLabelSelector: `key <op> [value]` for each key the pod has
 // a label for, unless the selector holds that requirement already.
-void MergeLabelKeys(const std::vector<std::string>& keys, std::string_view op,
-                    const Labels& labels, LabelSelector* selector) {
+void MergeLabelKeys(const std::vector<std::string>& keys, std::string_view op, const Labels& labels,
+                    LabelSelector* selector) {
   for (const std::string& key : keys) {
     std::optional<StrId> value = labels.Get(Intern(key));
     if (!value) continue;

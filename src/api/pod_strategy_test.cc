@@ -50,9 +50,14 @@ TEST(PreparePodForCreate, V135MergesLabelKeysIntoSelectors) {
   EXPECT_THAT(Requirements(p.spec.topology_spread_constraints[0].label_selector),
               ::testing::ElementsAre("pod-template-hash In [5d8f]"));
   EXPECT_THAT(p.container_statuses, IsEmpty());
-  // The result is what v1.35 stores, so it validates; doing it again
-  // changes nothing (a stored pod given to --pending).
-  EXPECT_THAT(ValidatePod(p), IsEmpty());
+  // The result validates as v1.35 would, but for the preferred term whose
+  // matchLabelKeys has no selector to merge into, which the API server
+  // refuses; doing it again changes nothing (a stored pod given to
+  // --pending).
+  EXPECT_THAT(ValidatePod(p),
+              ::testing::ElementsAre(::testing::HasSubstr(
+                  "podAffinityTerm.matchLabelKeys: Forbidden: must not be specified when "
+                  "labelSelector is not set")));
   Pod again = p;
   PreparePodForCreate(&again, ApiServerOptions{});
   EXPECT_EQ(again.spec, p.spec);

@@ -189,8 +189,8 @@ namespace {
 // server does (pod-level requests from them); v1.26's has no such field.
 TEST(ScenarioTest, V135PodLevelRequestsDefaultFromLimits) {
   auto pending_requests = [](std::string_view version, std::string_view gates) {
-    std::string text = R"({"schedulerVersion":")" + std::string(version) +
-                       R"(","featureGates":)" + std::string(gates) +
+    std::string text = R"({"schedulerVersion":")" + std::string(version) + R"(","featureGates":)" +
+                       std::string(gates) +
                        R"(,"cluster":{"nodes":[{"metadata":{"name":"n"}}]},"pending":[
         {"metadata":{"name":"p"},"spec":{"resources":{"limits":{"cpu":"3500m"}},
          "containers":[{"name":"c"}]}}]})";

@@ -252,7 +252,8 @@ void MatchLabelKeysAndMismatchLabelKeys(const Path& p, const std::vector<std::st
       for (size_t i = 0; i < match.size(); ++i)
         if (match[i] == r.key) index = i;
       if (index != SIZE_MAX && seen.count(r.key) != 0)
-        errs->InvalidString(p.Index(index), r.key, "exists in both matchLabelKeys and labelSelector");
+        errs->InvalidString(p.Index(index), r.key,
+                            "exists in both matchLabelKeys and labelSelector");
       seen.insert(r.key);
     }
   }
@@ -362,8 +363,8 @@ std::string ParseIntError(std::string_view v) {
 }
 
 // ValidateTolerations
-void TolerationsValue(const std::vector<Toleration>& ts, const Path& p,
-                      const ApiServerOptions& api, Errors* errs) {
+void TolerationsValue(const std::vector<Toleration>& ts, const Path& p, const ApiServerOptions& api,
+                      Errors* errs) {
   for (size_t i = 0; i < ts.size(); ++i) {
     const Toleration& t = ts[i];
     Path at = p.Index(i);
@@ -426,12 +427,26 @@ bool IsExtendedName(std::string_view name) {
 
 // helper.IsStandardResourceName (the quota names included).
 bool IsStandardName(std::string_view name) {
-  static constexpr std::string_view kStandard[] = {
-      "cpu",  "memory", "ephemeral-storage", "requests.cpu", "requests.memory",
-      "requests.ephemeral-storage", "limits.cpu", "limits.memory", "limits.ephemeral-storage",
-      "pods", "resourcequotas", "services", "replicationcontrollers", "secrets", "configmaps",
-      "persistentvolumeclaims", "storage", "requests.storage", "services.nodeports",
-      "services.loadbalancers"};
+  static constexpr std::string_view kStandard[] = {"cpu",
+                                                   "memory",
+                                                   "ephemeral-storage",
+                                                   "requests.cpu",
+                                                   "requests.memory",
+                                                   "requests.ephemeral-storage",
+                                                   "limits.cpu",
+                                                   "limits.memory",
+                                                   "limits.ephemeral-storage",
+                                                   "pods",
+                                                   "resourcequotas",
+                                                   "services",
+                                                   "replicationcontrollers",
+                                                   "secrets",
+                                                   "configmaps",
+                                                   "persistentvolumeclaims",
+                                                   "storage",
+                                                   "requests.storage",
+                                                   "services.nodeports",
+                                                   "services.loadbalancers"};
   for (std::string_view s : kStandard)
     if (s == name) return true;
   return IsHugePages(name) || name.starts_with("requests.hugepages-");
@@ -439,8 +454,7 @@ bool IsStandardName(std::string_view name) {
 
 // validateResourceQuantityHugePageValue: a hugepages-<size> amount is a
 // whole number of pages.
-void HugePageValue(const ResourceQuantity& q, std::string_view name, const Path& p,
-                   Errors* errs) {
+void HugePageValue(const ResourceQuantity& q, std::string_view name, const Path& p, Errors* errs) {
   auto size = Quantity::Parse(name.substr(std::string_view("hugepages-").size()));
   bool ok = size.ok() && size->Sign() > 0 && size->MilliValue() % 1000 == 0 &&
             q.value % size->Value() == 0;
@@ -519,16 +533,18 @@ void RequirementsValue(const ResourceList& requests, const ResourceList& limits,
       // v1.35 says the limit's amount too.
       std::string of = api.v135() ? " of " + limit->String() : "";
       if (q.milli != limit->milli && !OvercommitAllowed(name)) {
-        errs->Invalid(req, GoQuote(q.String()), fmt::format("must be equal to {} limit{}", name, of));
+        errs->Invalid(req, GoQuote(q.String()),
+                      fmt::format("must be equal to {} limit{}", name, of));
       } else if (q.milli > limit->milli) {
         errs->Invalid(req, GoQuote(q.String()),
                       fmt::format("must be less than or equal to {} limit{}", name, of));
       }
     } else if (!OvercommitAllowed(name)) {
-      errs->Required(lim, api.v135() ? std::string("Limit must be set for non overcommitable resources")
-                                     : fmt::format("Limit must be set for non overcommitable "
-                                                   "resources ({})",
-                                                   name));
+      errs->Required(lim, api.v135()
+                              ? std::string("Limit must be set for non overcommitable resources")
+                              : fmt::format("Limit must be set for non overcommitable "
+                                            "resources ({})",
+                                            name));
     }
   }
 }
@@ -576,7 +592,8 @@ void ResizePolicyValue(const std::vector<ContainerResizePolicy>& policies,
       errs->NotSupported(p, r.restart_policy, {"NotRequired", "RestartContainer"});
     }
     if (pod_restart_policy == "Never" && r.restart_policy != "NotRequired") {
-      errs->InvalidString(p, r.restart_policy, "must be 'NotRequired' when `restartPolicy` is 'Never'");
+      errs->InvalidString(p, r.restart_policy,
+                          "must be 'NotRequired' when `restartPolicy` is 'Never'");
     }
   }
 }
@@ -629,9 +646,8 @@ void PortsValue(const Container& c, bool host_network, const Path& p, Errors* er
 
 // `names`: the container names seen so far (containers and init containers
 // share one set, as validateContainers and validateInitContainers check).
-void ContainersValue(const std::vector<Container>& cs, const PodSpec& ps, bool init,
-                     const Path& p, const ApiServerOptions& api, std::set<std::string_view>* names,
-                     Errors* errs) {
+void ContainersValue(const std::vector<Container>& cs, const PodSpec& ps, bool init, const Path& p,
+                     const ApiServerOptions& api, std::set<std::string_view>* names, Errors* errs) {
   for (size_t i = 0; i < cs.size(); ++i) {
     Path at = p.Index(i);
     if (cs[i].name.empty()) {
@@ -643,7 +659,8 @@ void ContainersValue(const std::vector<Container>& cs, const PodSpec& ps, bool i
     PortsValue(cs[i], ps.host_network, at.Child("ports"), errs);
     if (api.v135()) {
       // The pod's restartPolicy is defaulted to Always by then.
-      std::string_view pod_rp = ps.restart_policy.empty() ? "Always" : ps.restart_policy;
+      std::string_view pod_rp = ps.restart_policy.empty() ? std::string_view("Always")
+                                                          : std::string_view(ps.restart_policy);
       ResizePolicyValue(cs[i].resize_policy, pod_rp, at.Child("resizePolicy"), errs);
       // (resizePolicy on init containers needs AllowSidecarResizePolicy,
       // InPlacePodVerticalScaling: GA and locked on in v1.35.)
@@ -691,17 +708,16 @@ void PodResourcesValue(const PodSpec& ps, const Path& spec, const ApiServerOptio
   for (const ResourceQuantity& agg : by_name(AggregateContainerRequests(ps))) {
     const ResourceQuantity* pod = FindResource(r.requests, agg.name);
     if (pod == nullptr || agg.milli <= pod->milli) continue;
-    errs->Invalid(req.Key(Str(agg.name)), GoQuote(pod->String()),
-                  "must be greater than or equal to aggregate container requests of " +
-                      agg.String());
+    errs->Invalid(
+        req.Key(Str(agg.name)), GoQuote(pod->String()),
+        "must be greater than or equal to aggregate container requests of " + agg.String());
   }
   for (const ResourceQuantity& agg : by_name(AggregateContainerLimits(ps))) {
     if (!IsHugePages(Str(agg.name))) continue;
     const ResourceQuantity* pod = FindResource(r.limits, agg.name);
     if (pod == nullptr || agg.milli <= pod->milli) continue;
     errs->Invalid(lim.Key(Str(agg.name)), GoQuote(pod->String()),
-                  "must be greater than or equal to aggregate container limits of " +
-                      agg.String());
+                  "must be greater than or equal to aggregate container limits of " + agg.String());
   }
   for (size_t i = 0; i < ps.containers.size(); ++i) {
     for (const ResourceQuantity& q : ps.containers[i].limits) {
@@ -709,8 +725,8 @@ void PodResourcesValue(const PodSpec& ps, const Path& spec, const ApiServerOptio
       if (pod == nullptr || q.milli <= pod->milli) continue;
       // Upstream's path: spec.resources.containers[i][<name>].limits.
       errs->Invalid(res.Child("containers").Index(i).Key(Str(q.name)).Child("limits"),
-                    GoQuote(q.String()), "must be less than or equal to pod limits of " +
-                                             pod->String());
+                    GoQuote(q.String()),
+                    "must be less than or equal to pod limits of " + pod->String());
     }
   }
 }
@@ -849,8 +865,7 @@ void SpreadConstraints(const std::vector<TopologySpreadConstraint>& cs, const Pa
 }
 
 // A pod's spec, or a pod template's (at `spec`).
-void PodSpecChecks(const PodSpec& ps, const Path& spec, const ApiServerOptions& api,
-                   Errors* errs) {
+void PodSpecChecks(const PodSpec& ps, const Path& spec, const ApiServerOptions& api, Errors* errs) {
   LabelMap(ps.node_selector, spec.Child("nodeSelector"), errs);
   std::set<std::string_view> names;
   ContainersValue(ps.containers, ps, false, spec.Child("containers"), api, &names, errs);

@@ -96,8 +96,7 @@ std::vector<std::string> ValidateNode(const Node& node);
 // Every object of `objects`; each line is "file: Kind ns/name: field: ...".
 // Stops after `max_errors` lines (the last then says how many more).
 std::vector<std::string> ValidateObjects(const ObjectSet& objects, std::string_view file,
-                                         const ApiServerOptions& api = {},
-                                         size_t max_errors = 20);
+                                         const ApiServerOptions& api = {}, size_t max_errors = 20);
 // The same for a list of pods alone (--pending, a capacity template).
 std::vector<std::string> ValidatePods(const std::vector<Pod>& pods, std::string_view file,
                                       const ApiServerOptions& api = {}, size_t max_errors = 20);

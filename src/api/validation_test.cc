@@ -361,20 +361,19 @@ TEST(ValidatePodV135, AffinityMatchAndMismatchLabelKeys) {
       {"key":"t","operator":"NotIn","values":["a"]}]},
       "matchLabelKeys":["h"],"mismatchLabelKeys":["t"])")),
               IsEmpty());
-  EXPECT_THAT(PodErrors(term(R"(,"matchLabelKeys":["h"],"mismatchLabelKeys":["t"])")),
-              ElementsAre(std::string(kTerm) +
-                              ".matchLabelKeys: Forbidden: must not be specified when "
-                              "labelSelector is not set",
-                          std::string(kTerm) +
-                              ".mismatchLabelKeys: Forbidden: must not be specified when "
-                              "labelSelector is not set"));
-  EXPECT_THAT(PodErrors(term(R"(,"labelSelector":{},"matchLabelKeys":["h","bad key"],
+  EXPECT_THAT(
+      PodErrors(term(R"(,"matchLabelKeys":["h"],"mismatchLabelKeys":["t"])")),
+      ElementsAre(std::string(kTerm) + ".matchLabelKeys: Forbidden: must not be specified when "
+                                       "labelSelector is not set",
+                  std::string(kTerm) + ".mismatchLabelKeys: Forbidden: must not be specified when "
+                                       "labelSelector is not set"));
+  EXPECT_THAT(
+      PodErrors(term(R"(,"labelSelector":{},"matchLabelKeys":["h","bad key"],
       "mismatchLabelKeys":["h"])")),
-              ElementsAre(HasSubstr(std::string(kTerm) + ".matchLabelKeys[1]: Invalid value: "
-                                                         "\"bad key\""),
-                          std::string(kTerm) +
-                              ".matchLabelKeys[0]: Invalid value: \"h\": exists in both "
-                              "matchLabelKeys and mismatchLabelKeys"));
+      ElementsAre(HasSubstr(std::string(kTerm) + ".matchLabelKeys[1]: Invalid value: "
+                                                 "\"bad key\""),
+                  std::string(kTerm) + ".matchLabelKeys[0]: Invalid value: \"h\": exists in both "
+                                       "matchLabelKeys and mismatchLabelKeys"));
   EXPECT_THAT(PodErrors(term(R"(,"labelSelector":{"matchLabels":{"h":"1"},
       "matchExpressions":[{"key":"h","operator":"In","values":["1"]}]},"matchLabelKeys":["h"])")),
               ElementsAre(std::string(kTerm) +

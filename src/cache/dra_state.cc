@@ -43,10 +43,9 @@ Result<DraState> DraState::Build(std::vector<DeviceClass> classes,
   // The DRA manager's lister returns slices sorted by name (refsched135;
   // upstream's informer store is a map).
   s.slices_ = std::move(slices);
-  std::stable_sort(s.slices_.begin(), s.slices_.end(),
-                   [](const ResourceSlice& a, const ResourceSlice& b) {
-                     return a.meta.name < b.meta.name;
-                   });
+  std::stable_sort(
+      s.slices_.begin(), s.slices_.end(),
+      [](const ResourceSlice& a, const ResourceSlice& b) { return a.meta.name < b.meta.name; });
   for (uint32_t i = 0; i < s.slices_.size(); ++i) {
     const ResourceSlice& sl = s.slices_[i];
     if (i > 0 && s.slices_[i - 1].meta.name == sl.meta.name)

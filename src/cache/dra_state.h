@@ -52,8 +52,7 @@ class DraState {
   // Takes the objects of a snapshot or scenario. Errors on two objects of
   // one kind with the same name (namespace and name for claims and
   // templates), as the API server refuses the second.
-  static Result<DraState> Build(std::vector<DeviceClass> classes,
-                                std::vector<ResourceSlice> slices,
+  static Result<DraState> Build(std::vector<DeviceClass> classes, std::vector<ResourceSlice> slices,
                                 std::vector<ResourceClaim> claims,
                                 std::vector<ResourceClaimTemplate> templates);
 

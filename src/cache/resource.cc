@@ -458,8 +458,11 @@ ResourceList PodRequestsV135(const Pod& pod, const PodRequestOptions& options) {
   if (!options.non_missing_container_requests) return PodRequestsWith(pod, options, {});
   const ResourceNames& rn = ResourceNames::Get();
   static const ResourceList kDefaults = {
-      {rn.cpu, 1, kDefaultMilliCpuRequest},
-      {rn.memory, kDefaultMemoryRequest, kDefaultMemoryRequest * 1000}};
+      {.name = rn.cpu, .value = 1, .milli = kDefaultMilliCpuRequest},
+      {.name = rn.memory,
+       .format = QuantityFormat::kBinarySI,
+       .value = kDefaultMemoryRequest,
+       .milli = kDefaultMemoryRequest * 1000}};
   return PodRequestsWith(pod, options, kDefaults);
 }
 

@@ -17,7 +17,8 @@ namespace {
 // MilliValue() saturates, as the quantity parser does.
 ResourceQuantity Q(const std::string& name, int64_t value) {
   const int64_t max = std::numeric_limits<int64_t>::max();
-  return ResourceQuantity{Intern(name), QuantityFormat::kDecimalSI, value, value > max / 1000 ? max : value * 1000};
+  return ResourceQuantity{Intern(name), QuantityFormat::kDecimalSI, value,
+                          value > max / 1000 ? max : value * 1000};
 }
 
 // Upstream's Resource keeps scalars in a map; the reference here is the same
@@ -57,8 +58,9 @@ TEST(Resource, SetMaxAddsOnlyLargerValues) {
 TEST(Resource, SumsWrapAsGoInt64) {
   const int64_t max = std::numeric_limits<int64_t>::max();
   Resource r;
-  r.Add({ResourceQuantity{Intern("cpu"), {}, max, max}, ResourceQuantity{Intern("cpu"), {}, max, max},
-         Q("example.com/a", max), Q("example.com/a", max)});
+  r.Add({ResourceQuantity{Intern("cpu"), {}, max, max},
+         ResourceQuantity{Intern("cpu"), {}, max, max}, Q("example.com/a", max),
+         Q("example.com/a", max)});
   EXPECT_EQ(r.milli_cpu, -2);
   EXPECT_EQ(r.Scalar(Intern("example.com/a")), -2);
   Resource other;
@@ -97,16 +99,16 @@ TEST(PodRequestsV135, InitContainerBeatsASumOfRoundedUpParts) {
   Pod pod;
   Container c;
   c.name = "c";
-  c.requests = {{cpu, 1, 125}};
+  c.requests = {{.name = cpu, .value = 1, .milli = 125}};
   pod.spec.containers.push_back(c);
   Container init;
   init.name = "setup";
-  init.requests = {{cpu, 1, 1000}};
+  init.requests = {{.name = cpu, .value = 1, .milli = 1000}};
   pod.spec.init_containers.push_back(init);
   Container sidecar;
   sidecar.name = "sidecar";
   sidecar.restart_policy = "Always";
-  sidecar.requests = {{cpu, 1, 500}};
+  sidecar.requests = {{.name = cpu, .value = 1, .milli = 500}};
   pod.spec.init_containers.push_back(sidecar);
   PodRequestOptions options;
   EXPECT_EQ(PodRequestV135(pod, options).milli_cpu, 1000);

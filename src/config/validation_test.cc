@@ -192,7 +192,7 @@ TEST(ConfigValidation, VolumeBindingShapeGateByRelease) {
   EXPECT_EQ(
       ArgsError("VolumeBinding", R"({"shape": [{"utilization": 0, "score": 0}]})", v135),
       "sched.json: profiles[0].pluginConfig[0].args.shape: Invalid value: "
-      "[]config.UtilizationShapePoint{config.UtilizationShapePoint{Utilization:0, Score:0}}: "
+      "[{\"Utilization\":0,\"Score\":0}]: "
       "unexpected field `shape`, remove it or turn on the feature gate StorageCapacityScoring");
   v135.storage_capacity_scoring = true;
   EXPECT_EQ(

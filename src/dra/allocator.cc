@@ -20,8 +20,8 @@ namespace {
 
 // A request or a subrequest, read alike (upstream's requestAccessor).
 struct RequestAccess {
-  const DeviceRequest* request = nullptr;   // the request (the parent of a subrequest)
-  const DeviceSubRequest* sub = nullptr;    // set for a firstAvailable entry
+  const DeviceRequest* request = nullptr;  // the request (the parent of a subrequest)
+  const DeviceSubRequest* sub = nullptr;   // set for a firstAvailable entry
 
   const std::string& name() const { return sub != nullptr ? sub->name : request->name; }
   const std::string& class_name() const {
@@ -163,8 +163,12 @@ class AllocationRun {
  public:
   AllocationRun(const Allocator& a, const Node& node, std::span<const ResourceClaim* const> claims,
                 const std::vector<Pool>& pools)
-      : a_(a), index_(*a.index_), slices_(a.index_->state().slices()), node_(node),
-        claims_(claims), pools_(pools) {}
+      : a_(a),
+        index_(*a.index_),
+        slices_(a.index_->state().slices()),
+        node_(node),
+        claims_(claims),
+        pools_(pools) {}
 
   AllocateOutcome Run();
 
@@ -233,14 +237,15 @@ bool AllocationRun::ValidateRequest(const RequestAccess& request, bool is_sub, I
     }
   }
   if (!a_.features_.admin_access && request.has_admin_access()) {
-    return Fatal(fmt::format("claim {}, request {}: admin access is requested, but the feature "
-                             "is disabled",
-                             ClaimRef(claim), request.name()));
+    return Fatal(
+        fmt::format("claim {}, request {}: admin access is requested, but the feature "
+                    "is disabled",
+                    ClaimRef(claim), request.name()));
   }
   if (request.class_name().empty()) {
-    return Fatal(fmt::format(
-        "claim {}, request {}: missing device class name (unsupported request type?)",
-        ClaimRef(claim), request.name()));
+    return Fatal(
+        fmt::format("claim {}, request {}: missing device class name (unsupported request type?)",
+                    ClaimRef(claim), request.name()));
   }
   const DeviceClass* cls = index_.state().FindClass(request.class_name());
   if (cls == nullptr) {
@@ -384,8 +389,7 @@ bool AllocationRun::AllocateDevice(Indices r, const DeviceRef& ref, bool must, b
           case DeviceAttribute::Kind::kInt:
           case DeviceAttribute::Kind::kBool:
             added = have.kind == attr->kind && have.int_value == attr->int_value &&
-                    have.bool_value == attr->bool_value &&
-                    have.string_value == attr->string_value;
+                    have.bool_value == attr->bool_value && have.string_value == attr->string_value;
             break;
           case DeviceAttribute::Kind::kNone:
             added = false;
@@ -516,8 +520,8 @@ bool AllocationRun::AllocateOne(Indices r, bool allocate_sub_request) {
         bool allocated = false;
         if (!AllocateDevice(r, ref, false, &allocated)) return false;
         if (!allocated) continue;
-        bool done = AllocateOne(Indices{r.claim, r.request, r.sub, r.device + 1},
-                                allocate_sub_request);
+        bool done =
+            AllocateOne(Indices{r.claim, r.request, r.sub, r.device + 1}, allocate_sub_request);
         if (err_ == Err::kNone && done) return true;
         Deallocate(r, ref);
         if (err_ != Err::kNone) return false;
@@ -530,7 +534,8 @@ bool AllocationRun::AllocateOne(Indices r, bool allocate_sub_request) {
 std::optional<NodeSelector> AllocationRun::CreateNodeSelector(
     const std::vector<InternalResult>& results, std::string* error) const {
   NodeSelectorTerm term;
-  auto add = [](const std::vector<SelectorRequirement>& from, std::vector<SelectorRequirement>* to) {
+  auto add = [](const std::vector<SelectorRequirement>& from,
+                std::vector<SelectorRequirement>* to) {
     for (const SelectorRequirement& req : from) {
       std::vector<std::string> want = req.values;
       std::sort(want.begin(), want.end());
@@ -650,8 +655,7 @@ bool AllocationRun::BuildResults(std::vector<AllocationResult>* out) {
         }
         const RequestData& data = data_[c][ri][0];
         if (!data.is_sub) continue;
-        const DeviceSubRequest& sub =
-            req.first_available[static_cast<size_t>(data.selected_sub)];
+        const DeviceSubRequest& sub = req.first_available[static_cast<size_t>(data.selected_sub)];
         if (named(req.name + "/" + sub.name))
           result.config.push_back({"FromClaim", cfg.requests, cfg.config});
       }
@@ -685,9 +689,10 @@ AllocateOutcome AllocationRun::Run() {
       Indices key{static_cast<int>(c), static_cast<int>(ri), 0, 0};
       const bool has_subs = !request.first_available.empty();
       if (!a_.features_.prioritized_list && has_subs) {
-        Fatal(fmt::format("claim {}, request {}: has subrequests, but the DRAPrioritizedList "
-                          "feature is disabled",
-                          ClaimRef(claim), request.name));
+        Fatal(
+            fmt::format("claim {}, request {}: has subrequests, but the DRAPrioritizedList "
+                        "feature is disabled",
+                        ClaimRef(claim), request.name));
         return fatal();
       }
       if (has_subs) {
@@ -725,9 +730,9 @@ AllocateOutcome AllocationRun::Run() {
     for (size_t i = 0; i < claim.spec.constraints.size(); ++i) {
       const DeviceConstraint& con = claim.spec.constraints[i];
       if (!con.match_attribute) {
-        Fatal(fmt::format(
-            "claim {}, constraint #{}: empty constraint (unsupported constraint type?)",
-            ClaimRef(claim), i));
+        Fatal(
+            fmt::format("claim {}, constraint #{}: empty constraint (unsupported constraint type?)",
+                        ClaimRef(claim), i));
         return fatal();
       }
       MatchAttribute m;
@@ -764,7 +769,10 @@ AllocateOutcome AllocationRun::Run() {
 Allocator::Allocator(Features features, std::shared_ptr<const SliceIndex> index,
                      std::unordered_set<DeviceId, DeviceIdHash> allocated,
                      cel::SelectorCache* cache)
-    : features_(features), index_(std::move(index)), allocated_(std::move(allocated)), cache_(cache) {}
+    : features_(features),
+      index_(std::move(index)),
+      allocated_(std::move(allocated)),
+      cache_(cache) {}
 
 AllocateOutcome Allocator::Allocate(const Node& node,
                                     std::span<const ResourceClaim* const> claims) const {

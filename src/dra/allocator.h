@@ -35,10 +35,10 @@ inline constexpr int kFirstAvailableDeviceRequestMaxSize = 8;
 // The outcome of Allocate on one node.
 struct AllocateOutcome {
   enum class Kind : uint8_t {
-    kAllocated,      // results holds one AllocationResult per claim
-    kNoSolution,     // the claims do not fit on the node (upstream: nil, nil)
-    kFailedOnNode,   // ErrFailedAllocationOnNode: message for this node only
-    kError,          // a fatal error (a CEL runtime error, an invalid claim)
+    kAllocated,     // results holds one AllocationResult per claim
+    kNoSolution,    // the claims do not fit on the node (upstream: nil, nil)
+    kFailedOnNode,  // ErrFailedAllocationOnNode: message for this node only
+    kError,         // a fatal error (a CEL runtime error, an invalid claim)
   };
   Kind kind = Kind::kNoSolution;
   std::vector<AllocationResult> results;

@@ -1,7 +1,6 @@
 #include "dra/allocator.h"
 
 #include <gtest/gtest.h>
-
 #include <simdjson.h>
 
 #include <string>
@@ -31,10 +30,12 @@ class AllocatorTest : public ::testing::Test {
   }
 
   void Class(const std::string& name, const std::string& cel = "") {
-    std::string sel = cel.empty() ? "" : R"(,"selectors":[{"cel":{"expression":")" + cel + R"("}}])";
-    classes_.push_back(Decode<DeviceClass>(
-        R"({"metadata":{"name":")" + name + R"("},"spec":{)" + sel.substr(sel.empty() ? 0 : 1) + "}}",
-        [](auto e, auto f, auto w) { return DecodeDeviceClass(e, f, w); }));
+    std::string sel =
+        cel.empty() ? "" : R"(,"selectors":[{"cel":{"expression":")" + cel + R"("}}])";
+    classes_.push_back(
+        Decode<DeviceClass>(R"({"metadata":{"name":")" + name + R"("},"spec":{)" +
+                                sel.substr(sel.empty() ? 0 : 1) + "}}",
+                            [](auto e, auto f, auto w) { return DecodeDeviceClass(e, f, w); }));
   }
   void Slice(const std::string& json) {
     slices_.push_back(Decode<ResourceSlice>(
@@ -46,11 +47,10 @@ class AllocatorTest : public ::testing::Test {
     std::string devices;
     for (int i = 0; i < n; ++i) {
       if (i > 0) devices += ",";
-      devices += R"({"name":"gpu-)" + std::to_string(i) +
-                 R"(","attributes":{"model":{"string":")" + model +
-                 R"("},"index":{"int":)" + std::to_string(i) +
-                 R"(},"resource.kubernetes.io/pcieRoot":{"string":"root-)" +
-                 std::to_string(i / 2) + R"("}},"capacity":{"memory":{"value":"80Gi"}}})";
+      devices += R"({"name":"gpu-)" + std::to_string(i) + R"(","attributes":{"model":{"string":")" +
+                 model + R"("},"index":{"int":)" + std::to_string(i) +
+                 R"(},"resource.kubernetes.io/pcieRoot":{"string":"root-)" + std::to_string(i / 2) +
+                 R"("}},"capacity":{"memory":{"value":"80Gi"}}})";
     }
     Slice(R"({"metadata":{"name":")" + node + "-" + driver + R"("},"spec":{"driver":")" + driver +
           R"(","pool":{"name":")" + node + R"(","generation":1,"resourceSliceCount":1},)" +
@@ -107,7 +107,7 @@ TEST_F(AllocatorTest, FirstFreeDevicesInSliceOrder) {
   AllocateOutcome out = Allocate("node-1", {Id("gpu.example.com", "node-1", "gpu-0")});
   ASSERT_EQ(out.kind, AllocateOutcome::Kind::kAllocated) << out.message;
   EXPECT_EQ(Devices(out), (std::vector<std::string>{"gpu:gpu.example.com/node-1/gpu-1",
-                                                     "gpu:gpu.example.com/node-1/gpu-2"}));
+                                                    "gpu:gpu.example.com/node-1/gpu-2"}));
   ASSERT_TRUE(out.results[0].node_selector.has_value());
   EXPECT_EQ(out.results[0].node_selector->terms[0].match_fields[0].values,
             std::vector<std::string>{"node-1"});
@@ -125,7 +125,7 @@ TEST_F(AllocatorTest, MatchAttributeBacktracks) {
   AllocateOutcome out = Allocate("node-1", {Id("gpu.example.com", "node-1", "gpu-0")});
   ASSERT_EQ(out.kind, AllocateOutcome::Kind::kAllocated) << out.message;
   EXPECT_EQ(Devices(out), (std::vector<std::string>{"a:gpu.example.com/node-1/gpu-2",
-                                                     "b:gpu.example.com/node-1/gpu-3"}));
+                                                    "b:gpu.example.com/node-1/gpu-3"}));
 }
 
 TEST_F(AllocatorTest, MatchAttributeOfTheDriversDomain) {
@@ -148,14 +148,15 @@ TEST_F(AllocatorTest, FirstAvailableFallsBackToALaterSubrequest) {
   AllocateOutcome out = Allocate("node-1");
   ASSERT_EQ(out.kind, AllocateOutcome::Kind::kAllocated) << out.message;
   EXPECT_EQ(Devices(out), (std::vector<std::string>{"gpu/a100:gpu.example.com/node-1/gpu-0",
-                                                     "gpu/a100:gpu.example.com/node-1/gpu-1"}));
+                                                    "gpu/a100:gpu.example.com/node-1/gpu-1"}));
 }
 
 TEST_F(AllocatorTest, FirstAvailableNeedsTheGate) {
   features_.prioritized_list = false;
   Class("gpu");
   Gpus("node-1", 1);
-  Claim("c", R"({"requests":[{"name":"gpu","firstAvailable":[{"name":"x","deviceClassName":"gpu"}]}]})");
+  Claim("c",
+        R"({"requests":[{"name":"gpu","firstAvailable":[{"name":"x","deviceClassName":"gpu"}]}]})");
   AllocateOutcome out = Allocate("node-1");
   EXPECT_EQ(out.kind, AllocateOutcome::Kind::kError);
   EXPECT_EQ(out.message,
@@ -166,7 +167,9 @@ TEST_F(AllocatorTest, FirstAvailableNeedsTheGate) {
 TEST_F(AllocatorTest, AllDevicesAndAnIncompletePool) {
   Class("gpu");
   Gpus("node-1", 3);
-  Claim("c", R"({"requests":[{"name":"gpu","exactly":{"deviceClassName":"gpu","allocationMode":"All"}}]})");
+  Claim(
+      "c",
+      R"({"requests":[{"name":"gpu","exactly":{"deviceClassName":"gpu","allocationMode":"All"}}]})");
   AllocateOutcome out = Allocate("node-1");
   ASSERT_EQ(out.kind, AllocateOutcome::Kind::kAllocated) << out.message;
   EXPECT_EQ(Devices(out).size(), 3u);
@@ -206,7 +209,8 @@ TEST_F(AllocatorTest, PoolsByDriverThenName) {
 TEST_F(AllocatorTest, AdminAccessSharesAllocatedDevices) {
   Class("gpu");
   Gpus("node-1", 1);
-  Claim("c", R"({"requests":[{"name":"mon","exactly":{"deviceClassName":"gpu","adminAccess":true}}]})");
+  Claim("c",
+        R"({"requests":[{"name":"mon","exactly":{"deviceClassName":"gpu","adminAccess":true}}]})");
   AllocateOutcome out = Allocate("node-1", {Id("gpu.example.com", "node-1", "gpu-0")});
   ASSERT_EQ(out.kind, AllocateOutcome::Kind::kAllocated) << out.message;
   EXPECT_EQ(Devices(out), (std::vector<std::string>{"mon:gpu.example.com/node-1/gpu-0(admin)"}));

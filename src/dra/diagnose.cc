@@ -56,9 +56,9 @@ std::vector<Finding> DiagnoseNode(const SliceIndex& index, const Allocator& allo
   std::vector<std::string> unusable_pools;
   for (const Pool& pool : **pools) {
     if (pool.incomplete || pool.invalid) {
-      unusable_pools.push_back(pool.Id() + (pool.incomplete ? " (incomplete)" : " (invalid: " +
-                                                                                   pool.invalid_reason +
-                                                                                   ")"));
+      unusable_pools.push_back(pool.Id() + (pool.incomplete
+                                                ? " (incomplete)"
+                                                : " (invalid: " + pool.invalid_reason + ")"));
       continue;
     }
     for (uint32_t s : pool.slices) {
@@ -133,9 +133,9 @@ std::vector<Finding> DiagnoseNode(const SliceIndex& index, const Allocator& allo
             if (!sels[i].cel) continue;
             std::vector<Candidate> kept;
             std::string err;
-            const std::string where =
-                of_class ? fmt::format("class {} selector #{}", cls->meta.name, i)
-                         : fmt::format("request {} selector #{}", alt.name, i);
+            const std::string where = of_class
+                                          ? fmt::format("class {} selector #{}", cls->meta.name, i)
+                                          : fmt::format("request {} selector #{}", alt.name, i);
             if (!filter(pass, *sels[i].cel, &kept, &err)) {
               f.kind = "error";
               f.selector = *sels[i].cel;
@@ -146,11 +146,11 @@ std::vector<Finding> DiagnoseNode(const SliceIndex& index, const Allocator& allo
             if (kept.empty()) {
               f.kind = of_class ? "classSelector" : "requestSelector";
               f.selector = *sels[i].cel;
-              f.message = fmt::format("request {}: {} `{}` matches none of the {} device(s) {} "
-                                      "on node {}",
-                                      alt.name, where, *sels[i].cel, pass.size(),
-                                      pass.size() == devices.size() ? "offered" : "left",
-                                      node.meta.name);
+              f.message = fmt::format(
+                  "request {}: {} `{}` matches none of the {} device(s) {} "
+                  "on node {}",
+                  alt.name, where, *sels[i].cel, pass.size(),
+                  pass.size() == devices.size() ? "offered" : "left", node.meta.name);
               stopped = true;
               return;
             }
@@ -180,11 +180,12 @@ std::vector<Finding> DiagnoseNode(const SliceIndex& index, const Allocator& allo
         if ((all && !taken.empty()) || free < needed) {
           f.kind = taken.empty() ? "count" : "allocated";
           f.holders = Holders(index.state(), taken);
-          f.message = fmt::format("request {} needs {} device(s) of class {}{}; node {} has {} "
-                                  "matching, {} free",
-                                  alt.name, all ? "all" : std::to_string(needed), cls->meta.name,
-                                  alt.selectors->empty() ? "" : " and its selectors",
-                                  node.meta.name, pass.size(), free);
+          f.message = fmt::format(
+              "request {} needs {} device(s) of class {}{}; node {} has {} "
+              "matching, {} free",
+              alt.name, all ? "all" : std::to_string(needed), cls->meta.name,
+              alt.selectors->empty() ? "" : " and its selectors", node.meta.name, pass.size(),
+              free);
           if (!f.holders.empty()) f.message += " (allocated to " + Join(f.holders) + ")";
           req_findings.push_back(std::move(f));
           continue;
@@ -212,8 +213,9 @@ std::vector<Finding> DiagnoseNode(const SliceIndex& index, const Allocator& allo
                   " meets the claim's constraint(s): " + Join(parts, 8);
     } else {
       f.kind = "count";
-      f.message = "each request fits alone, but the node's free devices cannot serve all of "
-                  "the pod's requests together";
+      f.message =
+          "each request fits alone, but the node's free devices cannot serve all of "
+          "the pod's requests together";
     }
     out.push_back(std::move(f));
   }

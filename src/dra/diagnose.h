@@ -20,10 +20,10 @@ struct Finding {
   std::string request;  // "gpu", or "gpu/a100" for a firstAvailable entry; "" for the node
   // noDevices, classSelector, requestSelector, allocated, count, constraint, error
   std::string kind;
-  std::string selector;  // the CEL expression of a selector finding
-  int needed = 0;        // devices the request asks for
-  int matching = 0;      // devices of the node its class and selectors accept
-  int free = 0;          // of those, not allocated
+  std::string selector;              // the CEL expression of a selector finding
+  int needed = 0;                    // devices the request asks for
+  int matching = 0;                  // devices of the node its class and selectors accept
+  int free = 0;                      // of those, not allocated
   std::vector<std::string> holders;  // claims holding the matching devices
   std::string message;               // one line
 };

@@ -6,7 +6,8 @@ Result<std::optional<std::string>> ClaimName(const Pod& pod, const PodResourceCl
                                              bool* must_check_owner) {
   if (must_check_owner != nullptr) *must_check_owner = false;
   const std::string key = std::string(Str(pod.meta.ns)) + "/" + pod.meta.name;
-  if (!claim.resource_claim_name.empty()) return std::optional<std::string>(claim.resource_claim_name);
+  if (!claim.resource_claim_name.empty())
+    return std::optional<std::string>(claim.resource_claim_name);
   if (!claim.resource_claim_template_name.empty()) {
     for (const PodResourceClaimStatus& s : pod.resource_claim_statuses) {
       if (s.name != claim.name) continue;
@@ -29,8 +30,8 @@ std::string NotForPod(const Pod& pod, const ResourceClaim& claim) {
     }
   }
   if (claim.meta.ns == pod.meta.ns && controlled) return {};
-  return "ResourceClaim " + claim.Key() + " was not created for pod " + std::string(Str(pod.meta.ns)) +
-         "/" + pod.meta.name + " (pod is not owner)";
+  return "ResourceClaim " + claim.Key() + " was not created for pod " +
+         std::string(Str(pod.meta.ns)) + "/" + pod.meta.name + " (pod is not owner)";
 }
 
 std::vector<uint32_t> PodClaimIndices(const Pod& pod, const DraState& dra) {

@@ -23,12 +23,13 @@ namespace ksched::dra {
 // The allocator's optional behaviours (structured.Features), from the
 // scheduler's DRA feature gates.
 struct Features {
-  bool admin_access = false;            // DRAAdminAccess
-  bool prioritized_list = false;        // DRAPrioritizedList
-  bool partitionable_devices = false;   // DRAPartitionableDevices
-  bool device_taints = false;           // DRADeviceTaints
-  bool device_binding_and_status = false;  // DRADeviceBindingConditions && DRAResourceClaimDeviceStatus
-  bool consumable_capacity = false;     // DRAConsumableCapacity
+  bool admin_access = false;           // DRAAdminAccess
+  bool prioritized_list = false;       // DRAPrioritizedList
+  bool partitionable_devices = false;  // DRAPartitionableDevices
+  bool device_taints = false;          // DRADeviceTaints
+  bool device_binding_and_status =
+      false;                         // DRADeviceBindingConditions && DRAResourceClaimDeviceStatus
+  bool consumable_capacity = false;  // DRAConsumableCapacity
 };
 
 // A node-selection rule compiled (a slice's or a device's nodeSelector).
@@ -71,8 +72,7 @@ class SliceIndex {
   // NodeMatches for a slice's (or a per-device) node selection; an error
   // message in *error when the selector does not parse.
   bool SliceMatches(uint32_t slice, const Node& node, std::string* error) const;
-  bool DeviceMatches(uint32_t slice, uint32_t device, const Node& node,
-                     std::string* error) const;
+  bool DeviceMatches(uint32_t slice, uint32_t device, const Node& node, std::string* error) const;
 
   // GatherPools for `node`, sorted by driver then pool (refsched135's order
   // for upstream's map). Kept per node name; `features` must be the same on

@@ -16,8 +16,7 @@ void ExplainDeviceClaims(const NodeContext& c, std::string_view reason, std::vec
   const Node& node = c.node_object();
   if (reason == "resourceclaim not available on the node") {
     for (const drp::ClaimInfo& info : d->claims) {
-      if (!info.available_on ||
-          info.available_on->terms.Matches(node.meta.labels, node.meta.name))
+      if (!info.available_on || info.available_on->terms.Matches(node.meta.labels, node.meta.name))
         continue;
       Cause cause;
       cause.reason = std::string(reason);

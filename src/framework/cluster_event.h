@@ -158,9 +158,8 @@ std::string_view QueueingHintName(QueueingHint h);  // "QueueSkip", "Queue", "Er
 
 // Upstream's QueueingHintFn: whether `event` (its objects before and after)
 // may make `pod`, which the registering plugin rejected, schedulable.
-using QueueingHintFn =
-    std::function<QueueingHint(const Pod& pod, const EventObject& old_obj,
-                               const EventObject& new_obj)>;
+using QueueingHintFn = std::function<QueueingHint(const Pod& pod, const EventObject& old_obj,
+                                                  const EventObject& new_obj)>;
 
 // Upstream's ClusterEventWithHint; no hint means kQueue.
 struct ClusterEventWithHint {

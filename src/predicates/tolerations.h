@@ -26,15 +26,6 @@ bool ToleratesTaint(const Toleration& toleration, const Taint& taint,
 bool TolerationsTolerateTaint(const std::vector<Toleration>& tolerations, const Taint& taint,
                               bool comparison_operators = false);
 
-// The same with v1.35's TaintTolerationComparisonOperators (alpha): when
-// `comparison_operators` is set, operators Lt and Gt tolerate a taint whose
-// value, as a decimal integer, is below / above the toleration's (values
-// that are not canonical decimal int64s never match); without it they never
-// match, as an unknown operator.
-bool ToleratesTaint(const Toleration& toleration, const Taint& taint, bool comparison_operators);
-bool TolerationsTolerateTaint(const std::vector<Toleration>& tolerations, const Taint& taint,
-                              bool comparison_operators);
-
 // A long list of tolerations, indexed to be asked about many taints.
 //
 // TolerationsTolerateTaint scans the list for each taint, so thousands of

@@ -64,8 +64,7 @@ class FakeNormalize final : public ScoreExtensions {
 class FakeScoreOnly final : public FakeBase, public ScorePlugin {
  public:
   using FakeBase::FakeBase;
-  Status Score(const CycleState&, const Pod&, const NodeInfo& node,
-               int64_t* score) const override {
+  Status Score(const CycleState&, const Pod&, const NodeInfo& node, int64_t* score) const override {
     *score = spec_->score_fn ? spec_->score_fn(node) : 0;
     return Status();
   }
@@ -101,8 +100,7 @@ class FakeAll final : public FakeBase,
     ++*spec_->filter_calls;
     return spec_->filter_fn ? spec_->filter_fn(pod, node) : Status();
   }
-  Status Score(const CycleState&, const Pod&, const NodeInfo& node,
-               int64_t* score) const override {
+  Status Score(const CycleState&, const Pod&, const NodeInfo& node, int64_t* score) const override {
     *score = spec_->score_fn ? spec_->score_fn(node) : 0;
     return Status();
   }
@@ -120,12 +118,18 @@ template <size_t I>
 std::unique_ptr<Plugin> NewFake(const config::PluginArgs&, Handle*, Status*) {
   const FakeSpec* spec = &FakeSpecs()[I];
   switch (spec->kind) {
-    case FakeKind::kQueueSort: return std::make_unique<FakeQueueSort>(spec);
-    case FakeKind::kBinder: return std::make_unique<FakeBinder>(spec);
-    case FakeKind::kAll: return std::make_unique<FakeAll>(spec);
-    case FakeKind::kFilter: return std::make_unique<FakeFilterOnly>(spec);
-    case FakeKind::kScore: return std::make_unique<FakeScoreOnly>(spec);
-    case FakeKind::kPostFilter: return std::make_unique<FakePostFilter>(spec);
+    case FakeKind::kQueueSort:
+      return std::make_unique<FakeQueueSort>(spec);
+    case FakeKind::kBinder:
+      return std::make_unique<FakeBinder>(spec);
+    case FakeKind::kAll:
+      return std::make_unique<FakeAll>(spec);
+    case FakeKind::kFilter:
+      return std::make_unique<FakeFilterOnly>(spec);
+    case FakeKind::kScore:
+      return std::make_unique<FakeScoreOnly>(spec);
+    case FakeKind::kPostFilter:
+      return std::make_unique<FakePostFilter>(spec);
   }
   return nullptr;
 }

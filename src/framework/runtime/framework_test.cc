@@ -69,7 +69,8 @@ class RuntimeTest : public ::testing::Test {
   ClusterState cluster_ = TestCluster(kThreeNodes);
   NominatedPods nominated_;
   std::vector<RegistryEntry> registry_;
-  Pod pod_ = TestPod(R"({"kind":"Pod","metadata":{"name":"p","uid":"p"},"spec":{"containers":[{"name":"c"}]}})");
+  Pod pod_ = TestPod(
+      R"({"kind":"Pod","metadata":{"name":"p","uid":"p"},"spec":{"containers":[{"name":"c"}]}})");
 };
 
 Status FailOn(const NodeInfo& node, std::string_view name, std::string reason) {
@@ -320,8 +321,8 @@ TEST_F(RuntimeTest, MultiPointExpandsWithOverridesFirst) {
   Add("C", FakeKind::kAll);
   Add("D", FakeKind::kScore);
   config::Profile p;
-  p.plugins.multi_point.enabled = {{"Sort", 0}, {"Binder", 0}, {"A", 3}, {"B", 0}, {"C", 0},
-                                   {"D", 0}};
+  p.plugins.multi_point.enabled = {{"Sort", 0}, {"Binder", 0}, {"A", 3},
+                                   {"B", 0},    {"C", 0},      {"D", 0}};
   // Score: C re-configured (an override, first), D disabled.
   p.plugins.score.enabled = {{"C", 5}};
   p.plugins.score.disabled = {{"D", 0}};

@@ -20,14 +20,16 @@
 // scores 0 (the plugin is still listed), and PostFilter has no claim to
 // deallocate, whose reason starts every FitError's PostFilter text before
 // DefaultPreemption's.
+#include "framework/plugins/dynamicresources/dynamic_resources.h"
+
 #include <algorithm>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <set>
 #include <string>
-#include <unordered_map>
 #include <type_traits>
+#include <unordered_map>
 #include <unordered_set>
 #include <utility>
 #include <vector>
@@ -36,7 +38,6 @@
 #include "dra/allocator.h"
 #include "dra/pod_claims.h"
 #include "dra/slice_index.h"
-#include "framework/plugins/dynamicresources/dynamic_resources.h"
 #include "framework/plugins/dynamicresources/dynamic_resources_hints.h"
 #include "framework/plugins/names/names.h"
 #include "framework/plugins/registry_factories.h"
@@ -169,7 +170,8 @@ class DynamicResources final : public PreEnqueuePlugin,
                                 "disabled");
           }
           for (const DeviceSubRequest& sub : request.first_available) {
-            if (Status st = ValidateDeviceClass(sub.device_class_name, request.name + "/" + sub.name);
+            if (Status st =
+                    ValidateDeviceClass(sub.device_class_name, request.name + "/" + sub.name);
                 !st.IsSuccess())
               return st;
           }
@@ -200,8 +202,8 @@ class DynamicResources final : public PreEnqueuePlugin,
               allocated.insert(DeviceId{Intern(r.driver), Intern(r.pool), Intern(r.device)});
         }
       }
-      d.allocator = std::make_unique<dra::Allocator>(features_, index_, std::move(allocated),
-                                                     &cel_cache_);
+      d.allocator =
+          std::make_unique<dra::Allocator>(features_, index_, std::move(allocated), &cel_cache_);
       d.claims = std::move(claims);
       for (size_t i = 0; i < d.claims.size(); ++i) {
         if (d.claims[i].claim.allocation) continue;
@@ -442,8 +444,8 @@ class DynamicResources final : public PreEnqueuePlugin,
           claim.finalizers.emplace_back(kResourceClaimFinalizer);
         claim.allocation = *info.allocation;
       }
-      claim.reserved_for.push_back(ResourceClaimConsumerReference{"", "pods", pod.meta.name,
-                                                                  pod.meta.uid});
+      claim.reserved_for.push_back(
+          ResourceClaimConsumerReference{"", "pods", pod.meta.name, pod.meta.uid});
       dra->UpdateClaim(info.index, claim);
       info.claim = std::move(claim);
     }

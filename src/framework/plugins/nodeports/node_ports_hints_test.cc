@@ -15,7 +15,8 @@ std::shared_ptr<const Pod> PodWithPort(const std::string& node, int port) {
 }
 
 TEST(NodePortsHints, QueueWhenABoundPodHoldingAWantedPortGoes) {
-  const Pod& pod = *PodWithPort("", 8080);
+  const std::shared_ptr<const Pod> pod_owner = PodWithPort("", 8080);
+  const Pod& pod = *pod_owner;
   EXPECT_EQ(NodePortsAfterPodDeleted(pod, EventObject(PodWithPort("n", 8080)), {}),
             QueueingHint::kQueue);
   EXPECT_EQ(NodePortsAfterPodDeleted(pod, EventObject(PodWithPort("n", 9090)), {}),

@@ -146,7 +146,7 @@ TEST(NodeResourcesBalancedAllocationVersions, PodLevelAndResizedRequestsInV135) 
   ContainerStatus cs;
   cs.name = "c";
   cs.resources.emplace();
-  cs.resources->requests = {{Intern("cpu"), 1, 1000}};
+  cs.resources->requests = {{.name = Intern("cpu"), .value = 1, .milli = 1000}};
   resized.container_statuses.push_back(cs);
   // cpu 0.025 (v1.26) or 0.25 (v1.35), memory 0.
   EXPECT_EQ(run(BalancedAllocation({}), resized), 98);

@@ -41,7 +41,8 @@ TEST(FitHints, RegistersPodDeleteAndScaleDownAndNodeAddAndAllocatable) {
 }
 
 TEST(FitHints, ADeletedPodHelpsOnlyWhenItWasBoundOrNominated) {
-  const Pod& target = *PodOn("target", "", "2");
+  const std::shared_ptr<const Pod> target_owner = PodOn("target", "", "2");
+  const Pod& target = *target_owner;
   EXPECT_EQ(FitAfterPodEvent(kOptions, target, EventObject(PodOn("bound", "n", "1")), {}),
             QueueingHint::kQueue);
   EXPECT_EQ(FitAfterPodEvent(kOptions, target, EventObject(PodOn("pending", "", "1")), {}),
@@ -51,7 +52,8 @@ TEST(FitHints, ADeletedPodHelpsOnlyWhenItWasBoundOrNominated) {
 }
 
 TEST(FitHints, AScaleDownHelpsWhenABoundPodReleasesWhatThePodRequests) {
-  const Pod& target = *PodOn("target", "", "2");
+  const std::shared_ptr<const Pod> target_owner = PodOn("target", "", "2");
+  const Pod& target = *target_owner;
   EXPECT_EQ(FitAfterPodEvent(kOptions, target, EventObject(PodOn("b", "n", "2")),
                              EventObject(PodOn("b", "n", "1"))),
             QueueingHint::kQueue);
@@ -66,7 +68,8 @@ TEST(FitHints, AScaleDownHelpsWhenABoundPodReleasesWhatThePodRequests) {
 }
 
 TEST(FitHints, ANodeHelpsWhenThePodFitsItAndItGrew) {
-  const Pod& target = *PodOn("target", "", "3");
+  const std::shared_ptr<const Pod> target_owner = PodOn("target", "", "3");
+  const Pod& target = *target_owner;
   EXPECT_EQ(FitAfterNodeChange(kOptions, target, {}, EventObject(NodeWith("4"))),
             QueueingHint::kQueue);
   EXPECT_EQ(FitAfterNodeChange(kOptions, target, {}, EventObject(NodeWith("2"))),

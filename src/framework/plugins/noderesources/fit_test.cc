@@ -69,7 +69,8 @@ TEST(NodeResourcesFitRequest, InitContainersMaxAndOverheadAdded) {
     "containers":[
       {"name":"c1","resources":{"requests":{"cpu":"2","memory":"1G"}}},
       {"name":"c2","resources":{"requests":{"cpu":"1","memory":"1G"}}}]})");
-  pod.spec.overhead = {{Intern("cpu"), 1, 500}, {Intern("memory"), 1000, 1000000}};
+  pod.spec.overhead = {{.name = Intern("cpu"), .value = 1, .milli = 500},
+                       {.name = Intern("memory"), .value = 1000, .milli = 1000000}};
   Resource r = ComputePodResourceRequest(pod);
   EXPECT_EQ(r.milli_cpu, 3500);
   EXPECT_EQ(r.memory, 3000001000);
@@ -186,7 +187,7 @@ TEST(NodeResourcesFitScore, OverheadAddsWholeUnitsEvenForCpu) {
   Pod pod = PendingRequesting(R"("cpu":"499m")");
   EXPECT_EQ(RunScore(*fit, pod, c.node_info(0)), 49);
   // 250m of overhead is Value() 1 in upstream's scoring: 500/1000 -> 50.
-  pod.spec.overhead = {{Intern("cpu"), 1, 250}};
+  pod.spec.overhead = {{.name = Intern("cpu"), .value = 1, .milli = 250}};
   EXPECT_EQ(RunScore(*fit, pod, c.node_info(0)), 50);
 }
 
@@ -346,8 +347,9 @@ TEST(NodeResourcesFitVersions, ScoreAddsOverheadAsAQuantityInV135) {
   const std::vector<std::string> items = {NodeJson("n", R"("cpu":"4","memory":"8Gi","pods":"10")")};
   ClusterState c126 = Cluster(items), c135 = Cluster135(items);
   Pod pod = PendingRequesting(R"("cpu":"1","memory":"1Gi")");
-  pod.spec.overhead = {{Intern("cpu"), 1, 250},
-                       {Intern("memory"), 100 << 20, int64_t{100 << 20} * 1000}};
+  pod.spec.overhead = {
+      {.name = Intern("cpu"), .value = 1, .milli = 250},
+      {.name = Intern("memory"), .value = 100 << 20, .milli = int64_t{100 << 20} * 1000}};
   const int64_t mem = (8192 - 1124) * 100 / 8192;  // 86
   EXPECT_EQ(RunScore(*MakeFit(), pod, c126.node_info(0)), ((4000 - 1001) * 100 / 4000 + mem) / 2);
   EXPECT_EQ(RunScore(*MakeFit135(), pod, c135.node_info(0)),

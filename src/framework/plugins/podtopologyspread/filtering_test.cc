@@ -463,10 +463,9 @@ TEST(PodTopologySpreadFilterVersions, InvalidSelectorErrorWrappedOnceMoreInV135)
     CycleState state;
     Status s = plugin.PreFilter(&state, PodWith({constraint}), nullptr);
     EXPECT_TRUE(s.IsError());
-    const std::string want = std::string(v == SchedulerVersion::kV135
-                                              ? "get constraints from pod: "
-                                              : "") +
-                             "obtaining pod's hard topology spread constraints: ";
+    const std::string want =
+        std::string(v == SchedulerVersion::kV135 ? "get constraints from pod: " : "") +
+        "obtaining pod's hard topology spread constraints: ";
     EXPECT_EQ(s.Message().rfind(want, 0), 0u) << s.Message();
   }
 }

@@ -14,7 +14,8 @@ std::shared_ptr<const Pod> PodNamed(const std::string& uid) {
 }
 
 TEST(SchedulingGatesHints, OnlyThePodsOwnGatesCount) {
-  const Pod& pod = *PodNamed("p");
+  const std::shared_ptr<const Pod> pod_owner = PodNamed("p");
+  const Pod& pod = *pod_owner;
   EXPECT_EQ(SchedulingGatesAfterGatesEliminated(pod, EventObject(PodNamed("p")),
                                                 EventObject(PodNamed("p"))),
             QueueingHint::kQueue);

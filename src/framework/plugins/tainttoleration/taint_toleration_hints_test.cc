@@ -18,7 +18,8 @@ std::shared_ptr<const Pod> PodNamed(const std::string& uid, const std::string& t
 }
 
 TEST(TaintTolerationHints, QueueWhenTheLastUntoleratedTaintGoes) {
-  const Pod& pod = *PodNamed("p");
+  const std::shared_ptr<const Pod> pod_owner = PodNamed("p");
+  const Pod& pod = *pod_owner;
   const std::string gpu = R"([{"key":"gpu","effect":"NoSchedule"}])";
   EXPECT_EQ(TaintTolerationAfterNodeChange(pod, {}, EventObject(NodeTainted("[]"))),
             QueueingHint::kQueue);
@@ -38,7 +39,8 @@ TEST(TaintTolerationHints, QueueWhenTheLastUntoleratedTaintGoes) {
 }
 
 TEST(TaintTolerationHints, OnlyThePodsOwnTolerationUpdateCounts) {
-  const Pod& pod = *PodNamed("p");
+  const std::shared_ptr<const Pod> pod_owner = PodNamed("p");
+  const Pod& pod = *pod_owner;
   EXPECT_EQ(TaintTolerationAfterPodTolerationChange(pod, EventObject(PodNamed("p")),
                                                     EventObject(PodNamed("p"))),
             QueueingHint::kQueue);
