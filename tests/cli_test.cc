@@ -392,7 +392,8 @@ TEST(Cli, BenchDetailsDecidesAsBenchAndCountsReplaysBytes) {
   EXPECT_FALSE(nlohmann::json::parse(plain.out)[0].contains("outputBytes"));
 }
 
-// One truth for the documentation: README, docs/ and --help say the same.
+// One truth for the documentation: docs/ and --help say the same. (docs/cli.md,
+// the whole --help, is checked by CTest cli_doc: tests/cli_doc_test.sh.)
 std::string SourceFile(const std::string& rel) {
   std::ifstream in(std::string(KSCHED_SOURCE_DIR) + "/" + rel);
   return std::string(std::istreambuf_iterator<char>(in), {});
@@ -409,10 +410,10 @@ std::string Squash(const std::string& text) {
   return out;
 }
 
-TEST(Cli, DefaultsReadTheSameInHelpReadmeAndDocs) {
-  const std::string readme = Squash(SourceFile("README.md"));
+TEST(Cli, DefaultsReadTheSameInHelpAndDocs) {
+  const std::string usage_md = Squash(SourceFile("docs/usage.md"));
   const std::string run_md = Squash(SourceFile("docs/run.md"));
-  ASSERT_FALSE(readme.empty());
+  ASSERT_FALSE(usage_md.empty());
   ASSERT_FALSE(run_md.empty());
   const std::string percentage =
       "kube-scheduler's default is 50 in v1.15 and 0 (adaptive) in v1.26, either of which only "
@@ -420,7 +421,7 @@ TEST(Cli, DefaultsReadTheSameInHelpReadmeAndDocs) {
   const std::string tie_break =
       "round-robin picks as kube-scheduler's selectHost does (v1.15 rotates among them, v1.26 "
       "picks one at random)";
-  std::vector<std::pair<std::string, std::string>> texts = {{"README.md", readme}};
+  std::vector<std::pair<std::string, std::string>> texts = {{"docs/usage.md", usage_md}};
   for (const char* cmd : {"--help", "schedule --help", "capacity --help", "drain --help"}) {
     CommandRun r = Ksched(cmd);
     ASSERT_EQ(r.status, 0) << cmd;
@@ -431,7 +432,7 @@ TEST(Cli, DefaultsReadTheSameInHelpReadmeAndDocs) {
     EXPECT_NE(text.find(tie_break), std::string::npos) << where << ": " << text;
   }
   // `run` keeps kube-scheduler's defaults (the engine's upstream percentage):
-  // its help, docs/run.md, README and the top-level help agree.
+  // its help, docs/run.md, docs/usage.md and the top-level help agree.
   CommandRun run = Ksched("run --help");
   ASSERT_EQ(run.status, 0);
   const std::string run_help = Squash(run.out);
@@ -445,9 +446,9 @@ TEST(Cli, DefaultsReadTheSameInHelpReadmeAndDocs) {
                         "`percentageOfNodesToScore`, else adaptive (0); v1.15: 50 |"),
             std::string::npos);
   EXPECT_NE(run_md.find("| `--tie-break name\\|round-robin` | `round-robin` |"), std::string::npos);
-  EXPECT_NE(readme.find("`ksched run` keeps kube-scheduler's: `--tie-break round-robin` and, for "
-                        "`--percentage-of-nodes-to-score`, the engine's upstream default (v1.26: "
-                        "`--config`'s percentageOfNodesToScore, else adaptive; v1.15: 50)"),
+  EXPECT_NE(usage_md.find("`ksched run` keeps kube-scheduler's: `--tie-break round-robin` and, for "
+                          "`--percentage-of-nodes-to-score`, the engine's upstream default (v1.26: "
+                          "`--config`'s percentageOfNodesToScore, else adaptive; v1.15: 50)"),
             std::string::npos);
   EXPECT_NE(texts[1].second.find("run keeps kube-scheduler's: --tie-break round-robin and, for "
                                  "--percentage-of-nodes-to-score, the engine's upstream default: "
@@ -460,40 +461,6 @@ TEST(Cli, DefaultsReadTheSameInHelpReadmeAndDocs) {
                                  "higher spec.priority first, then the order in the file"),
             std::string::npos)
       << texts[2].second;
-}
-
-// README's synopses of capacity and drain name every flag --help lists (the
-// common scheduler flags are listed once, after the table).
-TEST(Cli, ReadmeSynopsesNameEveryFlag) {
-  const std::string readme = SourceFile("README.md");
-  const std::string common = readme.substr(readme.find("Common flags of `schedule`"));
-  for (const char* cmd : {"schedule", "capacity", "drain"}) {
-    const std::string head = std::string("| `ksched ") + cmd + " ";
-    const size_t at = readme.find(head);
-    ASSERT_NE(at, std::string::npos) << cmd;
-    const std::string row = readme.substr(at, readme.find('\n', at) - at);
-    const std::string synopsis = row.substr(0, row.find("` |"));
-    CommandRun help = Ksched(std::string(cmd) + " --help");
-    ASSERT_EQ(help.status, 0);
-    // The options, after "Options:": "  -f,--filename TEXT ...", "  --max INT ...".
-    std::istringstream lines(help.out.substr(help.out.find("Options:")));
-    std::string line;
-    size_t flags = 0;
-    while (std::getline(lines, line)) {
-      const size_t start = line.find_first_not_of(' ');
-      if (start == std::string::npos || line[start] != '-' || start > 2) continue;
-      const std::string names = line.substr(start, line.find_first_of(" =", start) - start);
-      // "-f,--filename": the short name is the one a synopsis uses.
-      const std::string flag = names.substr(0, names.find(','));
-      if (flag == "-h" || flag == "--warnings") continue;
-      ++flags;
-      const bool in_synopsis = synopsis.find(flag + " ") != std::string::npos ||
-                               synopsis.find(flag + "]") != std::string::npos;
-      const bool in_common = common.find("`" + flag) != std::string::npos;
-      EXPECT_TRUE(in_synopsis || in_common) << cmd << " " << flag << " is not in README";
-    }
-    EXPECT_GT(flags, 5u) << help.out;
-  }
 }
 
 // The command list docs/input-limits.md quotes is the one ksched prints.
