@@ -231,8 +231,9 @@ items:
 }
 
 TEST(Cli, VersionAndHelp) {
-  const std::string version = std::string("ksched ") + KSCHED_VERSION +
-                              " (kube-scheduler v1.26.0 framework and v1.15.5 algorithm)\n";
+  const std::string version =
+      std::string("ksched ") + KSCHED_VERSION +
+      " (kube-scheduler v1.35.4 and v1.26.0 frameworks, v1.15.5 algorithm)\n";
   CommandRun v = Ksched("--version");
   EXPECT_EQ(v.status, 0);
   EXPECT_EQ(v.out, version);
@@ -416,11 +417,11 @@ TEST(Cli, DefaultsReadTheSameInHelpAndDocs) {
   ASSERT_FALSE(usage_md.empty());
   ASSERT_FALSE(run_md.empty());
   const std::string percentage =
-      "kube-scheduler's default is 50 in v1.15 and 0 (adaptive) in v1.26, either of which only "
+      "kube-scheduler's default is 50 in v1.15 and 0 (adaptive) from v1.26, either of which only "
       "matters from 100 nodes up";
   const std::string tie_break =
-      "round-robin picks as kube-scheduler's selectHost does (v1.15 rotates among them, v1.26 "
-      "picks one at random)";
+      "round-robin picks as kube-scheduler's selectHost does (v1.15 rotates among them, v1.26 and "
+      "v1.35 pick one at random)";
   std::vector<std::pair<std::string, std::string>> texts = {{"docs/usage.md", usage_md}};
   for (const char* cmd : {"--help", "schedule --help", "capacity --help", "drain --help"}) {
     CommandRun r = Ksched(cmd);
@@ -436,25 +437,28 @@ TEST(Cli, DefaultsReadTheSameInHelpAndDocs) {
   CommandRun run = Ksched("run --help");
   ASSERT_EQ(run.status, 0);
   const std::string run_help = Squash(run.out);
-  EXPECT_NE(run_help.find("Default: v1.26 --config's percentageOfNodesToScore, else adaptive; "
+  EXPECT_NE(run_help.find("Default: v1.35 and v1.26 --config's percentageOfNodesToScore, else "
+                          "adaptive; "
                           "v1.15 50"),
             std::string::npos)
       << run_help;
   EXPECT_NE(run_help.find("--tie-break TEXT:{name,round-robin}=round-robin"), std::string::npos)
       << run_help;
-  EXPECT_NE(run_md.find("| `--percentage-of-nodes-to-score N` | v1.26: `--config`'s "
+  EXPECT_NE(run_md.find("| `--percentage-of-nodes-to-score N` | v1.35 and v1.26: `--config`'s "
                         "`percentageOfNodesToScore`, else adaptive (0); v1.15: 50 |"),
             std::string::npos);
   EXPECT_NE(run_md.find("| `--tie-break name\\|round-robin` | `round-robin` |"), std::string::npos);
-  EXPECT_NE(usage_md.find("`ksched run` keeps kube-scheduler's: `--tie-break round-robin` and, for "
-                          "`--percentage-of-nodes-to-score`, the engine's upstream default (v1.26: "
-                          "`--config`'s percentageOfNodesToScore, else adaptive; v1.15: 50)"),
+  EXPECT_NE(usage_md.find(
+                "`ksched run` keeps kube-scheduler's: `--tie-break round-robin` and, for "
+                "`--percentage-of-nodes-to-score`, the engine's upstream default (v1.35 and v1.26: "
+                "`--config`'s percentageOfNodesToScore, else adaptive; v1.15: 50)"),
             std::string::npos);
-  EXPECT_NE(texts[1].second.find("run keeps kube-scheduler's: --tie-break round-robin and, for "
-                                 "--percentage-of-nodes-to-score, the engine's upstream default: "
-                                 "v1.26 the --config file's percentageOfNodesToScore, else "
-                                 "adaptive; v1.15 50"),
-            std::string::npos)
+  EXPECT_NE(
+      texts[1].second.find("run keeps kube-scheduler's: --tie-break round-robin and, for "
+                           "--percentage-of-nodes-to-score, the engine's upstream default: "
+                           "v1.35 and v1.26 the --config file's percentageOfNodesToScore, else "
+                           "adaptive; v1.15 50"),
+      std::string::npos)
       << texts[1].second;
   // --pending's pods go in queue order, priority first.
   EXPECT_NE(texts[2].second.find("They go in queue order, as kube-scheduler's queue takes them: "

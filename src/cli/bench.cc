@@ -50,7 +50,7 @@ CLI::App* AddBenchCommand(CLI::App* app, BenchArgs* args) {
   CLI::App* cmd = app->add_subcommand(
       "bench",
       "Measure scheduling throughput on scenario files (same engine as replay: v1.15, or\n"
-      "  v1.26's framework for a scenario with schedulerVersion).\n"
+      "  the v1.26 or v1.35 framework that the scenario's schedulerVersion names).\n"
       "  example: ksched bench ../shared/perf/perf-basic-5000n-1000e-1000p.json --threads 1");
   cmd->add_option("SCENARIO", args->files, "Scenario files")->required();
   cmd->add_option("--threads", args->threads, "Worker threads (0 = all cores; at most 1024)")

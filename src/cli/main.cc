@@ -94,23 +94,23 @@ int RunReplayCommand(const std::string& file, const std::string& tie_break, int 
 
 int main(int argc, char** argv) {
   CLI::App app{
-      "ksched: kube-scheduler's decisions (v1.26's framework, v1.15's algorithm), fast, from a "
-      "snapshot or a live cluster"};
+      "ksched: kube-scheduler's decisions (v1.35's framework by default, v1.26's, v1.15's "
+      "algorithm), fast, from a snapshot or a live cluster"};
   app.require_subcommand(1);
   app.set_version_flag("-v,--version",
                        "ksched " KSCHED_VERSION
-                       " (kube-scheduler v1.26.0 framework and v1.15.5 algorithm)",
+                       " (kube-scheduler v1.35.4 and v1.26.0 frameworks, v1.15.5 algorithm)",
                        "Print the version and exit");
   app.footer(
       "Defaults of schedule, capacity and drain that differ from kube-scheduler's\n"
       "(run keeps kube-scheduler's: --tie-break round-robin and, for\n"
-      "--percentage-of-nodes-to-score, the engine's upstream default: v1.26\n"
-      "the --config file's percentageOfNodesToScore, else adaptive; v1.15 50):\n"
+      "--percentage-of-nodes-to-score, the engine's upstream default: v1.35 and\n"
+      "v1.26 the --config file's percentageOfNodesToScore, else adaptive; v1.15 50):\n"
       "  --tie-break name: among the best-scoring nodes pick the smallest name, so runs\n"
       "    repeat; round-robin picks as kube-scheduler's selectHost does (v1.15 rotates\n"
-      "    among them, v1.26 picks one at random).\n"
+      "    among them, v1.26 and v1.35 pick one at random).\n"
       "  --percentage-of-nodes-to-score 100: every node is checked; kube-scheduler's\n"
-      "    default is 50 in v1.15 and 0 (adaptive) in v1.26, either of which only matters\n"
+      "    default is 50 in v1.15 and 0 (adaptive) from v1.26, either of which only matters\n"
       "    from 100 nodes up.\n"
       "Run ksched COMMAND --help for a command's flags.");
   // Every error line starts with "ksched:", as ksched's own errors do.

@@ -103,7 +103,7 @@ CLI::App* AddRunCommand(CLI::App* app, RunArgs* args) {
   cmd->add_option("--config", args->flags.config_file,
                   "KubeSchedulerConfiguration file (kubescheduler.config.k8s.io/v1): profiles "
                   "(one process serves them all), plugins and args, percentageOfNodesToScore, "
-                  "leaderElection, clientConnection; selects the v1.26 engine");
+                  "leaderElection, clientConnection; selects the framework (v1.35 or v1.26)");
   cmd->add_option("--scheduler-version", args->flags.scheduler_version,
                   "The engine: v1.35 or v1.26 (the framework) or v1.15 (predicates and "
                   "priorities; the default with --policy-config-file or --algorithm-provider). "
@@ -114,10 +114,11 @@ CLI::App* AddRunCommand(CLI::App* app, RunArgs* args) {
                   "kubeconfig file (default: --config's clientConnection.kubeconfig, $KUBECONFIG, "
                   "in-cluster config, ~/.kube/config)")
       ->each(mark("--kubeconfig"));
-  cmd->add_option("--scheduler-name", args->scheduler_name,
-                  "Schedule the pods whose spec.schedulerName is this (v1.26 without --config: "
-                  "the default profile's name; with --config: serve only that profile, "
-                  "otherwise every profile is served)")
+  cmd->add_option(
+         "--scheduler-name", args->scheduler_name,
+         "Schedule the pods whose spec.schedulerName is this (the framework without --config: "
+         "the default profile's name; with --config: serve only that profile, "
+         "otherwise every profile is served)")
       ->each(mark("--scheduler-name"))
       ->capture_default_str();
   cmd->add_option("--policy-config-file", args->flags.policy_file,
@@ -133,10 +134,11 @@ CLI::App* AddRunCommand(CLI::App* app, RunArgs* args) {
       ->each([args](const std::string&) { args->flags.hard_weight_given = true; })
       ->check(IntegerIn(0, 100))
       ->capture_default_str();
-  cmd->add_option("--percentage-of-nodes-to-score", args->flags.percentage_of_nodes_to_score,
-                  "Stop filtering once this share of nodes is feasible (0 = adaptive). Default: "
-                  "v1.26 --config's percentageOfNodesToScore, else adaptive; v1.15 50 (each "
-                  "upstream's default)")
+  cmd->add_option(
+         "--percentage-of-nodes-to-score", args->flags.percentage_of_nodes_to_score,
+         "Stop filtering once this share of nodes is feasible (0 = adaptive). Default: "
+         "v1.35 and v1.26 --config's percentageOfNodesToScore, else adaptive; v1.15 50 (each "
+         "upstream's default)")
       ->check(IntegerIn(0, 100));
   cmd->add_option("--tie-break", args->flags.tie_break,
                   "Among the best nodes: pick at random as upstream (round-robin) or the smallest "

@@ -29,7 +29,7 @@ CLI::App* AddScheduleCommand(CLI::App* app, ScheduleArgs* args) {
   CLI::App* cmd = app->add_subcommand(
       "schedule",
       "Schedule the pending pods of a cluster snapshot and explain the decisions (as\n"
-      "  kube-scheduler v1.26 does; --scheduler-version v1.15 for v1.15).\n"
+      "  kube-scheduler v1.35 does; --scheduler-version v1.26 or v1.15 for those).\n"
       "  example: kubectl get "
       "nodes,pods,services,rc,rs,statefulsets,daemonsets,pv,pvc,storageclasses,pdb,"
       "priorityclasses,namespaces,csinodes,csidrivers -A -o yaml > snap.yaml\n"

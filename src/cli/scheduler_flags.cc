@@ -59,23 +59,24 @@ void SchedulerFlags::AddTo(CLI::App* app) {
       ->capture_default_str();
   app->add_option("--percentage-of-nodes-to-score", percentage_of_nodes_to_score,
                   "Stop filtering once this share of the nodes is feasible. Default 100: every "
-                  "node is checked; kube-scheduler's default is 50 in v1.15 and 0 (adaptive) in "
-                  "v1.26, either of which only matters from 100 nodes up. A --config file's "
+                  "node is checked; kube-scheduler's default is 50 in v1.15 and 0 (adaptive) "
+                  "from v1.26, either of which only matters from 100 nodes up. A --config file's "
                   "percentageOfNodesToScore replaces it")
       ->check(IntegerIn(0, 100))
       ->capture_default_str();
-  app->add_option("--hard-pod-affinity-symmetric-weight", hard_pod_affinity_symmetric_weight,
-                  "v1.15: weight of existing pods' required affinity in "
-                  "InterPodAffinityPriority (0-100; 0 turns it off; a Policy's non-zero value "
-                  "replaces it). v1.26 reads InterPodAffinity's hardPodAffinityWeight from "
-                  "--config")
+  app->add_option(
+         "--hard-pod-affinity-symmetric-weight", hard_pod_affinity_symmetric_weight,
+         "v1.15: weight of existing pods' required affinity in "
+         "InterPodAffinityPriority (0-100; 0 turns it off; a Policy's non-zero value "
+         "replaces it). v1.26 and v1.35 read InterPodAffinity's hardPodAffinityWeight from "
+         "--config")
       ->check(IntegerIn(0, 100))
       ->each([this](const std::string&) { hard_weight_given = true; })
       ->capture_default_str();
   app->add_option("--tie-break", tie_break,
                   "Among the best-scoring nodes: name (the default) picks the smallest name, so "
                   "runs repeat; round-robin picks as kube-scheduler's selectHost does (v1.15 "
-                  "rotates among them, v1.26 picks one at random)")
+                  "rotates among them, v1.26 and v1.35 pick one at random)")
       ->check(CLI::IsMember({"name", "round-robin"}))
       ->capture_default_str();
   app->add_option(
