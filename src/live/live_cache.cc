@@ -428,6 +428,32 @@ void LiveCache::UnplacePod(PodEntry* e) {
   e->placed_node.clear();
 }
 
+PodPtr LiveCache::ApplyAssigned(const std::string& key, PodEntry* e, const PodPtr& pod) {
+  if (e == nullptr) {
+    e = &pods_[key];
+    e->pod = pod;
+    PlacePod(e, *pod, pod->spec.node_name);
+    return nullptr;
+  }
+  PodPtr old = e->pod;
+  const bool was_pending = old->spec.node_name.empty();
+  e->pod = pod;
+  if (e->assumed) {
+    // Our binding confirmed (or another binder's placement replacing it).
+    e->assumed = false;
+    assumed_.erase(key);
+    if (e->placed_node != pod->spec.node_name) {
+      UnplacePod(e);
+      PlacePod(e, *pod, pod->spec.node_name);
+    }
+  } else if (was_pending || e->placed_node != pod->spec.node_name ||
+             !(old->meta == pod->meta && old->spec == pod->spec)) {
+    UnplacePod(e);
+    PlacePod(e, *pod, pod->spec.node_name);
+  }
+  return old;
+}
+
 void LiveCache::ApplyPodV135(WatchEventType type, PodPtr pod) {
   using framework::EventObject;
   using framework::EventResource;
@@ -468,28 +494,12 @@ void LiveCache::ApplyPodV135(WatchEventType type, PodPtr pod) {
   }
 
   if (!pod->spec.node_name.empty()) {
-    if (e == nullptr) {
-      e = &pods_[key];
-      e->pod = pod;
-      PlacePod(e, *pod, pod->spec.node_name);
+    PodPtr old = ApplyAssigned(key, e, pod);
+    if (old == nullptr) {
       RaiseV135(EventResource::kAssignedPod, framework::kAdd, {}, EventObject(pod));
       return;
     }
-    PodPtr old = e->pod;
     const bool was_pending = old->spec.node_name.empty();
-    e->pod = pod;
-    if (e->assumed) {
-      e->assumed = false;
-      assumed_.erase(key);
-      if (e->placed_node != pod->spec.node_name) {
-        UnplacePod(e);
-        PlacePod(e, *pod, pod->spec.node_name);
-      }
-    } else if (was_pending || e->placed_node != pod->spec.node_name ||
-               !(old->meta == pod->meta && old->spec == pod->spec)) {
-      UnplacePod(e);
-      PlacePod(e, *pod, pod->spec.node_name);
-    }
     if (queue_ == nullptr) return;
     if (was_pending) {
       // The binding (ours confirmed, or someone else's): out of the queue.
@@ -563,28 +573,12 @@ void LiveCache::ApplyPod(WatchEventType type, PodPtr pod) {
 
   if (!pod->spec.node_name.empty()) {
     // Assigned: placed on its node, in place of an assumption.
-    if (e == nullptr) {
-      e = &pods_[key];
-      e->pod = pod;
-      PlacePod(e, *pod, pod->spec.node_name);
+    PodPtr old = ApplyAssigned(key, e, pod);
+    if (old == nullptr) {
       if (queue_ != nullptr) queue_->AssignedPodAdded(*pod);
       return;
     }
-    PodPtr old = e->pod;
     const bool was_pending = old->spec.node_name.empty();
-    e->pod = pod;
-    if (e->assumed) {
-      e->assumed = false;
-      assumed_.erase(key);
-      if (e->placed_node != pod->spec.node_name) {
-        UnplacePod(e);
-        PlacePod(e, *pod, pod->spec.node_name);
-      }
-    } else if (was_pending || e->placed_node != pod->spec.node_name ||
-               !(old->meta == pod->meta && old->spec == pod->spec)) {
-      UnplacePod(e);
-      PlacePod(e, *pod, pod->spec.node_name);
-    }
     if (queue_ != nullptr) {
       if (was_pending) {
         queue_->Delete(*old);  // bound by someone (or confirmed): not ours to schedule

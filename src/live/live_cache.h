@@ -183,6 +183,11 @@ class LiveCache {
   void ApplyNode(client::WatchEventType type, Node node);
   void PlacePod(PodEntry* e, const Pod& placed, const std::string& node);
   void UnplacePod(PodEntry* e);
+  // An assigned pod's new object into its entry (`e`, null when there is
+  // none yet): placed on its node, again when the node or the object
+  // changed; an assumption is confirmed. Returns the previous object, null
+  // for a new entry. Shared by the v1.26 and v1.35 event paths.
+  PodPtr ApplyAssigned(const std::string& key, PodEntry* e, const PodPtr& pod);
   bool Responsible(const Pod& pod) const;
   bool V126Moves() const { return options_.cluster_events.has_value(); }
   bool V135() const { return options_.v135_events; }
