@@ -102,6 +102,18 @@ void ExpectSameCycles(const Scenario& scenario, std::optional<int> percentage) {
   }
 }
 
+// Cycles run without a report (lean) decide as full ones: the same node,
+// error and, for a FitError, the same failures.
+void ExpectLeanDecidesAsFull(const std::vector<Cycle>& lean, const std::vector<Cycle>& full,
+                             const std::string& name) {
+  ASSERT_EQ(lean.size(), full.size()) << name;
+  for (size_t i = 0; i < lean.size(); ++i) {
+    EXPECT_EQ(lean[i].chosen, full[i].chosen) << name << " step " << i;
+    EXPECT_EQ(lean[i].error, full[i].error) << name << " step " << i;
+    if (full[i].fit_error) EXPECT_EQ(lean[i].failures, full[i].failures) << name << " step " << i;
+  }
+}
+
 // `prefix` "mperf" (v1.26) or "cperf" (v1.35).
 Scenario Load(const std::string& family, size_t pending, const std::string& prefix = "mperf") {
   const fs::path file = PerfDir() / (prefix + "-" + family + "-5000n-1000e-1000p.json");
@@ -240,14 +252,7 @@ TEST(NodeCacheEquivalenceVectors, LeanCyclesDecideAsFullOnes) {
     ASSERT_TRUE(sc.ok()) << sc.error().message;
     std::vector<Cycle> full = Replay(*sc, true, std::nullopt, true);
     std::vector<Cycle> lean = Replay(*sc, true, std::nullopt, false);
-    ASSERT_EQ(lean.size(), full.size()) << name;
-    for (size_t i = 0; i < lean.size(); ++i) {
-      EXPECT_EQ(lean[i].chosen, full[i].chosen) << name << " step " << i;
-      EXPECT_EQ(lean[i].error, full[i].error) << name << " step " << i;
-      if (full[i].fit_error) {
-        EXPECT_EQ(lean[i].failures, full[i].failures) << name << " step " << i;
-      }
-    }
+    ExpectLeanDecidesAsFull(lean, full, name);
     ++checked;
   }
   EXPECT_EQ(checked, 320u / 2);
@@ -277,14 +282,7 @@ TEST(NodeCacheEquivalenceVectors, V135CyclesSameWithAndWithoutReuse) {
           << ", walked " << walked[i].chosen;
     }
     std::vector<Cycle> lean = Replay(*sc, true, std::nullopt, false);
-    ASSERT_EQ(lean.size(), walked.size()) << name;
-    for (size_t i = 0; i < lean.size(); ++i) {
-      EXPECT_EQ(lean[i].chosen, walked[i].chosen) << name << " step " << i;
-      EXPECT_EQ(lean[i].error, walked[i].error) << name << " step " << i;
-      if (walked[i].fit_error) {
-        EXPECT_EQ(lean[i].failures, walked[i].failures) << name << " step " << i;
-      }
-    }
+    ExpectLeanDecidesAsFull(lean, walked, name);
     ++checked;
   }
   EXPECT_EQ(checked, 320u / 2);
