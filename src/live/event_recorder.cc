@@ -1,6 +1,6 @@
 #include "live/event_recorder.h"
 
-#include <iostream>
+#include "live/log.h"
 
 namespace ksched::live {
 
@@ -68,6 +68,25 @@ void EventRecorder::Flush() {
   --flushing_;
 }
 
+bool EventRecorder::FlushUntil(std::chrono::steady_clock::time_point deadline) {
+  std::unique_lock<std::mutex> lock(mu_);
+  ++flushing_;
+  cv_.notify_one();
+  const bool done =
+      idle_cv_.wait_until(lock, deadline, [&] { return queue_.empty() && !writing_; });
+  --flushing_;
+  return done;
+}
+
+size_t EventRecorder::DropQueued() {
+  std::lock_guard<std::mutex> lock(mu_);
+  const size_t n = queue_.size();
+  queue_.clear();
+  dropped_ += n;
+  if (!writing_) idle_cv_.notify_all();
+  return n;
+}
+
 bool EventRecorder::HoldBack(std::chrono::steady_clock::time_point now) const {
   return bindings_ > 0 && !stopping_ && flushing_ == 0 && queue_.size() < capacity_ / 4 * 3 &&
          now - queue_.front().recorded < max_delay_;
@@ -76,6 +95,11 @@ bool EventRecorder::HoldBack(std::chrono::steady_clock::time_point now) const {
 uint64_t EventRecorder::dropped() const {
   std::lock_guard<std::mutex> lock(mu_);
   return dropped_;
+}
+
+size_t EventRecorder::queued() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return queue_.size();
 }
 
 uint64_t EventRecorder::failed() const {
@@ -99,8 +123,7 @@ void EventRecorder::Loop() {
     writing_ = true;
     lock.unlock();
     Status s = api_->CreateEvent(e);
-    if (!s.ok())
-      std::cerr << "W event " << e.reason << " not written: " << s.error().message << "\n";
+    if (!s.ok()) Log('W', "event " + e.reason + " not written: " + s.error().message);
     lock.lock();
     writing_ = false;
     if (!s.ok()) ++failed_;

@@ -44,7 +44,13 @@ class EventRecorder {
   // Blocks until the queue is empty and no write is in flight (held events
   // are written at once).
   void Flush();
+  // Flush up to `deadline`: false when events remain then.
+  bool FlushUntil(std::chrono::steady_clock::time_point deadline);
+  // Forgets the queued events (shutdown past its bound); returns how many.
+  size_t DropQueued();
   uint64_t dropped() const;
+  // Events queued, not yet written.
+  size_t queued() const;
   uint64_t failed() const;
 
  private:

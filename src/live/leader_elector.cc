@@ -167,19 +167,19 @@ Clock::TimePoint LeaderElector::Step() {
   return clock_->Now() + config_.retry_period;
 }
 
-Status LeaderElector::Release() {
+Result<LeaderElector::ReleaseOutcome> LeaderElector::Release() {
   const State s = state_.load();
   if (s != State::kLeader) {
     if (s == State::kCandidate) state_.store(State::kReleased);
-    return Status::Ok();
+    return ReleaseOutcome::kNotHeld;
   }
   leader_until_.store(0);
   state_.store(State::kReleased);
   Result<std::optional<LeaseRecord>> got = store_->Get();
   if (!got.ok()) return got.error();
-  if (!got->has_value()) return Status::Ok();
+  if (!got->has_value()) return ReleaseOutcome::kTakenOver;  // deleted meanwhile
   const LeaseRecord& old = **got;
-  if (old.holder_identity != config_.identity) return Status::Ok();  // someone took over
+  if (old.holder_identity != config_.identity) return ReleaseOutcome::kTakenOver;
   LeaseRecord record;
   record.ns = config_.ns;
   record.name = config_.name;
@@ -191,11 +191,11 @@ Status LeaderElector::Release() {
   record.renew_time = record.acquire_time;
   record.lease_transitions = old.lease_transitions;
   record.resource_version = old.resource_version;
-  if (Status st = store_->Update(record); !st.ok()) return st;
+  if (Status st = store_->Update(record); !st.ok()) return st.error();
   std::lock_guard<std::mutex> lock(mu_);
   observed_ = record;
   observed_time_ = clock_->Now();
-  return Status::Ok();
+  return ReleaseOutcome::kReleased;
 }
 
 }  // namespace ksched::live

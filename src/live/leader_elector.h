@@ -91,8 +91,15 @@ class LeaderElector {
   // Why the last Step() did not hold the lease ("" when it did).
   std::string last_error() const;
 
-  // Gives the lease up if held (an update naming no holder). Idempotent.
-  Status Release();
+  // What Release() did.
+  enum class ReleaseOutcome {
+    kReleased,   // the record now names no holder: a standby may take it at once
+    kNotHeld,    // this replica did not lead (a candidate, or it had lost)
+    kTakenOver,  // the record already named another holder
+  };
+  // Gives the lease up if held (an update naming no holder) and stops
+  // leading, whatever the outcome. Idempotent.
+  Result<ReleaseOutcome> Release();
 
  private:
   // client-go's tryAcquireOrRenew: true when this replica holds the lease

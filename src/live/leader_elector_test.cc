@@ -222,7 +222,9 @@ TEST(LeaderElector, ReleaseLetsTheStandbyTakeOverAtOnce) {
   a.elector.Step();
   b.elector.Step();
   clock.Advance(2s);
-  ASSERT_TRUE(a.elector.Release().ok());
+  auto released = a.elector.Release();
+  ASSERT_TRUE(released.ok());
+  EXPECT_EQ(*released, LeaderElector::ReleaseOutcome::kReleased);
   EXPECT_FALSE(a.elector.IsLeader());
   EXPECT_EQ(a.elector.state(), LeaderElector::State::kReleased);
   EXPECT_EQ(server.lease->holder_identity, "");
@@ -235,7 +237,9 @@ TEST(LeaderElector, ReleaseLetsTheStandbyTakeOverAtOnce) {
   clock.Advance(20s);
   a.elector.Step();
   EXPECT_FALSE(a.elector.IsLeader());
-  EXPECT_TRUE(a.elector.Release().ok());
+  auto again = a.elector.Release();
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ(*again, LeaderElector::ReleaseOutcome::kNotHeld);
   EXPECT_EQ(server.lease->holder_identity, "b");
 }
 
@@ -245,8 +249,41 @@ TEST(LeaderElector, ReleaseDoesNotClobberANewHolder) {
   Replica a(&server, &clock, "a");
   a.elector.Step();
   server.lease->holder_identity = "b";  // taken over meanwhile
-  ASSERT_TRUE(a.elector.Release().ok());
+  auto released = a.elector.Release();
+  ASSERT_TRUE(released.ok());
+  EXPECT_EQ(*released, LeaderElector::ReleaseOutcome::kTakenOver);
   EXPECT_EQ(server.lease->holder_identity, "b");
+}
+
+// Release says what it did: a standby that never led and a leader that lost
+// release nothing (run.cc logs "lease released" only for kReleased).
+TEST(LeaderElector, ReleaseWithoutTheLeaseReleasesNothing) {
+  FakeLeaseServer server;
+  FakeClock clock;
+  Replica a(&server, &clock, "a"), b(&server, &clock, "b");
+  a.elector.Step();
+  b.elector.Step();  // a standby
+  auto standby = b.elector.Release();
+  ASSERT_TRUE(standby.ok());
+  EXPECT_EQ(*standby, LeaderElector::ReleaseOutcome::kNotHeld);
+  EXPECT_EQ(server.lease->holder_identity, "a");
+  server.down = true;
+  clock.Advance(11s);
+  a.elector.Step();  // lost: could not renew within the renew deadline
+  ASSERT_EQ(a.elector.state(), LeaderElector::State::kLost);
+  server.down = false;
+  auto lost = a.elector.Release();
+  ASSERT_TRUE(lost.ok());
+  EXPECT_EQ(*lost, LeaderElector::ReleaseOutcome::kNotHeld);
+  EXPECT_EQ(server.lease->holder_identity, "a");  // untouched: it expires for the others
+  // The API server unreachable while releasing: an error, not "released".
+  Replica c(&server, &clock, "c");
+  server.lease.reset();
+  c.elector.Step();
+  ASSERT_TRUE(c.elector.IsLeader());
+  server.down = true;
+  EXPECT_FALSE(c.elector.Release().ok());
+  EXPECT_FALSE(c.elector.IsLeader());
 }
 
 TEST(LeaderElector, ValidatesDurations) {

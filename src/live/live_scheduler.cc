@@ -226,7 +226,8 @@ void LiveScheduler::UpdateGauges() {
   }
 }
 
-void LiveScheduler::Run(const std::function<bool()>& may_schedule) {
+void LiveScheduler::Run(const std::function<bool()>& may_schedule,
+                        const std::function<void()>& stopped_scheduling) {
   Clock::TimePoint last_gauges{};
   while (!stop_.load()) {
     DrainInbox();
@@ -248,9 +249,47 @@ void LiveScheduler::Run(const std::function<bool()>& may_schedule) {
     }
     ScheduleOne(std::move(pod));
   }
-  WaitForBindings();
+  if (metrics_ != nullptr) metrics_->leader->Set(0);
+  if (stopped_scheduling) stopped_scheduling();
+  FlushForShutdown();
   UpdateGauges();
   if (timings_) timings_->Flush();
+}
+
+void LiveScheduler::FlushForShutdown() {
+  const auto t0 = std::chrono::steady_clock::now();
+  const auto deadline = t0 + options_.shutdown_flush_timeout;
+  std::vector<WorkerPool*> pools = {binders_.get(), writers_.get()};
+  if (pre_binders_ != nullptr) pools.push_back(pre_binders_.get());
+  size_t writes = 0;
+  for (WorkerPool* p : pools) writes += p->pending();
+  const size_t events = recorder_.queued();
+  if (writes + events > 0) {
+    Log('I', fmt::format("flushing {} queued bindings and API writes and {} events (up to {}s)",
+                         writes, events,
+                         std::chrono::duration<double>(options_.shutdown_flush_timeout).count()));
+  }
+  // Binders report to the inbox and may queue victim deletions' events:
+  // wait for the pools, apply what they reported, twice.
+  bool done = true;
+  for (int round = 0; round < 2 && done; ++round) {
+    for (WorkerPool* p : pools) done = p->WaitIdleUntil(deadline) && done;
+    DrainInbox();
+  }
+  done = done && recorder_.FlushUntil(deadline);
+  const double took = Seconds(std::chrono::steady_clock::now() - t0);
+  if (done) {
+    if (writes + events > 0) Log('I', fmt::format("flushed in {:.1f}s", took));
+    return;
+  }
+  size_t dropped = 0;
+  for (WorkerPool* p : pools) dropped += p->DropQueued();
+  const size_t dropped_events = recorder_.DropQueued();
+  Log('W', fmt::format("gave up flushing after {:.1f}s: dropped {} queued bindings and API "
+                       "writes and {} events (the next leader schedules those pods again)",
+                       took, dropped, dropped_events));
+  for (WorkerPool* p : pools) p->WaitIdle();  // the running ones (each has a request timeout)
+  DrainInbox();
 }
 
 size_t LiveScheduler::RunOnce(bool schedule) {

@@ -44,8 +44,11 @@
 // "binding ns/name to node failed: ..." (plus a "preempting for ..." line
 // when a preemption chose a node).
 //
-// Stop() makes Run stop popping, wait for in-flight bindings and writes,
-// apply their outcomes, and return.
+// Stop() makes Run stop popping, call its `stopped_scheduling` (run.cc
+// releases the Lease there, so that a standby takes over while the backlog
+// drains), then wait for in-flight bindings and queued writes, up to
+// LiveOptions::shutdown_flush_timeout, apply their outcomes, drop what is
+// still queued then (logged), and return.
 #pragma once
 
 #include <atomic>
@@ -95,6 +98,9 @@ struct LiveOptions {
   // v1.35 (SchedulerAsyncPreemption, beta, on): victims deleted off the
   // scheduling thread while the preemptor is held back.
   bool async_preemption = false;
+  // After Stop(): how long Run waits for queued bindings, status writes and
+  // events before it drops them (a pod's termination grace period is 30 s).
+  std::chrono::nanoseconds shutdown_flush_timeout = std::chrono::seconds(10);
 };
 
 // What worker threads report back to the scheduling thread.
@@ -134,7 +140,8 @@ class LiveScheduler {
 
   // Runs until Stop(). `may_schedule` is asked before every pop (leader
   // election); while it is false events are still applied.
-  void Run(const std::function<bool()>& may_schedule);
+  void Run(const std::function<bool()>& may_schedule,
+           const std::function<void()>& stopped_scheduling = {});
   void Stop();
 
   // One pass of Run's loop without waiting: applies what the inbox holds and,
@@ -153,6 +160,8 @@ class LiveScheduler {
 
  private:
   void DrainInbox();
+  // Run's end: WaitForBindings within shutdown_flush_timeout, then drops.
+  void FlushForShutdown();
   void Apply(InboxItem item);
   void OnBindOutcome(const BindOutcome& outcome);
   void Periodic();

@@ -30,6 +30,19 @@ void WorkerPool::WaitIdle() {
   idle_cv_.wait(lock, [&] { return jobs_.empty() && running_ == 0; });
 }
 
+bool WorkerPool::WaitIdleUntil(std::chrono::steady_clock::time_point deadline) {
+  std::unique_lock<std::mutex> lock(mu_);
+  return idle_cv_.wait_until(lock, deadline, [&] { return jobs_.empty() && running_ == 0; });
+}
+
+size_t WorkerPool::DropQueued() {
+  std::lock_guard<std::mutex> lock(mu_);
+  const size_t n = jobs_.size();
+  jobs_.clear();
+  if (running_ == 0) idle_cv_.notify_all();
+  return n;
+}
+
 size_t WorkerPool::pending() const {
   std::lock_guard<std::mutex> lock(mu_);
   return jobs_.size() + running_;

@@ -4,6 +4,7 @@
 // round trip at a time; and a pool for the other API writes of a cycle.
 #pragma once
 
+#include <chrono>
 #include <condition_variable>
 #include <cstddef>
 #include <deque>
@@ -24,6 +25,11 @@ class WorkerPool {
   void Submit(std::function<void()> job);
   // Blocks until every job submitted so far has finished.
   void WaitIdle();
+  // WaitIdle up to `deadline`: false when jobs remain then.
+  bool WaitIdleUntil(std::chrono::steady_clock::time_point deadline);
+  // Forgets the jobs not yet started (shutdown past its bound); returns how
+  // many. Running jobs finish.
+  size_t DropQueued();
   // Jobs queued or running.
   size_t pending() const;
 
