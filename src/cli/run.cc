@@ -1,6 +1,5 @@
 // `ksched run`: the live scheduler (see src/live/ and docs/run.md).
 #include <fmt/format.h>
-#include <httplib.h>
 #include <pthread.h>
 #include <signal.h>
 #include <unistd.h>
@@ -23,6 +22,7 @@
 #include "config/types.h"
 #include "live/api_health.h"
 #include "live/engine_choice.h"
+#include "live/health_server.h"
 #include "live/leader_elector.h"
 #include "live/live_scheduler.h"
 #include "live/log.h"
@@ -205,6 +205,15 @@ int RunRun(const RunArgs& args) {
     std::cerr << "ksched: " << message << "\n";
     return kExitBadInput;
   };
+  // SIGTERM/SIGINT are blocked before any thread starts (every thread
+  // inherits the mask, so none of them dies of the default action): they
+  // wait for the discovery loop's sigtimedwait, then for one thread that
+  // asks everything to stop.
+  sigset_t signals;
+  sigemptyset(&signals);
+  sigaddset(&signals, SIGTERM);
+  sigaddset(&signals, SIGINT);
+  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
   SchedulerFlags flags = args.flags;
   if (Status s = flags.CheckConsistent(); !s.ok()) return fail(s.error().message);
   // No flag chose the engine: the newest whose APIs the server serves,
@@ -268,9 +277,29 @@ int RunRun(const RunArgs& args) {
   auto cluster = client::ClusterClient::Create(*client_config);
   if (!cluster.ok()) return fail(cluster.error().message);
   client::ClusterClient& c = **cluster;
+  // Leader election has a client (and a rate limit) of its own, as
+  // kube-scheduler's: renewing and releasing the Lease never queue behind
+  // the scheduler's writes.
+  client::ClientConfig lease_config = *client_config;
+  lease_config.user_agent = "ksched/leader-election";
+  auto lease_cluster = client::ClusterClient::Create(lease_config);
+  if (!lease_cluster.ok()) return fail(lease_cluster.error().message);
 
-  // API discovery: the versions this server serves (retried while the server
-  // is unreachable; SIGTERM still ends the process here).
+  // /livez, /healthz, /readyz and /metrics from the first second (before
+  // discovery); an address in use ends the process here.
+  live::HealthServer http;
+  if (args.port != 0) {
+    if (Status s = http.Listen(args.bind_address, args.port); !s.ok()) {
+      std::cerr << "ksched: " << s.error().message << " (--bind-address " << args.bind_address
+                << ", --port " << args.port << ")\n";
+      return 1;
+    }
+    Log('I', fmt::format("serving /healthz, /livez, /readyz and /metrics on {}:{}",
+                         args.bind_address, args.port));
+  }
+
+  // API discovery: the versions this server serves (retried every second
+  // while the server is unreachable; SIGTERM ends the process here).
   Log('I', "ksched run: " + client_config->Describe());
   client::ServerApis server_apis;
   for (int attempt = 0;; ++attempt) {
@@ -284,7 +313,12 @@ int RunRun(const RunArgs& args) {
       return 1;
     }
     if (attempt % 10 == 0) Log('W', apis.error().message + " (retrying)");
-    std::this_thread::sleep_for(std::chrono::seconds(1));
+    const timespec second{1, 0};
+    if (int sig = sigtimedwait(&signals, nullptr, &second); sig == SIGTERM || sig == SIGINT) {
+      Log('I', fmt::format("received {} before the API server answered discovery: exiting",
+                           sig == SIGINT ? "SIGINT" : "SIGTERM"));
+      return kExitOk;
+    }
   }
   Log('I',
       fmt::format("API server {}: PodDisruptionBudgets policy/{}, Events {}, Leases {}",
@@ -353,13 +387,6 @@ int RunRun(const RunArgs& args) {
     }
   }
 
-  // SIGTERM/SIGINT go to one thread that asks everything to stop.
-  sigset_t signals;
-  sigemptyset(&signals);
-  sigaddset(&signals, SIGTERM);
-  sigaddset(&signals, SIGINT);
-  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
-
   std::string names;
   for (const std::string& n : served) names += (names.empty() ? "" : ", ") + n;
   std::string engine_text =
@@ -423,61 +450,19 @@ int RunRun(const RunArgs& args) {
     scheduler.Stop();
   };
 
+  // Set before the signal thread is woken at the end without a signal.
+  std::atomic<bool> waking_signal_thread{false};
   std::thread signal_thread([&] {
     int sig = 0;
     sigwait(&signals, &sig);
-    if (sig == SIGTERM || sig == SIGINT) {
-      Log('I', fmt::format("received {}: finishing in-flight bindings, then exiting",
-                           sig == SIGTERM ? "SIGTERM" : "SIGINT"));
-    }
+    if (waking_signal_thread.load()) return;
+    Log('I', fmt::format("received {}: stopping scheduling{}", sig == SIGINT ? "SIGINT" : "SIGTERM",
+                         leader_elect ? ", releasing the lease if held, then flushing queued writes"
+                                      : ", then flushing queued writes"));
     stop_all(kExitOk);
   });
 
-  // /healthz and /metrics.
-  httplib::Server http;
-  std::thread http_thread;
-  if (args.port != 0) {
-    http.Get("/healthz", [&health](const httplib::Request&, httplib::Response& res) {
-      std::vector<std::string> problems = health.Problems();
-      if (problems.empty()) {
-        res.set_content("ok", "text/plain");
-        return;
-      }
-      std::string text;
-      for (const std::string& p : problems) text += "[-]" + p + "\n";
-      res.status = 500;
-      res.set_content(text + "healthz check failed\n", "text/plain");
-    });
-    // Upstream's /livez: the process serves; /readyz: also every watched
-    // resource listed (its informers synced) and readable.
-    http.Get("/livez", [](const httplib::Request&, httplib::Response& res) {
-      res.set_content("ok", "text/plain");
-    });
-    http.Get("/readyz", [&health, &scheduler](const httplib::Request&, httplib::Response& res) {
-      std::string text;
-      if (!scheduler.synced()) text += "[-]sched-handler-sync failed: caches not synced yet\n";
-      for (const std::string& p : health.Problems()) text += "[-]" + p + "\n";
-      if (text.empty()) {
-        res.set_content("ok", "text/plain");
-        return;
-      }
-      res.status = 500;
-      res.set_content(text + "readyz check failed\n", "text/plain");
-    });
-    http.Get("/metrics", [&metrics](const httplib::Request&, httplib::Response& res) {
-      res.set_content(metrics.Serialize(), "text/plain; version=0.0.4");
-    });
-    if (!http.bind_to_port(args.bind_address.c_str(), args.port)) {
-      std::cerr << "ksched: --bind-address " << args.bind_address << " --port " << args.port
-                << ": cannot listen there (in use, or not an address of this host)\n";
-      pthread_kill(signal_thread.native_handle(), SIGTERM);
-      signal_thread.join();
-      return kExitBadInput;
-    }
-    http_thread = std::thread([&] { http.listen_after_bind(); });
-    Log('I', fmt::format("serving /healthz, /livez, /readyz and /metrics on {}:{}",
-                         args.bind_address, args.port));
-  }
+  http.Attach(&health, &scheduler, &metrics);
 
   if (Status s = c.StartWatches(
           [&](client::WatchEvent e) {
@@ -490,7 +475,8 @@ int RunRun(const RunArgs& args) {
     stop_all(1);
   }
 
-  ClientLeaseStore lease_store(&c, election.ns, election.name, resource_lock == "endpoints");
+  ClientLeaseStore lease_store(lease_cluster->get(), election.ns, election.name,
+                               resource_lock == "endpoints");
   live::LeaderElector elector(&lease_store, &clock, election);
   std::thread election_thread;
   if (leader_elect) {
@@ -500,6 +486,11 @@ int RunRun(const RunArgs& args) {
     election_thread = std::thread([&] {
       bool was_leader = false;
       std::string last_error;
+      // Another identity holding the lock for longer than a lease duration
+      // (kube-scheduler itself, when --scheduler-name differs but the lock
+      // is the same): said once, since this replica may wait forever.
+      std::string waited_for;
+      Clock::TimePoint waiting_since = clock.Now();
       std::unique_lock<std::mutex> lock(stop_mu);
       while (!stopping.load()) {
         lock.unlock();
@@ -511,8 +502,25 @@ int RunRun(const RunArgs& args) {
         }
         last_error = elector.last_error();
         was_leader = leader;
+        const std::string holder = elector.observed_holder();
+        if (leader || holder.empty() || holder == election.identity) {
+          waiting_since = clock.Now();
+        } else if (waited_for != holder && clock.Now() - waiting_since > election.lease_duration) {
+          waited_for = holder;
+          Log('W',
+              fmt::format("{} {}/{} has been held by {} for more than a lease duration ({}s): "
+                          "nothing is scheduled while it renews. If that is another scheduler "
+                          "(kube-scheduler uses kube-system/kube-scheduler), give this one a lock "
+                          "of its own (--leader-elect-resource-name)",
+                          resource_lock == "endpoints" ? "Endpoints" : "Lease", election.ns,
+                          election.name, holder,
+                          std::chrono::duration<double>(election.lease_duration).count()));
+        }
         if (elector.state() == live::LeaderElector::State::kLost) {
-          Log('E', "leader election lost: could not renew the lease within the renew deadline");
+          Log('E', fmt::format("leader election lost: the lease was not renewed within the renew "
+                               "deadline ({}s): stopping scheduling and exiting{}",
+                               std::chrono::duration<double>(election.renew_deadline).count(),
+                               last_error.empty() ? "" : " (last error: " + last_error + ")"));
           stop_all(1);
           return;
         }
@@ -523,22 +531,43 @@ int RunRun(const RunArgs& args) {
     });
   }
 
-  scheduler.Run([&] { return !leader_elect || elector.IsLeader(); });
-  // Run returned after the in-flight bindings finished.
-  if (election_thread.joinable()) election_thread.join();
-  if (leader_elect) {
-    if (Status s = elector.Release(); !s.ok()) {
-      Log('W', "releasing the lease: " + s.error().message);
-    } else {
-      Log('I', "lease released");
+  // Once scheduling stopped, the Lease goes at once, before the backlog of
+  // status writes and events is flushed, so that a standby leads within its
+  // retry period however long the flush takes.
+  auto release = [&] {
+    if (election_thread.joinable()) election_thread.join();  // no renewal races the release
+    if (!leader_elect) return;
+    const std::string lock =
+        fmt::format("{} {}/{}", resource_lock == "endpoints" ? "Endpoints" : "Lease", election.ns,
+                    election.name);
+    const bool lost = elector.state() == live::LeaderElector::State::kLost;
+    auto released = elector.Release();
+    if (!released.ok()) {
+      Log('W', fmt::format("{} not released: {} (the others take it once it expires)", lock,
+                           released.error().message));
+      return;
     }
-  }
+    switch (*released) {
+      case live::LeaderElector::ReleaseOutcome::kReleased:
+        Log('I', lock + " lease released: a standby may take it at once");
+        break;
+      case live::LeaderElector::ReleaseOutcome::kNotHeld:
+        Log('I', lock + (lost ? " not released: this replica lost it"
+                              : " not released: this replica was not the leader"));
+        break;
+      case live::LeaderElector::ReleaseOutcome::kTakenOver:
+        Log('I', lock + " not released: already held by " +
+                     (elector.observed_holder().empty() ? std::string("another replica")
+                                                        : elector.observed_holder()));
+        break;
+    }
+  };
+  scheduler.Run([&] { return !leader_elect || elector.IsLeader(); }, release);
+  // Run returned after the flush (or its bound).
   c.StopWatches();
-  if (http_thread.joinable()) {
-    http.stop();
-    http_thread.join();
-  }
+  http.Stop();
   if (!stopping.load()) stop_all(kExitOk);
+  waking_signal_thread.store(true);
   pthread_kill(signal_thread.native_handle(), SIGTERM);  // wake sigwait if no signal came
   signal_thread.join();
   Log('I',

@@ -1509,5 +1509,143 @@ TEST_F(RunE2E135, PodRejectedForCpuMovesOnlyWhenThePodHoldingItGoes) {
   ASSERT_TRUE(server_->DeleteAllPods(ns).ok());
 }
 
+// Handover with a backlog: a leader whose client is throttled (5 requests/s)
+// has about 1,000 status and event writes queued when it gets SIGTERM. It
+// releases the Lease at once, before flushing (through a client of its own,
+// not behind the backlog), so the standby leads within 3 s (its retry period
+// is 2 s); the flush is then cut at its bound and the leader exits 0.
+TEST_F(RunE2E, SigtermWithAWriteBacklogHandsOverWithinThreeSeconds) {
+  const std::string ns = "e2e-backlog", me = "e2e-backlog-sched";
+  ASSERT_TRUE(server_->EnsureNamespace(ns).ok());
+  Node("e2e-backlog-n1", "1");
+  std::vector<std::string> args = BaseArgs(me);
+  for (const char* a :
+       {"--lock-object-name", "e2e-backlog-lock", "--kube-api-qps", "5", "--kube-api-burst", "5"})
+    args.push_back(a);
+  Ksched a(LogPath("backlog-a"), args);
+  ASSERT_TRUE(WaitFor([&] { return a.Log().find("became leader") != std::string::npos; }, 20s))
+      << a.Log();
+  Ksched b(LogPath("backlog-b"), args);
+  ASSERT_TRUE(WaitFor([&] { return b.Log().find("not leader") != std::string::npos; }, 20s))
+      << b.Log();
+  // Pods that fit nowhere: each attempt queues a condition write and a
+  // FailedScheduling event.
+  const int kPods = 500;
+  for (int i = 0; i < kPods; ++i) Pod(ns, fmt::format("big-{:03}", i), me, "2");
+  ASSERT_TRUE(WaitFor([&] { return Count(a.Log(), "] unschedulable " + ns + "/") >= kPods; }, 60s))
+      << a.Log();
+  a.Signal(SIGTERM);
+  const auto t0 = std::chrono::steady_clock::now();
+  ASSERT_TRUE(WaitFor([&] { return b.Log().find("became leader") != std::string::npos; }, 20s))
+      << b.Log();
+  const double handover =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_EQ(a.Wait(20s), 0) << a.Log();
+  const double exited =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const std::string log_a = a.Log();
+  std::fprintf(stderr,
+               "SIGTERM with a write backlog (v%s server): the standby led after %.1f s, the "
+               "leader exited after %.1f s\n",
+               server_->env().version.c_str(), handover, exited);
+  EXPECT_LT(handover, 3.0) << log_a << b.Log();
+  EXPECT_LT(exited, 15.0) << log_a;  // the flush's bound (10 s) and the last requests
+  // The log says what happened, in that order.
+  const size_t term = log_a.find("received SIGTERM: stopping scheduling");
+  const size_t released = log_a.find("e2e-backlog-lock lease released");
+  const size_t flushing = log_a.find("] flushing ");
+  const size_t gave_up = log_a.find("gave up flushing");
+  ASSERT_NE(term, std::string::npos) << log_a;
+  ASSERT_NE(released, std::string::npos) << log_a;
+  ASSERT_NE(flushing, std::string::npos) << log_a;
+  EXPECT_LT(term, released);
+  EXPECT_LT(released, flushing);
+  EXPECT_NE(gave_up, std::string::npos) << log_a;  // the backlog was real
+  b.Signal(SIGTERM);
+  EXPECT_EQ(b.Wait(20s), 0) << b.Log();
+  ASSERT_TRUE(server_->DeleteAllPods(ns).ok());
+}
+
+// A lease lost (another identity wrote the record and it is not renewed):
+// the leader stops and exits 1, saying so, without claiming a signal or a
+// release it did not have.
+TEST_F(RunE2E, LostLeaseIsLoggedAsSuchAndReleasesNothing) {
+  const std::string me = "e2e-lost-sched";
+  std::vector<std::string> args = BaseArgs(me);
+  for (const char* a :
+       {"--lock-object-name", "e2e-lost-lock", "--leader-elect-lease-duration", "4s",
+        "--leader-elect-renew-deadline", "3s", "--leader-elect-retry-period", "1s"})
+    args.push_back(a);
+  Ksched a(LogPath("lost"), args);
+  ASSERT_TRUE(WaitFor([&] { return a.Log().find("became leader") != std::string::npos; }, 20s))
+      << a.Log();
+  const std::string path =
+      "/apis/coordination.k8s.io/v1/namespaces/kube-system/leases/e2e-lost-lock";
+  // Taken by "intruder", renewed for a minute: a's renewals find it held.
+  for (int attempt = 0; attempt < 5; ++attempt) {
+    auto got = server_->Admin("GET", path);
+    ASSERT_TRUE(got.ok()) << got.error().message;
+    json lease = json::parse(*got);
+    lease["spec"]["holderIdentity"] = "intruder";
+    lease["spec"]["leaseDurationSeconds"] = 60;
+    if (server_->Admin("PUT", path, lease.dump()).ok()) break;  // else a renewed meanwhile
+  }
+  EXPECT_EQ(a.Wait(20s), 1) << a.Log();
+  const std::string log = a.Log();
+  EXPECT_NE(log.find("leader election lost"), std::string::npos) << log;
+  EXPECT_NE(log.find("not released: this replica lost it"), std::string::npos) << log;
+  EXPECT_EQ(log.find("received SIGTERM"), std::string::npos) << log;
+  EXPECT_EQ(log.find("lease released"), std::string::npos) << log;
+  auto lease = server_->Admin("GET", path);
+  ASSERT_TRUE(lease.ok());
+  EXPECT_EQ(json::parse(*lease)["spec"].value("holderIdentity", ""), "intruder");
+}
+
+// kube-scheduler refuses an address in use; so does ksched, naming the port
+// (cpp-httplib's SO_REUSEPORT let both listen and split the scrapes).
+TEST_F(RunE2E, SecondInstanceOnTheSamePortExitsNamingIt) {
+  const int port = FreePort();
+  std::vector<std::string> args = BaseArgs("e2e-port-a", port);
+  args.push_back("--leader-elect=false");
+  Ksched a(LogPath("port-a"), args);
+  ASSERT_TRUE(WaitFor([&] { return HttpGet(port, "/livez") == "200 ok"; }, 10s)) << a.Log();
+  args[3] = "e2e-port-b";  // --scheduler-name
+  Ksched b(LogPath("port-b"), args);
+  const int code = b.Wait(10s);
+  EXPECT_NE(code, 0) << b.Log();
+  EXPECT_NE(code, -1) << "still running: " << b.Log();
+  const std::string log = b.Log();
+  EXPECT_NE(log.find(fmt::format(":{} (port {}): Address already in use", port, port)),
+            std::string::npos)
+      << log;
+  a.Signal(SIGTERM);
+  EXPECT_EQ(a.Wait(10s), 0) << a.Log();
+}
+
+// /livez answers from the first second, while the API server does not:
+// a liveness probe must not restart a scheduler waiting for its server.
+TEST_F(RunE2E, LivezAnswersBeforeTheApiServerDoes) {
+  auto dead = server_->KubeconfigVia(server_->env().scheduler_kubeconfig,
+                                     fmt::format("https://127.0.0.1:{}", FreePort()), "dead");
+  ASSERT_TRUE(dead.ok()) << dead.error().message;
+  const int port = FreePort();
+  const auto t0 = std::chrono::steady_clock::now();
+  Ksched k(LogPath("livez-dead"), {"--kubeconfig", *dead, "--scheduler-name", "e2e-livez", "--port",
+                                   std::to_string(port), "--leader-elect=false"});
+  ASSERT_TRUE(WaitFor([&] { return HttpGet(port, "/livez") == "200 ok"; }, 5s)) << k.Log();
+  const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  std::fprintf(stderr, "/livez answered %.2f s after start, the API server down\n", took);
+  EXPECT_LT(took, 1.0);
+  const std::string ready = HttpGet(port, "/readyz");
+  EXPECT_EQ(ready.rfind("500 ", 0), 0u) << ready;
+  EXPECT_NE(ready.find("api-discovery"), std::string::npos) << ready;
+  EXPECT_EQ(HttpGet(port, "/healthz"), "200 ok");
+  k.Signal(SIGTERM);
+  EXPECT_EQ(k.Wait(10s), 0) << k.Log();
+  EXPECT_NE(k.Log().find("received SIGTERM before the API server answered discovery"),
+            std::string::npos)
+      << k.Log();
+}
+
 }  // namespace
 }  // namespace ksched
