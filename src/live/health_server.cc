@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 
 #include "live/live_scheduler.h"
@@ -119,6 +120,11 @@ Status HealthServer::Listen(const std::string& address, int port) {
   }
   port_ = bound;
   thread_ = std::thread([this] { http_.listen_after_bind(); });
+  // cpp-httplib's stop() does nothing before the loop runs: wait for it, so
+  // that a Stop() right after Listen() cannot leave the thread serving.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  while (!http_.is_running() && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
   return Status::Ok();
 }
 
