@@ -105,6 +105,10 @@ struct RunArgs {
   std::string bind_address = "0.0.0.0";
   int port = 10251;
   int bind_workers = 16;
+  int verbosity = 0;  // -v
+  // "Flag --lock-object-name has been deprecated, ...": one per use of a
+  // v1.15 name, logged when `run` starts.
+  std::vector<std::string> deprecation_warnings;
 };
 CLI::App* AddRunCommand(CLI::App* app, RunArgs* args);
 int RunRun(const RunArgs& args);

@@ -87,6 +87,26 @@ std::string Identity() {
                      b & 0xffffffffffffULL);
 }
 
+// --config's error, in an operator's words where upstream's are terse (the
+// decoder keeps upstream's text, which `ksched schedule` compares): the
+// accepted apiVersions for an unknown one; the field of a type error that
+// v1.26's encoding/json does not name (v1.35's names it: read again so).
+std::string ExplainConfigError(const SchedulerFlags& flags, const std::string& message) {
+  if (message.find("is registered for version") != std::string::npos) {
+    return message + " (the apiVersions ksched accepts: kubescheduler.config.k8s.io/v1" +
+           (flags.scheduler_version == "v1.26" ? ", and v1beta3 for the v1.26 engine" : "") + ")";
+  }
+  if (message.find("into Go value of type") != std::string::npos &&
+      flags.scheduler_version != "v1.35") {
+    SchedulerFlags again = flags;
+    again.scheduler_version = "v1.35";
+    auto loaded = again.FrameworkConfig();
+    if (!loaded.ok() && loaded.error().message.find("Go struct field") != std::string::npos)
+      return loaded.error().message;
+  }
+  return message;
+}
+
 }  // namespace
 
 CLI::App* AddRunCommand(CLI::App* app, RunArgs* args) {
@@ -173,12 +193,30 @@ CLI::App* AddRunCommand(CLI::App* app, RunArgs* args) {
                   "The lock object's kind: leases or endpoints")
       ->each(mark("--leader-elect-resource-lock"))
       ->capture_default_str();
-  cmd->add_option("--lock-object-namespace", args->lock_namespace, "Namespace of the lock object")
-      ->each(mark("--lock-object-namespace"))
+  cmd->add_option("--leader-elect-resource-namespace", args->lock_namespace,
+                  "Namespace of the lock object")
+      ->each(mark("--leader-elect-resource-namespace"))
       ->capture_default_str();
-  cmd->add_option("--lock-object-name", args->lock_name, "Name of the lock object")
-      ->each(mark("--lock-object-name"))
+  cmd->add_option("--leader-elect-resource-name", args->lock_name,
+                  "Name of the lock object (another scheduler than kube-scheduler beside it "
+                  "needs a lock of its own)")
+      ->each(mark("--leader-elect-resource-name"))
       ->capture_default_str();
+  // v1.15's names of the same flags, still accepted with a warning (as
+  // pflag's deprecated flags: hidden from --help).
+  auto deprecated = [args, mark](const char* old_name, const char* new_name) {
+    return [args, mark, old_name, new_name](const std::string& value) {
+      mark(new_name)(value);
+      args->deprecation_warnings.push_back(
+          fmt::format("Flag {} has been deprecated, use {} instead", old_name, new_name));
+    };
+  };
+  cmd->add_option("--lock-object-namespace", args->lock_namespace)
+      ->each(deprecated("--lock-object-namespace", "--leader-elect-resource-namespace"))
+      ->group("");
+  cmd->add_option("--lock-object-name", args->lock_name)
+      ->each(deprecated("--lock-object-name", "--leader-elect-resource-name"))
+      ->group("");
   cmd->add_option("--kube-api-qps", args->qps, "Requests per second to the API server")
       ->each(mark("--kube-api-qps"))
       ->capture_default_str();
@@ -186,6 +224,11 @@ CLI::App* AddRunCommand(CLI::App* app, RunArgs* args) {
       ->each(mark("--kube-api-burst"))
       ->capture_default_str();
   cmd->add_option("--bind-address", args->bind_address, "Address of /healthz and /metrics")
+      ->capture_default_str();
+  cmd->add_option("-v,--v", args->verbosity,
+                  "Log verbosity, as kube-scheduler's -v (accepted; ksched logs every decision "
+                  "at any level)")
+      ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
   cmd->add_option("--port", args->port, "Port of /healthz and /metrics (0: none)")
       ->check(IntegerIn(0, 65535))
@@ -214,6 +257,7 @@ int RunRun(const RunArgs& args) {
   sigaddset(&signals, SIGTERM);
   sigaddset(&signals, SIGINT);
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+  for (const std::string& warning : args.deprecation_warnings) Log('W', warning);
   SchedulerFlags flags = args.flags;
   if (Status s = flags.CheckConsistent(); !s.ok()) return fail(s.error().message);
   // No flag chose the engine: the newest whose APIs the server serves,
@@ -239,7 +283,7 @@ int RunRun(const RunArgs& args) {
   std::optional<config::KubeSchedulerConfiguration> cfg;
   if (!flags.config_file.empty()) {
     auto loaded = flags.FrameworkConfig();
-    if (!loaded.ok()) return fail(loaded.error().message);
+    if (!loaded.ok()) return fail(ExplainConfigError(flags, loaded.error().message));
     cfg = std::move(loaded).value();
     const config::LeaderElection& le = cfg->leader_election;
     auto ns = [](int64_t v) { return std::chrono::nanoseconds(v); };
@@ -250,8 +294,8 @@ int RunRun(const RunArgs& args) {
       election.renew_deadline = ns(le.renew_deadline_ns);
     if (!args.Given("--leader-elect-retry-period")) election.retry_period = ns(le.retry_period_ns);
     if (!args.Given("--leader-elect-resource-lock")) resource_lock = le.resource_lock;
-    if (!args.Given("--lock-object-namespace")) election.ns = le.resource_namespace;
-    if (!args.Given("--lock-object-name")) election.name = le.resource_name;
+    if (!args.Given("--leader-elect-resource-namespace")) election.ns = le.resource_namespace;
+    if (!args.Given("--leader-elect-resource-name")) election.name = le.resource_name;
     const config::ClientConnection& cc = cfg->client_connection;
     if (!args.Given("--kubeconfig") && !cc.kubeconfig.empty()) kubeconfig = cc.kubeconfig;
     if (!args.Given("--kube-api-qps")) qps = cc.qps;

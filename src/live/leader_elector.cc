@@ -44,7 +44,9 @@ Status ValidateElectionConfig(const ElectionConfig& c) {
   auto secs = [](std::chrono::nanoseconds d) { return std::chrono::duration<double>(d).count(); };
   if (c.identity.empty()) return MakeError("leader election: the identity is empty");
   if (c.name.empty() || c.ns.empty()) {
-    return MakeError("leader election: --lock-object-namespace and --lock-object-name must be set");
+    return MakeError(
+        "leader election: --leader-elect-resource-namespace and --leader-elect-resource-name must "
+        "be set");
   }
   if (c.retry_period <= std::chrono::nanoseconds(0)) {
     return MakeError("--leader-elect-retry-period must be greater than zero");

@@ -29,6 +29,7 @@
 #include <thread>
 #include <vector>
 
+#include "live/leader_elector.h"
 #include "tests/cluster/apiserver_fixture.h"
 #include "tests/cluster/ksched_process.h"
 
@@ -1645,6 +1646,93 @@ TEST_F(RunE2E, LivezAnswersBeforeTheApiServerDoes) {
   EXPECT_NE(k.Log().find("received SIGTERM before the API server answered discovery"),
             std::string::npos)
       << k.Log();
+}
+
+// Another identity renews the lock (kube-scheduler's own, say, when this
+// replica has another --scheduler-name but the same lock): after a lease
+// duration of waiting, a warning says so and names the flag. The v1.15 name
+// of that flag still works, with a deprecation warning.
+TEST_F(RunE2E, LockHeldByAnotherIdentityIsWarnedAbout) {
+  const std::string path =
+      "/apis/coordination.k8s.io/v1/namespaces/kube-system/leases/e2e-held-lock";
+  auto now = [] {
+    return live::FormatMicroTime(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                     std::chrono::system_clock::now().time_since_epoch())
+                                     .count());
+  };
+  json lease = {{"apiVersion", "coordination.k8s.io/v1"},
+                {"kind", "Lease"},
+                {"metadata", {{"name", "e2e-held-lock"}, {"namespace", "kube-system"}}},
+                {"spec",
+                 {{"holderIdentity", "other-scheduler"},
+                  {"leaseDurationSeconds", 3},
+                  {"acquireTime", now()},
+                  {"renewTime", now()}}}};
+  (void)server_->Admin("DELETE", path);
+  auto created = server_->CreateObject("/apis/coordination.k8s.io/v1/namespaces/kube-system/leases",
+                                       lease.dump());
+  ASSERT_TRUE(created.ok()) << created.error().message;
+  std::vector<std::string> args = BaseArgs("e2e-held-sched");
+  for (const char* a :
+       {"--lock-object-name", "e2e-held-lock", "--leader-elect-lease-duration", "3s",
+        "--leader-elect-renew-deadline", "2s", "--leader-elect-retry-period", "1s"})
+    args.push_back(a);
+  Ksched k(LogPath("held"), args);
+  // The other holder renews every second for 6 s.
+  for (int i = 0; i < 6; ++i) {
+    std::this_thread::sleep_for(1s);
+    auto got = server_->Admin("GET", path);
+    ASSERT_TRUE(got.ok()) << got.error().message;
+    json current = json::parse(*got);
+    current["spec"]["renewTime"] = now();
+    (void)server_->Admin("PUT", path, current.dump());
+  }
+  const std::string log = k.Log();
+  EXPECT_NE(log.find("Flag --lock-object-name has been deprecated, use "
+                     "--leader-elect-resource-name instead"),
+            std::string::npos)
+      << log;
+  EXPECT_NE(log.find("Lease kube-system/e2e-held-lock has been held by other-scheduler for more "
+                     "than a lease duration (3s)"),
+            std::string::npos)
+      << log;
+  EXPECT_EQ(Count(log, "has been held by"), 1u) << log;
+  EXPECT_EQ(log.find("became leader"), std::string::npos) << log;
+  // Once the other stops renewing, this one leads.
+  EXPECT_TRUE(WaitFor([&] { return k.Log().find("became leader") != std::string::npos; }, 10s))
+      << k.Log();
+  k.Signal(SIGTERM);
+  EXPECT_EQ(k.Wait(10s), 0) << k.Log();
+}
+
+// --config errors an operator can act on (no API server needed: the file is
+// read first): the field of a type error, the accepted apiVersions, the OS
+// reason a file cannot be read.
+TEST(RunConfigErrors, SayWhereAndWhy) {
+  const std::string dir = ::testing::TempDir() + "/run-config-errors";
+  std::filesystem::create_directories(dir);
+  auto run = [&](const std::string& name, const std::string& text) {
+    const std::string path = dir + "/" + name + ".yaml";
+    if (!text.empty()) std::ofstream(path) << text;
+    Ksched k(dir + "/" + name + ".log", {"--config", path, "--kubeconfig", "/nonexistent"});
+    EXPECT_EQ(k.Wait(10s), 2) << k.Log();
+    return k.Log();
+  };
+  const std::string duration = run("duration",
+                                   "apiVersion: kubescheduler.config.k8s.io/v1\n"
+                                   "kind: KubeSchedulerConfiguration\n"
+                                   "leaderElection:\n  leaseDuration: 15\n");
+  EXPECT_NE(duration.find("leaderElection.leaseDuration"), std::string::npos) << duration;
+  const std::string version = run("version",
+                                  "apiVersion: kubescheduler.config.k8s.io/v2\n"
+                                  "kind: KubeSchedulerConfiguration\n");
+  EXPECT_NE(version.find("the apiVersions ksched accepts: kubescheduler.config.k8s.io/v1"),
+            std::string::npos)
+      << version;
+  const std::string missing = run("missing", "");
+  EXPECT_NE(missing.find("missing.yaml: cannot read the file: No such file or directory"),
+            std::string::npos)
+      << missing;
 }
 
 }  // namespace
