@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <cerrno>
+#include <cstring>
 #include <fstream>
 #include <limits>
 #include <optional>
@@ -240,7 +242,7 @@ Result<config::KubeSchedulerConfiguration> SchedulerFlags::FrameworkConfig() con
     return cfg;
   }
   std::ifstream in(config_file, std::ios::binary);
-  if (!in) return MakeError(config_file + ": cannot read the file");
+  if (!in) return MakeError(config_file + ": cannot read the file: " + std::strerror(errno));
   std::stringstream text;
   text << in.rdbuf();
   return config::LoadConfiguration(text.str(), config_file, *gates);
