@@ -223,14 +223,15 @@ CLI::App* AddRunCommand(CLI::App* app, RunArgs* args) {
   cmd->add_option("--kube-api-burst", args->burst, "Burst of requests to the API server")
       ->each(mark("--kube-api-burst"))
       ->capture_default_str();
-  cmd->add_option("--bind-address", args->bind_address, "Address of /healthz and /metrics")
-      ->capture_default_str();
+  cmd->add_option("--bind-address", args->bind_address, "Address of --port")->capture_default_str();
   cmd->add_option("-v,--v", args->verbosity,
                   "Log verbosity, as kube-scheduler's -v (accepted; ksched logs every decision "
                   "at any level)")
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
-  cmd->add_option("--port", args->port, "Port of /healthz and /metrics (0: none)")
+  cmd->add_option("--port", args->port,
+                  "Port of /healthz, /livez, /readyz and /metrics, plain HTTP, served from the "
+                  "start (0: none; in use: exit 1)")
       ->check(IntegerIn(0, 65535))
       ->capture_default_str();
   cmd->add_option("--bind-workers", args->bind_workers,
