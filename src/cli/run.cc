@@ -9,10 +9,10 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
-#include <iostream>
 #include <mutex>
 #include <optional>
 #include <random>
+#include <source_location>
 #include <thread>
 
 #include "cli/commands.h"
@@ -245,8 +245,10 @@ CLI::App* AddRunCommand(CLI::App* app, RunArgs* args) {
 bool KnownResourceLock(const std::string& lock) { return lock == "leases" || lock == "endpoints"; }
 
 int RunRun(const RunArgs& args) {
-  auto fail = [](const std::string& message) {
-    std::cerr << "ksched: " << message << "\n";
+  // Errors are log lines too, in klog's format, as kube-scheduler's.
+  auto fail = [](const std::string& message,
+                 std::source_location where = std::source_location::current()) {
+    Log('E', message, where);
     return kExitBadInput;
   };
   // SIGTERM/SIGINT are blocked before any thread starts (every thread
@@ -335,8 +337,8 @@ int RunRun(const RunArgs& args) {
   live::HealthServer http;
   if (args.port != 0) {
     if (Status s = http.Listen(args.bind_address, args.port); !s.ok()) {
-      std::cerr << "ksched: " << s.error().message << " (--bind-address " << args.bind_address
-                << ", --port " << args.port << ")\n";
+      Log('E', fmt::format("{} (--bind-address {}, --port {})", s.error().message,
+                           args.bind_address, args.port));
       return 1;
     }
     Log('I', fmt::format("serving /healthz, /livez, /readyz and /metrics on {}:{}",
@@ -354,7 +356,7 @@ int RunRun(const RunArgs& args) {
       break;
     }
     if (client::IsUnauthorized(apis.error()) || client::IsForbidden(apis.error())) {
-      std::cerr << "ksched: " << apis.error().message << "\n";
+      Log('E', apis.error().message);
       return 1;
     }
     if (attempt % 10 == 0) Log('W', apis.error().message + " (retrying)");
@@ -371,10 +373,11 @@ int RunRun(const RunArgs& args) {
                   c.apis().pdb_version, c.apis().events_v1 ? "events.k8s.io/v1" : "core/v1",
                   c.apis().leases ? "coordination.k8s.io/v1" : "not served"));
   if (leader_elect && resource_lock == "leases" && !c.apis().leases) {
-    std::cerr << "ksched: --leader-elect-resource-lock leases: the API server does not serve "
-                 "coordination.k8s.io/v1 Leases (it serves: "
-              << server_apis.VersionsOf("coordination.k8s.io")
-              << "); use --leader-elect-resource-lock endpoints\n";
+    Log('E',
+        "--leader-elect-resource-lock leases: the API server does not serve "
+        "coordination.k8s.io/v1 Leases (it serves: " +
+            server_apis.VersionsOf("coordination.k8s.io") +
+            "); use --leader-elect-resource-lock endpoints");
     return 1;
   }
   if (engine_from_server) {
@@ -469,7 +472,7 @@ int RunRun(const RunArgs& args) {
   }
   scheduler.cache().ExpectResources(watch_options.resources);
   // A resource that cannot be listed or watched is logged at once and fails /healthz.
-  live::ApiHealth health(&Log);
+  live::ApiHealth health([](char level, std::string_view message) { Log(level, message); });
   for (const auto& [resource, message] : c.apis().missing) {
     if (std::find(watch_options.resources.begin(), watch_options.resources.end(), resource) !=
         watch_options.resources.end()) {

@@ -1,24 +1,34 @@
 #include "live/log.h"
 
 #include <fmt/format.h>
+#include <unistd.h>
 
-#include <chrono>
 #include <cstdio>
 #include <ctime>
-#include <string>
 
 namespace ksched::live {
 
-void Log(char level, std::string_view message) {
-  const auto now = std::chrono::system_clock::now();
-  const std::time_t t = std::chrono::system_clock::to_time_t(now);
+std::string FormatLogLine(char level, std::string_view message,
+                          std::chrono::system_clock::time_point time, int pid,
+                          std::string_view file, unsigned line) {
+  const std::time_t t = std::chrono::system_clock::to_time_t(time);
   const auto micros =
-      std::chrono::duration_cast<std::chrono::microseconds>(now.time_since_epoch()).count() %
+      std::chrono::duration_cast<std::chrono::microseconds>(time.time_since_epoch()).count() %
       1'000'000;
   std::tm tm{};
   gmtime_r(&t, &tm);
-  std::string line = fmt::format("{}{:02}{:02} {:02}:{:02}:{:02}.{:06}] {}\n", level, tm.tm_mon + 1,
-                                 tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, micros, message);
+  // klog names the file without its directory.
+  if (size_t slash = file.rfind('/'); slash != std::string_view::npos)
+    file.remove_prefix(slash + 1);
+  return fmt::format("{}{:02}{:02} {:02}:{:02}:{:02}.{:06} {:7} {}:{}] {}\n", level, tm.tm_mon + 1,
+                     tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, micros, pid, file, line,
+                     message);
+}
+
+void Log(char level, std::string_view message, std::source_location where) {
+  static const int pid = static_cast<int>(getpid());
+  const std::string line = FormatLogLine(level, message, std::chrono::system_clock::now(), pid,
+                                         where.file_name(), where.line());
   std::fwrite(line.data(), 1, line.size(), stderr);
 }
 

@@ -1,12 +1,24 @@
-// One line per message on stderr, klog-style ("I1124 08:45:01.123456] ..."),
-// written with a single call so lines from different threads never mix.
+// One line per message on stderr in klog's format,
+//   Lmmdd hh:mm:ss.uuuuuu PID file:line] message
+// (L: I, W or E; the time in UTC), written with a single call so lines from
+// different threads never mix. kube-scheduler's log tooling reads it as
+// klog's.
 #pragma once
 
+#include <chrono>
+#include <source_location>
+#include <string>
 #include <string_view>
 
 namespace ksched::live {
 
 // level: 'I' info, 'W' warning, 'E' error.
-void Log(char level, std::string_view message);
+void Log(char level, std::string_view message,
+         std::source_location where = std::source_location::current());
+
+// The line Log writes (with its newline), for tests.
+std::string FormatLogLine(char level, std::string_view message,
+                          std::chrono::system_clock::time_point time, int pid,
+                          std::string_view file, unsigned line);
 
 }  // namespace ksched::live
