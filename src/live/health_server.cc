@@ -54,17 +54,35 @@ std::string BindFailureReason(const std::string& address, int port) {
 
 }  // namespace
 
-HealthServer::HealthServer() {
+HealthServer::HealthServer() : http_(std::make_unique<httplib::Server>()) { Route(); }
+
+HealthServer::HealthServer(X509* cert, EVP_PKEY* key, DelegatedAuth* auth)
+    : http_(std::make_unique<httplib::SSLServer>(cert, key)), auth_(auth) {
+  Route();
+}
+
+void HealthServer::Route() {
   // SO_REUSEADDR (a restart may bind while old connections linger in
   // TIME_WAIT) but not SO_REUSEPORT: a second process must not share it.
-  http_.set_socket_options([](socket_t sock) {
+  http_->set_socket_options([](socket_t sock) {
     int yes = 1;
     setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
   });
-  http_.Get("/livez", [](const httplib::Request&, httplib::Response& res) {
+  if (auth_ != nullptr) {
+    http_->set_pre_routing_handler([this](const httplib::Request& req, httplib::Response& res) {
+      DelegatedAuth::Decision d =
+          auth_->Check(req.get_header_value("Authorization"), req.path,
+                       req.method == "GET" || req.method == "HEAD" ? "get" : "create");
+      if (d.status == 200) return httplib::Server::HandlerResponse::Unhandled;
+      res.status = d.status;
+      res.set_content(d.message + "\n", "text/plain");
+      return httplib::Server::HandlerResponse::Handled;
+    });
+  }
+  http_->Get("/livez", [](const httplib::Request&, httplib::Response& res) {
     res.set_content("ok", "text/plain");
   });
-  http_.Get("/healthz", [this](const httplib::Request&, httplib::Response& res) {
+  http_->Get("/healthz", [this](const httplib::Request&, httplib::Response& res) {
     ApiHealth* health = health_.load();
     std::vector<std::string> problems;
     if (health != nullptr) problems = health->Problems();
@@ -79,7 +97,7 @@ HealthServer::HealthServer() {
   });
   // Upstream's /readyz: also every watched resource listed (its informers
   // synced) and readable.
-  http_.Get("/readyz", [this](const httplib::Request&, httplib::Response& res) {
+  http_->Get("/readyz", [this](const httplib::Request&, httplib::Response& res) {
     ApiHealth* health = health_.load();
     LiveScheduler* scheduler = scheduler_.load();
     std::string text;
@@ -98,7 +116,7 @@ HealthServer::HealthServer() {
     res.status = 500;
     res.set_content(text + "readyz check failed\n", "text/plain");
   });
-  http_.Get("/metrics", [this](const httplib::Request&, httplib::Response& res) {
+  http_->Get("/metrics", [this](const httplib::Request&, httplib::Response& res) {
     Metrics* metrics = metrics_.load();
     if (metrics == nullptr) {
       res.status = 503;
@@ -112,18 +130,18 @@ HealthServer::HealthServer() {
 HealthServer::~HealthServer() { Stop(); }
 
 Status HealthServer::Listen(const std::string& address, int port) {
-  const int bound = port == 0 ? http_.bind_to_any_port(address.c_str())
-                              : (http_.bind_to_port(address.c_str(), port) ? port : -1);
+  const int bound = port == 0 ? http_->bind_to_any_port(address.c_str())
+                              : (http_->bind_to_port(address.c_str(), port) ? port : -1);
   if (bound < 0) {
     return MakeError(fmt::format("cannot serve health and metrics on {}:{} (port {}): {}", address,
                                  port, port, BindFailureReason(address, port)));
   }
   port_ = bound;
-  thread_ = std::thread([this] { http_.listen_after_bind(); });
+  thread_ = std::thread([this] { http_->listen_after_bind(); });
   // cpp-httplib's stop() does nothing before the loop runs: wait for it, so
   // that a Stop() right after Listen() cannot leave the thread serving.
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
-  while (!http_.is_running() && std::chrono::steady_clock::now() < deadline)
+  while (!http_->is_running() && std::chrono::steady_clock::now() < deadline)
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
   return Status::Ok();
 }
@@ -136,7 +154,7 @@ void HealthServer::Attach(ApiHealth* health, LiveScheduler* scheduler, Metrics* 
 
 void HealthServer::Stop() {
   if (!thread_.joinable()) return;
-  http_.stop();
+  http_->stop();
   thread_.join();
 }
 

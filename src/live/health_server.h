@@ -10,15 +10,19 @@
 // Listening fails when the address is in use: unlike cpp-httplib's default
 // (SO_REUSEPORT, which lets a second process share the port and split the
 // scrapes), the socket gets SO_REUSEADDR only, as Go's net.Listen.
+// The secure port (kube-scheduler's --secure-port) is the same server over
+// TLS with DelegatedAuth deciding every request but the health checks.
 #pragma once
 
 #include <httplib.h>
 
 #include <atomic>
+#include <memory>
 #include <string>
 #include <thread>
 
 #include "live/api_health.h"
+#include "live/delegated_auth.h"
 #include "live/metrics.h"
 #include "util/result.h"
 
@@ -28,7 +32,12 @@ class LiveScheduler;
 
 class HealthServer {
  public:
-  HealthServer();
+  HealthServer();  // plain HTTP, every request allowed
+  // Over TLS with `cert` (its X509 and key are copied), each request
+  // decided by `auth` (may be null: allowed), which must outlive Stop().
+  HealthServer(X509* cert, EVP_PKEY* key, DelegatedAuth* auth);
+  // False when the TLS server could not be set up (a bad certificate).
+  bool valid() const { return http_->is_valid(); }
   ~HealthServer();  // Stop()
   HealthServer(const HealthServer&) = delete;
   HealthServer& operator=(const HealthServer&) = delete;
@@ -47,7 +56,9 @@ class HealthServer {
   void Stop();
 
  private:
-  httplib::Server http_;
+  void Route();
+  std::unique_ptr<httplib::Server> http_;
+  DelegatedAuth* auth_ = nullptr;
   std::thread thread_;
   int port_ = 0;
   std::atomic<ApiHealth*> health_{nullptr};
