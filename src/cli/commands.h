@@ -103,7 +103,10 @@ struct RunArgs {
   double qps = 5000;  // high enough that the API server, not ksched, sets the pace
   int burst = 5000;
   std::string bind_address = "0.0.0.0";
-  int port = 10251;
+  int port = 0;             // plain HTTP (v1.15's insecure port, 10251 then)
+  int secure_port = 10259;  // HTTPS, as kube-scheduler v1.35
+  std::string tls_cert_file, tls_key_file;
+  std::string authentication_kubeconfig, authorization_kubeconfig;
   int bind_workers = 16;
   int verbosity = 0;  // -v
   // "Flag --lock-object-name has been deprecated, ...": one per use of a

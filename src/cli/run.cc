@@ -14,19 +14,24 @@
 #include <random>
 #include <source_location>
 #include <thread>
+#include <tuple>
 
 #include "cli/commands.h"
 #include "client/cluster_client.h"
+#include "client/rest_client.h"
 #include "config/decode.h"
 #include "config/feature_gates.h"
 #include "config/types.h"
+#include "config/unused_plugin_config.h"
 #include "live/api_health.h"
+#include "live/delegated_auth.h"
 #include "live/engine_choice.h"
 #include "live/health_server.h"
 #include "live/leader_elector.h"
 #include "live/live_scheduler.h"
 #include "live/log.h"
 #include "live/metrics.h"
+#include "live/self_signed_cert.h"
 
 namespace ksched {
 
@@ -223,15 +228,32 @@ CLI::App* AddRunCommand(CLI::App* app, RunArgs* args) {
   cmd->add_option("--kube-api-burst", args->burst, "Burst of requests to the API server")
       ->each(mark("--kube-api-burst"))
       ->capture_default_str();
-  cmd->add_option("--bind-address", args->bind_address, "Address of --port")->capture_default_str();
+  cmd->add_option("--bind-address", args->bind_address, "Address of --secure-port and --port")
+      ->capture_default_str();
+  cmd->add_option("--secure-port", args->secure_port,
+                  "HTTPS port of /healthz, /livez, /readyz (always allowed) and /metrics "
+                  "(authenticated by TokenReview, authorized by SubjectAccessReview) (0: none; in "
+                  "use: exit 1)")
+      ->check(IntegerIn(0, 65535))
+      ->capture_default_str();
+  cmd->add_option("--tls-cert-file", args->tls_cert_file,
+                  "PEM certificate of --secure-port (default: a self-signed one made at start)");
+  cmd->add_option("--tls-private-key-file", args->tls_key_file,
+                  "PEM private key of --tls-cert-file");
+  cmd->add_option("--authentication-kubeconfig", args->authentication_kubeconfig,
+                  "kubeconfig of the API server that reviews tokens (TokenReview) for "
+                  "--secure-port (default: the scheduler's own connection)");
+  cmd->add_option("--authorization-kubeconfig", args->authorization_kubeconfig,
+                  "kubeconfig of the API server that authorizes requests (SubjectAccessReview) "
+                  "for --secure-port (default: the scheduler's own connection)");
   cmd->add_option("-v,--v", args->verbosity,
                   "Log verbosity, as kube-scheduler's -v (accepted; ksched logs every decision "
                   "at any level)")
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
   cmd->add_option("--port", args->port,
-                  "Port of /healthz, /livez, /readyz and /metrics, plain HTTP, served from the "
-                  "start (0: none; in use: exit 1)")
+                  "Plain HTTP port of the same endpoints, none authenticated (v1.15's insecure "
+                  "port; 0: none)")
       ->check(IntegerIn(0, 65535))
       ->capture_default_str();
   cmd->add_option("--bind-workers", args->bind_workers,
@@ -288,6 +310,8 @@ int RunRun(const RunArgs& args) {
     auto loaded = flags.FrameworkConfig();
     if (!loaded.ok()) return fail(ExplainConfigError(flags, loaded.error().message));
     cfg = std::move(loaded).value();
+    for (const std::string& unused : config::UnusedPluginConfig(*cfg))
+      Log('W', flags.config_file + ": " + unused);
     const config::LeaderElection& le = cfg->leader_election;
     auto ns = [](int64_t v) { return std::chrono::nanoseconds(v); };
     if (!args.Given("--leader-elect")) leader_elect = le.leader_elect;
@@ -341,8 +365,52 @@ int RunRun(const RunArgs& args) {
                            args.bind_address, args.port));
       return 1;
     }
-    Log('I', fmt::format("serving /healthz, /livez, /readyz and /metrics on {}:{}",
+    Log('W', fmt::format("serving /healthz, /livez, /readyz and /metrics on {}:{} over plain "
+                         "HTTP without authentication (--port; --secure-port serves HTTPS)",
                          args.bind_address, args.port));
+  }
+  // The secure port, as kube-scheduler's: TLS, the reviews of the API server.
+  std::unique_ptr<client::RestClient> authn_rest, authz_rest;
+  for (auto [file, rest, flag] :
+       {std::tuple{&args.authentication_kubeconfig, &authn_rest, "--authentication-kubeconfig"},
+        std::tuple{&args.authorization_kubeconfig, &authz_rest, "--authorization-kubeconfig"}}) {
+    if (file->empty()) continue;
+    auto resolved = client::ResolveConfig(*file);
+    if (!resolved.ok()) return fail(std::string(flag) + ": " + resolved.error().message);
+    auto created = client::RestClient::Create(*resolved);
+    if (!created.ok()) return fail(std::string(flag) + ": " + created.error().message);
+    *rest = std::move(created).value();
+  }
+  live::DelegatedAuth auth(
+      [&](const std::string& path, const std::string& body, const std::string& resource) {
+        const bool authn = resource == "tokenreviews";
+        client::RestClient* rest = authn ? authn_rest.get() : authz_rest.get();
+        if (rest == nullptr) rest = &c.rest();
+        client::RequestTarget target{
+            "create", authn ? "authentication.k8s.io" : "authorization.k8s.io", resource, "", ""};
+        return rest->Call(target, "POST", path, body);
+      });
+  std::unique_ptr<live::HealthServer> https;
+  if (args.secure_port != 0) {
+    if (args.tls_cert_file.empty() != args.tls_key_file.empty())
+      return fail("--tls-cert-file and --tls-private-key-file go together");
+    char host[256] = {};
+    if (gethostname(host, sizeof host - 1) != 0) host[0] = '\0';
+    auto cert = args.tls_cert_file.empty()
+                    ? live::SelfSignedCert(host)
+                    : live::LoadCertKey(args.tls_cert_file, args.tls_key_file);
+    if (!cert.ok()) return fail(cert.error().message);
+    https = std::make_unique<live::HealthServer>(cert->cert.get(), cert->key.get(), &auth);
+    if (!https->valid()) return fail("--secure-port: the TLS server could not be set up");
+    if (Status s = https->Listen(args.bind_address, args.secure_port); !s.ok()) {
+      Log('E', fmt::format("{} (--bind-address {}, --secure-port {})", s.error().message,
+                           args.bind_address, args.secure_port));
+      return 1;
+    }
+    Log('I', fmt::format("serving /healthz, /livez, /readyz and /metrics on https://{}:{} ({} "
+                         "certificate; /metrics by TokenReview and SubjectAccessReview)",
+                         args.bind_address, args.secure_port,
+                         args.tls_cert_file.empty() ? "a self-signed" : args.tls_cert_file));
   }
 
   // API discovery: the versions this server serves (retried every second
@@ -511,6 +579,7 @@ int RunRun(const RunArgs& args) {
   });
 
   http.Attach(&health, &scheduler, &metrics);
+  if (https) https->Attach(&health, &scheduler, &metrics);
 
   if (Status s = c.StartWatches(
           [&](client::WatchEvent e) {
@@ -614,6 +683,7 @@ int RunRun(const RunArgs& args) {
   // Run returned after the flush (or its bound).
   c.StopWatches();
   http.Stop();
+  if (https) https->Stop();
   if (!stopping.load()) stop_all(kExitOk);
   waking_signal_thread.store(true);
   pthread_kill(signal_thread.native_handle(), SIGTERM);  // wake sigwait if no signal came

@@ -1707,7 +1707,7 @@ TEST_F(RunE2E, LockHeldByAnotherIdentityIsWarnedAbout) {
 
 // --config errors an operator can act on (no API server needed: the file is
 // read first): the field of a type error, the accepted apiVersions, the OS
-// reason a file cannot be read.
+// reason a file cannot be read; and a warning for args nothing reads.
 TEST(RunConfigErrors, SayWhereAndWhy) {
   const std::string dir = ::testing::TempDir() + "/run-config-errors";
   std::filesystem::create_directories(dir);
@@ -1729,10 +1729,103 @@ TEST(RunConfigErrors, SayWhereAndWhy) {
   EXPECT_NE(version.find("the apiVersions ksched accepts: kubescheduler.config.k8s.io/v1"),
             std::string::npos)
       << version;
+  const std::string unused = run("unused",
+                                 "apiVersion: kubescheduler.config.k8s.io/v1\n"
+                                 "kind: KubeSchedulerConfiguration\n"
+                                 "profiles:\n- schedulerName: a\n  plugins:\n    multiPoint:\n"
+                                 "      disabled: [{name: InterPodAffinity}]\n"
+                                 "  pluginConfig:\n  - name: InterPodAffinity\n"
+                                 "    args: {hardPodAffinityWeight: 5}\n");
+  EXPECT_NE(unused.find("pluginConfig has args for InterPodAffinity, which no extension point of "
+                        "the profile enables"),
+            std::string::npos)
+      << unused;
   const std::string missing = run("missing", "");
   EXPECT_NE(missing.find("missing.yaml: cannot read the file: No such file or directory"),
             std::string::npos)
       << missing;
+}
+
+// GET https://127.0.0.1:PORT/PATH (the certificate not checked) with an
+// optional bearer token: "CODE BODY".
+std::string HttpsGet(int port, const std::string& path, const std::string& token = "") {
+  std::string cmd =
+      fmt::format("curl -sk -m 5 -w ' %{{http_code}}' {} https://127.0.0.1:{}{}",
+                  token.empty() ? "" : "-H 'Authorization: Bearer " + token + "'", port, path);
+  FILE* f = popen(cmd.c_str(), "r");
+  if (f == nullptr) return "";
+  std::string out;
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, f)) > 0) out.append(buf, n);
+  pclose(f);
+  size_t sp = out.rfind(' ');
+  if (sp == std::string::npos) return out;
+  return out.substr(sp + 1) + " " + out.substr(0, sp);
+}
+
+// kube-scheduler's serving: HTTPS on --secure-port with a self-signed
+// certificate; the health checks open to anyone; /metrics for whom the API
+// server authenticates (TokenReview) and authorizes (SubjectAccessReview).
+TEST_F(RunE2E126, SecurePortServesMetricsToAuthorizedTokensOnly) {
+  // Two ServiceAccounts: one may GET /metrics, one may not.
+  auto token_of = [&](const std::string& sa, bool metrics) -> std::string {
+    json account = {{"apiVersion", "v1"}, {"kind", "ServiceAccount"}, {"metadata", {{"name", sa}}}};
+    auto r =
+        server_->CreateObject("/api/v1/namespaces/kube-system/serviceaccounts", account.dump());
+    EXPECT_TRUE(r.ok() || r.error().http_code == 409) << r.error().message;
+    if (metrics) {
+      json role = {{"apiVersion", "rbac.authorization.k8s.io/v1"},
+                   {"kind", "ClusterRole"},
+                   {"metadata", {{"name", sa}}},
+                   {"rules", {{{"nonResourceURLs", {"/metrics"}}, {"verbs", {"get"}}}}}};
+      json binding = {
+          {"apiVersion", "rbac.authorization.k8s.io/v1"},
+          {"kind", "ClusterRoleBinding"},
+          {"metadata", {{"name", sa}}},
+          {"roleRef",
+           {{"apiGroup", "rbac.authorization.k8s.io"}, {"kind", "ClusterRole"}, {"name", sa}}},
+          {"subjects", {{{"kind", "ServiceAccount"}, {"name", sa}, {"namespace", "kube-system"}}}}};
+      for (const auto& [path, obj] : std::vector<std::pair<std::string, json>>{
+               {"/apis/rbac.authorization.k8s.io/v1/clusterroles", role},
+               {"/apis/rbac.authorization.k8s.io/v1/clusterrolebindings", binding}}) {
+        auto c = server_->CreateObject(path, obj.dump());
+        EXPECT_TRUE(c.ok() || c.error().http_code == 409) << c.error().message;
+      }
+    }
+    auto token = server_->Admin(
+        "POST", "/api/v1/namespaces/kube-system/serviceaccounts/" + sa + "/token",
+        R"({"apiVersion":"authentication.k8s.io/v1","kind":"TokenRequest","spec":{"expirationSeconds":3600}})");
+    EXPECT_TRUE(token.ok()) << token.error().message;
+    if (!token.ok()) return "";
+    return json::parse(*token)["status"]["token"].get<std::string>();
+  };
+  const std::string reader = token_of("e2e126-metrics-reader", true);
+  const std::string other = token_of("e2e126-metrics-other", false);
+  ASSERT_FALSE(reader.empty());
+  const int port = FreePort();
+  Ksched k(LogPath("secure126"),
+           {"--kubeconfig", server_->env().scheduler_kubeconfig, "--scheduler-name",
+            "e2e126-secure", "--secure-port", std::to_string(port), "--leader-elect=false"});
+  ASSERT_TRUE(WaitFor([&] { return HttpsGet(port, "/livez") == "200 ok"; }, 10s)) << k.Log();
+  EXPECT_TRUE(WaitFor([&] { return HttpsGet(port, "/readyz") == "200 ok"; }, 20s)) << k.Log();
+  EXPECT_EQ(HttpsGet(port, "/healthz"), "200 ok");
+  // Plain HTTP is not served there.
+  EXPECT_NE(HttpGet(port, "/livez"), "200 ok");
+  const std::string anonymous = HttpsGet(port, "/metrics");
+  EXPECT_EQ(anonymous.rfind("403 ", 0), 0u) << anonymous;
+  EXPECT_NE(anonymous.find("system:anonymous"), std::string::npos) << anonymous;
+  EXPECT_EQ(HttpsGet(port, "/metrics", "not-a-token").rfind("401 ", 0), 0u);
+  const std::string forbidden = HttpsGet(port, "/metrics", other);
+  EXPECT_EQ(forbidden.rfind("403 ", 0), 0u) << forbidden;
+  EXPECT_NE(forbidden.find("system:serviceaccount:kube-system:e2e126-metrics-other"),
+            std::string::npos)
+      << forbidden;
+  const std::string metrics = HttpsGet(port, "/metrics", reader);
+  EXPECT_EQ(metrics.rfind("200 ", 0), 0u) << metrics.substr(0, 300);
+  EXPECT_NE(metrics.find("scheduler_pending_pods"), std::string::npos) << metrics.substr(0, 300);
+  k.Signal(SIGTERM);
+  EXPECT_EQ(k.Wait(10s), 0) << k.Log();
 }
 
 }  // namespace
