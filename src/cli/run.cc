@@ -514,6 +514,12 @@ int RunRun(const RunArgs& args) {
   Log('I', fmt::format("scheduler name{} {}, {}, preemption {}", served.size() > 1 ? "s" : "",
                        names, engine_text, args.disable_preemption ? "off" : "on"));
 
+  c.SetEventsFallbackHook([](const std::string& why) {
+    Log('W', "events.k8s.io/v1 Events are forbidden (" + why +
+                 "): writing core/v1 Events from now on (no eventTime, reportingController or "
+                 "series); the identity needs {apiGroups: [\"events.k8s.io\"], resources: "
+                 "[\"events\"], verbs: [\"create\", \"patch\", \"update\"]}");
+  });
   RealClock clock;
   live::Metrics metrics(engine->version());
   live::ClientSchedulerApi api(&c);

@@ -511,7 +511,8 @@ Status ClusterClient::CreateEvent(const EventRecord& event) {
   // An identity allowed core/v1 events only (v1.15's scheduler role): write
   // those from now on if that works.
   Status core = CreateCoreEvent(event);
-  if (core.ok()) events_v1_.store(false);
+  if (core.ok() && events_v1_.exchange(false) && events_fallback_)
+    events_fallback_(s.error().message);
   return core;
 }
 

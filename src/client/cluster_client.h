@@ -303,6 +303,11 @@ class ClusterClient {
   // reportingController/Instance, regarding), else core/v1. When
   // events.k8s.io/v1 is forbidden (403) and core/v1 works, core/v1 from then on.
   Status CreateEvent(const EventRecord& event);
+  // Called once, with the 403's message, when CreateEvent falls back from
+  // events.k8s.io/v1 to core/v1 (set before any event is written).
+  void SetEventsFallbackHook(std::function<void(const std::string&)> hook) {
+    events_fallback_ = std::move(hook);
+  }
   // Lease (coordination.k8s.io/v1) for leader election. GetLease: nullopt on 404.
   Result<std::optional<LeaseRecord>> GetLease(std::string_view ns, std::string_view name);
   // 409 -> error with IsConflict(). `stored` (optional) receives the lease as
@@ -334,6 +339,7 @@ class ClusterClient {
   std::unique_ptr<RestClient> rest_;
   std::vector<std::unique_ptr<Reflector>> reflectors_;
   ApiChoice choice_;
+  std::function<void(const std::string&)> events_fallback_;
   std::atomic<bool> events_v1_{false};  // choice_.events_v1 until a 403 turns it off
   std::vector<ResourceInfo> infos_;     // by Resource
 };
