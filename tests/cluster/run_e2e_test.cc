@@ -29,6 +29,7 @@
 #include <thread>
 #include <vector>
 
+#include "api/yaml_to_json.h"
 #include "live/leader_elector.h"
 #include "tests/cluster/apiserver_fixture.h"
 #include "tests/cluster/ksched_process.h"
@@ -1826,6 +1827,95 @@ TEST_F(RunE2E126, SecurePortServesMetricsToAuthorizedTokensOnly) {
   EXPECT_NE(metrics.find("scheduler_pending_pods"), std::string::npos) << metrics.substr(0, 300);
   k.Signal(SIGTERM);
   EXPECT_EQ(k.Wait(10s), 0) << k.Log();
+}
+
+// The ClusterRole docs/run.md documents, read from the page, is what ksched
+// needs on v1.26: under exactly that role (a ServiceAccount token) it leads on
+// its Lease, lists and watches everything (/healthz ok, no "needs rule"),
+// binds, writes its events through events.k8s.io/v1 (no fallback), reviews
+// the secure port's requests, and releases the Lease.
+TEST_F(RunE2E126, DocumentedClusterRoleIsEnough) {
+  const std::string page = ReadFile(std::string(KSCHED_SOURCE_DIR) + "/docs/run.md");
+  const size_t block = page.find("```yaml\napiVersion: v1\nkind: ServiceAccount");
+  ASSERT_NE(block, std::string::npos);
+  const size_t start = page.find("---\n", block) + 4;
+  const size_t end = page.find("\n---\n", start);
+  std::string role_yaml = page.substr(start, end - start);
+  ASSERT_EQ(role_yaml.rfind("apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\n", 0), 0u)
+      << role_yaml;
+  auto role_json = YamlToJson(role_yaml, "docs/run.md");
+  ASSERT_TRUE(role_json.ok()) << role_json.error().message;
+  const std::string sa = "e2e126-documented", me = "e2e126-documented-sched",
+                    ns = "e2e126-documented";
+  json role = json::parse(*role_json);
+  role["metadata"]["name"] = sa;
+  json binding = {
+      {"apiVersion", "rbac.authorization.k8s.io/v1"},
+      {"kind", "ClusterRoleBinding"},
+      {"metadata", {{"name", sa}}},
+      {"roleRef",
+       {{"apiGroup", "rbac.authorization.k8s.io"}, {"kind", "ClusterRole"}, {"name", sa}}},
+      {"subjects", {{{"kind", "ServiceAccount"}, {"name", sa}, {"namespace", "kube-system"}}}}};
+  json account = {{"apiVersion", "v1"}, {"kind", "ServiceAccount"}, {"metadata", {{"name", sa}}}};
+  (void)server_->Admin("DELETE", "/apis/rbac.authorization.k8s.io/v1/clusterroles/" + sa);
+  for (const auto& [path, obj] : std::vector<std::pair<std::string, json>>{
+           {"/apis/rbac.authorization.k8s.io/v1/clusterroles", role},
+           {"/apis/rbac.authorization.k8s.io/v1/clusterrolebindings", binding},
+           {"/api/v1/namespaces/kube-system/serviceaccounts", account}}) {
+    auto r = server_->CreateObject(path, obj.dump());
+    ASSERT_TRUE(r.ok() || r.error().http_code == 409) << r.error().message;
+  }
+  auto token = server_->Admin(
+      "POST", "/api/v1/namespaces/kube-system/serviceaccounts/" + sa + "/token",
+      R"({"apiVersion":"authentication.k8s.io/v1","kind":"TokenRequest","spec":{"expirationSeconds":3600}})");
+  ASSERT_TRUE(token.ok()) << token.error().message;
+  std::string kubeconfig = ReadFile(server_->env().scheduler_kubeconfig);
+  const size_t at = kubeconfig.find("token: ");
+  ASSERT_NE(at, std::string::npos);
+  kubeconfig.replace(at, kubeconfig.find('\n', at) - at,
+                     "token: " + json::parse(*token)["status"]["token"].get<std::string>());
+  const std::string path = dir_ + "/documented.kubeconfig";
+  std::ofstream(path) << kubeconfig;
+
+  ASSERT_TRUE(server_->EnsureNamespace(ns).ok());
+  Node("e2e126-documented-n1", "4");
+  const int port = FreePort();
+  Ksched k(LogPath("documented126"),
+           {"--kubeconfig", path, "--scheduler-name", me, "--secure-port", std::to_string(port),
+            "--leader-elect-resource-name", "e2e126-documented-lock"});
+  ASSERT_TRUE(WaitFor([&] { return k.Log().find("became leader") != std::string::npos; }, 20s))
+      << k.Log();
+  EXPECT_TRUE(WaitFor([&] { return HttpsGet(port, "/healthz") == "200 ok"; }, 20s))
+      << HttpsGet(port, "/healthz") << k.Log();
+  Pod(ns, "p", me, "100m");
+  ASSERT_TRUE(WaitFor([&] { return Placement(ns)["p"] == "e2e126-documented-n1"; }, 20s))
+      << k.Log();
+  EXPECT_TRUE(WaitFor(
+      [&] {
+        auto v1events =
+            server_->Admin("GET", "/apis/events.k8s.io/v1/namespaces/" + ns + "/events");
+        if (!v1events.ok()) return false;
+        const json doc = json::parse(*v1events);  // not a temporary: the loop reads into it
+        for (const json& e : doc["items"])
+          if (e.value("reason", "") == "Scheduled" && e.value("reportingController", "") == me)
+            return true;
+        return false;
+      },
+      10s))
+      << k.Log() << "\nevents.k8s.io/v1: " << [&] {
+           auto got = server_->Admin("GET", "/apis/events.k8s.io/v1/namespaces/" + ns + "/events");
+           return got.ok() ? *got : got.error().message;
+         }();
+  // The reviews are allowed: anonymous is forbidden (403), not an error (500).
+  const std::string metrics = HttpsGet(port, "/metrics");
+  EXPECT_EQ(metrics.rfind("403 ", 0), 0u) << metrics;
+  k.Signal(SIGTERM);
+  EXPECT_EQ(k.Wait(20s), 0) << k.Log();
+  const std::string log = k.Log();
+  EXPECT_EQ(log.find("needs rule"), std::string::npos) << log;
+  EXPECT_EQ(log.find("events.k8s.io/v1 Events are forbidden"), std::string::npos) << log;
+  EXPECT_NE(log.find("e2e126-documented-lock lease released"), std::string::npos) << log;
+  ASSERT_TRUE(server_->DeleteAllPods(ns).ok());
 }
 
 }  // namespace
