@@ -568,7 +568,9 @@ Status ClusterClient::CreateEventsV1Event(const EventRecord& event) {
   std::string host = event.source_host.empty() ? LocalHostName() : event.source_host;
   json body = {{"apiVersion", "events.k8s.io/v1"},
                {"kind", "Event"},
-               {"metadata", {{"name", EventObjectName(io.name)}, {"namespace", ns}}},
+               {"metadata",
+                {{"name", event.object_name.empty() ? EventObjectName(io.name) : event.object_name},
+                 {"namespace", ns}}},
                {"eventTime", FormatTime(EventTime(event), true)},
                {"reportingController", event.source_component},
                {"reportingInstance", (event.source_component + "-" + host).substr(0, 128)},
@@ -577,10 +579,31 @@ Status ClusterClient::CreateEventsV1Event(const EventRecord& event) {
                {"regarding", std::move(regarding)},
                {"note", EventsV1Note(event.message)},
                {"type", event.type}};
+  if (event.series_count > 0) {
+    body["series"] = {{"count", event.series_count},
+                      {"lastObservedTime", FormatTime(event.series_last_observed, true)}};
+  }
   RequestTarget t{"create", "events.k8s.io", "events", ns, ""};
   auto r =
       rest_->Call(t, "POST", "/apis/events.k8s.io/v1/namespaces/" + ns + "/events", body.dump());
   if (!r.ok()) return r.error();
+  return Status::Ok();
+}
+
+Status ClusterClient::PatchEventSeries(const EventRecord& event) {
+  const auto& io = event.involved_object;
+  std::string ns = io.ns.empty() ? "default" : io.ns;
+  if (Status s = CheckNsName(ns, event.object_name); !s.ok()) return s;
+  json patch = {{"series",
+                 {{"count", event.series_count},
+                  {"lastObservedTime", FormatTime(event.series_last_observed, true)}}}};
+  RequestTarget t{"patch", "events.k8s.io", "events", ns, event.object_name};
+  auto r = rest_->Send(t, "PATCH",
+                       "/apis/events.k8s.io/v1/namespaces/" + ns + "/events/" + event.object_name,
+                       patch.dump(), "application/strategic-merge-patch+json");
+  if (!r.ok()) return r.error();
+  if (r->code == 404) return CreateEventsV1Event(event);  // expired meanwhile: anew
+  if (r->code < 200 || r->code > 299) return ApiError(t, r->code, r->body);
   return Status::Ok();
 }
 

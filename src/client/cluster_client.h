@@ -155,6 +155,12 @@ struct EventRecord {
   // When it happened (eventTime, or firstTimestamp and lastTimestamp); the
   // epoch means when it is written.
   std::chrono::system_clock::time_point time{};
+  // events.k8s.io/v1 only: the object's name (empty: NAME.HEXNANOS made at
+  // creation) and its series (count 0: none), as upstream's broadcaster
+  // aggregates a recurring event.
+  std::string object_name;
+  int32_t series_count = 0;
+  std::chrono::system_clock::time_point series_last_observed{};
 };
 
 // What the API server serves, from discovery (GET /version, /api, /apis).
@@ -305,6 +311,12 @@ class ClusterClient {
   Status CreateEvent(const EventRecord& event);
   // Called once, with the 403's message, when CreateEvent falls back from
   // events.k8s.io/v1 to core/v1 (set before any event is written).
+  // Whether CreateEvent writes events.k8s.io/v1 Events (series are theirs).
+  bool writes_events_v1() const { return events_v1_.load(std::memory_order_relaxed); }
+  // Writes `event.series_*` onto the events.k8s.io/v1 Event `event.object_name`
+  // (a strategic merge patch, as upstream's broadcaster), or creates it with
+  // its series when it is gone (404).
+  Status PatchEventSeries(const EventRecord& event);
   void SetEventsFallbackHook(std::function<void(const std::string&)> hook) {
     events_fallback_ = std::move(hook);
   }

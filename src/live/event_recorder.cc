@@ -1,5 +1,7 @@
 #include "live/event_recorder.h"
 
+#include <fmt/format.h>
+
 #include "live/log.h"
 
 namespace ksched::live {
@@ -107,11 +109,78 @@ uint64_t EventRecorder::failed() const {
   return failed_;
 }
 
+namespace {
+
+constexpr auto kSeriesFinish = std::chrono::minutes(6);    // client-go's finishTime
+constexpr auto kSeriesRefresh = std::chrono::minutes(30);  // client-go's refreshTime
+
+std::string SeriesKey(const client::EventRecord& e) {
+  const auto& io = e.involved_object;
+  // The note stands in for the regarding object's resourceVersion, which
+  // upstream's key holds: the PodScheduled condition is written again (a
+  // new resourceVersion) exactly when the FailedScheduling message changes.
+  return e.type + '\n' + e.action + '\n' + e.reason + '\n' + e.source_component + '\n' + io.kind +
+         '\n' + io.api_version + '\n' + io.ns + '\n' + io.name + '\n' + io.uid + '\n' + e.message;
+}
+
+}  // namespace
+
+bool EventRecorder::Aggregate(client::EventRecord* e, bool* patch) {
+  *patch = false;
+  if (!api_->EventSeriesSupported()) return true;
+  const auto now = std::chrono::system_clock::now();
+  const std::string key = SeriesKey(*e);
+  auto it = series_.find(key);
+  if (it == series_.end()) {
+    const auto nanos =
+        std::chrono::duration_cast<std::chrono::nanoseconds>(now.time_since_epoch()).count();
+    e->object_name = fmt::format("{}.{:x}", e->involved_object.name, nanos);
+    series_[key] = Series{*e, now};
+    return true;
+  }
+  Series& s = it->second;
+  s.event.series_last_observed = e->time == std::chrono::system_clock::time_point{} ? now : e->time;
+  if (s.event.series_count > 0) {
+    ++s.event.series_count;  // written by MaintainSeries
+    return false;
+  }
+  s.event.series_count = 2;
+  s.written = now;
+  *e = s.event;
+  *patch = true;
+  return true;
+}
+
+void EventRecorder::MaintainSeries(std::chrono::system_clock::time_point now) {
+  for (auto it = series_.begin(); it != series_.end();) {
+    Series& s = it->second;
+    const auto last = s.event.series_count > 0 ? s.event.series_last_observed : s.event.time;
+    const bool ended = now - last > kSeriesFinish;
+    if (s.event.series_count > 0 && (ended || now - s.written > kSeriesRefresh) &&
+        s.written < s.event.series_last_observed) {
+      if (Status st = api_->PatchEventSeries(s.event); !st.ok())
+        Log('W', "event " + s.event.reason + " series not written: " + st.error().message);
+      s.written = now;
+    }
+    it = ended ? series_.erase(it) : std::next(it);
+  }
+}
+
 void EventRecorder::Loop() {
   std::unique_lock<std::mutex> lock(mu_);
   for (;;) {
-    cv_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
-    if (queue_.empty()) return;
+    cv_.wait_for(lock, std::chrono::minutes(1), [&] { return stopping_ || !queue_.empty(); });
+    if (const auto now = std::chrono::system_clock::now();
+        now - last_maintenance_ > std::chrono::minutes(1) && !series_.empty()) {
+      last_maintenance_ = now;
+      lock.unlock();
+      MaintainSeries(now);
+      lock.lock();
+    }
+    if (queue_.empty()) {
+      if (stopping_) return;
+      continue;
+    }
     // Bindings in flight: wait for them (BindingFinished notifies), for
     // the front event to reach max_delay_, or for a flush or stop.
     for (auto now = std::chrono::steady_clock::now(); HoldBack(now);
@@ -122,7 +191,9 @@ void EventRecorder::Loop() {
     queue_.pop_front();
     writing_ = true;
     lock.unlock();
-    Status s = api_->CreateEvent(e);
+    bool patch = false;
+    Status s = Status::Ok();
+    if (Aggregate(&e, &patch)) s = patch ? api_->PatchEventSeries(e) : api_->CreateEvent(e);
     if (!s.ok()) Log('W', "event " + e.reason + " not written: " + s.error().message);
     lock.lock();
     writing_ = false;

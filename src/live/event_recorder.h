@@ -11,12 +11,25 @@
 // was recorded (eventTime), so a late write does not misdate it. The queue
 // is sized for `max_delay` of bindings at a few thousand pods/s; when it is
 // three-quarters full the writer stops holding back.
+//
+// Series, as upstream's events broadcaster (client-go tools/events) keeps
+// them where the API writes events.k8s.io/v1 Events: an event isomorphic to
+// one written before (same type, reason, reporting controller, regarding
+// object and note) is not created again. Its second occurrence patches
+// the first's series {count: 2, lastObservedTime}; later ones only count,
+// written every 30 min and when the series ends (6 min without one, then
+// forgotten). Singletons are forgotten after 6 min. (Upstream's key holds the
+// regarding object's resourceVersion instead of the note, which ksched does
+// not track; the note changes when the scheduler's own condition write
+// changes it. A pod changed by others between two attempts with the same
+// message joins the series here, where upstream starts a new Event.)
 #pragma once
 
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
+#include <map>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -55,6 +68,11 @@ class EventRecorder {
 
  private:
   void Loop();
+  // The series step of the front event (mu_ not held): false when it needs
+  // no write (counted into its series).
+  bool Aggregate(client::EventRecord* e, bool* patch);
+  // Writes the series due (30 min refresh, 6 min end) and forgets ended ones.
+  void MaintainSeries(std::chrono::system_clock::time_point now);
   // Whether the writer should hold the front event back now (mu_ held).
   bool HoldBack(std::chrono::steady_clock::time_point now) const;
 
@@ -75,6 +93,13 @@ class EventRecorder {
   bool writing_ = false;
   bool stopping_ = false;
   uint64_t dropped_ = 0, failed_ = 0;
+  // The writer thread's own: isomorphic key -> the event as written.
+  struct Series {
+    client::EventRecord event;                      // object_name and series_* as last known
+    std::chrono::system_clock::time_point written;  // last write
+  };
+  std::map<std::string, Series> series_;
+  std::chrono::system_clock::time_point last_maintenance_{};
   std::thread thread_;
 };
 

@@ -168,3 +168,67 @@ TEST(EventRecorder, DestructorWritesHeldEvents) {
 
 }  // namespace
 }  // namespace ksched::live
+
+namespace ksched::live {
+namespace {
+
+// An API writing events.k8s.io/v1: creates and series patches, recorded.
+class SeriesApi : public SchedulerApi {
+ public:
+  Status BindPod(std::string_view, std::string_view, std::string_view, std::string_view) override {
+    return Status::Ok();
+  }
+  Status DeletePod(std::string_view, std::string_view, std::string_view) override {
+    return Status::Ok();
+  }
+  Status SetNominatedNodeName(std::string_view, std::string_view, std::string_view) override {
+    return Status::Ok();
+  }
+  Status SetPodScheduledCondition(std::string_view, std::string_view, std::string_view,
+                                  std::string_view, std::string_view) override {
+    return Status::Ok();
+  }
+  Status SetDisruptionTarget(std::string_view, std::string_view, std::string_view,
+                             std::string_view) override {
+    return Status::Ok();
+  }
+  Status CreateEvent(const client::EventRecord& e) override {
+    std::lock_guard<std::mutex> lock(mu);
+    created.push_back(e);
+    return Status::Ok();
+  }
+  bool EventSeriesSupported() override { return true; }
+  Status PatchEventSeries(const client::EventRecord& e) override {
+    std::lock_guard<std::mutex> lock(mu);
+    patched.push_back(e);
+    return Status::Ok();
+  }
+  std::mutex mu;
+  std::vector<client::EventRecord> created, patched;
+};
+
+TEST(EventRecorderSeries, ARecurringEventBecomesASeries) {
+  SeriesApi api;
+  {
+    EventRecorder recorder(&api, "default-scheduler");
+    Pod a, b;
+    a.meta.name = "a";
+    a.meta.uid = "ua";
+    b.meta.name = "b";
+    b.meta.uid = "ub";
+    const std::string fit = "0/1 nodes are available: 1 Insufficient cpu.";
+    for (int i = 0; i < 4; ++i) recorder.Record(a, "Warning", "FailedScheduling", fit);
+    recorder.Record(b, "Warning", "FailedScheduling", fit);
+    recorder.Record(a, "Warning", "FailedScheduling", "0/2 nodes are available: 2 Insufficient cpu.");
+    recorder.Flush();
+  }
+  ASSERT_EQ(api.created.size(), 3u);  // a, b, a's new message
+  ASSERT_EQ(api.patched.size(), 1u);  // a's second occurrence; the 3rd and 4th only counted
+  EXPECT_EQ(api.patched[0].object_name, api.created[0].object_name);
+  EXPECT_EQ(api.patched[0].series_count, 2);
+  EXPECT_EQ(api.created[0].object_name.rfind("a.", 0), 0u);
+  EXPECT_NE(api.created[0].object_name, api.created[2].object_name);
+}
+
+}  // namespace
+}  // namespace ksched::live

@@ -28,6 +28,10 @@ class SchedulerApi {
   virtual Status SetDisruptionTarget(std::string_view ns, std::string_view name,
                                      std::string_view reason, std::string_view message) = 0;
   virtual Status CreateEvent(const client::EventRecord& event) = 0;
+  // events.k8s.io/v1 series (ClusterClient::PatchEventSeries); an API
+  // without them gets every event created.
+  virtual bool EventSeriesSupported() { return false; }
+  virtual Status PatchEventSeries(const client::EventRecord& event) { return CreateEvent(event); }
   // The PV and claim calls of PreBind jobs (v1.26 VolumeBinding); null when
   // this API cannot make them (a job then fails with an error).
   virtual framework::PreBindApi* prebind_api() { return nullptr; }
@@ -57,6 +61,10 @@ class ClientSchedulerApi : public SchedulerApi {
     return c_->SetPodCondition(ns, name, "DisruptionTarget", "True", reason, message);
   }
   Status CreateEvent(const client::EventRecord& event) override { return c_->CreateEvent(event); }
+  bool EventSeriesSupported() override { return c_->writes_events_v1(); }
+  Status PatchEventSeries(const client::EventRecord& event) override {
+    return c_->PatchEventSeries(event);
+  }
   framework::PreBindApi* prebind_api() override { return &prebind_; }
 
  private:

@@ -1918,5 +1918,55 @@ TEST_F(RunE2E126, DocumentedClusterRoleIsEnough) {
   ASSERT_TRUE(server_->DeleteAllPods(ns).ok());
 }
 
+// A pod that fails again and again with the same message gets one
+// FailedScheduling Event whose series counts, as upstream's events.k8s.io/v1
+// broadcaster writes it, not an Event per attempt. Each deletion of an
+// assigned pod moves it (v1.26: NodeResourcesFit's AssignedPodDelete) for
+// another attempt.
+TEST_F(RunE2E126, RepeatedFailedSchedulingBecomesASeries) {
+  const std::string ns = "e2e126-series", me = "e2e126-series-sched";
+  ASSERT_TRUE(server_->EnsureNamespace(ns).ok());
+  Node("e2e126-series-n1", "1");
+  Ksched k(LogPath("series126"), {"--kubeconfig", server_->env().scheduler_kubeconfig,
+                                  "--scheduler-name", me, "--leader-elect=false"});
+  Pod(ns, "big", me, "2");
+  auto failed_events = [&] {
+    std::vector<json> out;
+    auto list = server_->Admin("GET", "/apis/events.k8s.io/v1/namespaces/" + ns + "/events");
+    if (!list.ok()) return out;
+    const json doc = json::parse(*list);  // not a temporary: the loop reads into it
+    for (const json& e : doc["items"])
+      if (e.value("reason", "") == "FailedScheduling") out.push_back(e);
+    return out;
+  };
+  ASSERT_TRUE(WaitFor([&] { return failed_events().size() == 1; }, 20s)) << k.Log();
+  for (int i = 0; i < 3; ++i) {
+    const size_t before = Count(k.Log(), "] unschedulable " + ns + "/big");
+    // An assigned pod comes and goes: its deletion moves `big`.
+    json filler = ShapedPod(fmt::format("filler-{}", i), "other-scheduler", "10m", "1Mi");
+    filler["spec"]["nodeName"] = "e2e126-series-n1";
+    PodJson(ns, filler);
+    std::this_thread::sleep_for(500ms);
+    ASSERT_TRUE(server_->DeletePodNow(ns, fmt::format("filler-{}", i)).ok());
+    ASSERT_TRUE(
+        WaitFor([&] { return Count(k.Log(), "] unschedulable " + ns + "/big") > before; }, 20s))
+        << k.Log();
+  }
+  EXPECT_TRUE(WaitFor(
+      [&] {
+        auto events = failed_events();
+        return events.size() == 1 && events[0].contains("series");
+      },
+      10s))
+      << json(failed_events()).dump();
+  const std::vector<json> events = failed_events();
+  ASSERT_EQ(events.size(), 1u) << json(events).dump();
+  EXPECT_EQ(events[0]["series"].value("count", 0), 2) << events[0].dump();  // later ones counted
+  EXPECT_GE(Count(k.Log(), "] unschedulable " + ns + "/big"), 4u);
+  k.Signal(SIGTERM);
+  EXPECT_EQ(k.Wait(10s), 0) << k.Log();
+  ASSERT_TRUE(server_->DeleteAllPods(ns).ok());
+}
+
 }  // namespace
 }  // namespace ksched
