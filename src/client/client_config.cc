@@ -1,6 +1,8 @@
 #include "client/client_config.h"
 
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -15,7 +17,8 @@ using nlohmann::json;
 
 Result<std::string> ReadFile(const std::string& path, std::string_view what) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) return MakeError(std::string(what) + ": cannot read " + path);
+  if (!in)
+    return MakeError(std::string(what) + ": cannot read " + path + ": " + std::strerror(errno));
   std::ostringstream ss;
   ss << in.rdbuf();
   if (in.bad()) return MakeError(std::string(what) + ": cannot read " + path);

@@ -201,6 +201,8 @@ TEST_F(KubeconfigTest, MissingFile) {
   auto r = LoadKubeconfig((dir_ / "nope").string());
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.error().message.find("cannot read"), std::string::npos);
+  EXPECT_NE(r.error().message.find(": No such file or directory"), std::string::npos)
+      << r.error().message;
 }
 
 class EnvGuard {
