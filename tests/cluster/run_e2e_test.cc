@@ -1968,5 +1968,48 @@ TEST_F(RunE2E126, RepeatedFailedSchedulingBecomesASeries) {
   ASSERT_TRUE(server_->DeleteAllPods(ns).ok());
 }
 
+// The manifest docs/run.md gives (ConfigMap, Deployment, PodDisruptionBudget)
+// is accepted by the API server as written (a server-side dry run), and its
+// ConfigMap's configuration is one ksched reads.
+TEST_F(RunE2E126, DocumentedManifestIsAccepted) {
+  const std::string page = ReadFile(std::string(KSCHED_SOURCE_DIR) + "/docs/run.md");
+  const size_t block = page.find("```yaml\napiVersion: v1\nkind: ConfigMap");
+  ASSERT_NE(block, std::string::npos);
+  const size_t end = page.find("\n```\n", block);
+  const std::string manifest = page.substr(block + 8, end - block - 8 + 1);
+  std::vector<std::string> docs;
+  for (size_t at = 0;;) {
+    const size_t sep = manifest.find("\n---\n", at);
+    docs.push_back(
+        manifest.substr(at, sep == std::string::npos ? std::string::npos : sep + 1 - at));
+    if (sep == std::string::npos) break;
+    at = sep + 5;
+  }
+  ASSERT_EQ(docs.size(), 3u);
+  const std::map<std::string, std::string> collection = {
+      {"ConfigMap", "/api/v1/namespaces/kube-system/configmaps"},
+      {"Deployment", "/apis/apps/v1/namespaces/kube-system/deployments"},
+      {"PodDisruptionBudget", "/apis/policy/v1/namespaces/kube-system/poddisruptionbudgets"}};
+  std::string config;
+  for (const std::string& doc : docs) {
+    auto converted = YamlToJson(doc, "docs/run.md");
+    ASSERT_TRUE(converted.ok()) << converted.error().message << "\n" << doc;
+    const json object = json::parse(*converted);
+    const std::string kind = object.value("kind", "");
+    ASSERT_EQ(collection.count(kind), 1u) << kind;
+    auto created = server_->Admin("POST", collection.at(kind) + "?dryRun=All", object.dump());
+    EXPECT_TRUE(created.ok()) << kind << ": " << created.error().message;
+    if (kind == "ConfigMap") config = object["data"].value("config.yaml", "");
+  }
+  ASSERT_FALSE(config.empty());
+  const std::string path = dir_ + "/documented-config.yaml";
+  std::ofstream(path) << config;
+  Ksched k(LogPath("documented-config"), {"--config", path, "--kubeconfig", "/nonexistent"});
+  EXPECT_EQ(k.Wait(10s), 2);
+  const std::string log = k.Log();
+  EXPECT_NE(log.find("kubeconfig: cannot read /nonexistent"), std::string::npos) << log;
+  EXPECT_EQ(log.find(path), std::string::npos) << log;  // no complaint about the file
+}
+
 }  // namespace
 }  // namespace ksched
