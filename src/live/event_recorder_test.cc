@@ -219,7 +219,8 @@ TEST(EventRecorderSeries, ARecurringEventBecomesASeries) {
     const std::string fit = "0/1 nodes are available: 1 Insufficient cpu.";
     for (int i = 0; i < 4; ++i) recorder.Record(a, "Warning", "FailedScheduling", fit);
     recorder.Record(b, "Warning", "FailedScheduling", fit);
-    recorder.Record(a, "Warning", "FailedScheduling", "0/2 nodes are available: 2 Insufficient cpu.");
+    recorder.Record(a, "Warning", "FailedScheduling",
+                    "0/2 nodes are available: 2 Insufficient cpu.");
     recorder.Flush();
   }
   ASSERT_EQ(api.created.size(), 3u);  // a, b, a's new message
