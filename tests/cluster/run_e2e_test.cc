@@ -711,6 +711,8 @@ TEST_F(RunE2E, ApiServerRestartMidRunLosesNoPod) {
 // events.k8s.io/v1 events, CSINodes registered with each node).
 class RunE2E126 : public RunE2E {
  protected:
+  // docs/run.md's ClusterRole suffices (DocumentedClusterRoleIsEnough).
+  void CheckDocumentedClusterRole(const std::string& prefix);
   testing::SharedServer& Shared() override { return testing::SharedApiServer126(); }
   void SetUp() override {
     RunE2E::SetUp();
@@ -1834,7 +1836,7 @@ TEST_F(RunE2E126, SecurePortServesMetricsToAuthorizedTokensOnly) {
 // its Lease, lists and watches everything (/healthz ok, no "needs rule"),
 // binds, writes its events through events.k8s.io/v1 (no fallback), reviews
 // the secure port's requests, and releases the Lease.
-TEST_F(RunE2E126, DocumentedClusterRoleIsEnough) {
+void RunE2E126::CheckDocumentedClusterRole(const std::string& prefix) {
   const std::string page = ReadFile(std::string(KSCHED_SOURCE_DIR) + "/docs/run.md");
   const size_t block = page.find("```yaml\napiVersion: v1\nkind: ServiceAccount");
   ASSERT_NE(block, std::string::npos);
@@ -1845,8 +1847,8 @@ TEST_F(RunE2E126, DocumentedClusterRoleIsEnough) {
       << role_yaml;
   auto role_json = YamlToJson(role_yaml, "docs/run.md");
   ASSERT_TRUE(role_json.ok()) << role_json.error().message;
-  const std::string sa = "e2e126-documented", me = "e2e126-documented-sched",
-                    ns = "e2e126-documented";
+  const std::string sa = prefix + "-documented", me = sa + "-sched", ns = sa, node = sa + "-n1",
+                    lock = sa + "-lock";
   json role = json::parse(*role_json);
   role["metadata"]["name"] = sa;
   json binding = {
@@ -1878,18 +1880,17 @@ TEST_F(RunE2E126, DocumentedClusterRoleIsEnough) {
   std::ofstream(path) << kubeconfig;
 
   ASSERT_TRUE(server_->EnsureNamespace(ns).ok());
-  Node("e2e126-documented-n1", "4");
+  Node(node, "4");
   const int port = FreePort();
-  Ksched k(LogPath("documented126"),
+  Ksched k(LogPath(prefix + "-documented"),
            {"--kubeconfig", path, "--scheduler-name", me, "--secure-port", std::to_string(port),
-            "--leader-elect-resource-name", "e2e126-documented-lock"});
+            "--leader-elect-resource-name", lock});
   ASSERT_TRUE(WaitFor([&] { return k.Log().find("became leader") != std::string::npos; }, 20s))
       << k.Log();
   EXPECT_TRUE(WaitFor([&] { return HttpsGet(port, "/healthz") == "200 ok"; }, 20s))
       << HttpsGet(port, "/healthz") << k.Log();
   Pod(ns, "p", me, "100m");
-  ASSERT_TRUE(WaitFor([&] { return Placement(ns)["p"] == "e2e126-documented-n1"; }, 20s))
-      << k.Log();
+  ASSERT_TRUE(WaitFor([&] { return Placement(ns)["p"] == node; }, 20s)) << k.Log();
   EXPECT_TRUE(WaitFor(
       [&] {
         auto v1events =
@@ -1914,9 +1915,14 @@ TEST_F(RunE2E126, DocumentedClusterRoleIsEnough) {
   const std::string log = k.Log();
   EXPECT_EQ(log.find("needs rule"), std::string::npos) << log;
   EXPECT_EQ(log.find("events.k8s.io/v1 Events are forbidden"), std::string::npos) << log;
-  EXPECT_NE(log.find("e2e126-documented-lock lease released"), std::string::npos) << log;
+  EXPECT_NE(log.find(lock + " lease released"), std::string::npos) << log;
   ASSERT_TRUE(server_->DeleteAllPods(ns).ok());
 }
+
+TEST_F(RunE2E126, DocumentedClusterRoleIsEnough) { CheckDocumentedClusterRole("e2e126"); }
+
+// The same role on v1.35 (the engine chosen there is v1.35's).
+TEST_F(RunE2E135, DocumentedClusterRoleIsEnough) { CheckDocumentedClusterRole("e2e135"); }
 
 // A pod that fails again and again with the same message gets one
 // FailedScheduling Event whose series counts, as upstream's events.k8s.io/v1
