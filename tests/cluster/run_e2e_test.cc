@@ -1552,6 +1552,12 @@ TEST_F(RunE2E, SigtermWithAWriteBacklogHandsOverWithinThreeSeconds) {
                "SIGTERM with a write backlog (v%s server): the standby led after %.1f s, the "
                "leader exited after %.1f s\n",
                server_->env().version.c_str(), handover, exited);
+  for (const char* what : {"] flushing ", "] gave up flushing"}) {
+    const size_t at = log_a.find(what);
+    if (at != std::string::npos)
+      std::fprintf(stderr, "  leader: %s\n",
+                   log_a.substr(at + 2, log_a.find('\n', at) - at - 2).c_str());
+  }
   EXPECT_LT(handover, 3.0) << log_a << b.Log();
   EXPECT_LT(exited, 15.0) << log_a;  // the flush's bound (10 s) and the last requests
   // The log says what happened, in that order.
