@@ -168,8 +168,17 @@ int RunSchedule(const ScheduleArgs& args) {
           return kExitBadInput;
         }
       }
+      // The same name in other namespaces, as a hint: kubectl's default
+      // namespace is the usual slip.
+      const std::string name = explain_key.substr(explain_key.find('/') + 1);
+      std::set<std::string> namespaces;
+      for (const Pod& p : pending)
+        if (p.meta.name == name) namespaces.insert(std::string(Str(p.meta.ns)));
+      std::string hint;
+      for (const std::string& ns : namespaces) hint += (hint.empty() ? "" : ", ") + ns + "/" + name;
       std::cerr << "ksched: --explain " << explain_key
-                << ": no such pending pod (use namespace/name of a pod without spec.nodeName)\n";
+                << ": no such pending pod (use namespace/name of a pod without spec.nodeName)"
+                << (hint.empty() ? "" : "; pending in another namespace: " + hint) << "\n";
       return kExitBadInput;
     }
   }
