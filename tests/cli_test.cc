@@ -164,6 +164,15 @@ TEST(Cli, ExplainNameWithoutNamespaceMeansDefault) {
   EXPECT_EQ(missing.status, 2);
   EXPECT_NE(missing.err.find("--explain default/nobody: no such pending pod"), std::string::npos)
       << missing.err;
+  // A name pending in another namespace is suggested.
+  CommandRun elsewhere =
+      Ksched("schedule -f " + Example("cluster.yaml") + " --explain report-builder");
+  EXPECT_EQ(elsewhere.status, 2);
+  EXPECT_NE(elsewhere.err.find("--explain default/report-builder: no such pending pod (use "
+                               "namespace/name of a pod without spec.nodeName); pending in "
+                               "another namespace: shop/report-builder\n"),
+            std::string::npos)
+      << elsewhere.err;
 }
 
 TEST(Cli, ExplainSaysWhenNoNodeWasChecked) {

@@ -379,4 +379,126 @@ TEST(PlanningCli, HelpHasExamples) {
   }
 }
 
+// `kubectl get deploy web -o yaml` of a Deployment in the snapshot: its
+// copies join the current ReplicaSet (its pod-template-hash), so zone
+// spreading with matchLabelKeys counts the 3 + 1 pods already running and
+// sends copies to zone b first; a changed template is a new revision that
+// starts from zero.
+TEST(PlanningCli, AnExistingDeploymentsCopiesJoinItsCurrentRevision) {
+  const std::string snap = std::string(KSCHED_SOURCE_DIR) + "/tests/data/deployment-revision.yaml";
+  const std::string deploy = R"(apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web, namespace: default, uid: d1}
+spec:
+  replicas: 4
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata:
+      creationTimestamp: null
+      labels: {app: web}
+    spec:
+      containers:
+      - image: IMAGE
+        name: c
+        resources: {requests: {cpu: 100m}}
+      topologySpreadConstraints:
+      - labelSelector: {matchLabels: {app: web}}
+        matchLabelKeys: [pod-template-hash]
+        maxSkew: 1
+        topologyKey: topology.kubernetes.io/zone
+        whenUnsatisfiable: DoNotSchedule
+)";
+  auto with_image = [&](const std::string& image) {
+    std::string text = deploy;
+    text.replace(text.find("IMAGE"), 5, image);
+    return text;
+  };
+  std::string same = WriteTemp("web-same.yaml", with_image("web:2"));
+  CommandRun r = Ksched("capacity -f " + snap + " --pod " + same + " -o json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  auto w = nlohmann::json::parse(r.out)["workloads"][0];
+  EXPECT_EQ(w["count"], 4);
+  // Zone b (n2) evens out 3:1 first: 3 copies there, 1 in zone a.
+  EXPECT_EQ(w["perNode"]["n2"], 3) << w;
+  std::string changed = WriteTemp("web-changed.yaml", with_image("web:3"));
+  CommandRun c = Ksched("capacity -f " + snap + " --pod " + changed + " -o json");
+  ASSERT_EQ(c.status, 0) << c.err;
+  auto cw = nlohmann::json::parse(c.out)["workloads"][0];
+  EXPECT_EQ(cw["perNode"]["n2"], 2) << cw;  // a new revision: 2 and 2
+}
+
+// A Helm render: the Deployment is placed in -n's namespace, the other
+// objects named in one warning.
+TEST(PlanningCli, CapacityTakesAHelmRenderAndANamespace) {
+  std::string render = WriteTemp("render.yaml", R"(---
+# Source: api/templates/serviceaccount.yaml
+apiVersion: v1
+kind: ServiceAccount
+metadata: {name: api}
+---
+# Source: api/templates/service.yaml
+apiVersion: v1
+kind: Service
+metadata: {name: api}
+spec: {selector: {app: api}, ports: [{port: 80}]}
+---
+# Source: api/templates/deployment.yaml
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: api}
+spec:
+  replicas: 2
+  selector: {matchLabels: {app: api}}
+  template:
+    metadata: {labels: {app: api}}
+    spec:
+      containers: [{name: c, image: api, resources: {requests: {cpu: 100m}}}]
+)");
+  CommandRun r =
+      Ksched("capacity -f " + Example("cluster.yaml") + " --pod " + render + " -n shop -o json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["workloads"][0]["workload"], "Deployment shop/api");
+  EXPECT_EQ(j["workloads"][0]["count"], 2);
+  EXPECT_NE(r.err.find("ksched: warning: " + render +
+                       ": skipped 2 object(s) that are not workloads: ServiceAccount api, "
+                       "Service api\n"),
+            std::string::npos)
+      << r.err;
+  CommandRun other = Ksched("capacity -f " + Example("cluster.yaml") + " --pod " +
+                            Example("web-deployment.yaml") + " -n ml");
+  EXPECT_EQ(other.status, 2);
+  EXPECT_NE(other.err.find("You must pass '--namespace=shop' to perform this operation."),
+            std::string::npos)
+      << other.err;
+}
+
+// --pending names the snapshot's pending pods it leaves out; --keep-pending
+// keeps them competing.
+TEST(PlanningCli, PendingNamesTheSnapshotPodsItLeavesOut) {
+  std::string pod = WriteTemp("extra.yaml", R"(apiVersion: v1
+kind: Pod
+metadata: {name: extra, namespace: shop}
+spec:
+  containers: [{name: c, image: x, resources: {requests: {cpu: 100m}}}]
+)");
+  CommandRun r = Ksched("schedule -f " + Example("cluster.yaml") + " --pending " + pod);
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.err.find("--pending " + pod +
+                       " replaces the snapshot's 5 pending pod(s), which are left out: "
+                       "shop/web-7d9f-klmno, "),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(r.out.find("shop/report-builder"), std::string::npos) << r.out;
+  CommandRun kept =
+      Ksched("schedule -f " + Example("cluster.yaml") + " --pending " + pod + " --keep-pending");
+  EXPECT_EQ(kept.status, 1) << kept.err;  // report-builder still fits nowhere
+  EXPECT_EQ(kept.err.find("left out"), std::string::npos) << kept.err;
+  EXPECT_NE(kept.out.find("shop/report-builder"), std::string::npos) << kept.out;
+  EXPECT_NE(kept.out.find("shop/extra"), std::string::npos) << kept.out;
+  CommandRun add = Ksched("schedule -f " + Example("cluster.yaml") + " --pending " + pod +
+                          " --add-node " + Example("node-template.yaml"));
+  EXPECT_NE(add.err.find("replaces the snapshot's 5 pending pod(s)"), std::string::npos) << add.err;
+}
+
 }  // namespace

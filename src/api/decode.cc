@@ -17,6 +17,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "api/pod_template_digest.h"
 #include "api/version_skew.h"
 #include "api/yaml_to_json.h"
 #include "util/rfc3339.h"
@@ -1061,10 +1062,14 @@ class Decoder {
   }
 
   bool Body(dom::element e, ReplicaSet* rs) {
+    bool of_deployment = false;
+    for (const OwnerReference& o : rs->meta.owner_references)
+      of_deployment = of_deployment || (o.controller && o.kind == "Deployment");
     return Fields(e, [&](std::string_view k, dom::element v) {
       if (k != "spec") return true;
       return Fields(v, [&](std::string_view k2, dom::element v2) {
         if (k2 == "selector") return OptLabelSelector(v2, &rs->selector);
+        if (k2 == "template" && of_deployment) rs->template_digest = PodTemplateDigest(v2);
         return true;
       });
     });

@@ -432,6 +432,10 @@ struct ReplicationController {
 struct ReplicaSet {  // also StatefulSet
   ObjectMeta meta;
   std::optional<LabelSelector> selector;
+  // PodTemplateDigest of spec.template (api/pod_template_digest.h) for a
+  // ReplicaSet a Deployment controls, else 0: `capacity` finds a
+  // Deployment's current ReplicaSet by it.
+  uint64_t template_digest = 0;
 };
 using StatefulSet = ReplicaSet;
 

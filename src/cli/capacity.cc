@@ -57,6 +57,11 @@ CLI::App* AddCapacityCommand(CLI::App* app, CapacityArgs* args) {
                   "Workload file, FILE[=N|=max]; repeat for several (queued by priority, then "
                   "in the order given)")
       ->required();
+  cmd->add_option("-n,--namespace", args->ns,
+                  "Namespace of the --pod objects that name none (default: default); an object "
+                  "naming another is an error, as kubectl's -n. Objects of --pod files that are "
+                  "not workloads (a Helm render's Service, ConfigMap, ...) are skipped, named "
+                  "in one warning");
   cmd->add_option("--max", args->max,
                   "Stop a workload without a count after this many copies (default: until one "
                   "fails)")
@@ -110,13 +115,14 @@ int RunCapacity(const CapacityArgs& args) {
   }
   std::vector<planning::Workload> workloads;
   for (const std::string& p : args.pods) {
-    auto ws = LoadWorkloadArg(p, &diag);
+    auto ws = LoadWorkloadArg(p, args.ns, &diag);
     if (!ws.ok()) {
       std::cerr << "ksched: " << ws.error().message << "\n";
       return kExitBadInput;
     }
     for (planning::Workload& w : *ws) workloads.push_back(std::move(w));
   }
+  planning::UseCurrentReplicaSets(snap->objects.replica_sets, &workloads);
   diag.Print();
   const std::vector<std::string> warnings = diag.Lines();
   planning::CapacityOptions options;

@@ -19,6 +19,8 @@ inline constexpr int kExitBadInput = 2;
 struct ScheduleArgs {
   std::vector<std::string> files;
   std::string pending_file;
+  bool keep_pending =
+      false;  // --keep-pending: the snapshot's pending pods compete with --pending's
   std::string output = "table";
   std::string explain;
   std::string scheduler_name;  // "": ServedSchedulerNames' default
@@ -34,6 +36,7 @@ int RunSchedule(const ScheduleArgs& args);
 struct CapacityArgs {
   std::vector<std::string> files;
   std::vector<std::string> pods;  // --pod FILE[=N|=max], repeated
+  std::string ns;                 // -n: namespace of --pod objects without one
   int64_t max = 0;                // 0: until the first failure
   std::string output = "table";
   bool ignore_pending = false;

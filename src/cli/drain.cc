@@ -187,11 +187,13 @@ int RunDrain(const DrainArgs& args) {
     j["evicted"] = std::move(ev);
     json blocking = json::array();
     for (const planning::BlockingBudget& b : r->blocking) {
-      blocking.push_back({{"podDisruptionBudget", b.pdb},
-                          {"disruptionsAllowed", b.disruptions_allowed},
-                          {"permanent", b.permanent},
-                          {"pods", b.pods},
-                          {"reason", b.why}});
+      json entry = {{"podDisruptionBudget", b.pdb},
+                    {"disruptionsAllowed", b.disruptions_allowed},
+                    {"permanent", b.permanent},
+                    {"pods", b.pods},
+                    {"reason", b.why}};
+      if (!b.waits_for.empty()) entry["waitsFor"] = b.waits_for;
+      blocking.push_back(std::move(entry));
     }
     j["blockingBudgets"] = std::move(blocking);
     json deleted = json::array();

@@ -385,17 +385,52 @@ Result<std::vector<Pod>> LoadPods(const std::string& file, Diagnostics* diag) {
           name, others));
     }
   }
+  const size_t others = ObjectCount(set) - set.pods.size() + set.skipped;
+  if (others > 0) {
+    diag->Warn(
+        fmt::format("{}: {} object(s) that are not Pods left out (--pending schedules "
+                    "Pods; `ksched capacity --pod` places a Deployment's or another "
+                    "workload's copies)",
+                    name, others));
+  }
   return std::move(set.pods);
 }
 
+void NotePendingLeftOut(const std::vector<Pod>& snapshot_pending, const std::string& pending_file,
+                        bool kept, Diagnostics* diag) {
+  if (kept || snapshot_pending.empty()) return;
+  constexpr size_t kShown = 5;
+  std::string list;
+  for (size_t i = 0; i < snapshot_pending.size() && i < kShown; ++i)
+    list += (i ? ", " : "") + snapshot_pending[i].Key();
+  if (snapshot_pending.size() > kShown)
+    list += fmt::format(" and {} more", snapshot_pending.size() - kShown);
+  diag->Warn(fmt::format(
+      "--pending {} replaces the snapshot's {} pending pod(s), which are left out: {} "
+      "(--keep-pending schedules them too, competing with the file's pods in queue order)",
+      pending_file == "-" ? "<stdin>" : pending_file, snapshot_pending.size(), list));
+}
+
 Result<std::vector<planning::Workload>> LoadWorkloadArg(const std::string& text,
-                                                        Diagnostics* diag) {
+                                                        const std::string& ns, Diagnostics* diag) {
   auto arg = planning::ParseWorkloadArg(text);
   if (!arg.ok()) return arg.error();
   std::vector<FieldNote> notes;
-  auto ws = planning::LoadWorkloads(*arg, &notes);
+  std::vector<std::string> skipped;
+  planning::WorkloadFileOptions options;
+  options.ns = ns;
+  options.skipped = &skipped;
+  auto ws = planning::LoadWorkloads(*arg, &notes, options);
   if (!ws.ok()) return ws.error();
   std::string_view name = arg->file == "-" ? std::string_view("<stdin>") : arg->file;
+  if (!skipped.empty()) {
+    constexpr size_t kShown = 6;
+    std::string list;
+    for (size_t i = 0; i < skipped.size() && i < kShown; ++i) list += (i ? ", " : "") + skipped[i];
+    if (skipped.size() > kShown) list += fmt::format(" and {} more", skipped.size() - kShown);
+    diag->Warn(fmt::format("{}: skipped {} object(s) that are not workloads: {}", name,
+                           skipped.size(), list));
+  }
   if (Status s = ReportFieldNotes(notes, name, diag); !s.ok()) return s.error();
   for (planning::Workload& w : *ws) {
     // The pod template as the API server would default and validate the

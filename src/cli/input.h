@@ -111,12 +111,21 @@ Result<ObjectSet> LoadSnapshot(const std::vector<std::string>& files, Diagnostic
 // DefaultTolerationSeconds and the create-time changes applied.
 Result<std::vector<Pod>> LoadPods(const std::string& file, Diagnostics* diag);
 
+// `--pending FILE` replaces the snapshot's pending pods: one warning names
+// those it leaves out (the first few and how many), unless `kept`
+// (--keep-pending), when nothing is said.
+void NotePendingLeftOut(const std::vector<Pod>& snapshot_pending, const std::string& pending_file,
+                        bool kept, Diagnostics* diag);
+
 // Reads one `--pod` argument (FILE[=N|=max]) as planning::LoadWorkloads
 // does, with unknown fields of the workloads and their templates reported
 // by diag->validate(), and each template defaulted and validated as the API
 // server would the pods its controller creates (each copy then gets the
-// create-time changes: Workload::create_as).
-Result<std::vector<planning::Workload>> LoadWorkloadArg(const std::string& arg, Diagnostics* diag);
+// create-time changes: Workload::create_as). `ns` is -n/--namespace ("" when
+// not given); objects that are not workloads (a Helm render's Service,
+// ConfigMap, ...) are skipped and named in one warning.
+Result<std::vector<planning::Workload>> LoadWorkloadArg(const std::string& arg,
+                                                        const std::string& ns, Diagnostics* diag);
 
 // The unknown and newer fields of one file's objects (ObjectSet::field_notes):
 // fields newer than the engine that change scheduling go to diag->skew();

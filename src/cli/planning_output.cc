@@ -29,7 +29,7 @@ Result<std::vector<std::string>> CheckFlagsAndServedNames(const SchedulerFlags& 
 Result<planning::Snapshot> LoadPlanningSnapshot(const std::vector<std::string>& files,
                                                 const std::string& pending_file,
                                                 const std::vector<std::string>& scheduler_names,
-                                                Diagnostics* diag) {
+                                                Diagnostics* diag, bool keep_pending) {
   // Decoded, defaulted and validated as the API server would store them.
   auto objects = LoadSnapshot(files, diag);
   if (!objects.ok()) return objects.error();
@@ -53,7 +53,9 @@ Result<planning::Snapshot> LoadPlanningSnapshot(const std::vector<std::string>& 
     pod.spec.node_name.clear();
     if (pod.meta.uid.empty()) pod.meta.uid = pod.Key();
   }
-  snap->pending = std::move(p.pods);
+  NotePendingLeftOut(snap->pending, pending_file, keep_pending, diag);
+  if (!keep_pending) snap->pending.clear();
+  for (Pod& pod : p.pods) snap->pending.push_back(std::move(pod));
   return snap;
 }
 

@@ -24,13 +24,14 @@ planning::SchedulerFactory MakeSchedulerFactory(const SchedulerFlags& flags);
 // The snapshot as cli/input.h's LoadSnapshot reads it for the engine and
 // --validate of diag (defaulted, validated), split for the scheduler names
 // served, with the pending pods replaced by `pending_file`'s when it is set
-// (priority classes applied). Warnings (the loader's, and pending pods whose
-// controller is missing) go to *diag; the caller prints them and puts them
-// in its output.
+// (priority classes applied; the snapshot's named in a warning), or joined
+// by them after the snapshot's with `keep_pending` (--keep-pending). Warnings (the loader's, and
+// pending pods whose controller is missing) go to *diag; the caller prints them and puts them in
+// its output.
 Result<planning::Snapshot> LoadPlanningSnapshot(const std::vector<std::string>& files,
                                                 const std::string& pending_file,
                                                 const std::vector<std::string>& scheduler_names,
-                                                Diagnostics* diag);
+                                                Diagnostics* diag, bool keep_pending = false);
 
 // The engine the flags choose, built once to check them (exit 2 on an
 // error), and the scheduler names the run serves (ServedSchedulerNames).

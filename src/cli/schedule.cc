@@ -44,7 +44,11 @@ CLI::App* AddScheduleCommand(CLI::App* app, ScheduleArgs* args) {
                   "Pods to schedule instead of the snapshot's pending pods. They go in queue "
                   "order, as kube-scheduler's queue takes them: higher spec.priority first, "
                   "then the order in the file (default: the snapshot's pods without a node, "
-                  "priority first, then oldest first)");
+                  "priority first, then oldest first). The snapshot's pending pods are left "
+                  "out, named in a warning, unless --keep-pending");
+  cmd->add_flag("--keep-pending", args->keep_pending,
+                "With --pending: the snapshot's pending pods stay and compete with the file's "
+                "(queue order: priority, then the snapshot's pods by age, then the file's)");
   cmd->add_option("-o,--output", args->output, "Output format: table, json, yaml or html")
       ->check(CLI::IsMember({"table", "json", "yaml", "html"}))
       ->capture_default_str();
@@ -103,25 +107,28 @@ int RunSchedule(const ScheduleArgs& args) {
     std::cerr << "ksched: " << cluster.error().message << "\n";
     return kExitBadInput;
   }
+  // Arrival order: the API server's creation time, then namespace/name.
+  std::stable_sort(pending.begin(), pending.end(), [](const Pod& a, const Pod& b) {
+    if (a.meta.creation_timestamp != b.meta.creation_timestamp)
+      return a.meta.creation_timestamp < b.meta.creation_timestamp;
+    return a.Key() < b.Key();
+  });
   if (!args.pending_file.empty()) {
+    NotePendingLeftOut(pending, args.pending_file, args.keep_pending, &diag);
+    if (!args.keep_pending) pending.clear();
+    // The file's pods after the snapshot's (kept by --keep-pending), in the
+    // file's order.
     auto pods = LoadPods(args.pending_file, &diag);
     if (!pods.ok()) {
       std::cerr << "ksched: " << pods.error().message << "\n";
       return kExitBadInput;
     }
-    pending = std::move(pods).value();
-    if (Status s = ApplyPriorityClasses(cluster->priority_classes(), &pending, args.pending_file);
+    if (Status s = ApplyPriorityClasses(cluster->priority_classes(), &*pods, args.pending_file);
         !s.ok()) {
       std::cerr << "ksched: " << s.error().message << "\n";
       return kExitBadInput;
     }
-  } else {
-    // Arrival order: the API server's creation time, then namespace/name.
-    std::stable_sort(pending.begin(), pending.end(), [](const Pod& a, const Pod& b) {
-      if (a.meta.creation_timestamp != b.meta.creation_timestamp)
-        return a.meta.creation_timestamp < b.meta.creation_timestamp;
-      return a.Key() < b.Key();
-    });
+    for (Pod& p : *pods) pending.push_back(std::move(p));
   }
   // Which pending pods are this scheduler's, as upstream decides: its
   // schedulerName, and not being deleted.
@@ -161,8 +168,17 @@ int RunSchedule(const ScheduleArgs& args) {
           return kExitBadInput;
         }
       }
+      // The same name in other namespaces, as a hint: kubectl's default
+      // namespace is the usual slip.
+      const std::string name = explain_key.substr(explain_key.find('/') + 1);
+      std::set<std::string> namespaces;
+      for (const Pod& p : pending)
+        if (p.meta.name == name) namespaces.insert(std::string(Str(p.meta.ns)));
+      std::string hint;
+      for (const std::string& ns : namespaces) hint += (hint.empty() ? "" : ", ") + ns + "/" + name;
       std::cerr << "ksched: --explain " << explain_key
-                << ": no such pending pod (use namespace/name of a pod without spec.nodeName)\n";
+                << ": no such pending pod (use namespace/name of a pod without spec.nodeName)"
+                << (hint.empty() ? "" : "; pending in another namespace: " + hint) << "\n";
       return kExitBadInput;
     }
   }

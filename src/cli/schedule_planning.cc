@@ -18,7 +18,8 @@ int RunScheduleAddNode(const ScheduleArgs& args) {
   }
   Diagnostics diag(args.flags);
   diag.set_shown(args.warnings);
-  auto snap = LoadPlanningSnapshot(args.files, args.pending_file, *served, &diag);
+  auto snap =
+      LoadPlanningSnapshot(args.files, args.pending_file, *served, &diag, args.keep_pending);
   if (!snap.ok()) {
     std::cerr << "ksched: " << snap.error().message << "\n";
     return kExitBadInput;
@@ -37,7 +38,8 @@ int RunScheduleHtml(const ScheduleArgs& args) {
   }
   Diagnostics diag(args.flags);
   diag.set_shown(args.warnings);
-  auto snap = LoadPlanningSnapshot(args.files, args.pending_file, *served, &diag);
+  auto snap =
+      LoadPlanningSnapshot(args.files, args.pending_file, *served, &diag, args.keep_pending);
   if (!snap.ok()) {
     std::cerr << "ksched: " << snap.error().message << "\n";
     return kExitBadInput;

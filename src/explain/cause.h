@@ -34,6 +34,12 @@ struct Cause {
 // A resource amount as kubectl would write it: cpu in cores or "m", bytes
 // with a binary suffix when exact, anything else as a plain number.
 std::string FormatAmount(std::string_view resource, int64_t amount);
+// Amounts printed side by side in one line, each as FormatAmount would but
+// all in one unit: for bytes the largest binary suffix in which every one of
+// them is exact ("6586008Ki free, allocatable 8511488Ki", not "6586008Ki
+// free, allocatable 8312Mi"); cpu and other resources as FormatAmount.
+std::vector<std::string> FormatAmountsAlike(std::string_view resource,
+                                            const std::vector<int64_t>& amounts);
 // Upstream's Taint.ToString(): "key=value:effect", "key:effect" without a
 // value.
 std::string FormatTaint(const Taint& taint);

@@ -4,22 +4,59 @@
 
 namespace ksched::explain {
 
+namespace {
+
+constexpr std::pair<int64_t, const char*> kByteUnits[] = {{int64_t{1} << 40, "Ti"},
+                                                          {int64_t{1} << 30, "Gi"},
+                                                          {int64_t{1} << 20, "Mi"},
+                                                          {int64_t{1} << 10, "Ki"}};
+
+bool IsByteResource(std::string_view resource) {
+  return resource == "memory" || resource == "ephemeral-storage" ||
+         resource.substr(0, 10) == "hugepages-";
+}
+
+}  // namespace
+
 std::string FormatAmount(std::string_view resource, int64_t amount) {
   if (resource == "cpu") {
     if (amount % 1000 == 0) return std::to_string(amount / 1000);
     return std::to_string(amount) + "m";
   }
-  if (resource == "memory" || resource == "ephemeral-storage" ||
-      resource.substr(0, 10) == "hugepages-") {
-    static constexpr std::pair<int64_t, const char*> kUnits[] = {{int64_t{1} << 40, "Ti"},
-                                                                 {int64_t{1} << 30, "Gi"},
-                                                                 {int64_t{1} << 20, "Mi"},
-                                                                 {int64_t{1} << 10, "Ki"}};
-    for (const auto& [size, suffix] : kUnits) {
+  if (IsByteResource(resource)) {
+    for (const auto& [size, suffix] : kByteUnits) {
       if (amount != 0 && amount % size == 0) return std::to_string(amount / size) + suffix;
     }
   }
   return std::to_string(amount);
+}
+
+std::vector<std::string> FormatAmountsAlike(std::string_view resource,
+                                            const std::vector<int64_t>& amounts) {
+  std::vector<std::string> out;
+  out.reserve(amounts.size());
+  if (!IsByteResource(resource)) {
+    for (int64_t a : amounts) out.push_back(FormatAmount(resource, a));
+    return out;
+  }
+  const char* suffix = "";
+  int64_t unit = 1;
+  for (const auto& [size, s] : kByteUnits) {
+    bool exact = false;
+    bool all = true;
+    for (int64_t a : amounts) {
+      if (a == 0) continue;
+      exact = true;
+      all = all && a % size == 0;
+    }
+    if (exact && all) {
+      unit = size;
+      suffix = s;
+      break;
+    }
+  }
+  for (int64_t a : amounts) out.push_back(a == 0 ? "0" : std::to_string(a / unit) + suffix);
+  return out;
 }
 
 std::string FormatTaint(const Taint& taint) {

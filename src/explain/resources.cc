@@ -64,14 +64,16 @@ void ExplainInsufficientRequest(const NodeContext& c, std::string_view reason,
   used = goarith::Add(used, used_by_nominated);
   const int64_t free = goarith::Sub(allocatable, used);
   const int64_t requested = amount(want);
-  auto q = [&](int64_t v) { return FormatAmount(resource, v); };
+  // One unit for the line's amounts.
+  const std::vector<std::string> q = FormatAmountsAlike(
+      resource,
+      {requested, free, allocatable, goarith::Sub(used, used_by_nominated), used_by_nominated});
   cause.message = fmt::format(
       "{}: the pod requests {}, the node has {} free (allocatable {}, "
       "requested by its pods {}",
-      resource, q(requested), q(free), q(allocatable), q(goarith::Sub(used, used_by_nominated)));
+      resource, q[0], q[1], q[2], q[3]);
   if (used_by_nominated != 0 || !nominated.empty())
-    cause.message +=
-        fmt::format(", by {} nominated pod(s) {}", nominated.size(), q(used_by_nominated));
+    cause.message += fmt::format(", by {} nominated pod(s) {}", nominated.size(), q[4]);
   cause.message += ")";
   if (allocatable == 0 && used == 0) cause.message += fmt::format("; the node has no {}", resource);
   cause.details["requested"] = requested;

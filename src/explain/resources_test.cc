@@ -80,5 +80,19 @@ TEST(ExplainFormat, Amounts) {
   EXPECT_EQ(FormatAmount("example.com/gpu", 2048), "2048");
 }
 
+// One line, one unit: the largest binary suffix every amount is exact in.
+TEST(ExplainFormat, AmountsOfOneLineShareAUnit) {
+  const int64_t ki = 1024, mi = ki * 1024, gi = mi * 1024;
+  EXPECT_EQ(FormatAmountsAlike("memory", {8312 * mi, 6586008 * ki, 0}),
+            (std::vector<std::string>{"8511488Ki", "6586008Ki", "0"}));
+  EXPECT_EQ(FormatAmountsAlike("memory", {3 * gi, 2 * gi, 4 * gi, 2 * gi, 0}),
+            (std::vector<std::string>{"3Gi", "2Gi", "4Gi", "2Gi", "0"}));
+  EXPECT_EQ(FormatAmountsAlike("memory", {512 * mi, 2 * gi}),
+            (std::vector<std::string>{"512Mi", "2048Mi"}));
+  EXPECT_EQ(FormatAmountsAlike("memory", {1000, 2 * gi}),
+            (std::vector<std::string>{"1000", "2147483648"}));
+  EXPECT_EQ(FormatAmountsAlike("cpu", {1500, 2000}), (std::vector<std::string>{"1500m", "2"}));
+}
+
 }  // namespace
 }  // namespace ksched::explain

@@ -50,6 +50,9 @@ struct Budget {
   int64_t expected = 0;            // non-terminal pods it selects
   std::vector<std::string> pods;   // drained pods it covers, by name
   std::vector<std::string> never;  // of those, the ones that do not come back
+  // Pods it selects that have no node yet: while they are not running (and
+  // Ready), the budget counts them as disrupted.
+  std::vector<std::string> pending;
 
   // Disruptions it allows with every expected pod healthy; nullopt when
   // its spec cannot be read (a malformed percentage).
@@ -94,7 +97,7 @@ Result<DrainReport> PlanDrain(ObjectSet objects, const std::vector<std::string>&
     if (!pdb.selector) continue;
     auto sel = labels::FromLabelSelector(pdb.selector);
     if (!sel.ok() || sel->Empty()) continue;
-    budgets.push_back({pdb, std::move(sel).value(), 0, {}, {}});
+    budgets.push_back({pdb, std::move(sel).value(), 0, {}, {}, {}});
   }
   for (Budget& b : budgets) {
     for (const Pod& p : objects.pods) {
@@ -102,6 +105,7 @@ Result<DrainReport> PlanDrain(ObjectSet objects, const std::vector<std::string>&
           p.meta.labels.empty() || !b.selector.Matches(p.meta.labels))
         continue;
       ++b.expected;
+      if (p.spec.node_name.empty() && !p.meta.has_deletion_timestamp) b.pending.push_back(p.Key());
     }
   }
 
@@ -269,6 +273,16 @@ Result<DrainReport> PlanDrain(ObjectSet objects, const std::vector<std::string>&
           "{}; with {} it allows {} when all are healthy, but {} never come{} back "
           "(no replacement, or it fits nowhere)",
           now, spec, *healthy, fmt::join(b.never, ", "), b.never.size() == 1 ? "s" : "");
+    } else if (b.pdb.disruptions_allowed < *healthy && !b.pending.empty()) {
+      // Fewer than its spec allows with every pod healthy: its own pods
+      // that are not running yet hold the difference.
+      bb.permanent = false;
+      bb.waits_for = b.pending;
+      bb.why = fmt::format(
+          "{}; it waits for its pending {} {} to run and be Ready, then kubectl drain's "
+          "retries get through, each eviction once the replacements evicted before it are "
+          "Ready (with {}, {} at a time)",
+          now, b.pending.size() == 1 ? "pod" : "pods", fmt::join(b.pending, ", "), spec, *healthy);
     } else {
       bb.permanent = false;
       bb.why = fmt::format(

@@ -86,6 +86,10 @@ struct BlockingBudget {
   // true: no retry gets these pods out; false: kubectl's retries get through
   // once the replacements of the pods evicted first are Ready.
   bool permanent = true;
+  // The pods it selects that have no node yet, when they are what holds its
+  // disruptionsAllowed below what its spec allows with every pod healthy:
+  // its first eviction waits for them.
+  std::vector<std::string> waits_for;
   std::string why;
 };
 

@@ -187,6 +187,17 @@ TEST(PlanDrain, DisruptionBudgetsBlock) {
   EXPECT_TRUE(stuck.blocking[0].permanent);
   EXPECT_NE(stuck.blocking[0].why.find("but default/web-2 never comes back"), std::string::npos)
       << stuck.blocking[0].why;
+  // The budget allows none now because its own pod web-3 is pending: the
+  // drain waits for that pod, named, not for replacements evicted before.
+  const std::string with_pending = two_web + PodYaml("web-3", "1", "", Owner("ReplicaSet", "web"));
+  DrainReport waits = Drain(with_pending + Pdb("web-pdb", "web", 0, "maxUnavailable: 1"), {"n1"});
+  ASSERT_EQ(waits.blocking.size(), 1u);
+  EXPECT_FALSE(waits.blocking[0].permanent);
+  EXPECT_EQ(waits.blocking[0].waits_for, (std::vector<std::string>{"default/web-3"}));
+  EXPECT_NE(waits.blocking[0].why.find("it waits for its pending pod default/web-3 to run and be "
+                                       "Ready"),
+            std::string::npos)
+      << waits.blocking[0].why;
   // A budget in another namespace or for other labels does not count.
   DrainReport other = Drain(two_web + Pdb("db-pdb", "db", 0), {"n1"});
   EXPECT_TRUE(other.safe);

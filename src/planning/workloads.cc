@@ -6,6 +6,7 @@
 
 #include "api/decode.h"
 #include "api/pod_strategy.h"
+#include "api/pod_template_digest.h"
 #include "api/unknown_fields.h"
 #include "api/yaml_to_json.h"
 #include "labels/label_selector.h"
@@ -224,9 +225,14 @@ Status CheckControllerSpec(const WorkloadJson& obj, WorkloadKind kind, const Pod
   return Status::Ok();
 }
 
+bool IsWorkloadKind(std::string_view kind) {
+  return kind == "Pod" || kind == "Deployment" || kind == "ReplicaSet" || kind == "StatefulSet" ||
+         kind == "ReplicationController" || kind == "Job";
+}
+
 Result<Workload> DecodeWorkload(const WorkloadJson& obj, std::string_view file,
                                 const std::string& where, const WorkloadArg& arg,
-                                std::vector<FieldNote>* notes) {
+                                std::vector<FieldNote>* notes, const WorkloadFileOptions& options) {
   const std::string kind = obj.is_object() && obj.contains("kind") && obj["kind"].is_string()
                                ? obj["kind"].get<std::string>()
                                : "";
@@ -258,9 +264,16 @@ Result<Workload> DecodeWorkload(const WorkloadJson& obj, std::string_view file,
   }
   w.name = name->get<std::string>();
   const WorkloadJson* ns_field = Find(*meta, {"namespace"});
-  std::string ns = ns_field && ns_field->is_string() && !ns_field->get<std::string>().empty()
-                       ? ns_field->get<std::string>()
-                       : "default";
+  std::string ns = ns_field && ns_field->is_string() ? ns_field->get<std::string>() : "";
+  if (ns.empty()) {
+    ns = options.ns.empty() ? "default" : options.ns;
+  } else if (!options.ns.empty() && ns != options.ns) {
+    // kubectl's words for the same mismatch.
+    return MakeError(Join(at, fmt::format("{} {}: the namespace from the provided object \"{}\" "
+                                          "does not match the namespace \"{}\". You must pass "
+                                          "'--namespace={}' to perform this operation.",
+                                          kind, w.name, ns, options.ns, ns)));
+  }
   w.ns = Intern(ns);
   const std::string label = fmt::format("{} {}/{}", kind, ns, w.name);
 
@@ -269,6 +282,7 @@ Result<Workload> DecodeWorkload(const WorkloadJson& obj, std::string_view file,
     if (!set.ok()) return set.error();
     if (set->pods.size() != 1) return MakeError(Join(at, label + ": expected one Pod"));
     w.pod = std::move(set->pods[0]);
+    w.pod.meta.ns = w.ns;  // -n's namespace when the pod names none
     w.pod.spec.node_name.clear();
     w.pod.nominated_node_name.clear();
     w.prefix = w.name + "-";
@@ -355,6 +369,12 @@ Result<Workload> DecodeWorkload(const WorkloadJson& obj, std::string_view file,
         owner.name = rs_name;
         owner.uid = rs_uid;
         w.prefix = rs_name + "-";
+        {
+          simdjson::dom::parser parser;
+          simdjson::dom::element t;
+          if (parser.parse(tmpl->dump()).get(t) == simdjson::SUCCESS)
+            w.template_digest = PodTemplateDigest(t);
+        }
         break;
       }
       case WorkloadKind::kReplicaSet:
@@ -523,8 +543,8 @@ Pod Workload::MakeCopy(int64_t n, const std::string& copy_name) const {
 }
 
 Result<std::vector<Workload>> DecodeWorkloads(std::string_view text, std::string_view file,
-                                              const WorkloadArg& arg,
-                                              std::vector<FieldNote>* notes) {
+                                              const WorkloadArg& arg, std::vector<FieldNote>* notes,
+                                              const WorkloadFileOptions& options) {
   std::vector<WorkloadJson> docs;
   std::vector<std::string> doc_names;
   try {
@@ -546,18 +566,78 @@ Result<std::vector<Workload>> DecodeWorkloads(std::string_view text, std::string
   for (size_t i = 0; i < docs.size(); ++i) Flatten(docs[i], doc_names[i], &flat);
   std::vector<Workload> out;
   for (const Doc& d : flat) {
-    auto w = DecodeWorkload(*d.obj, file, d.where, arg, notes);
+    // A document of nothing but comments or `---` (Helm renders have them).
+    if (d.obj->is_null()) continue;
+    if (options.skipped != nullptr && d.obj->is_object()) {
+      const WorkloadJson* kind = Find(*d.obj, {"kind"});
+      if (kind != nullptr && kind->is_string() && !kind->get<std::string>().empty() &&
+          !IsWorkloadKind(kind->get<std::string>())) {
+        const WorkloadJson* name = Find(*d.obj, {"metadata", "name"});
+        const WorkloadJson* ns = Find(*d.obj, {"metadata", "namespace"});
+        std::string who = kind->get<std::string>();
+        if (name != nullptr && name->is_string()) {
+          who += " ";
+          if (ns != nullptr && ns->is_string() && !ns->get<std::string>().empty())
+            who += ns->get<std::string>() + "/";
+          who += name->get<std::string>();
+        }
+        options.skipped->push_back(std::move(who));
+        continue;
+      }
+    }
+    auto w = DecodeWorkload(*d.obj, file, d.where, arg, notes, options);
     if (!w.ok()) return w.error();
     out.push_back(std::move(w).value());
   }
-  if (out.empty()) return MakeError(Join(file, "no workload (expected a Pod, Deployment, ...)"));
+  if (out.empty()) {
+    if (options.skipped != nullptr && !options.skipped->empty()) {
+      std::string names;
+      for (size_t i = 0; i < options.skipped->size() && i < 5; ++i)
+        names += (i ? ", " : "") + (*options.skipped)[i];
+      if (options.skipped->size() > 5)
+        names += fmt::format(" and {} more", options.skipped->size() - 5);
+      return MakeError(Join(file, fmt::format("{}: not a workload capacity can place (Pod, "
+                                              "Deployment, ReplicaSet, StatefulSet, "
+                                              "ReplicationController or Job), and the file "
+                                              "holds no workload",
+                                              names)));
+    }
+    return MakeError(Join(file, "no workload (expected a Pod, Deployment, ...)"));
+  }
   return out;
 }
 
-Result<std::vector<Workload>> LoadWorkloads(const WorkloadArg& arg, std::vector<FieldNote>* notes) {
+Result<std::vector<Workload>> LoadWorkloads(const WorkloadArg& arg, std::vector<FieldNote>* notes,
+                                            const WorkloadFileOptions& options) {
   auto f = PaddedFile::Load(arg.file);
   if (!f.ok()) return f.error();
-  return DecodeWorkloads(f->view(), arg.file == "-" ? "<stdin>" : arg.file, arg, notes);
+  return DecodeWorkloads(f->view(), arg.file == "-" ? "<stdin>" : arg.file, arg, notes, options);
+}
+
+void UseCurrentReplicaSets(const std::vector<ReplicaSet>& existing,
+                           std::vector<Workload>* workloads) {
+  const StrId hash_key = Intern("pod-template-hash");
+  for (Workload& w : *workloads) {
+    if (w.kind != WorkloadKind::kDeployment || w.template_digest == 0) continue;
+    for (const ReplicaSet& rs : existing) {
+      if (rs.meta.ns != w.ns || rs.template_digest != w.template_digest) continue;
+      bool controlled = false;
+      for (const OwnerReference& o : rs.meta.owner_references)
+        controlled = controlled || (o.controller && o.kind == "Deployment" && o.name == w.name);
+      std::optional<StrId> hash = rs.meta.labels.Get(hash_key);
+      if (!controlled || !hash) continue;
+      w.pod.meta.labels.Set(hash_key, *hash);
+      for (OwnerReference& o : w.pod.meta.owner_references) {
+        if (!o.controller) continue;
+        o.name = rs.meta.name;
+        o.uid = rs.meta.uid;
+      }
+      w.prefix = rs.meta.name + "-";
+      w.replica_sets.clear();  // the snapshot has it
+      w.current_replica_set = rs.meta.name;
+      break;
+    }
+  }
 }
 
 void AddWorkloadObjects(const std::vector<Workload>& workloads, ObjectSet* objects) {

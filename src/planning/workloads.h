@@ -75,6 +75,11 @@ struct Workload {
   // creates (api/pod_strategy.h: v1.35 merges matchLabelKeys into the
   // copy's selectors with the copy's own labels).
   std::optional<ApiServerOptions> create_as;
+  // A Deployment's template digest (api/pod_template_digest.h), else 0.
+  uint64_t template_digest = 0;
+  // Set when a Deployment's copies joined the snapshot's ReplicaSet of the
+  // same template (UseCurrentReplicaSets): that ReplicaSet's name.
+  std::string current_replica_set;
   // Controller objects to add to the cluster.
   std::vector<ReplicaSet> replica_sets;
   std::vector<StatefulSet> stateful_sets;
@@ -91,22 +96,47 @@ struct Workload {
   Pod MakeCopy(int64_t n, const std::string& name) const;
 };
 
+// How a workload file is read beyond its text.
+struct WorkloadFileOptions {
+  // -n/--namespace, as kubectl's: the namespace of an object that names
+  // none, and an object naming another one is an error. Empty: such objects
+  // go to "default" and any namespace is taken as written.
+  std::string ns;
+  // When set, objects of other kinds (the ServiceAccount, Service,
+  // ConfigMap, ... of a Helm render) are left out and each named here
+  // ("ServiceAccount shop/web"); when null they are an error.
+  std::vector<std::string>* skipped = nullptr;
+};
+
 // Decodes every workload of a file's text (a single object, a List, or a
-// multi-document YAML stream). Errors name the file, the object and the
-// field; kinds other than the six above are an error naming them, and so
-// are a count (spec.replicas, a Job's spec.parallelism) that is not an
-// integer and a selector that does not select the template's labels.
-// When `notes` is given, the fields of each workload that no Kubernetes
-// release has (api/unknown_fields.h; the template's included) and the
-// template's fields newer than v1.15 that change scheduling are appended
-// to it, as the snapshot decoder notes them; what to make of them is the
-// caller's (cli/input.h).
+// multi-document YAML stream; documents holding nothing, as a Helm render's
+// comment-only ones, are passed over). Errors name the file, the object and
+// the field; kinds other than the six above are an error naming them
+// (unless options.skipped collects them), and so are a count (spec.replicas, a Job's
+// spec.parallelism) that is not an integer and a selector that does not select the template's
+// labels. When `notes` is given, the fields of each workload that no Kubernetes release has
+// (api/unknown_fields.h; the template's included) and the template's fields newer than v1.15 that
+// change scheduling are appended to it, as the snapshot decoder notes them; what to make of them is
+// the caller's (cli/input.h).
 Result<std::vector<Workload>> DecodeWorkloads(std::string_view text, std::string_view file,
                                               const WorkloadArg& arg,
-                                              std::vector<FieldNote>* notes = nullptr);
+                                              std::vector<FieldNote>* notes = nullptr,
+                                              const WorkloadFileOptions& options = {});
 // Reads arg.file ("-" for stdin) and decodes it.
 Result<std::vector<Workload>> LoadWorkloads(const WorkloadArg& arg,
-                                            std::vector<FieldNote>* notes = nullptr);
+                                            std::vector<FieldNote>* notes = nullptr,
+                                            const WorkloadFileOptions& options = {});
+
+// A Deployment already in the cluster (`kubectl get deploy web -o yaml`)
+// adds pods to its current ReplicaSet: when one of `existing` in the
+// workload's namespace is controlled by a Deployment of the workload's name
+// and has its template (the pod-template-hash label aside), the copies take
+// that ReplicaSet's name, uid and pod-template-hash, so that spreading
+// (matchLabelKeys: [pod-template-hash]) counts the revision's running pods,
+// and no ReplicaSet is added. A changed template is a new revision: the
+// workload is left as decoded.
+void UseCurrentReplicaSets(const std::vector<ReplicaSet>& existing,
+                           std::vector<Workload>* workloads);
 
 // Adds the workloads' controller objects to a snapshot's objects.
 void AddWorkloadObjects(const std::vector<Workload>& workloads, ObjectSet* objects);

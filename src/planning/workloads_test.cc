@@ -229,5 +229,195 @@ TEST(Workloads, MalformedInputIsAnErrorNotACrash) {
   EXPECT_FALSE(DecodeWorkloads("kind: Deployment\nmetadata: 5\n", "bad.yaml", arg).ok());
 }
 
+// A Helm render: the workloads are picked out, the other kinds named.
+constexpr const char* kHelmRender = R"(---
+# Source: web/templates/serviceaccount.yaml
+apiVersion: v1
+kind: ServiceAccount
+metadata:
+  name: web
+---
+# Source: web/templates/configmap.yaml
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: web-config, namespace: shop}
+data: {a: b}
+---
+# Source: web/templates/service.yaml
+apiVersion: v1
+kind: Service
+metadata: {name: web}
+spec: {selector: {app: web}, ports: [{port: 80}]}
+---
+# Source: web/templates/deployment.yaml
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  replicas: 2
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      containers: [{name: c, image: web, resources: {requests: {cpu: 100m}}}]
+---
+# Source: web/templates/tests/empty.yaml
+)";
+
+TEST(Workloads, AHelmRenderGivesItsWorkloadsAndNamesTheRest) {
+  WorkloadArg arg;
+  std::vector<std::string> skipped;
+  WorkloadFileOptions options;
+  options.skipped = &skipped;
+  auto ws = DecodeWorkloads(kHelmRender, "web.yaml", arg, nullptr, options);
+  ASSERT_TRUE(ws.ok()) << ws.error().message;
+  ASSERT_EQ(ws->size(), 1u);
+  EXPECT_EQ((*ws)[0].Label(), "Deployment default/web");
+  EXPECT_EQ(skipped, (std::vector<std::string>{"ServiceAccount web", "ConfigMap shop/web-config",
+                                               "Service web"}));
+  // Without a place for them, other kinds are an error, as before.
+  auto strict = DecodeWorkloads(kHelmRender, "web.yaml", arg);
+  ASSERT_FALSE(strict.ok());
+  EXPECT_NE(strict.error().message.find("kind \"ServiceAccount\": not a workload"),
+            std::string::npos)
+      << strict.error().message;
+  // Nothing but other kinds: an error that says so.
+  std::vector<std::string> none;
+  options.skipped = &none;
+  auto empty =
+      DecodeWorkloads("kind: Service\nmetadata: {name: x}\n", "svc.yaml", arg, nullptr, options);
+  ASSERT_FALSE(empty.ok());
+  EXPECT_NE(empty.error().message.find(
+                "svc.yaml: Service x: not a workload capacity can place (Pod, Deployment, "
+                "ReplicaSet, StatefulSet, ReplicationController or Job), and the file holds no "
+                "workload"),
+            std::string::npos)
+      << empty.error().message;
+}
+
+TEST(Workloads, NamespaceFlagFillsObjectsWithoutOneAndRefusesOthers) {
+  WorkloadArg arg;
+  WorkloadFileOptions options;
+  options.ns = "shop";
+  std::string no_ns = WorkloadYaml("Deployment", "web", "100m", 1);
+  no_ns.erase(no_ns.find("  namespace: default\n"), 21);
+  auto ws = DecodeWorkloads(no_ns, "web.yaml", arg, nullptr, options);
+  ASSERT_TRUE(ws.ok()) << ws.error().message;
+  EXPECT_EQ((*ws)[0].Key(), "shop/web");
+  EXPECT_EQ(Str((*ws)[0].pod.meta.ns), "shop");
+  ASSERT_EQ((*ws)[0].replica_sets.size(), 1u);
+  EXPECT_EQ(Str((*ws)[0].replica_sets[0].meta.ns), "shop");
+  auto pod = DecodeWorkloads(
+      "kind: Pod\napiVersion: v1\nmetadata: {name: p}\nspec: {containers: "
+      "[{name: c, image: x}]}\n",
+      "p.yaml", arg, nullptr, options);
+  ASSERT_TRUE(pod.ok()) << pod.error().message;
+  EXPECT_EQ(Str((*pod)[0].MakeCopy(0, "p-1").meta.ns), "shop");
+  // An object in another namespace: kubectl's error.
+  auto other = DecodeWorkloads(
+      "kind: Pod\napiVersion: v1\nmetadata: {name: p, namespace: ml}\nspec: {containers: "
+      "[{name: c, image: x}]}\n",
+      "p.yaml", arg, nullptr, options);
+  ASSERT_FALSE(other.ok());
+  EXPECT_NE(other.error().message.find("the namespace from the provided object \"ml\" does not "
+                                       "match the namespace \"shop\". You must pass "
+                                       "'--namespace=ml' to perform this operation."),
+            std::string::npos)
+      << other.error().message;
+  // Without -n: "default", and any namespace goes.
+  auto plain = DecodeWorkloads(WorkloadYaml("Deployment", "web", "100m", 1), "web.yaml", arg);
+  ASSERT_TRUE(plain.ok());
+  EXPECT_EQ((*plain)[0].Key(), "default/web");
+}
+
+// `kubectl get deploy web -o yaml` and its ReplicaSets from the snapshot.
+constexpr const char* kExistingDeployment = R"(apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web, namespace: shop, uid: d-uid}
+spec:
+  replicas: 3
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {creationTimestamp: null, labels: {app: web}}
+    spec:
+      containers: [{name: c, image: web:2, resources: {requests: {cpu: 100m}}}]
+)";
+
+std::vector<ReplicaSet> SnapshotReplicaSets() {
+  ObjectSet set;
+  Status s = DecodeObjects(R"(apiVersion: v1
+kind: List
+items:
+- apiVersion: apps/v1
+  kind: ReplicaSet
+  metadata:
+    name: web-5f7b9
+    namespace: shop
+    uid: rs-old
+    labels: {app: web, pod-template-hash: 5f7b9}
+    ownerReferences: [{apiVersion: apps/v1, kind: Deployment, name: web, uid: d-uid, controller: true}]
+  spec:
+    selector: {matchLabels: {app: web, pod-template-hash: 5f7b9}}
+    template:
+      metadata: {creationTimestamp: null, labels: {app: web, pod-template-hash: 5f7b9}}
+      spec:
+        containers: [{name: c, image: "web:1", resources: {requests: {cpu: 100m}}}]
+- apiVersion: apps/v1
+  kind: ReplicaSet
+  metadata:
+    name: web-6c8d4
+    namespace: shop
+    uid: rs-current
+    labels: {app: web, pod-template-hash: 6c8d4}
+    ownerReferences: [{apiVersion: apps/v1, kind: Deployment, name: web, uid: d-uid, controller: true}]
+  spec:
+    selector: {matchLabels: {app: web, pod-template-hash: 6c8d4}}
+    template:
+      metadata: {labels: {pod-template-hash: 6c8d4, app: web}, creationTimestamp: null}
+      spec:
+        containers: [{resources: {requests: {cpu: 100m}}, name: c, image: "web:2"}]
+)",
+                           "snap.yaml", &set);
+  EXPECT_TRUE(s.ok()) << s.error().message;
+  return set.replica_sets;
+}
+
+TEST(Workloads, AnExistingDeploymentsCopiesJoinItsCurrentReplicaSet) {
+  std::vector<ReplicaSet> existing = SnapshotReplicaSets();
+  ASSERT_EQ(existing.size(), 2u);
+  EXPECT_NE(existing[0].template_digest, existing[1].template_digest);
+  auto ws = DecodeWorkloads(kExistingDeployment, "web.yaml", WorkloadArg());
+  ASSERT_TRUE(ws.ok()) << ws.error().message;
+  UseCurrentReplicaSets(existing, &*ws);
+  const Workload& w = (*ws)[0];
+  EXPECT_EQ(w.current_replica_set, "web-6c8d4");
+  EXPECT_EQ(LabelOf(w.pod, "pod-template-hash"), "6c8d4");
+  EXPECT_TRUE(w.replica_sets.empty());  // the snapshot's is used
+  Pod copy = w.MakeCopy(0, w.CopyName(0));
+  EXPECT_EQ(copy.meta.name.rfind("web-6c8d4-", 0), 0u) << copy.meta.name;
+  ASSERT_EQ(copy.meta.owner_references.size(), 1u);
+  EXPECT_EQ(copy.meta.owner_references[0].name, "web-6c8d4");
+  EXPECT_EQ(copy.meta.owner_references[0].uid, "rs-current");
+}
+
+TEST(Workloads, AChangedTemplateIsANewRevision) {
+  std::string changed = kExistingDeployment;
+  changed.replace(changed.find("web:2"), 5, "web:3");
+  auto ws = DecodeWorkloads(changed, "web.yaml", WorkloadArg());
+  ASSERT_TRUE(ws.ok()) << ws.error().message;
+  const std::string hash = LabelOf((*ws)[0].pod, "pod-template-hash");
+  UseCurrentReplicaSets(SnapshotReplicaSets(), &*ws);
+  EXPECT_EQ((*ws)[0].current_replica_set, "");
+  EXPECT_EQ(LabelOf((*ws)[0].pod, "pod-template-hash"), hash);
+  EXPECT_EQ((*ws)[0].replica_sets.size(), 1u);
+  // Another Deployment's ReplicaSet of the same template is not adopted.
+  std::string other = kExistingDeployment;
+  other.replace(other.find("name: web,"), 10, "name: api,");
+  auto ows = DecodeWorkloads(other, "api.yaml", WorkloadArg());
+  ASSERT_TRUE(ows.ok()) << ows.error().message;
+  UseCurrentReplicaSets(SnapshotReplicaSets(), &*ows);
+  EXPECT_EQ((*ows)[0].current_replica_set, "");
+}
+
 }  // namespace
 }  // namespace ksched::planning
