@@ -13,7 +13,7 @@
 
 #include "tests/cli_run.h"
 
-namespace {
+namespace planning_cli_test {
 
 using namespace ksched::cli_testing;
 
@@ -379,4 +379,4 @@ TEST(PlanningCli, HelpHasExamples) {
   }
 }
 
-}  // namespace
+}  // namespace planning_cli_test

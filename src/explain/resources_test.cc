@@ -4,7 +4,7 @@
 #include "explain/explain_test_util.h"
 
 namespace ksched::explain {
-namespace {
+namespace resources_test {
 
 using ::testing::ElementsAre;
 using testing::List;
@@ -80,5 +80,5 @@ TEST(ExplainFormat, Amounts) {
   EXPECT_EQ(FormatAmount("example.com/gpu", 2048), "2048");
 }
 
-}  // namespace
+}  // namespace resources_test
 }  // namespace ksched::explain

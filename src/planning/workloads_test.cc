@@ -5,7 +5,7 @@
 #include "planning/planning_test_util.h"
 
 namespace ksched::planning {
-namespace {
+namespace workloads_test {
 
 using testing::WorkloadsOf;
 using testing::WorkloadYaml;
@@ -229,5 +229,5 @@ TEST(Workloads, MalformedInputIsAnErrorNotACrash) {
   EXPECT_FALSE(DecodeWorkloads("kind: Deployment\nmetadata: 5\n", "bad.yaml", arg).ok());
 }
 
-}  // namespace
+}  // namespace workloads_test
 }  // namespace ksched::planning
