@@ -19,7 +19,7 @@
 #include "api/yaml_to_json.h"
 #include "tests/cli_run.h"
 
-namespace {
+namespace cli_test {
 
 using namespace ksched::cli_testing;
 
@@ -486,4 +486,4 @@ TEST(Cli, InputLimitsQuotesTheCommandList) {
   EXPECT_NE(SourceFile("docs/input-limits.md").find(message), std::string::npos) << message;
 }
 
-}  // namespace
+}  // namespace cli_test

@@ -32,7 +32,7 @@
 #include "tests/fixtures.h"
 
 namespace ksched {
-namespace {
+namespace conformance_test {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -273,5 +273,5 @@ TEST(Conformance, ExtenderVectors) {
   RunSuite("extenders", TieBreak::kName);
 }
 
-}  // namespace
+}  // namespace conformance_test
 }  // namespace ksched

@@ -18,7 +18,7 @@
 #include "tests/fixtures.h"
 
 namespace ksched {
-namespace {
+namespace engine_equivalence_test {
 
 struct Cycle {
   std::string chosen;
@@ -354,5 +354,5 @@ TEST(DecisionOnly, RandomFillingClusters) {
   EXPECT_GT(from_index, 2000u);
 }
 
-}  // namespace
+}  // namespace engine_equivalence_test
 }  // namespace ksched

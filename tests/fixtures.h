@@ -9,6 +9,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "api/decode.h"
 #include "api/types.h"
@@ -26,6 +27,13 @@ ClusterState TestCluster(std::string_view json, const CacheOptions& options);
 
 // A parameterised test's name from a file name: "perf-basic-5000n.json" ->
 // "perf_basic_5000n" (GoogleTest allows only letters, digits and '_').
+// {"kind":"List","items":[...]} of the given JSON objects.
+inline std::string ListOf(const std::vector<std::string>& items) {
+  std::string s = R"({"kind":"List","items":[)";
+  for (size_t i = 0; i < items.size(); ++i) s += (i ? "," : "") + items[i];
+  return s + "]}";
+}
+
 inline std::string ReadableTestName(std::string_view file_name) {
   std::string_view stem = file_name.substr(0, file_name.rfind(".json"));
   std::string out;

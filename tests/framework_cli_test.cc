@@ -13,7 +13,7 @@
 #include "tests/cli_run.h"
 
 namespace ksched::cli_testing {
-namespace {
+namespace framework_cli_test {
 
 std::string WriteTemp(const std::string& name, const std::string& text) {
   std::string path = TempPath(name);
@@ -495,5 +495,5 @@ TEST(FrameworkCli, UnknownFeatureGateListsTheKnownOnes) {
   EXPECT_NE(old.err.find("VolumeCapacityPriority"), std::string::npos) << old.err;
 }
 
-}  // namespace
+}  // namespace framework_cli_test
 }  // namespace ksched::cli_testing

@@ -20,7 +20,7 @@
 #include "cli/replay.h"
 
 namespace ksched {
-namespace {
+namespace framework_equivalence_test {
 
 namespace fs = std::filesystem;
 
@@ -288,5 +288,5 @@ TEST(NodeCacheEquivalenceVectors, V135CyclesSameWithAndWithoutReuse) {
   EXPECT_EQ(checked, 320u / 2);
 }
 
-}  // namespace
+}  // namespace framework_equivalence_test
 }  // namespace ksched

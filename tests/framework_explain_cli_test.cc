@@ -11,7 +11,7 @@
 #include "tests/cli_run.h"
 
 namespace ksched::cli_testing {
-namespace {
+namespace framework_explain_cli_test {
 
 // Zones a (n1, two web pods) and b (n2); n3 has no zone label and a taint.
 // `spread` must spread over zones (maxSkew 1); `web` fits n1 and n2; `pinned`
@@ -251,5 +251,5 @@ items:
   EXPECT_EQ(doc["nodesNotEvaluatedBecause"], "nominatedNodeFits");
 }
 
-}  // namespace
+}  // namespace framework_explain_cli_test
 }  // namespace ksched::cli_testing

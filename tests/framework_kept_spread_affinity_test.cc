@@ -28,7 +28,7 @@
 #include "tests/fixtures.h"
 
 namespace ksched {
-namespace {
+namespace framework_kept_spread_affinity_test {
 
 using config::SchedulerVersion;
 using framework::CycleState;
@@ -395,5 +395,5 @@ TEST(KeptSpreadAffinityEquivalence, ReleasesDifferOnTheseInputs) {
   EXPECT_GT(differ, 20);
 }
 
-}  // namespace
+}  // namespace framework_kept_spread_affinity_test
 }  // namespace ksched

@@ -21,7 +21,7 @@
 #include "loop/snapshot_loop.h"
 
 namespace ksched {
-namespace {
+namespace framework_loop_test {
 
 using nlohmann::json;
 
@@ -408,5 +408,5 @@ TEST(FrameworkLoop, DefaultPreemptionIsAPreEnqueuePluginInV135) {
             "does not extend PreEnqueuePlugin plugin");
 }
 
-}  // namespace
+}  // namespace framework_loop_test
 }  // namespace ksched

@@ -15,7 +15,7 @@
 #include "cli/replay.h"
 
 namespace ksched {
-namespace {
+namespace framework_spread_affinity_versions_test {
 
 using nlohmann::json;
 
@@ -300,5 +300,5 @@ TEST(SpreadAffinityVersions, PodAffinity) {
                                      {"nolabel", false, false}}));
 }
 
-}  // namespace
+}  // namespace framework_spread_affinity_versions_test
 }  // namespace ksched

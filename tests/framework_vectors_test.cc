@@ -22,7 +22,7 @@
 #include "tests/fixtures.h"
 
 namespace ksched {
-namespace {
+namespace framework_vectors_test {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -126,5 +126,5 @@ TEST(FrameworkVectors, ArePresent) {
   }
 }
 
-}  // namespace
+}  // namespace framework_vectors_test
 }  // namespace ksched

@@ -2,16 +2,16 @@
 // (tests/fuzz/corpus/<target>/ and tests/fuzz/regressions/<target>/) through
 // the same target functions the libFuzzer executables run (fuzz/targets.h),
 // so that the regular and the ASan+UBSan builds check them on every run.
+#include <gtest/gtest.h>
+
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <string>
 
-#include <gtest/gtest.h>
-
 #include "fuzz/targets.h"
 
-namespace {
+namespace fuzz_regression_test {
 
 namespace fs = std::filesystem;
 
@@ -39,8 +39,7 @@ TEST_P(FuzzInputs, CorpusAndRegressions) {
   EXPECT_GT(seeds, 0u) << "no seed corpus for " << target.name;
 }
 
-INSTANTIATE_TEST_SUITE_P(AllTargets, FuzzInputs,
-                         ::testing::ValuesIn(ksched::fuzz::AllTargets()),
+INSTANTIATE_TEST_SUITE_P(AllTargets, FuzzInputs, ::testing::ValuesIn(ksched::fuzz::AllTargets()),
                          [](const ::testing::TestParamInfo<ksched::fuzz::Target>& info) {
                            return std::string(info.param.name);
                          });
@@ -52,4 +51,4 @@ TEST(FuzzTargets, EveryTargetHasAnEntryPoint) {
   }
 }
 
-}  // namespace
+}  // namespace fuzz_regression_test

@@ -17,7 +17,7 @@
 #include "tests/fixtures.h"
 
 namespace ksched {
-namespace {
+namespace kept_affinity_equivalence_test {
 
 using ::ksched::testing::TestCluster;
 using ::ksched::testing::TestPod;
@@ -201,5 +201,5 @@ TEST(KeptAffinityEquivalence, CountsFollowPodsAddedAndRemoved) {
   }
 }
 
-}  // namespace
+}  // namespace kept_affinity_equivalence_test
 }  // namespace ksched

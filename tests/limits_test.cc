@@ -15,7 +15,7 @@
 #include "labels/selector.h"
 
 namespace ksched {
-namespace {
+namespace limits_test {
 
 std::string NodeJson(const std::string& name, const std::string& cpu = "4") {
   return R"({"kind":"Node","metadata":{"name":")" + name +
@@ -236,7 +236,8 @@ TEST(Limits, SelectorsWithThousandsOfValues) {
   EXPECT_FALSE(sel->Matches(Labels({{Intern("k"), Intern("w")}})));
 }
 
-}  // namespace
+}  // namespace limits_test
+using namespace limits_test;
 // Pods and nodes that list thousands of tolerations, taints, images and disks.
 // Each of these used to cost the product of two such counts; the answers
 // here pin down that the indexed paths still decide as upstream does.

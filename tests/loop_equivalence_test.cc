@@ -16,7 +16,7 @@
 #include "loop/snapshot_loop.h"
 
 namespace ksched {
-namespace {
+namespace loop_equivalence_test {
 
 using nlohmann::json;
 
@@ -155,5 +155,5 @@ TEST(LoopEquivalence, NominatedPodsAndDeletionsKeepTheSpeedUpsExact) {
   EXPECT_GT(preemptions, 50u) << "of " << attempts << " attempts";
 }
 
-}  // namespace
+}  // namespace loop_equivalence_test
 }  // namespace ksched

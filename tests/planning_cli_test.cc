@@ -13,7 +13,7 @@
 
 #include "tests/cli_run.h"
 
-namespace {
+namespace planning_cli_test {
 
 using namespace ksched::cli_testing;
 
@@ -501,4 +501,4 @@ spec:
   EXPECT_NE(add.err.find("replaces the snapshot's 5 pending pod(s)"), std::string::npos) << add.err;
 }
 
-}  // namespace
+}  // namespace planning_cli_test

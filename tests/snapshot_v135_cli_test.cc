@@ -17,7 +17,7 @@
 
 #include "tests/cli_run.h"
 
-namespace {
+namespace snapshot_v135_cli_test {
 
 using namespace ksched::cli_testing;
 
@@ -171,4 +171,4 @@ spec:
       << bad.err;
 }
 
-}  // namespace
+}  // namespace snapshot_v135_cli_test

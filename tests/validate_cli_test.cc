@@ -15,7 +15,7 @@
 
 #include "tests/cli_run.h"
 
-namespace {
+namespace validate_cli_test {
 
 using namespace ksched::cli_testing;
 
@@ -969,4 +969,4 @@ items:
   EXPECT_TRUE(Has(none.out, "beside its 1 DaemonSet pod")) << none.out;
 }
 
-}  // namespace
+}  // namespace validate_cli_test

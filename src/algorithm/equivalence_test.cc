@@ -5,7 +5,7 @@
 #include "tests/fixtures.h"
 
 namespace ksched {
-namespace {
+namespace equivalence_test {
 
 Pod PodWithLabels(const char* labels) {
   return testing::TestPod(
@@ -54,5 +54,5 @@ TEST(WorkloadSelectorKeys, CollectsEveryKindOfSelector) {
   EXPECT_EQ(WorkloadSelectorKeys(c), want);
 }
 
-}  // namespace
+}  // namespace equivalence_test
 }  // namespace ksched

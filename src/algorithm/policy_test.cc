@@ -5,7 +5,7 @@
 #include "algorithm/provider.h"
 
 namespace ksched {
-namespace {
+namespace policy_test {
 
 std::vector<std::string> PredicateNames(const SchedulerConfig& c) {
   std::vector<std::string> out;
@@ -212,5 +212,5 @@ TEST(GenericScheduler, FitErrorSortsHistogramAsStrings) {
             "0/12 nodes are available: 1 Insufficient memory, 10 Insufficient cpu.");
 }
 
-}  // namespace
+}  // namespace policy_test
 }  // namespace ksched

@@ -12,7 +12,7 @@
 #include "tests/fixtures.h"
 
 namespace ksched {
-namespace {
+namespace score_index_test {
 
 ClusterState Cluster(int nodes, int zones) {
   std::string items;
@@ -185,5 +185,5 @@ TEST(ScoreIndex, MatchesFromScratchUnderRandomUpdates) {
   EXPECT_GT(undecided, 100);
 }
 
-}  // namespace
+}  // namespace score_index_test
 }  // namespace ksched

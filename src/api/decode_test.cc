@@ -13,7 +13,7 @@
 #include "api/yaml_to_json.h"
 
 namespace ksched {
-namespace {
+namespace api_decode_test {
 
 using ::testing::AllOf;
 using ::testing::HasSubstr;
@@ -1597,11 +1597,11 @@ TEST(DecodeTest, LooksLikeJson) {
   EXPECT_FALSE(LooksLikeJson(""));
 }
 
-}  // namespace
+}  // namespace api_decode_test
 }  // namespace ksched
 
 namespace ksched {
-namespace {
+namespace api_decode_test {
 
 TEST(DecodeTest, SchedulerLoopFields) {
   ObjectSet set = MustDecode(R"(
@@ -1663,5 +1663,5 @@ TEST(DecodeErrorTest, BadStartTimeNamesTheField) {
       msg, AllOf(HasSubstr("Pod default/p"), HasSubstr("status.startTime"), HasSubstr("RFC 3339")));
 }
 
-}  // namespace
+}  // namespace api_decode_test
 }  // namespace ksched

@@ -13,7 +13,7 @@
 #include "api/unknown_fields.h"
 
 namespace ksched {
-namespace {
+namespace decode_v126_test {
 
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
@@ -425,5 +425,5 @@ TEST(DecodeV126Test, VolumeBindingFields) {
   EXPECT_THAT(set.storage_classes[0].allowed_topologies[0][0].values, ElementsAre("a", "b"));
 }
 
-}  // namespace
+}  // namespace decode_v126_test
 }  // namespace ksched

@@ -10,7 +10,7 @@
 #include "tests/fixtures.h"
 
 namespace ksched {
-namespace {
+namespace api_defaults_test {
 
 using ::ksched::testing::TestNode;
 using ::ksched::testing::TestPod;
@@ -231,11 +231,11 @@ TEST(ApiServerDefaults, DefaultedPodSchedulesAsItsKubectlDump) {
   EXPECT_THAT(defaulted.second, ::testing::ElementsAre("gpu-node", "tainted"));
 }
 
-}  // namespace
+}  // namespace api_defaults_test
 }  // namespace ksched
 
 namespace ksched {
-namespace {
+namespace api_defaults_test {
 
 using ::ksched::testing::TestPod;
 
@@ -290,5 +290,5 @@ TEST(SetPodDefaultsV135, HugePageLimitsFromContainersUnlessRequested) {
   EXPECT_FALSE(q.spec.resources);
 }
 
-}  // namespace
+}  // namespace api_defaults_test
 }  // namespace ksched

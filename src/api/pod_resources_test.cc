@@ -6,7 +6,7 @@
 #include "tests/fixtures.h"
 
 namespace ksched {
-namespace {
+namespace pod_resources_test {
 
 using ::ksched::testing::TestPod;
 
@@ -40,5 +40,5 @@ TEST(PodLevelResourceNames, CpuMemoryHugepages) {
   EXPECT_FALSE(IsSupportedPodLevelResource("nvidia.com/gpu"));
 }
 
-}  // namespace
+}  // namespace pod_resources_test
 }  // namespace ksched

@@ -7,7 +7,7 @@
 #include "tests/fixtures.h"
 
 namespace ksched {
-namespace {
+namespace pod_strategy_test {
 
 using ::ksched::testing::TestPod;
 using ::testing::IsEmpty;
@@ -79,5 +79,5 @@ TEST(PreparePodForCreate, GatesAndOlderReleases) {
               IsEmpty());
 }
 
-}  // namespace
+}  // namespace pod_strategy_test
 }  // namespace ksched

@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 namespace ksched {
-namespace {
+namespace priority_admission_test {
 
 PriorityClass Class(std::string name, int32_t value, bool global_default = false) {
   PriorityClass pc;
@@ -58,5 +58,5 @@ TEST(PriorityAdmission, UnknownClassNamesThePod) {
                                ::testing::HasSubstr("no PriorityClass with name hihg was found")));
 }
 
-}  // namespace
+}  // namespace priority_admission_test
 }  // namespace ksched

@@ -10,7 +10,7 @@
 #include <vector>
 
 namespace ksched {
-namespace {
+namespace quantity_test {
 
 constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
 constexpr int64_t kMin = std::numeric_limits<int64_t>::min();
@@ -545,5 +545,5 @@ TEST(QuantityTest, FromScaled) {
   EXPECT_EQ(Quantity().format(), F::kDecimalSI);
 }
 
-}  // namespace
+}  // namespace quantity_test
 }  // namespace ksched

@@ -10,7 +10,7 @@
 #include <string>
 
 namespace ksched {
-namespace {
+namespace scenario_test {
 
 using ::testing::AllOf;
 using ::testing::HasSubstr;
@@ -179,11 +179,11 @@ TEST(ScenarioTest, PerfFileLoadTime) {
             << std::chrono::duration<double, std::milli>(elapsed).count() << " ms\n";
 }
 
-}  // namespace
+}  // namespace scenario_test
 }  // namespace ksched
 
 namespace ksched {
-namespace {
+namespace scenario_test {
 
 // The v1.35 harness defaults a pod with pod-level limits as v1.35's API
 // server does (pod-level requests from them); v1.26's has no such field.
@@ -206,5 +206,5 @@ TEST(ScenarioTest, V135PodLevelRequestsDefaultFromLimits) {
   EXPECT_THAT(pending_requests("v1.26", "{}"), ::testing::IsEmpty());
 }
 
-}  // namespace
+}  // namespace scenario_test
 }  // namespace ksched

@@ -7,7 +7,7 @@
 #include "api/version_skew.h"
 
 namespace ksched {
-namespace {
+namespace unknown_fields_test {
 
 using ::testing::ElementsAre;
 using ::testing::IsEmpty;
@@ -119,5 +119,5 @@ TEST(UnknownFields, DecoderRecordsNotesWithTheObject) {
   EXPECT_GE(set.field_notes[1].skew, 0);
 }
 
-}  // namespace
+}  // namespace unknown_fields_test
 }  // namespace ksched

@@ -8,7 +8,7 @@
 #include "tests/fixtures.h"
 
 namespace ksched {
-namespace {
+namespace api_validation_test {
 
 using ::ksched::testing::TestNode;
 using ::ksched::testing::TestPod;
@@ -218,11 +218,11 @@ TEST(ValidateObjects, StopsAfterMaxErrors) {
   EXPECT_EQ(errs[2], "... and 3 more invalid field(s)");
 }
 
-}  // namespace
+}  // namespace api_validation_test
 }  // namespace ksched
 
 namespace ksched {
-namespace {
+namespace api_validation_test {
 
 TEST(ValidatePod, TopologySpreadConstraintsAsV126) {
   auto errors = [](std::string_view constraints) {
@@ -281,13 +281,13 @@ TEST(ValidatePod, NamespaceSelectorIsALabelSelector) {
                                     "value: \"Is\"")));
 }
 
-}  // namespace
+}  // namespace api_validation_test
 }  // namespace ksched
 
 // v1.35's rules (ApiServerOptions' default), each beside what v1.26 says of
 // the same pod.
 namespace ksched {
-namespace {
+namespace api_validation_test {
 
 std::vector<std::string> PodErrorsWith(std::string_view spec, const ApiServerOptions& api,
                                        std::string_view labels = "{}") {
@@ -523,5 +523,5 @@ TEST(ValidatePodV135, ResourceMessages) {
                           "memory"));
 }
 
-}  // namespace
+}  // namespace api_validation_test
 }  // namespace ksched

@@ -6,7 +6,7 @@
 #include "api/decode.h"
 
 namespace ksched {
-namespace {
+namespace version_skew_test {
 
 using ::testing::ElementsAre;
 using ::testing::IsEmpty;
@@ -139,5 +139,5 @@ TEST(VersionSkew, SpreadFieldsV126ReadsOnlyWithItsGates) {
                                      "(Kubernetes 1.16+), which the v1.15 algorithm ignores"));
 }
 
-}  // namespace
+}  // namespace version_skew_test
 }  // namespace ksched

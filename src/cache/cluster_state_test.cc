@@ -10,7 +10,7 @@
 #include "api/decode.h"
 
 namespace ksched {
-namespace {
+namespace cluster_state_test {
 
 ClusterState Build(std::string_view json, CacheOptions options) {
   ObjectSet objects;
@@ -182,5 +182,5 @@ TEST(ClusterStateV126Test, Zone126IndexFollowsGetZoneKey) {
   EXPECT_NE(c.zone_index(c.FindNode("beta")), 0u);
 }
 
-}  // namespace
+}  // namespace cluster_state_test
 }  // namespace ksched

@@ -5,7 +5,7 @@
 #include "tests/fixtures.h"
 
 namespace ksched {
-namespace {
+namespace nominated_pods_test {
 
 using ksched::testing::TestCluster;
 using ksched::testing::TestPod;
@@ -79,5 +79,5 @@ TEST(ClusterStateRemovePod, SwapsTheLastPodIntoTheGap) {
   EXPECT_EQ(c.node_info(0).pods, (std::vector<PodId>{2, 1})) << "as upstream's NodeInfo.RemovePod";
 }
 
-}  // namespace
+}  // namespace nominated_pods_test
 }  // namespace ksched

@@ -12,7 +12,7 @@
 #include "api/intern.h"
 
 namespace ksched {
-namespace {
+namespace resource_test {
 
 // MilliValue() saturates, as the quantity parser does.
 ResourceQuantity Q(const std::string& name, int64_t value) {
@@ -115,5 +115,5 @@ TEST(PodRequestsV135, InitContainerBeatsASumOfRoundedUpParts) {
   EXPECT_EQ(PodNonZeroRequestV135(pod, options).milli_cpu, 1000);
 }
 
-}  // namespace
+}  // namespace resource_test
 }  // namespace ksched

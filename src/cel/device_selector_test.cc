@@ -6,7 +6,7 @@
 #include <vector>
 
 namespace ksched::cel {
-namespace {
+namespace device_selector_test {
 
 // A GPU as the DRA vectors describe them.
 struct TestDevice {
@@ -345,5 +345,5 @@ TEST(SelectorCache, CompilesOnce) {
   EXPECT_NE(a->get(), c->get());  // evicted and compiled again
 }
 
-}  // namespace
+}  // namespace device_selector_test
 }  // namespace ksched::cel

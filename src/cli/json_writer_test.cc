@@ -10,7 +10,7 @@
 #include "cli/document_writer.h"
 
 namespace ksched {
-namespace {
+namespace json_writer_test {
 
 using ojson = nlohmann::ordered_json;
 
@@ -171,5 +171,5 @@ TEST(JsonWriter, LongStringsPassTheBufferBlock) {
   EXPECT_EQ(Write(v, JsonStyle::kCompact), v.dump() + "\n");
 }
 
-}  // namespace
+}  // namespace json_writer_test
 }  // namespace ksched

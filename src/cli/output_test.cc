@@ -8,7 +8,7 @@
 #include <string>
 
 namespace ksched {
-namespace {
+namespace output_test {
 
 size_t WidestLine(const std::string& text) {
   std::istringstream in(text);
@@ -63,5 +63,5 @@ TEST(TerminalWidth, ColumnsWhenNotATerminalElseOneHundred) {
   if (saved) setenv("COLUMNS", keep.c_str(), 1);
 }
 
-}  // namespace
+}  // namespace output_test
 }  // namespace ksched

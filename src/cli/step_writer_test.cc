@@ -17,7 +17,7 @@
 #include "tests/fixtures.h"
 
 namespace ksched {
-namespace {
+namespace step_writer_test {
 
 std::string Quote(const std::string& s) { return nlohmann::json(s).dump(); }
 
@@ -161,5 +161,5 @@ TEST(StepWriter, ExtraFieldsComeLast) {
             "\"preemption\":null}\n");
 }
 
-}  // namespace
+}  // namespace step_writer_test
 }  // namespace ksched

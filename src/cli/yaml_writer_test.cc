@@ -10,7 +10,7 @@
 #include "cli/output.h"
 
 namespace ksched {
-namespace {
+namespace yaml_writer_test {
 
 using ojson = nlohmann::ordered_json;
 
@@ -162,5 +162,5 @@ TEST(YamlWriter, KeysLongerThanASimpleKey) {
   EXPECT_EQ(nlohmann::json::parse(*json), nlohmann::json(v));
 }
 
-}  // namespace
+}  // namespace yaml_writer_test
 }  // namespace ksched

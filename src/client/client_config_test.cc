@@ -7,7 +7,7 @@
 #include <fstream>
 
 namespace ksched::client {
-namespace {
+namespace client_config_test {
 
 namespace fs = std::filesystem;
 
@@ -274,5 +274,5 @@ TEST_F(KubeconfigTest, ResolveConfigOrder) {
   EXPECT_FALSE(explicit_missing.ok());
 }
 
-}  // namespace
+}  // namespace client_config_test
 }  // namespace ksched::client

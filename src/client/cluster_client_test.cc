@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 namespace ksched::client {
-namespace {
+namespace cluster_client_test {
 
 ServerApis V115() {
   ServerApis a;
@@ -79,5 +79,5 @@ TEST(ChooseApis, UnservedResourcesAreNamed) {
   EXPECT_EQ(c.missing[2].first, Resource::kStatefulSet);
 }
 
-}  // namespace
+}  // namespace cluster_client_test
 }  // namespace ksched::client

@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 namespace ksched::client {
-namespace {
+namespace reflector_test {
 
 std::string PodJson(const std::string& name, const std::string& uid, const std::string& rv,
                     bool with_kind = false) {
@@ -148,7 +148,7 @@ TEST(KnownObjects, WatchDeleteForgets) {
   EXPECT_TRUE(k.Replace(Resource::kPod, {}).empty());
 }
 
-}  // namespace
+}  // namespace reflector_test
 }  // namespace ksched::client
 
 // ====================================================================== against a fake server
@@ -159,7 +159,7 @@ TEST(KnownObjects, WatchDeleteForgets) {
 #include <thread>
 
 namespace ksched::client {
-namespace {
+namespace reflector_test {
 
 std::string Line(const std::string& type, const std::string& object) {
   return R"({"type":")" + type + R"(","object":)" + object + "}\n";
@@ -322,5 +322,5 @@ TEST(Reflector, PagedListResumeGoneRelistAndStop) {
   EXPECT_TRUE(errors.empty()) << errors.front();
 }
 
-}  // namespace
+}  // namespace reflector_test
 }  // namespace ksched::client

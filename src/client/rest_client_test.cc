@@ -9,7 +9,7 @@
 #include "client/rate_limiter.h"
 
 namespace ksched::client {
-namespace {
+namespace rest_client_test {
 
 TEST(ApiError, ForbiddenNamesTheMissingRbacRule) {
   RequestTarget t{"create", "", "pods/binding", "shop", "web-1"};
@@ -183,5 +183,5 @@ TEST(ClusterClient, TimesAreRfc3339) {
   EXPECT_EQ(m[19], '.');
 }
 
-}  // namespace
+}  // namespace rest_client_test
 }  // namespace ksched::client

@@ -8,7 +8,7 @@
 #include <sstream>
 
 namespace ksched::config {
-namespace {
+namespace config_decode_test {
 
 // The v1.26 tests below predate the release parameter.
 Result<DecodedConfiguration> DecodeV126(std::string_view text, std::string_view filename) {
@@ -426,5 +426,5 @@ TEST(ConfigDecode, EveryVectorConfigDecodes) {
   EXPECT_GT(configs, 0);
 }
 
-}  // namespace
+}  // namespace config_decode_test
 }  // namespace ksched::config

@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 namespace ksched::config {
-namespace {
+namespace default_plugins_test {
 
 std::vector<std::string> Names(const PluginSet& set) {
   std::vector<std::string> out;
@@ -56,5 +56,5 @@ TEST(SetDefaultPlugins, StarDisablesEveryDefault) {
             (std::vector<std::string>{"PrioritySort", "DefaultBinder"}));
 }
 
-}  // namespace
+}  // namespace default_plugins_test
 }  // namespace ksched::config

@@ -7,7 +7,7 @@
 #include "config/load.h"
 
 namespace ksched::config {
-namespace {
+namespace config_defaults_test {
 
 // The v1.26 tests below predate the release parameter.
 Result<DecodedConfiguration> DecodeV126(std::string_view text, std::string_view filename) {
@@ -339,5 +339,5 @@ TEST(ConfigDefaultsV135, VolumeBindingShapeByRelease) {
   EXPECT_EQ(shape[1].score, 0);
 }
 
-}  // namespace
+}  // namespace config_defaults_test
 }  // namespace ksched::config

@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 namespace ksched::config {
-namespace {
+namespace feature_gates_test {
 
 TEST(ConfigFeatureGates, DefaultsAreV126s) {
   FeatureGates g;
@@ -185,5 +185,5 @@ TEST(ConfigFeatureGatesV135, AllAlphaAllBeta) {
             "[GenericWorkload]");
 }
 
-}  // namespace
+}  // namespace feature_gates_test
 }  // namespace ksched::config

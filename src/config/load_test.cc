@@ -11,7 +11,7 @@
 #include "config/validation.h"
 
 namespace ksched::config {
-namespace {
+namespace load_test {
 
 TEST(ConfigLoad, YamlFileWithProfiles) {
   auto r = LoadConfiguration(R"(apiVersion: kubescheduler.config.k8s.io/v1
@@ -110,11 +110,11 @@ TEST(ConfigLoad, EveryV135VectorConfigLoads) {
   EXPECT_EQ(configs, 43);
 }
 
-}  // namespace
+}  // namespace load_test
 }  // namespace ksched::config
 
 namespace ksched::config {
-namespace {
+namespace load_test {
 
 // A cheap, deterministic stand-in for the fuzzer in the regular build:
 // truncated and byte-flipped variants of the seed corpus must load or fail
@@ -162,5 +162,5 @@ TEST(ConfigLoad, SurvivesMutatedSeeds) {
   EXPECT_GT(loaded, 0);
 }
 
-}  // namespace
+}  // namespace load_test
 }  // namespace ksched::config

@@ -6,7 +6,7 @@
 #include "config/load.h"
 
 namespace ksched::config {
-namespace {
+namespace config_validation_test {
 
 std::string LoadError(const std::string& body, const FeatureGates& gates = {}) {
   std::string text =
@@ -450,5 +450,5 @@ TEST(ConfigValidationV135, DynamicResourcesArgs) {
   EXPECT_EQ(ArgsError("DynamicResources", R"({"filterTimeout": "-1s"})", dra), "<ok>");
 }
 
-}  // namespace
+}  // namespace config_validation_test
 }  // namespace ksched::config

@@ -9,7 +9,7 @@
 #include "api/decode.h"
 
 namespace ksched::dra {
-namespace {
+namespace allocator_test {
 
 // A GPU node with DRA objects given as JSON, decoded as a snapshot's.
 class AllocatorTest : public ::testing::Test {
@@ -270,5 +270,5 @@ TEST_F(AllocatorTest, TwoClaimsDoNotShareADevice) {
   EXPECT_EQ(Devices(out, 1), (std::vector<std::string>{"gpu:gpu.example.com/node-1/gpu-1"}));
 }
 
-}  // namespace
+}  // namespace allocator_test
 }  // namespace ksched::dra

@@ -4,7 +4,7 @@
 #include "explain/framework_test_util.h"
 
 namespace ksched::explain {
-namespace {
+namespace csi_limits_test {
 
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
@@ -62,5 +62,5 @@ TEST(ExplainCsiLimits, InlineVolumeMigratedWithoutAnnotationInV135) {
                           "attach 1, the pod adds 1: e (inline, migrated to CSI)"));
 }
 
-}  // namespace
+}  // namespace csi_limits_test
 }  // namespace ksched::explain

@@ -4,7 +4,7 @@
 #include "explain/explain_test_util.h"
 
 namespace ksched::explain {
-namespace {
+namespace host_ports_test {
 
 using ::testing::ElementsAre;
 using testing::List;
@@ -27,5 +27,5 @@ TEST(ExplainHostPorts, PortAndThePodHoldingIt) {
   EXPECT_EQ(e.causes["n1"][0].details["pods"][0], "edge/proxy");
 }
 
-}  // namespace
+}  // namespace host_ports_test
 }  // namespace ksched::explain

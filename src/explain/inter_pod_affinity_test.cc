@@ -4,7 +4,7 @@
 #include "explain/explain_test_util.h"
 
 namespace ksched::explain {
-namespace {
+namespace explain_inter_pod_affinity_test {
 
 using ::testing::ElementsAre;
 using testing::List;
@@ -83,5 +83,5 @@ TEST(ExplainInterPodAffinity, OwnAffinityNamesTheMissingMatch) {
   EXPECT_EQ(e.causes.count("n1"), 0u);
 }
 
-}  // namespace
+}  // namespace explain_inter_pod_affinity_test
 }  // namespace ksched::explain

@@ -5,7 +5,7 @@
 #include "tests/fixtures.h"
 
 namespace ksched::explain {
-namespace {
+namespace node_affinity_plugin_test {
 
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
@@ -88,5 +88,5 @@ TEST(ExplainNodeAffinityPlugin, NodesPreFilterLeftOut) {
   EXPECT_EQ(causes[0].reason, "node(s) didn't match Pod's node affinity/selector");
 }
 
-}  // namespace
+}  // namespace node_affinity_plugin_test
 }  // namespace ksched::explain

@@ -4,7 +4,7 @@
 #include "explain/explain_test_util.h"
 
 namespace ksched::explain {
-namespace {
+namespace explain_node_selector_test {
 
 using ::testing::ElementsAre;
 using testing::List;
@@ -46,5 +46,5 @@ TEST(ExplainNodeSelector, EachRequiredTermWithItsFailingRequirement) {
   EXPECT_EQ(e.causes["b"][0].details["why"], "node has zone=z2");
 }
 
-}  // namespace
+}  // namespace explain_node_selector_test
 }  // namespace ksched::explain

@@ -5,7 +5,7 @@
 #include "explain/framework_test_util.h"
 
 namespace ksched::explain {
-namespace {
+namespace plugins_test {
 
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
@@ -87,5 +87,5 @@ TEST(ExplainPlugins, NoPodAffinityCauseWhenATermSelectsNamespacesByLabel) {
   EXPECT_TRUE(e.causes["n2"].empty()) << e.Messages("n2")[0];
 }
 
-}  // namespace
+}  // namespace plugins_test
 }  // namespace ksched::explain

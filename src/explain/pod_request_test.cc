@@ -4,7 +4,7 @@
 #include "explain/framework_test_util.h"
 
 namespace ksched::explain {
-namespace {
+namespace pod_request_test {
 
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
@@ -84,5 +84,5 @@ TEST(ExplainPodRequest, V135SidecarsAndPodLevelRequests) {
   EXPECT_EQ(p.causes["n1"][0].details["podLevelRequest"], 1500);
 }
 
-}  // namespace
+}  // namespace pod_request_test
 }  // namespace ksched::explain

@@ -4,7 +4,7 @@
 #include "explain/explain_test_util.h"
 
 namespace ksched::explain {
-namespace {
+namespace resources_test {
 
 using ::testing::ElementsAre;
 using testing::List;
@@ -94,5 +94,5 @@ TEST(ExplainFormat, AmountsOfOneLineShareAUnit) {
   EXPECT_EQ(FormatAmountsAlike("cpu", {1500, 2000}), (std::vector<std::string>{"1500m", "2"}));
 }
 
-}  // namespace
+}  // namespace resources_test
 }  // namespace ksched::explain

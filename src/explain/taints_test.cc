@@ -4,7 +4,7 @@
 #include "explain/explain_test_util.h"
 
 namespace ksched::explain {
-namespace {
+namespace taints_test {
 
 using ::testing::ElementsAre;
 using testing::List;
@@ -39,5 +39,5 @@ TEST(ExplainNodeState, CordonedNode) {
   EXPECT_THAT(e.causes["n1"][0].message, ::testing::HasSubstr("spec.unschedulable: true"));
 }
 
-}  // namespace
+}  // namespace taints_test
 }  // namespace ksched::explain

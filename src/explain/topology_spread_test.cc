@@ -4,7 +4,7 @@
 #include "explain/framework_test_util.h"
 
 namespace ksched::explain {
-namespace {
+namespace topology_spread_test {
 
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
@@ -91,5 +91,5 @@ TEST(ExplainTopologySpread, MinDomainsMakesTheMinimumZero) {
   EXPECT_EQ(c.details["skew"], 3);
 }
 
-}  // namespace
+}  // namespace topology_spread_test
 }  // namespace ksched::explain

@@ -4,7 +4,7 @@
 #include "explain/framework_test_util.h"
 
 namespace ksched::explain {
-namespace {
+namespace volume_claims_test {
 
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
@@ -158,5 +158,5 @@ TEST(ExplainVolumeClaims, VolumeZoneGAFallbackInV135) {
                                             "topology.kubernetes.io/zone=z2"));
 }
 
-}  // namespace
+}  // namespace volume_claims_test
 }  // namespace ksched::explain

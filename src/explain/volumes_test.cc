@@ -4,7 +4,7 @@
 #include "explain/explain_test_util.h"
 
 namespace ksched::explain {
-namespace {
+namespace volumes_test {
 
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
@@ -133,5 +133,5 @@ TEST(ExplainVolumes, NoVolumeToBindNamesTheClaim) {
                           "access modes and node affinity)"));
 }
 
-}  // namespace
+}  // namespace volumes_test
 }  // namespace ksched::explain

@@ -7,7 +7,7 @@
 #include "tests/fixtures.h"
 
 namespace ksched {
-namespace {
+namespace extender_wire_test {
 
 using ::ksched::testing::TestCluster;
 using ::ksched::testing::TestNode;
@@ -417,5 +417,5 @@ TEST(ExtenderWireTest, BindingArgs) {
             R"({"PodName":"p","PodNamespace":"ns","PodUID":"uid-1","Node":"n1"})");
 }
 
-}  // namespace
+}  // namespace extender_wire_test
 }  // namespace ksched

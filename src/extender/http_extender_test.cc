@@ -27,7 +27,7 @@
 #include "tests/fixtures.h"
 
 namespace ksched {
-namespace {
+namespace http_extender_test {
 
 using ::ksched::testing::TestCluster;
 using ::ksched::testing::TestPod;
@@ -812,5 +812,5 @@ TEST_F(HttpsExtenderTest, InvalidTlsSettingsFailAtCreation) {
   EXPECT_NE(Call(c).rfind("create:", 0), 0u);
 }
 
-}  // namespace
+}  // namespace http_extender_test
 }  // namespace ksched

@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 namespace ksched::framework {
-namespace {
+namespace cluster_event_test {
 
 ClusterEventMap DefaultLikeMap() {
   ClusterEventMap m;
@@ -51,5 +51,5 @@ TEST(ClusterEventMap, FiresOnlyWhereAHandlerIsRegistered) {
   EXPECT_FALSE(m.Fires(EventResource::kCSIDriver, kUpdate));
 }
 
-}  // namespace
+}  // namespace cluster_event_test
 }  // namespace ksched::framework

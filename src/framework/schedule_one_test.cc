@@ -12,7 +12,7 @@
 #include "tests/fixtures.h"
 
 namespace ksched::framework {
-namespace {
+namespace schedule_one_test {
 
 using ksched::testing::TestCluster;
 using ksched::testing::TestPod;
@@ -329,5 +329,5 @@ TEST(SchedulerClusterEvents, DefaultProfileRegistersUpstreamsEvents) {
   EXPECT_TRUE(map.Fires(EventResource::kCSIDriver, kUpdate));
 }
 
-}  // namespace
+}  // namespace schedule_one_test
 }  // namespace ksched::framework

@@ -5,7 +5,7 @@
 #include "framework/cycle_state.h"
 
 namespace ksched::framework {
-namespace {
+namespace status_test {
 
 TEST(Status, MessageJoinsReasons) {
   Status s(Code::kUnschedulable, std::vector<std::string>{"a", "b"});
@@ -50,5 +50,5 @@ TEST(CycleState, KeysRegisteredAfterAWriteStillFit) {
   EXPECT_NE(state.Read(first), nullptr);
 }
 
-}  // namespace
+}  // namespace status_test
 }  // namespace ksched::framework

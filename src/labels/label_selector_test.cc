@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 namespace ksched::labels {
-namespace {
+namespace label_selector_test {
 
 Labels L(std::initializer_list<std::pair<std::string_view, std::string_view>> kv) {
   std::vector<Labels::Pair> pairs;
@@ -80,5 +80,5 @@ TEST(LabelSelectorTest, Errors) {
   EXPECT_FALSE(FromLabelSelector(&bad_value).ok());
 }
 
-}  // namespace
+}  // namespace label_selector_test
 }  // namespace ksched::labels

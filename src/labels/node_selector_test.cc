@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 namespace ksched::labels {
-namespace {
+namespace labels_node_selector_test {
 
 Labels L(std::initializer_list<std::pair<std::string_view, std::string_view>> kv) {
   std::vector<Labels::Pair> pairs;
@@ -139,5 +139,5 @@ TEST(NodeSelectorTest, TermNeedsBothExpressionsAndFields) {
   EXPECT_TRUE(CompiledNodeSelectorTerms::Compile(ns).Matches(L({{"zone", "a"}}), "n2"));
 }
 
-}  // namespace
+}  // namespace labels_node_selector_test
 }  // namespace ksched::labels

@@ -8,7 +8,7 @@
 #include <vector>
 
 namespace ksched::labels {
-namespace {
+namespace selector_test {
 
 Labels L(std::initializer_list<std::pair<std::string_view, std::string_view>> kv) {
   std::vector<Labels::Pair> pairs;
@@ -284,5 +284,5 @@ TEST(SelectorTest, FiveThousandValuesIsFast) {
   EXPECT_LT(std::chrono::duration_cast<std::chrono::milliseconds>(elapsed).count(), 500);
 }
 
-}  // namespace
+}  // namespace selector_test
 }  // namespace ksched::labels

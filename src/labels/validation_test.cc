@@ -6,7 +6,7 @@
 #include <string>
 
 namespace ksched::labels {
-namespace {
+namespace labels_validation_test {
 
 TEST(LabelValidationTest, QualifiedNames) {
   for (const char* ok : {"a", "A", "1", "a-b_c.d", "example.com/MyName", "k8s.io/a", "a.b-c/x",
@@ -96,5 +96,5 @@ TEST(LabelValidationTest, ParseInt64LikeGo) {
   }
 }
 
-}  // namespace
+}  // namespace labels_validation_test
 }  // namespace ksched::labels

@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 namespace ksched::live {
-namespace {
+namespace api_health_test {
 
 using client::Resource;
 
@@ -62,5 +62,5 @@ TEST(ApiHealth, DiscoveryProblemStaysUntilAnEvent) {
   EXPECT_TRUE(h.Problems().empty());
 }
 
-}  // namespace
+}  // namespace api_health_test
 }  // namespace ksched::live

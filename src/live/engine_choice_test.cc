@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 namespace ksched::live {
-namespace {
+namespace engine_choice_test {
 
 client::ServerApis Server(const std::string& version, bool resource_v1) {
   client::ServerApis apis;
@@ -48,5 +48,5 @@ TEST(EngineChoice, WarnsWhenTheServerIsNewerThanTheEngine) {
   EXPECT_NE(NewerServerWarning(Server("v1.26.0", false), "v1.15"), "");
 }
 
-}  // namespace
+}  // namespace engine_choice_test
 }  // namespace ksched::live

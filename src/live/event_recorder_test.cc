@@ -10,7 +10,7 @@
 #include <vector>
 
 namespace ksched::live {
-namespace {
+namespace event_recorder_test {
 
 using std::chrono::milliseconds;
 
@@ -166,7 +166,7 @@ TEST(EventRecorder, DestructorWritesHeldEvents) {
   EXPECT_EQ(sink.written().size(), 1u);
 }
 
-}  // namespace
+}  // namespace event_recorder_test
 }  // namespace ksched::live
 
 namespace ksched::live {

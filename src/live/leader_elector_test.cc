@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 namespace ksched::live {
-namespace {
+namespace leader_elector_test {
 
 using namespace std::chrono_literals;
 
@@ -303,5 +303,5 @@ TEST(LeaderElector, MicroTimeFormat) {
   EXPECT_EQ(FormatMicroTime(1'600'000'000'123'456'789), "2020-09-13T12:26:40.123456Z");
 }
 
-}  // namespace
+}  // namespace leader_elector_test
 }  // namespace ksched::live

@@ -7,7 +7,7 @@
 #include "queue/priority_queue.h"
 
 namespace ksched::live {
-namespace {
+namespace live_cache_test {
 
 using namespace std::chrono_literals;
 using client::Resource;
@@ -459,5 +459,5 @@ TEST(LiveCacheV135, RaisesV135EventsWithTheirObjects) {
   EXPECT_EQ(queue.deleted, (std::vector<std::string>{"p", "bound"}));
 }
 
-}  // namespace
+}  // namespace live_cache_test
 }  // namespace ksched::live

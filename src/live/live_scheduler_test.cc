@@ -12,7 +12,7 @@
 #include "framework/schedule_one.h"
 
 namespace ksched::live {
-namespace {
+namespace live_scheduler_test {
 
 using namespace std::chrono_literals;
 using client::Resource;
@@ -744,5 +744,5 @@ TEST_F(LiveScheduler135Test, MetricsUnderV135Names) {
   }
 }
 
-}  // namespace
+}  // namespace live_scheduler_test
 }  // namespace ksched::live

@@ -5,7 +5,7 @@
 #include <nlohmann/json.hpp>
 
 namespace ksched::live {
-namespace {
+namespace prebind_api_test {
 
 using nlohmann::json;
 
@@ -30,5 +30,5 @@ TEST(PreBindApiTest, SelectedNodePatch) {
                 "annotations":{"volume.kubernetes.io/selected-node":"node-a"}}})"));
 }
 
-}  // namespace
+}  // namespace prebind_api_test
 }  // namespace ksched::live

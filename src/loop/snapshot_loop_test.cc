@@ -6,7 +6,7 @@
 #include "preemption/preemption_test_util.h"
 
 namespace ksched {
-namespace {
+namespace snapshot_loop_test {
 
 using namespace ksched::testing;
 
@@ -154,5 +154,5 @@ TEST(SnapshotLoop, AFailureClearsTheNominationWhenTheEngineSaysSo) {
   }
 }
 
-}  // namespace
+}  // namespace snapshot_loop_test
 }  // namespace ksched

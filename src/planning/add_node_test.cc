@@ -9,7 +9,7 @@
 #include "planning/planning_test_util.h"
 
 namespace ksched::planning {
-namespace {
+namespace add_node_test {
 
 using testing::DefaultScheduler;
 using testing::NodeYaml;
@@ -317,5 +317,5 @@ TEST(LoadNodeTemplate, FileAndMax) {
   EXPECT_NE(two.error().message.find("exactly one Node, found 2"), std::string::npos);
 }
 
-}  // namespace
+}  // namespace add_node_test
 }  // namespace ksched::planning

@@ -5,7 +5,7 @@
 #include "planning/planning_test_util.h"
 
 namespace ksched::planning {
-namespace {
+namespace capacity_test {
 
 using testing::DefaultScheduler;
 using testing::NodeYaml;
@@ -210,11 +210,11 @@ TEST(PlanCapacity, UsageBeforeAndAfter) {
   EXPECT_EQ(after_cpu, 2500);
 }
 
-}  // namespace
+}  // namespace capacity_test
 }  // namespace ksched::planning
 
 namespace ksched::planning {
-namespace {
+namespace capacity_test {
 
 // An --add-node trial stops at the first pod that does not fit, in queue
 // order (priority first), and agrees with the full run on whether all fit.
@@ -242,11 +242,11 @@ TEST(PlanCapacity, StopAtFirstFailure) {
   EXPECT_FALSE(full->everything_fits());
 }
 
-}  // namespace
+}  // namespace capacity_test
 }  // namespace ksched::planning
 
 namespace ksched::planning {
-namespace {
+namespace capacity_test {
 
 // SelectorSpread finds a pod's controllers by their selectors: the copies'
 // ReplicaSet must be in the cluster. n1 already runs a pod with the
@@ -268,5 +268,5 @@ TEST(PlanCapacity, SpreadingSeesTheWorkloadsController) {
   EXPECT_EQ(bare.workloads[0].per_node[0].first, "n1");
 }
 
-}  // namespace
+}  // namespace capacity_test
 }  // namespace ksched::planning

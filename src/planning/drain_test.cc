@@ -5,7 +5,7 @@
 #include "planning/planning_test_util.h"
 
 namespace ksched::planning {
-namespace {
+namespace drain_test {
 
 using testing::DefaultScheduler;
 using testing::NodeYaml;
@@ -230,5 +230,5 @@ TEST(PlanDrain, UsageBeforeAndAfterWhenRecording) {
   EXPECT_EQ(r.after[1].cpu, 1000);  // web-1's replacement
 }
 
-}  // namespace
+}  // namespace drain_test
 }  // namespace ksched::planning

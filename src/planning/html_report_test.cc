@@ -13,7 +13,7 @@
 #include "planning/planning_test_util.h"
 
 namespace ksched::planning {
-namespace {
+namespace html_report_test {
 
 using testing::NodeYaml;
 using testing::PodYaml;
@@ -176,5 +176,5 @@ TEST(RenderHtml, GpuBarsWhenNodesHaveGpus) {
   std::system(("rm -rf " + dir).c_str());
 }
 
-}  // namespace
+}  // namespace html_report_test
 }  // namespace ksched::planning

@@ -5,7 +5,7 @@
 #include "planning/planning_test_util.h"
 
 namespace ksched::planning {
-namespace {
+namespace workloads_test {
 
 using testing::WorkloadsOf;
 using testing::WorkloadYaml;
@@ -419,5 +419,5 @@ TEST(Workloads, AChangedTemplateIsANewRevision) {
   EXPECT_EQ((*ows)[0].current_replica_set, "");
 }
 
-}  // namespace
+}  // namespace workloads_test
 }  // namespace ksched::planning

@@ -5,7 +5,7 @@
 #include "tests/fixtures.h"
 
 namespace ksched {
-namespace {
+namespace affinity_terms_test {
 
 using ::ksched::testing::TestCluster;
 using ::ksched::testing::TestPod;
@@ -87,5 +87,5 @@ TEST(AffinityTermsTest, CacheFollowsTheCluster) {
   EXPECT_TRUE(cache.Get(a, 0).required_anti_affinity.at(0).Matches(web));
 }
 
-}  // namespace
+}  // namespace affinity_terms_test
 }  // namespace ksched

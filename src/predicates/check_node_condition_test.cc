@@ -6,7 +6,7 @@
 #include "tests/fixtures.h"
 
 namespace ksched {
-namespace {
+namespace check_node_condition_test {
 
 using ::testing::ElementsAre;
 using ::testing::IsEmpty;
@@ -39,5 +39,5 @@ TEST(CheckNodeCondition, Reasons) {
                           "node(s) were unschedulable"));
 }
 
-}  // namespace
+}  // namespace check_node_condition_test
 }  // namespace ksched

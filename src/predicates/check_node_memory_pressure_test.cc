@@ -9,7 +9,7 @@
 #include "tests/fixtures.h"
 
 namespace ksched {
-namespace {
+namespace check_node_memory_pressure_test {
 
 using ::testing::ElementsAre;
 using testing::RunCheck;
@@ -61,5 +61,5 @@ TEST(CheckNodeMemoryPressure, OnlyBestEffortPodsAreRejected) {
   EXPECT_TRUE(RunCheck(*p, burstable, c, "pressured").fits);
 }
 
-}  // namespace
+}  // namespace check_node_memory_pressure_test
 }  // namespace ksched

@@ -6,7 +6,7 @@
 #include "tests/fixtures.h"
 
 namespace ksched {
-namespace {
+namespace check_node_pid_pressure_test {
 
 using ::testing::ElementsAre;
 using testing::RunCheck;
@@ -29,5 +29,5 @@ TEST(CheckNodePIDPressure, RejectsEveryPodOnAPressuredNode) {
   EXPECT_THAT(RunCheck(*p, pod, c, "pressured").reasons, ElementsAre("node(s) had pid pressure"));
 }
 
-}  // namespace
+}  // namespace check_node_pid_pressure_test
 }  // namespace ksched

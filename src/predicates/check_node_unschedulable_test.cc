@@ -8,7 +8,7 @@
 #include "tests/fixtures.h"
 
 namespace ksched {
-namespace {
+namespace check_node_unschedulable_test {
 
 using ::testing::ElementsAre;
 using testing::RunCheck;
@@ -54,5 +54,5 @@ TEST(CheckNodeUnschedulable, ToleratingTheUnschedulableTaint) {
   }
 }
 
-}  // namespace
+}  // namespace check_node_unschedulable_test
 }  // namespace ksched

@@ -9,7 +9,7 @@
 #include "tests/fixtures.h"
 
 namespace ksched {
-namespace {
+namespace check_volume_binding_test {
 
 using ::testing::ElementsAre;
 using testing::List;
@@ -372,5 +372,5 @@ TEST(CheckVolumeBinding, BetaClassAnnotationDecidesClassButNotTheListing) {
   EXPECT_THAT(RunCheck(*p, PodWithClaims({"claim"}), c, "r1").reasons, ElementsAre(kBindConflict));
 }
 
-}  // namespace
+}  // namespace check_volume_binding_test
 }  // namespace ksched

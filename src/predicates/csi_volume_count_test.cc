@@ -9,7 +9,7 @@
 #include "tests/fixtures.h"
 
 namespace ksched {
-namespace {
+namespace csi_volume_count_test {
 
 using ::testing::ElementsAre;
 using testing::List;
@@ -168,5 +168,5 @@ TEST(MaxCSIVolumeCount, PodWithoutClaimsPasses) {
   EXPECT_THAT(RunCheck(*p, TestPod(PodWith("new", {"c2"})), c, "n").reasons, ElementsAre(kReason));
 }
 
-}  // namespace
+}  // namespace csi_volume_count_test
 }  // namespace ksched

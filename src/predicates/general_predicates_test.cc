@@ -8,7 +8,7 @@
 #include "tests/fixtures.h"
 
 namespace ksched {
-namespace {
+namespace general_predicates_test {
 
 using ::testing::ElementsAre;
 using testing::RunCheck;
@@ -65,5 +65,5 @@ TEST(GeneralPredicates, IgnoredExtendedResources) {
   EXPECT_TRUE(RunCheck(*NewGeneralPredicatesIgnoring({"example.com/gpu"}), pod, c, "n2").fits);
 }
 
-}  // namespace
+}  // namespace general_predicates_test
 }  // namespace ksched

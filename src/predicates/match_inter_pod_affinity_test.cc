@@ -8,7 +8,7 @@
 #include "tests/fixtures.h"
 
 namespace ksched {
-namespace {
+namespace match_inter_pod_affinity_test {
 
 using ::ksched::testing::TestCluster;
 using ::ksched::testing::TestPod;
@@ -485,5 +485,5 @@ TEST(MatchInterPodAffinityTest, ReusedPredicateSeesChangedClusters) {
   }
 }
 
-}  // namespace
+}  // namespace match_inter_pod_affinity_test
 }  // namespace ksched

@@ -9,7 +9,7 @@
 #include "tests/fixtures.h"
 
 namespace ksched {
-namespace {
+namespace max_pd_volume_count_test {
 
 using ::testing::ElementsAre;
 using testing::List;
@@ -270,5 +270,5 @@ TEST(MaxVolumeCount, AllocatableOverrideForGce) {
               ElementsAre(kReason));
 }
 
-}  // namespace
+}  // namespace max_pd_volume_count_test
 }  // namespace ksched

@@ -8,7 +8,7 @@
 #include "tests/fixtures.h"
 
 namespace ksched {
-namespace {
+namespace no_disk_conflict_test {
 
 using ::testing::ElementsAre;
 using testing::List;
@@ -144,5 +144,5 @@ TEST(NoDiskConflict, OneReasonForSeveralConflicts) {
   EXPECT_THAT(r.reasons, ElementsAre(kReason));
 }
 
-}  // namespace
+}  // namespace no_disk_conflict_test
 }  // namespace ksched

@@ -9,7 +9,7 @@
 #include "tests/fixtures.h"
 
 namespace ksched {
-namespace {
+namespace no_volume_zone_conflict_test {
 
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
@@ -210,5 +210,5 @@ TEST(NoVolumeZoneConflict, UnresolvableClaimIsNoErrorWhenNoNodeReachesIt) {
             "PersistentVolumeClaim was not found: \"noclass\"");
 }
 
-}  // namespace
+}  // namespace no_volume_zone_conflict_test
 }  // namespace ksched

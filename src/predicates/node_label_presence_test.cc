@@ -9,7 +9,7 @@
 #include "tests/fixtures.h"
 
 namespace ksched {
-namespace {
+namespace node_label_presence_test {
 
 using ::testing::ElementsAre;
 using testing::RunCheck;
@@ -52,5 +52,5 @@ TEST(CheckNodeLabelPresence, Absence) {
   EXPECT_EQ(Fitting({}, false), "n1,n2,n3");
 }
 
-}  // namespace
+}  // namespace node_label_presence_test
 }  // namespace ksched

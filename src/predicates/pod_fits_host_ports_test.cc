@@ -8,7 +8,7 @@
 #include "tests/fixtures.h"
 
 namespace ksched {
-namespace {
+namespace pod_fits_host_ports_test {
 
 using ::testing::ElementsAre;
 using testing::List;
@@ -85,5 +85,5 @@ TEST(PodFitsHostPorts, AnyOfSeveralPortsConflicting) {
            R"([{"containerPort":1,"hostPort":9001},{"containerPort":2,"hostPort":9000}])"));
 }
 
-}  // namespace
+}  // namespace pod_fits_host_ports_test
 }  // namespace ksched

@@ -6,7 +6,7 @@
 #include "tests/fixtures.h"
 
 namespace ksched {
-namespace {
+namespace pod_fits_host_test {
 
 using ::testing::ElementsAre;
 using testing::RunCheck;
@@ -44,5 +44,5 @@ TEST(PodFitsHost, NodeNameOfMissingNodeMatchesNothing) {
   EXPECT_FALSE(RunCheck(*p, pod, c, "n10").fits);
 }
 
-}  // namespace
+}  // namespace pod_fits_host_test
 }  // namespace ksched

@@ -10,7 +10,7 @@
 #include "tests/fixtures.h"
 
 namespace ksched {
-namespace {
+namespace pod_fits_resources_test {
 
 using ::testing::ElementsAre;
 using ::testing::IsEmpty;
@@ -162,5 +162,5 @@ TEST(PodFitsResources, NonScalarUnknownResourcesAreIgnored) {
   EXPECT_THAT(r.reasons, IsEmpty());
 }
 
-}  // namespace
+}  // namespace pod_fits_resources_test
 }  // namespace ksched

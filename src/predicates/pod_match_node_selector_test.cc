@@ -8,7 +8,7 @@
 #include "tests/fixtures.h"
 
 namespace ksched {
-namespace {
+namespace pod_match_node_selector_test {
 
 using ::testing::ElementsAre;
 using testing::RunCheck;
@@ -155,5 +155,5 @@ TEST(PodMatchNodeSelector, NodeSelectorAndAffinityMustBothMatch) {
             "n2");
 }
 
-}  // namespace
+}  // namespace pod_match_node_selector_test
 }  // namespace ksched

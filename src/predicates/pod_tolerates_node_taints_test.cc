@@ -8,7 +8,7 @@
 #include "tests/fixtures.h"
 
 namespace ksched {
-namespace {
+namespace pod_tolerates_node_taints_test {
 
 using ::testing::ElementsAre;
 using testing::RunCheck;
@@ -81,5 +81,5 @@ TEST(PodToleratesNodeNoExecuteTaints, OnlyNoExecuteCounts) {
             "plain,prefer,nosched,noexec,both");
 }
 
-}  // namespace
+}  // namespace pod_tolerates_node_taints_test
 }  // namespace ksched

@@ -9,7 +9,7 @@
 #include "tests/fixtures.h"
 
 namespace ksched {
-namespace {
+namespace service_affinity_test {
 
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
@@ -158,5 +158,5 @@ TEST(CheckServiceAffinity, IsNotNodeLocal) {
   EXPECT_TRUE(NewPodFitsResources()->NodeLocal());
 }
 
-}  // namespace
+}  // namespace service_affinity_test
 }  // namespace ksched

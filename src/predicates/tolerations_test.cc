@@ -8,7 +8,7 @@
 #include <vector>
 
 namespace ksched {
-namespace {
+namespace tolerations_test {
 
 Taint MakeTaint(const std::string& key, const std::string& value, TaintEffect effect) {
   Taint t;
@@ -93,11 +93,11 @@ TEST(TolerationsTolerateTaint, AnyToleration) {
       {MakeToleration("k", "Equal", "w", kNone), MakeToleration("k", "Exists", "", kNone)}, taint));
 }
 
-}  // namespace
+}  // namespace tolerations_test
 }  // namespace ksched
 
 namespace ksched {
-namespace {
+namespace tolerations_test {
 
 // The index must answer exactly as the scan it replaces, for every mix of
 // empty keys, Exists/Equal/""/unknown operators, values and effects.
@@ -170,5 +170,5 @@ TEST(ToleratesTaintComparison, DecimalIntegersOnly) {
                                        MakeTaint("k", "5", kNoSchedule), true));
 }
 
-}  // namespace
+}  // namespace tolerations_test
 }  // namespace ksched

@@ -12,7 +12,7 @@
 #include "tests/fixtures.h"
 
 namespace ksched::volume {
-namespace {
+namespace volume_util_test {
 
 using ::testing::ElementsAre;
 using ::testing::IsEmpty;
@@ -120,5 +120,5 @@ TEST(VolumeUtil, GoSortSortsLongInputs) {
   }
 }
 
-}  // namespace
+}  // namespace volume_util_test
 }  // namespace ksched::volume

@@ -5,7 +5,7 @@
 #include "preemption/preemption_test_util.h"
 
 namespace ksched {
-namespace {
+namespace nodes_where_preemption_might_help_test {
 
 using namespace ksched::testing;
 
@@ -54,5 +54,5 @@ TEST(NodesWherePreemptionMightHelp, TheUnresolvableList) {
   }
 }
 
-}  // namespace
+}  // namespace nodes_where_preemption_might_help_test
 }  // namespace ksched

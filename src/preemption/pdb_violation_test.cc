@@ -5,7 +5,7 @@
 #include "preemption/preemption_test_util.h"
 
 namespace ksched {
-namespace {
+namespace pdb_violation_test {
 
 using namespace ksched::testing;
 
@@ -58,5 +58,5 @@ TEST(PodViolatesDisruptionBudget, WhatNeverMatches) {
   EXPECT_FALSE(PodViolatesDisruptionBudget(Web(), {Budget("default", invalid, 0)}));
 }
 
-}  // namespace
+}  // namespace pdb_violation_test
 }  // namespace ksched

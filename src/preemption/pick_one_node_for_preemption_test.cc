@@ -5,7 +5,7 @@
 #include "preemption/preemption_test_util.h"
 
 namespace ksched {
-namespace {
+namespace pick_one_node_for_preemption_test {
 
 using namespace ksched::testing;
 
@@ -74,5 +74,5 @@ TEST_F(PickOneNodeTest, MissingStartTimeCountsAsLatest) {
   EXPECT_EQ(Pick({{N("c"), V({"c-neg2"})}, {N("b"), V({"c-neg2"})}}), "b");
 }
 
-}  // namespace
+}  // namespace pick_one_node_for_preemption_test
 }  // namespace ksched

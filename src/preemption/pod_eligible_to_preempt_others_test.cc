@@ -5,7 +5,7 @@
 #include "preemption/preemption_test_util.h"
 
 namespace ksched {
-namespace {
+namespace pod_eligible_to_preempt_others_test {
 
 using namespace ksched::testing;
 
@@ -29,5 +29,5 @@ TEST(PodEligibleToPreemptOthers, WaitsForItsVictimsToGo) {
   EXPECT_TRUE(PodEligibleToPreemptOthers(p, c)) << "nominated to a node that no longer exists";
 }
 
-}  // namespace
+}  // namespace pod_eligible_to_preempt_others_test
 }  // namespace ksched

@@ -43,12 +43,6 @@ inline std::string PendingPodJson(const std::string& name, const std::string& cp
                      name, name, priority, extra_spec, cpu);
 }
 
-inline std::string ListOf(const std::vector<std::string>& items) {
-  std::string s = R"({"kind":"List","items":[)";
-  for (size_t i = 0; i < items.size(); ++i) s += (i ? "," : "") + items[i];
-  return s + "]}";
-}
-
 // The PodId of the pod named `name` (default namespace).
 inline PodId PodNamed(const ClusterState& c, const std::string& name) {
   for (PodId id = 0; id < c.num_pods(); ++id)

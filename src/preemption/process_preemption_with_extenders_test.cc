@@ -5,7 +5,7 @@
 #include "preemption/preemption_test_util.h"
 
 namespace ksched {
-namespace {
+namespace process_preemption_with_extenders_test {
 
 using namespace ksched::testing;
 
@@ -111,5 +111,5 @@ TEST_F(ProcessPreemptionWithExtendersTest, ErrorsEndPreemptionUnlessIgnorable) {
   EXPECT_EQ(s.error().message, "boom");
 }
 
-}  // namespace
+}  // namespace process_preemption_with_extenders_test
 }  // namespace ksched

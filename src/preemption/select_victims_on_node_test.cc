@@ -6,7 +6,7 @@
 #include "preemption/preemption_test_util.h"
 
 namespace ksched {
-namespace {
+namespace select_victims_on_node_test {
 
 using namespace ksched::testing;
 
@@ -112,5 +112,5 @@ TEST(SelectVictimsOnNode, NominatedPodsOfHigherPriorityKeepTheirRoom) {
   EXPECT_TRUE(o.victims.empty());
 }
 
-}  // namespace
+}  // namespace select_victims_on_node_test
 }  // namespace ksched

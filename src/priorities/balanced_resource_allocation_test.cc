@@ -3,7 +3,7 @@
 #include "priorities/resource_allocation.h"
 
 namespace ksched {
-namespace {
+namespace balanced_resource_allocation_test {
 
 TEST(BalancedResourceAllocation, EqualFractionsScoreTen) {
   EXPECT_EQ(BalancedResourceScore({0, 0}, {4000, 10000}), 10);
@@ -31,5 +31,5 @@ TEST(BalancedResourceAllocation, FollowsFloat64Rounding) {
   EXPECT_EQ(BalancedResourceScore({1, 9}, {10, 10}), 1);
 }
 
-}  // namespace
+}  // namespace balanced_resource_allocation_test
 }  // namespace ksched

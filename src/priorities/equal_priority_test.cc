@@ -5,7 +5,7 @@
 #include "tests/fixtures.h"
 
 namespace ksched {
-namespace {
+namespace equal_priority_test {
 
 using testing::ListOf;
 using testing::ScoreNodes;
@@ -21,5 +21,5 @@ TEST(EqualPriority, EveryNodeScoresOne) {
   EXPECT_EQ(s.at("b"), 1);
 }
 
-}  // namespace
+}  // namespace equal_priority_test
 }  // namespace ksched

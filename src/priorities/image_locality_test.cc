@@ -9,7 +9,7 @@
 #include "tests/fixtures.h"
 
 namespace ksched {
-namespace {
+namespace priorities_image_locality_test {
 
 using testing::ListOf;
 using testing::ScoreNodes;
@@ -124,5 +124,5 @@ TEST(ImageLocalityPriority, AllNodesWithTheImageScoreAlike) {
   EXPECT_EQ(s.at("b"), 10);
 }
 
-}  // namespace
+}  // namespace priorities_image_locality_test
 }  // namespace ksched

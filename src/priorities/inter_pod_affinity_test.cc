@@ -8,7 +8,7 @@
 #include "tests/fixtures.h"
 
 namespace ksched {
-namespace {
+namespace priorities_inter_pod_affinity_test {
 
 using ::ksched::testing::TestCluster;
 using ::ksched::testing::TestPod;
@@ -263,5 +263,5 @@ TEST(InterPodAffinityPriorityTest, InvalidSelectorScoresZero) {
             (M{{"n1", 0}, {"n2", 0}, {"n3", 0}, {"n4", 0}}));
 }
 
-}  // namespace
+}  // namespace priorities_inter_pod_affinity_test
 }  // namespace ksched

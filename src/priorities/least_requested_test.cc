@@ -3,7 +3,7 @@
 #include "priorities/resource_allocation.h"
 
 namespace ksched {
-namespace {
+namespace least_requested_test {
 
 TEST(LeastRequestedPriority, Basic) {
   EXPECT_EQ(LeastRequestedScore({0, 0}, {4000, 10000}), 10);
@@ -30,5 +30,5 @@ TEST(LeastRequestedPriority, WrapsLikeGoOnHugeCapacity) {
   EXPECT_EQ(LeastRequestedScore({0, 0}, {0, int64_t{1} << 62}), -1);
 }
 
-}  // namespace
+}  // namespace least_requested_test
 }  // namespace ksched

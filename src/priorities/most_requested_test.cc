@@ -3,7 +3,7 @@
 #include "priorities/resource_allocation.h"
 
 namespace ksched {
-namespace {
+namespace most_requested_test {
 
 TEST(MostRequestedPriority, Basic) {
   EXPECT_EQ(MostRequestedScore({0, 0}, {4000, 10000}), 0);
@@ -23,5 +23,5 @@ TEST(MostRequestedPriority, ZeroCapacityAndOverCommitted) {
   EXPECT_EQ(MostRequestedScore({5000, 20000}, {4000, 10000}), 0);
 }
 
-}  // namespace
+}  // namespace most_requested_test
 }  // namespace ksched

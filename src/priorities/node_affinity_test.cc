@@ -7,7 +7,7 @@
 #include "tests/fixtures.h"
 
 namespace ksched {
-namespace {
+namespace priorities_node_affinity_test {
 
 using testing::ListOf;
 using testing::ScoreNodes;
@@ -108,5 +108,5 @@ TEST_F(NodeAffinityPriorityTest, InvalidTermScoresZero) {
   for (const auto& [node, score] : ScoreNodes(*p_, pod, c_)) EXPECT_EQ(score, 0) << node;
 }
 
-}  // namespace
+}  // namespace priorities_node_affinity_test
 }  // namespace ksched

@@ -5,7 +5,7 @@
 #include "tests/fixtures.h"
 
 namespace ksched {
-namespace {
+namespace node_label_test {
 
 using testing::ListOf;
 using testing::ScoreNodes;
@@ -44,5 +44,5 @@ TEST_F(NodeLabelPriorityTest, LabelNoNodeHas) {
   for (const auto& [node, score] : s) EXPECT_EQ(score, 0) << node;
 }
 
-}  // namespace
+}  // namespace node_label_test
 }  // namespace ksched

@@ -9,7 +9,7 @@
 #include "tests/fixtures.h"
 
 namespace ksched {
-namespace {
+namespace node_prefer_avoid_pods_test {
 
 using testing::ListOf;
 using testing::ScoreNodes;
@@ -252,5 +252,5 @@ TEST_F(NodePreferAvoidPodsPriorityTest, ReusedWithAnotherCluster) {
   EXPECT_EQ(s.at("bad"), 0);
 }
 
-}  // namespace
+}  // namespace node_prefer_avoid_pods_test
 }  // namespace ksched

@@ -8,18 +8,9 @@
 
 #include "cache/cluster_state.h"
 #include "priorities/priority.h"
+#include "tests/fixtures.h"
 
 namespace ksched::testing {
-
-// {"kind":"List","items":[...]} of the given JSON objects.
-inline std::string ListOf(const std::vector<std::string>& items) {
-  std::string s = R"({"kind":"List","items":[)";
-  for (size_t i = 0; i < items.size(); ++i) {
-    if (i > 0) s += ",";
-    s += items[i];
-  }
-  return s + "]}";
-}
 
 // Scores of all nodes of `cluster` (all treated as feasible), by node name.
 inline std::map<std::string, int64_t> ScoreNodes(const Priority& priority, const Pod& pod,

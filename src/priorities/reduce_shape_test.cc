@@ -15,7 +15,7 @@
 #include "tests/fixtures.h"
 
 namespace ksched {
-namespace {
+namespace reduce_shape_test {
 
 ClusterState ZonedCluster() {
   std::string items;
@@ -75,5 +75,5 @@ TEST(ReduceShape, EveryDeclaredShapeMatchesReduce) {
   }
 }
 
-}  // namespace
+}  // namespace reduce_shape_test
 }  // namespace ksched

@@ -9,7 +9,7 @@
 #include "tests/fixtures.h"
 
 namespace ksched {
-namespace {
+namespace requested_to_capacity_ratio_test {
 
 using testing::ListOf;
 using testing::ScoreNodes;
@@ -91,5 +91,5 @@ TEST(RequestedToCapacityRatioPriority, UtilizationRoundsUp) {
   EXPECT_EQ(ScoreNodes(*p, TestPod(PodRequesting("1m", "0")), c).at("n1"), 5);
 }
 
-}  // namespace
+}  // namespace requested_to_capacity_ratio_test
 }  // namespace ksched

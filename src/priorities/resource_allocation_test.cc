@@ -9,7 +9,7 @@
 #include "tests/fixtures.h"
 
 namespace ksched {
-namespace {
+namespace priorities_resource_allocation_test {
 
 using testing::ListOf;
 using testing::ScoreNodes;
@@ -104,5 +104,5 @@ TEST(ResourceAllocationPriority, NodeWithoutAllocatable) {
             0);
 }
 
-}  // namespace
+}  // namespace priorities_resource_allocation_test
 }  // namespace ksched

@@ -7,7 +7,7 @@
 #include "tests/fixtures.h"
 
 namespace ksched {
-namespace {
+namespace resource_limits_test {
 
 using testing::ListOf;
 using testing::ScoreNodes;
@@ -79,5 +79,5 @@ TEST_F(ResourceLimitsPriorityTest, ExactFitCounts) {
   EXPECT_EQ(s.at("small"), 1);
 }
 
-}  // namespace
+}  // namespace resource_limits_test
 }  // namespace ksched

@@ -9,7 +9,7 @@
 #include "tests/fixtures.h"
 
 namespace ksched {
-namespace {
+namespace selector_spreading_test {
 
 using testing::AddPods;
 using testing::LabeledPodJson;
@@ -305,5 +305,5 @@ TEST(SelectorSpreadPriority, ZonesAllCountsZeroAllTen) {
   EXPECT_EQ(RunScore(*p, Incoming(), c), (Scores{{"a1", 10}, {"b1", 10}, {"x", 10}}));
 }
 
-}  // namespace
+}  // namespace selector_spreading_test
 }  // namespace ksched

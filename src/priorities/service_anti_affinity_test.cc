@@ -9,7 +9,7 @@
 #include "tests/fixtures.h"
 
 namespace ksched {
-namespace {
+namespace service_anti_affinity_test {
 
 using testing::AddPods;
 using testing::LabeledPodJson;
@@ -131,5 +131,5 @@ TEST(ServiceAntiAffinityPriority, CountsOnlyScoredNodes) {
   EXPECT_EQ(RunScore(*p, Incoming(), c, {"n1", "n3"}), (Scores{{"n1", 10}, {"n3", 0}}));
 }
 
-}  // namespace
+}  // namespace service_anti_affinity_test
 }  // namespace ksched

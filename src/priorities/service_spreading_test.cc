@@ -9,7 +9,7 @@
 #include "tests/fixtures.h"
 
 namespace ksched {
-namespace {
+namespace service_spreading_test {
 
 using testing::AddPods;
 using testing::LabeledPodJson;
@@ -50,5 +50,5 @@ TEST(ServiceSpreadingPriority, ServiceAndControllerMustBothMatch) {
   EXPECT_EQ(svc, RunScore(*NewSelectorSpreadPriority(), pod, c));
 }
 
-}  // namespace
+}  // namespace service_spreading_test
 }  // namespace ksched

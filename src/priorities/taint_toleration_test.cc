@@ -7,7 +7,7 @@
 #include "tests/fixtures.h"
 
 namespace ksched {
-namespace {
+namespace priorities_taint_toleration_test {
 
 using testing::ListOf;
 using testing::ScoreNodes;
@@ -77,5 +77,5 @@ TEST_F(TaintTolerationPriorityTest, ValueMismatchIsNotTolerated) {
   EXPECT_EQ(s.at("one"), 5);
 }
 
-}  // namespace
+}  // namespace priorities_taint_toleration_test
 }  // namespace ksched

@@ -9,7 +9,7 @@
 #include "tests/fixtures.h"
 
 namespace ksched {
-namespace {
+namespace priority_queue_test {
 
 using namespace std::chrono_literals;
 using PodPtr = PriorityQueue::PodPtr;
@@ -297,11 +297,11 @@ TEST(PriorityQueue, StatusUpdatesDoNotMoveAndV126BackoffStays) {
   EXPECT_EQ(q.sizes().active, 0u);
 }
 
-}  // namespace
+}  // namespace priority_queue_test
 }  // namespace ksched
 
 namespace ksched {
-namespace {
+namespace priority_queue_test {
 
 TEST(PriorityQueue, KeepsEachPodsAttemptsFromItsFirstEntry) {
   FakeClock clock;
@@ -356,5 +356,5 @@ TEST(PriorityQueue, CountsRejectingPluginsUntilThePodLeaves) {
   EXPECT_EQ(count["NodeResourcesFit@default-scheduler"], 0);
 }
 
-}  // namespace
+}  // namespace priority_queue_test
 }  // namespace ksched

@@ -5,7 +5,7 @@
 #include "tests/fixtures.h"
 
 namespace ksched {
-namespace {
+namespace priority_queue_v135_test {
 
 using namespace std::chrono_literals;
 using framework::ClusterEvent;
@@ -286,5 +286,5 @@ TEST(PodSchedulingPropertiesChange, NamesEachKindOfChange) {
             std::vector<std::string>{"AssignedPodUpdate"});
 }
 
-}  // namespace
+}  // namespace priority_queue_v135_test
 }  // namespace ksched

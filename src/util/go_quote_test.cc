@@ -5,7 +5,7 @@
 #include <string>
 
 namespace ksched {
-namespace {
+namespace go_quote_test {
 
 TEST(GoQuote, EscapesAsGoDoes) {
   EXPECT_EQ(GoQuote("claim-0"), "\"claim-0\"");
@@ -23,5 +23,5 @@ TEST(GoQuote, Utf8) {
   EXPECT_EQ(GoQuote("\xe2\x82"), "\"\\xe2\\x82\"");   // truncated sequence
 }
 
-}  // namespace
+}  // namespace go_quote_test
 }  // namespace ksched

@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 namespace ksched {
-namespace {
+namespace rfc3339_test {
 
 TEST(Rfc3339, ParsesUtcAndOffsets) {
   EXPECT_EQ(ParseRfc3339("1970-01-01T00:00:00Z"), 0);
@@ -41,5 +41,5 @@ TEST(Rfc3339, FormatsWholeSecondsInUtc) {
   EXPECT_EQ(FormatRfc3339(-1), "1969-12-31T23:59:59Z");
 }
 
-}  // namespace
+}  // namespace rfc3339_test
 }  // namespace ksched

@@ -5,7 +5,7 @@
 #include <string>
 
 namespace ksched {
-namespace {
+namespace stable_vector_test {
 
 // Counts live instances, so a leak or a double destruction shows.
 struct Tracked {
@@ -56,5 +56,5 @@ TEST(StableVector, MoveHandsOverTheElementsAndClearDestroysThem) {
   EXPECT_EQ(Tracked::live, 0);
 }
 
-}  // namespace
+}  // namespace stable_vector_test
 }  // namespace ksched

@@ -9,7 +9,7 @@
 #include "tests/fixtures.h"
 
 namespace ksched::framework::preemption {
-namespace {
+namespace preemption_test {
 
 using framework::testing::FakeHandle;
 using ksched::testing::FakeExtender;
@@ -118,5 +118,5 @@ TEST_F(CallExtendersTest, ANodeWithoutVictimsIsAnErrorUnlessIgnorable) {
   EXPECT_EQ(candidates_[0].node, n2_);
 }
 
-}  // namespace
+}  // namespace preemption_test
 }  // namespace ksched::framework::preemption

@@ -3,7 +3,7 @@
 #include <algorithm>
 
 namespace ksched::framework::testing {
-namespace {
+namespace fake_plugins_test {
 
 class FakeBase : public virtual Plugin {
  public:
@@ -137,7 +137,7 @@ std::unique_ptr<Plugin> NewFake(const config::PluginArgs&, Handle*, Status*) {
 constexpr PluginFactory kFactories[] = {&NewFake<0>, &NewFake<1>, &NewFake<2>, &NewFake<3>,
                                         &NewFake<4>, &NewFake<5>, &NewFake<6>, &NewFake<7>};
 
-}  // namespace
+}  // namespace fake_plugins_test
 
 std::vector<FakeSpec>& FakeSpecs() {
   static std::vector<FakeSpec> specs;
@@ -146,8 +146,8 @@ std::vector<FakeSpec>& FakeSpecs() {
 
 std::vector<RegistryEntry> FakeRegistry() {
   std::vector<RegistryEntry> out;
-  for (size_t i = 0; i < FakeSpecs().size() && i < std::size(kFactories); ++i)
-    out.push_back({FakeSpecs()[i].name, kFactories[i]});
+  for (size_t i = 0; i < FakeSpecs().size() && i < std::size(fake_plugins_test::kFactories); ++i)
+    out.push_back({FakeSpecs()[i].name, fake_plugins_test::kFactories[i]});
   return out;
 }
 

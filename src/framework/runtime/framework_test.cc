@@ -8,7 +8,7 @@
 #include "tests/fixtures.h"
 
 namespace ksched::framework {
-namespace {
+namespace framework_test {
 
 using ksched::testing::TestCluster;
 using ksched::testing::TestPod;
@@ -393,5 +393,5 @@ TEST_F(RuntimeTest, ReserveErrorsAreWrappedAndUnreserveRunsInReverse) {
   EXPECT_EQ(*Spec(a).unreserve_calls, 1);
 }
 
-}  // namespace
+}  // namespace framework_test
 }  // namespace ksched::framework

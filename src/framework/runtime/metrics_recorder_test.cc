@@ -8,7 +8,7 @@
 #include "framework/runtime/list_sink_test_util.h"
 
 namespace ksched::framework {
-namespace {
+namespace metrics_recorder_test {
 
 TEST(MetricsRecorder, ExtensionPointsOutsideACycleGoStraightToTheSink) {
   ListSink sink;
@@ -60,5 +60,5 @@ TEST(MetricsRecorder, SamplesATenthOfTheCyclesUnlessTold) {
   for (int i = 0; i < 100; ++i) EXPECT_FALSE(m.SampleCycle());
 }
 
-}  // namespace
+}  // namespace metrics_recorder_test
 }  // namespace ksched::framework

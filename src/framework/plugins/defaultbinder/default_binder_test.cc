@@ -5,7 +5,7 @@
 #include "tests/fixtures.h"
 
 namespace ksched::framework::plugins {
-namespace {
+namespace default_binder_test {
 
 using framework::testing::As;
 using framework::testing::FakeHandle;
@@ -32,5 +32,5 @@ TEST(DefaultBinder, BindsThroughTheHandlesBinder) {
   EXPECT_EQ(s.Message(), "pods \"p\" not found");
 }
 
-}  // namespace
+}  // namespace default_binder_test
 }  // namespace ksched::framework::plugins

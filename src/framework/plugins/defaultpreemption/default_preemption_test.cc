@@ -5,7 +5,7 @@
 #include "tests/fixtures.h"
 
 namespace ksched::framework::plugins {
-namespace {
+namespace default_preemption_test {
 
 using ksched::testing::TestCluster;
 
@@ -114,5 +114,5 @@ TEST(MoreImportantPod, StartTimePlaceholderPerRelease) {
   EXPECT_TRUE(preemption::MoreImportantPod(unstarted, late, SchedulerVersion::kV135));
 }
 
-}  // namespace
+}  // namespace default_preemption_test
 }  // namespace ksched::framework::plugins

@@ -6,7 +6,7 @@
 #include "tests/fixtures.h"
 
 namespace ksched::framework::helper {
-namespace {
+namespace helper_node_affinity_test {
 
 using framework::testing::NodeNamed;
 
@@ -65,5 +65,5 @@ TEST_F(NodeAffinityHelperTest, PreferredTermsSumMatchingWeights) {
   EXPECT_FALSE(PreferredSchedulingTerms::Compile(terms).ok());
 }
 
-}  // namespace
+}  // namespace helper_node_affinity_test
 }  // namespace ksched::framework::helper

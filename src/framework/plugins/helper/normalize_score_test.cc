@@ -5,7 +5,7 @@
 #include <vector>
 
 namespace ksched::framework::helper {
-namespace {
+namespace normalize_score_test {
 
 std::vector<int64_t> Normalize(std::vector<int64_t> raw, bool reverse) {
   NodeScoreList scores;
@@ -85,5 +85,5 @@ TEST(WeighRange, WeighsEachValueOfTheRangeOrRefusesOneOutOfRange) {
   EXPECT_FALSE(WeighRange(4, 2, shifted, 1, weighted));  // -1 is below kMinNodeScore
 }
 
-}  // namespace
+}  // namespace normalize_score_test
 }  // namespace ksched::framework::helper

@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 namespace ksched::framework::helper {
-namespace {
+namespace shape_score_test {
 
 TEST(BrokenLinearFunction, FlatOutsideAndLinearBetweenPoints) {
   BrokenLinearFunction f({{10, 1}, {90, 9}});
@@ -31,5 +31,5 @@ TEST(BrokenLinearFunction, ThreeSegments) {
   EXPECT_EQ(f(101), 100);
 }
 
-}  // namespace
+}  // namespace shape_score_test
 }  // namespace ksched::framework::helper

@@ -5,12 +5,12 @@
 #include "framework/plugins/podtopologyspread/test_util.h"
 
 namespace ksched::framework::plugins::helper {
-namespace {
+namespace spread_test {
 
+using ::ksched::testing::TestCluster;
+using ::ksched::testing::TestPod;
 using spread_testing::ListJson;
 using spread_testing::PodJson;
-using testing::TestCluster;
-using testing::TestPod;
 
 Labels L(std::vector<std::pair<std::string, std::string>> pairs) {
   std::vector<Labels::Pair> ids;
@@ -99,5 +99,5 @@ TEST(SpreadSelector, FromSetAndDropsNothing) {
   EXPECT_TRUE(SpreadSelector().Empty());
 }
 
-}  // namespace
+}  // namespace spread_test
 }  // namespace ksched::framework::plugins::helper

@@ -5,7 +5,7 @@
 #include "tests/fixtures.h"
 
 namespace ksched::framework::helper {
-namespace {
+namespace taint_test {
 
 using ksched::testing::TestNode;
 using ksched::testing::TestPod;
@@ -30,5 +30,5 @@ TEST(FindMatchingUntoleratedTaint, FirstUntoleratedDoNotScheduleTaint) {
       nullptr);
 }
 
-}  // namespace
+}  // namespace taint_test
 }  // namespace ksched::framework::helper

@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 namespace ksched::framework::helper {
-namespace {
+namespace value_numbering_test {
 
 TEST(ValueNumbering, NumbersInOrderOfFirstAppearance) {
   ValueNumbering n;
@@ -24,5 +24,5 @@ TEST(ValueNumbering, TheEmptyStringIsAValue) {
   EXPECT_EQ(n.values().size(), 1u);
 }
 
-}  // namespace
+}  // namespace value_numbering_test
 }  // namespace ksched::framework::helper

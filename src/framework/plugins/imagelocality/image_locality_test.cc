@@ -6,7 +6,7 @@
 #include "tests/fixtures.h"
 
 namespace ksched::framework::plugins {
-namespace {
+namespace imagelocality_image_locality_test {
 
 using framework::testing::As;
 using framework::testing::FakeHandle;
@@ -123,5 +123,5 @@ TEST_F(ImageLocalityTest, V135CountsInitContainersImages) {
   EXPECT_EQ(score("a"), 8);
 }
 
-}  // namespace
+}  // namespace imagelocality_image_locality_test
 }  // namespace ksched::framework::plugins

@@ -5,7 +5,7 @@
 #include "framework/plugins/interpodaffinity/test_util.h"
 
 namespace ksched::framework::interpodaffinity {
-namespace {
+namespace interpodaffinity_filtering_test {
 
 using namespace test;  // NOLINT
 
@@ -405,5 +405,5 @@ TEST(InterPodAffinityFilterVersions, IncomingNamespaceSelectorMatchingNoLabelsIn
   EXPECT_EQ(FilterVersion(items, in, SchedulerVersion::kV135), want);
 }
 
-}  // namespace
+}  // namespace interpodaffinity_filtering_test
 }  // namespace ksched::framework::interpodaffinity

@@ -5,7 +5,7 @@
 #include "tests/fixtures.h"
 
 namespace ksched::framework::interpodaffinity {
-namespace {
+namespace plugin_hints_test {
 
 std::shared_ptr<const Pod> Labelled(const std::string& node, const std::string& labels) {
   return std::make_shared<const Pod>(testing::TestPod(
@@ -67,5 +67,5 @@ TEST(InterPodAffinityHints, NodesThatOfferADomain) {
             QueueingHint::kQueue);
 }
 
-}  // namespace
+}  // namespace plugin_hints_test
 }  // namespace ksched::framework::interpodaffinity

@@ -5,7 +5,7 @@
 #include "framework/plugins/interpodaffinity/test_util.h"
 
 namespace ksched::framework::interpodaffinity {
-namespace {
+namespace interpodaffinity_scoring_test {
 
 using namespace test;  // NOLINT
 
@@ -299,5 +299,5 @@ TEST(InterPodAffinityScoreVersions, IncomingNamespaceSelectorMatchingNoLabelsInV
   EXPECT_EQ(ScoreVersion(items, pod, SchedulerVersion::kV135), (std::vector<int64_t>{100, 100, 0}));
 }
 
-}  // namespace
+}  // namespace interpodaffinity_scoring_test
 }  // namespace ksched::framework::interpodaffinity

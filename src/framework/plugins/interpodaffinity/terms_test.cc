@@ -5,7 +5,7 @@
 #include "framework/plugins/interpodaffinity/test_util.h"
 
 namespace ksched::framework::interpodaffinity {
-namespace {
+namespace terms_test {
 
 using namespace test;  // NOLINT
 
@@ -104,5 +104,5 @@ TEST(InterPodAffinityTerms, HasPreferredTermsReadsTheSpec) {
   EXPECT_TRUE(HasPreferredTerms(P(Affinity("", "", "", Weighted(1, Term("", "zone"))))));
 }
 
-}  // namespace
+}  // namespace terms_test
 }  // namespace ksched::framework::interpodaffinity

@@ -5,7 +5,7 @@
 #include "tests/fixtures.h"
 
 namespace ksched::framework::interpodaffinity {
-namespace {
+namespace topology_test {
 
 // Shared sums as the kept sums hold them.
 std::shared_ptr<DomainCounts> Sums(const std::vector<int64_t>& counts) {
@@ -131,5 +131,5 @@ TEST_F(TopologyCountsTest, AddIntoANewSlotAndOutsideTheDomains) {
   EXPECT_EQ(counts.Get(slot, 0), z1 == 0 ? 6 : 5);
 }
 
-}  // namespace
+}  // namespace topology_test
 }  // namespace ksched::framework::interpodaffinity

@@ -5,7 +5,7 @@
 #include "tests/fixtures.h"
 
 namespace ksched::framework::plugins {
-namespace {
+namespace node_affinity_hints_test {
 
 std::shared_ptr<const Node> NodeLabelled(const std::string& labels) {
   return std::make_shared<const Node>(
@@ -32,5 +32,5 @@ TEST(NodeAffinityHints, QueueWhenTheNodeComesToMatch) {
   EXPECT_EQ(events[0].event.action, kAdd | kUpdateNodeLabel);
 }
 
-}  // namespace
+}  // namespace node_affinity_hints_test
 }  // namespace ksched::framework::plugins

@@ -6,7 +6,7 @@
 #include "tests/fixtures.h"
 
 namespace ksched::framework::plugins {
-namespace {
+namespace nodeaffinity_node_affinity_test {
 
 using framework::testing::As;
 using framework::testing::FakeHandle;
@@ -303,5 +303,5 @@ TEST(NodeAffinityVersions, PreScoreSkipsPodsWithoutAPreferredListInV135) {
   EXPECT_TRUE(As<PreScorePlugin>(with_added)->PreScore(&state, none, nodes).IsSuccess());
 }
 
-}  // namespace
+}  // namespace nodeaffinity_node_affinity_test
 }  // namespace ksched::framework::plugins

@@ -5,7 +5,7 @@
 #include "tests/fixtures.h"
 
 namespace ksched::framework::plugins {
-namespace {
+namespace node_name_test {
 
 using framework::testing::As;
 using framework::testing::FakeHandle;
@@ -41,5 +41,5 @@ TEST(NodeName, OnlyTheNamedNodeFits) {
   EXPECT_EQ(events[0].action, kAdd | kUpdate);
 }
 
-}  // namespace
+}  // namespace node_name_test
 }  // namespace ksched::framework::plugins

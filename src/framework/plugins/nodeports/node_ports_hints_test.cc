@@ -5,7 +5,7 @@
 #include "tests/fixtures.h"
 
 namespace ksched::framework::plugins {
-namespace {
+namespace node_ports_hints_test {
 
 std::shared_ptr<const Pod> PodWithPort(const std::string& node, int port) {
   return std::make_shared<const Pod>(
@@ -25,5 +25,5 @@ TEST(NodePortsHints, QueueWhenABoundPodHoldingAWantedPortGoes) {
             QueueingHint::kQueueSkip);  // never bound, held nothing
 }
 
-}  // namespace
+}  // namespace node_ports_hints_test
 }  // namespace ksched::framework::plugins

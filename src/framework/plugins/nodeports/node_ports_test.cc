@@ -7,7 +7,7 @@
 #include "tests/fixtures.h"
 
 namespace ksched::framework::plugins {
-namespace {
+namespace node_ports_test {
 
 using framework::testing::As;
 using framework::testing::FakeHandle;
@@ -139,5 +139,5 @@ TEST(NodePortsVersions, NativeSidecarsHostPortsCountInV135) {
   EXPECT_EQ(v135.Run(init_15000), std::make_pair(Code::kSkip, Code::kSuccess));
 }
 
-}  // namespace
+}  // namespace node_ports_test
 }  // namespace ksched::framework::plugins

@@ -9,7 +9,7 @@
 #include "tests/fixtures.h"
 
 namespace ksched::framework::noderesources {
-namespace {
+namespace balanced_allocation_test {
 
 using ksched::testing::TestCluster;
 using ksched::testing::TestPod;
@@ -153,5 +153,5 @@ TEST(NodeResourcesBalancedAllocationVersions, PodLevelAndResizedRequestsInV135) 
   EXPECT_EQ(run(BalancedAllocation({}, Gates135()), resized), 87);
 }
 
-}  // namespace
+}  // namespace balanced_allocation_test
 }  // namespace ksched::framework::noderesources

@@ -5,7 +5,7 @@
 #include "tests/fixtures.h"
 
 namespace ksched::framework::noderesources {
-namespace {
+namespace fit_hints_test {
 
 using ksched::testing::TestNode;
 using ksched::testing::TestPod;
@@ -90,5 +90,5 @@ TEST(FitHints, ANodeHelpsWhenThePodFitsItAndItGrew) {
             QueueingHint::kError);
 }
 
-}  // namespace
+}  // namespace fit_hints_test
 }  // namespace ksched::framework::noderesources

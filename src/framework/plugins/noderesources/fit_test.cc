@@ -8,7 +8,7 @@
 #include "tests/fixtures.h"
 
 namespace ksched::framework::noderesources {
-namespace {
+namespace fit_test {
 
 using ksched::testing::TestCluster;
 using ksched::testing::TestPod;
@@ -376,5 +376,5 @@ TEST(NodeResourcesFitVersions, ScoreIgnoresPodLevelRequestsButCountsSidecarsInV1
             ((4000 - 200) * 100 / 4000 + (8192 - 400) * 100 / 8192) / 2);
 }
 
-}  // namespace
+}  // namespace fit_test
 }  // namespace ksched::framework::noderesources

@@ -8,7 +8,7 @@
 #include "tests/fixtures.h"
 
 namespace ksched::framework::noderesources {
-namespace {
+namespace noderesources_resource_allocation_test {
 
 using ksched::testing::TestPod;
 
@@ -50,5 +50,5 @@ TEST(Scorers, LeastMostAndRatio) {
   EXPECT_EQ(ratio.ResourceScore(1, 0), 0);
 }
 
-}  // namespace
+}  // namespace noderesources_resource_allocation_test
 }  // namespace ksched::framework::noderesources

@@ -6,7 +6,7 @@
 #include "tests/fixtures.h"
 
 namespace ksched::framework::plugins {
-namespace {
+namespace node_unschedulable_test {
 
 using framework::testing::As;
 using framework::testing::FakeHandle;
@@ -67,5 +67,5 @@ TEST_F(NodeUnschedulableTest, ComparisonOperatorsNeverTolerateTheValuelessTaint)
             Code::kUnschedulableAndUnresolvable);
 }
 
-}  // namespace
+}  // namespace node_unschedulable_test
 }  // namespace ksched::framework::plugins

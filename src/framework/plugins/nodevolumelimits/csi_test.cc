@@ -7,7 +7,7 @@
 #include "tests/fixtures.h"
 
 namespace ksched::framework::plugins {
-namespace {
+namespace csi_test {
 
 using ksched::testing::TestCluster;
 using ksched::testing::TestPod;
@@ -59,11 +59,11 @@ TEST(CSILimitsTest, PerDriverLimitFromAllocatable) {
   EXPECT_TRUE(f.Filter(WithClaim("c2"), "n2").IsSuccess());  // no limit
 }
 
-}  // namespace
+}  // namespace csi_test
 }  // namespace ksched::framework::plugins
 
 namespace ksched::framework::plugins {
-namespace {
+namespace csi_test {
 
 // n1's CSINode: the EBS driver allows one volume and serves migrated
 // in-tree EBS volumes; n1 runs a pod with inline EBS volume vol-1.
@@ -96,11 +96,11 @@ TEST(CSILimitsTest, MigratedInlineVolumesCountAgainstCSINodeLimit) {
   EXPECT_TRUE(dynamic_cast<FilterPlugin*>(ebs.get())->Filter(state, other, n1).IsSuccess());
 }
 
-}  // namespace
+}  // namespace csi_test
 }  // namespace ksched::framework::plugins
 
 namespace ksched::framework::plugins {
-namespace {
+namespace csi_test {
 
 // Each release's CSILimits over one cluster. n-alloc limits the EBS driver
 // by an allocatable attachable-volumes-csi-* resource only; n-csinode by its
@@ -265,5 +265,5 @@ TEST(CSILimitsReleaseTest, VolumeLimitScaling) {
   EXPECT_EQ(s.Message(), "ebs.csi.aws.com CSI driver is not installed on the node");
 }
 
-}  // namespace
+}  // namespace csi_test
 }  // namespace ksched::framework::plugins

@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 namespace ksched::framework::csi {
-namespace {
+namespace csi_translation_test {
 
 PersistentVolume Gce(std::string zone_label) {
   PersistentVolume pv;
@@ -51,5 +51,5 @@ TEST(CSITranslationTest, MigrationNeedsGateAndAnnotation) {
   EXPECT_FALSE(CSIMigrationOn(nullptr, kAWSEBSInTreePluginName));
 }
 
-}  // namespace
+}  // namespace csi_translation_test
 }  // namespace ksched::framework::csi

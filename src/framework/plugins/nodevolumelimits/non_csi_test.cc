@@ -6,7 +6,7 @@
 #include "tests/fixtures.h"
 
 namespace ksched::framework::plugins {
-namespace {
+namespace non_csi_test {
 
 using ksched::testing::TestCluster;
 using ksched::testing::TestPod;
@@ -78,5 +78,5 @@ TEST(NonCSILimitsTest, UnboundClaimCountsWhenItsClassIsTheType) {
   EXPECT_EQ(s.Message(), "looking up PVC default/nope: persistentvolumeclaim \"nope\" not found");
 }
 
-}  // namespace
+}  // namespace non_csi_test
 }  // namespace ksched::framework::plugins

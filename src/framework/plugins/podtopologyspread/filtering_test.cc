@@ -9,15 +9,15 @@
 #include "framework/plugins/podtopologyspread/test_util.h"
 
 namespace ksched::framework::plugins::podtopologyspread {
-namespace {
+namespace podtopologyspread_filtering_test {
 
+using ::ksched::testing::TestCluster;
+using ::ksched::testing::TestPod;
 using spread_testing::ListJson;
 using spread_testing::NodeJson;
 using spread_testing::PodJson;
 using spread_testing::Spread;
 using spread_testing::TestHandle;
-using testing::TestCluster;
-using testing::TestPod;
 
 const std::string kHost = "kubernetes.io/hostname";
 const std::string kNotMatch = "node(s) didn't match pod topology spread constraints";
@@ -484,5 +484,5 @@ TEST(PodTopologySpreadCriticalPaths, KeepsTheMinimumFirst) {
   EXPECT_EQ(p.paths[1].num, 4);
 }
 
-}  // namespace
+}  // namespace podtopologyspread_filtering_test
 }  // namespace ksched::framework::plugins::podtopologyspread

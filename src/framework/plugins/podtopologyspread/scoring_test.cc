@@ -12,15 +12,15 @@
 #include "framework/plugins/podtopologyspread/test_util.h"
 
 namespace ksched::framework::plugins::podtopologyspread {
-namespace {
+namespace podtopologyspread_scoring_test {
 
+using ::ksched::testing::TestCluster;
+using ::ksched::testing::TestPod;
 using spread_testing::ListJson;
 using spread_testing::NodeJson;
 using spread_testing::PodJson;
 using spread_testing::Spread;
 using spread_testing::TestHandle;
-using testing::TestCluster;
-using testing::TestPod;
 
 const std::string kHost = "kubernetes.io/hostname";
 
@@ -396,5 +396,5 @@ TEST(PodTopologySpreadScore, GoLogMatchesKnownValues) {
   EXPECT_TRUE(std::isnan(GoLog(-1)));
 }
 
-}  // namespace
+}  // namespace podtopologyspread_scoring_test
 }  // namespace ksched::framework::plugins::podtopologyspread

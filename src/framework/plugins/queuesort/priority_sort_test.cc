@@ -5,7 +5,7 @@
 #include "tests/fixtures.h"
 
 namespace ksched::framework::plugins {
-namespace {
+namespace priority_sort_test {
 
 using framework::testing::As;
 using framework::testing::FakeHandle;
@@ -37,5 +37,5 @@ TEST(PrioritySort, HigherPriorityFirstThenEarlierTimestamp) {
   EXPECT_FALSE(sort->Less({&low, 1}, {&low, 1}));
 }
 
-}  // namespace
+}  // namespace priority_sort_test
 }  // namespace ksched::framework::plugins

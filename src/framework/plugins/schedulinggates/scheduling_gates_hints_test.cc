@@ -5,12 +5,12 @@
 #include "tests/fixtures.h"
 
 namespace ksched::framework::plugins {
-namespace {
+namespace scheduling_gates_hints_test {
 
 std::shared_ptr<const Pod> PodNamed(const std::string& uid) {
   return std::make_shared<const Pod>(
-      testing::TestPod(R"({"kind":"Pod","metadata":{"name":")" + uid + R"(","uid":")" + uid +
-                       R"("},"spec":{"containers":[{"name":"c"}]}})"));
+      ::ksched::testing::TestPod(R"({"kind":"Pod","metadata":{"name":")" + uid + R"(","uid":")" +
+                                 uid + R"("},"spec":{"containers":[{"name":"c"}]}})"));
 }
 
 TEST(SchedulingGatesHints, OnlyThePodsOwnGatesCount) {
@@ -26,5 +26,5 @@ TEST(SchedulingGatesHints, OnlyThePodsOwnGatesCount) {
   EXPECT_EQ(SchedulingGatesEventsToRegister()[0].event.action, kUpdatePodSchedulingGatesEliminated);
 }
 
-}  // namespace
+}  // namespace scheduling_gates_hints_test
 }  // namespace ksched::framework::plugins

@@ -6,7 +6,7 @@
 #include "tests/fixtures.h"
 
 namespace ksched::framework::plugins {
-namespace {
+namespace scheduling_gates_test {
 
 using framework::testing::As;
 using framework::testing::FakeHandle;
@@ -66,5 +66,5 @@ TEST(SchedulingGates, AlwaysWaitsInV135) {
       As<PreEnqueuePlugin>(plugin)->PreEnqueue(ksched::testing::TestPod(kUngated)).IsSuccess());
 }
 
-}  // namespace
+}  // namespace scheduling_gates_test
 }  // namespace ksched::framework::plugins

@@ -7,14 +7,14 @@
 #include "framework/plugins/podtopologyspread/test_util.h"
 
 namespace ksched::framework::plugins::selectorspread {
-namespace {
+namespace selector_spread_test {
 
+using ::ksched::testing::TestCluster;
+using ::ksched::testing::TestPod;
 using spread_testing::ListJson;
 using spread_testing::NodeJson;
 using spread_testing::PodJson;
 using spread_testing::TestHandle;
-using testing::TestCluster;
-using testing::TestPod;
 
 std::map<std::string, int64_t> ScoreAll(TestHandle* handle, const Pod& pod) {
   SelectorSpread plugin(handle);
@@ -72,5 +72,5 @@ TEST(SelectorSpread, PodsWithConstraintsAreSkipped) {
   EXPECT_EQ(got, (std::map<std::string, int64_t>{{"n1", 0}, {"n2", 0}, {"n3", 0}}));
 }
 
-}  // namespace
+}  // namespace selector_spread_test
 }  // namespace ksched::framework::plugins::selectorspread

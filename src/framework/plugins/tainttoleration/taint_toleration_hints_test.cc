@@ -5,7 +5,7 @@
 #include "tests/fixtures.h"
 
 namespace ksched::framework::plugins {
-namespace {
+namespace taint_toleration_hints_test {
 
 std::shared_ptr<const Node> NodeTainted(const std::string& taints) {
   return std::make_shared<const Node>(testing::TestNode(
@@ -49,5 +49,5 @@ TEST(TaintTolerationHints, OnlyThePodsOwnTolerationUpdateCounts) {
             QueueingHint::kQueueSkip);
 }
 
-}  // namespace
+}  // namespace taint_toleration_hints_test
 }  // namespace ksched::framework::plugins

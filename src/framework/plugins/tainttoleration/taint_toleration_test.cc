@@ -6,7 +6,7 @@
 #include "tests/fixtures.h"
 
 namespace ksched::framework::plugins {
-namespace {
+namespace tainttoleration_taint_toleration_test {
 
 using framework::testing::As;
 using framework::testing::FakeHandle;
@@ -187,5 +187,5 @@ TEST(TaintTolerationComparison, LtAndGtOnlyWithTheGate) {
   EXPECT_EQ(intolerable(p_on), 0);
 }
 
-}  // namespace
+}  // namespace tainttoleration_taint_toleration_test
 }  // namespace ksched::framework::plugins

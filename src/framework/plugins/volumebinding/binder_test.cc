@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 namespace ksched::framework::volumebinding {
-namespace {
+namespace binder_test {
 
 TEST(BinderTest, ParseIntErrorAsGoPrintsIt) {
   EXPECT_EQ(ParseIntError("42"), "");
@@ -31,14 +31,14 @@ TEST(BinderTest, PvNodeAffinityMatchesLabelsOnly) {
   EXPECT_FALSE(PvNodeAffinity(fields).Matches(Labels()));
 }
 
-}  // namespace
+}  // namespace binder_test
 }  // namespace ksched::framework::volumebinding
 
 #include "framework/plugins/volumebinding/test_handle.h"
 #include "tests/fixtures.h"
 
 namespace ksched::framework::volumebinding {
-namespace {
+namespace binder_test {
 
 // Two claims of a WaitForFirstConsumer class and one local PV on n1.
 const char* kCluster = R"({"kind":"List","items":[
@@ -79,9 +79,11 @@ TEST(BinderTest, AssumedBindingsHideThePvFromOtherClaims) {
   Binder binder(&handle);
   binder.set_resource_version_for_testing(&SevenRv);
   binder.Sync();
-  Pod a = ksched::testing::TestPod(R"({"kind":"Pod","metadata":{"name":"pa","namespace":"default"},"spec":{
+  Pod a = ksched::testing::TestPod(
+      R"({"kind":"Pod","metadata":{"name":"pa","namespace":"default"},"spec":{
       "volumes":[{"name":"v","persistentVolumeClaim":{"claimName":"a"}}]}})");
-  Pod b = ksched::testing::TestPod(R"({"kind":"Pod","metadata":{"name":"pb","namespace":"default"},"spec":{
+  Pod b = ksched::testing::TestPod(
+      R"({"kind":"Pod","metadata":{"name":"pb","namespace":"default"},"spec":{
       "volumes":[{"name":"v","persistentVolumeClaim":{"claimName":"b"}}]}})");
   const NodeInfo& n1 = cluster.node_info(0);
 
@@ -104,5 +106,5 @@ TEST(BinderTest, AssumedBindingsHideThePvFromOtherClaims) {
   EXPECT_TRUE(Find(binder, b, n1)->reasons.empty());
 }
 
-}  // namespace
+}  // namespace binder_test
 }  // namespace ksched::framework::volumebinding

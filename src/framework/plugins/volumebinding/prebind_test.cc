@@ -8,7 +8,7 @@
 #include "predicates/volume_util.h"
 
 namespace ksched::framework::volumebinding {
-namespace {
+namespace prebind_test {
 
 using namespace std::chrono_literals;
 
@@ -207,5 +207,5 @@ TEST(VolumeBindingJobTest, StopEndsTheWait) {
   EXPECT_EQ(job.Run(&api, stop).Message(), "binding volumes: the scheduler is shutting down");
 }
 
-}  // namespace
+}  // namespace prebind_test
 }  // namespace ksched::framework::volumebinding

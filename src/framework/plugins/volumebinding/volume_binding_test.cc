@@ -8,7 +8,7 @@
 #include "tests/fixtures.h"
 
 namespace ksched::framework::plugins {
-namespace {
+namespace volume_binding_test {
 
 using ksched::testing::TestCluster;
 using ksched::testing::TestPod;
@@ -433,5 +433,5 @@ TEST(VolumeBindingTest, VolumeAttributesClassByRelease) {
             "feature-gate VolumeAttributesClass is disabled");
 }
 
-}  // namespace
+}  // namespace volume_binding_test
 }  // namespace ksched::framework::plugins

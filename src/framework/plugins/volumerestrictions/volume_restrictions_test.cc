@@ -7,7 +7,7 @@
 #include "tests/fixtures.h"
 
 namespace ksched::framework::plugins {
-namespace {
+namespace volume_restrictions_test {
 
 using ksched::testing::TestCluster;
 using ksched::testing::TestPod;
@@ -173,5 +173,5 @@ TEST(VolumeRestrictionsTest, AddAndRemovePodAdjustTheCount) {
   EXPECT_EQ(f.Filter(pod, "n2").code(), Code::kUnschedulable);
 }
 
-}  // namespace
+}  // namespace volume_restrictions_test
 }  // namespace ksched::framework::plugins

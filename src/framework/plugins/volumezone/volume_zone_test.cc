@@ -7,7 +7,7 @@
 #include "tests/fixtures.h"
 
 namespace ksched::framework::plugins {
-namespace {
+namespace volume_zone_test {
 
 using ksched::testing::TestCluster;
 using ksched::testing::TestPod;
@@ -127,5 +127,5 @@ TEST(VolumeZoneTest, PreFilterSkipsWithoutTopologiesInV135) {
   EXPECT_TRUE(v135.PreFilter(WithClaim("c-ga")).IsSuccess());
 }
 
-}  // namespace
+}  // namespace volume_zone_test
 }  // namespace ksched::framework::plugins
