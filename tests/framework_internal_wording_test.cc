@@ -25,7 +25,7 @@
 #include "tests/cli_run.h"
 
 namespace ksched::cli_testing {
-namespace {
+namespace framework_internal_wording_test {
 
 // Substrings that only an internal failure writes.
 constexpr const char* kInternalWording[] = {
@@ -158,5 +158,5 @@ TEST(InternalWording, NoSnapshotAnswerHasIt) {
   }
 }
 
-}  // namespace
+}  // namespace framework_internal_wording_test
 }  // namespace ksched::cli_testing

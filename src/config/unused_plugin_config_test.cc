@@ -6,7 +6,7 @@
 #include "config/load.h"
 
 namespace ksched::config {
-namespace {
+namespace unused_plugin_config_test {
 
 std::vector<std::string> Unused(const std::string& profiles) {
   auto loaded = LoadConfiguration(
@@ -35,5 +35,5 @@ TEST(UnusedPluginConfig, ArgsOfADisabledPluginAreNamed) {
             "of the profile enables: they are ignored");
 }
 
-}  // namespace
+}  // namespace unused_plugin_config_test
 }  // namespace ksched::config

@@ -5,7 +5,7 @@
 #include <nlohmann/json.hpp>
 
 namespace ksched::live {
-namespace {
+namespace delegated_auth_test {
 
 using nlohmann::json;
 
@@ -71,5 +71,5 @@ TEST(DelegatedAuth, AnUnreachableServerIsAnError) {
   EXPECT_NE(d.message.find("connection refused"), std::string::npos);
 }
 
-}  // namespace
+}  // namespace delegated_auth_test
 }  // namespace ksched::live

@@ -170,7 +170,7 @@ TEST(EventRecorder, DestructorWritesHeldEvents) {
 }  // namespace ksched::live
 
 namespace ksched::live {
-namespace {
+namespace event_recorder_test {
 
 // An API writing events.k8s.io/v1: creates and series patches, recorded.
 class SeriesApi : public SchedulerApi {
@@ -231,5 +231,5 @@ TEST(EventRecorderSeries, ARecurringEventBecomesASeries) {
   EXPECT_NE(api.created[0].object_name, api.created[2].object_name);
 }
 
-}  // namespace
+}  // namespace event_recorder_test
 }  // namespace ksched::live

@@ -6,7 +6,7 @@
 #include <string>
 
 namespace ksched::live {
-namespace {
+namespace health_server_test {
 
 TEST(HealthServer, AnswersLivezBeforeAnythingIsAttached) {
   HealthServer server;
@@ -49,5 +49,5 @@ TEST(HealthServer, StopIsIdempotent) {
   server.Stop();
 }
 
-}  // namespace
+}  // namespace health_server_test
 }  // namespace ksched::live

@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 namespace ksched::live {
-namespace {
+namespace log_test {
 
 TEST(Log, KlogHeader) {
   // 2026-12-02T07:45:07.000123Z
@@ -15,5 +15,5 @@ TEST(Log, KlogHeader) {
             "I1202 07:45:07.000123       1 log.cc:1] x\n");
 }
 
-}  // namespace
+}  // namespace log_test
 }  // namespace ksched::live

@@ -4,7 +4,7 @@
 #include <openssl/x509v3.h>
 
 namespace ksched::live {
-namespace {
+namespace self_signed_cert_test {
 
 TEST(SelfSignedCert, CoversLocalhostAndTheHost) {
   auto ck = SelfSignedCert("node-1");
@@ -23,5 +23,5 @@ TEST(SelfSignedCert, MissingFilesSayWhy) {
   EXPECT_EQ(ck.error().message, "--tls-cert-file /nonexistent/tls.crt: No such file or directory");
 }
 
-}  // namespace
+}  // namespace self_signed_cert_test
 }  // namespace ksched::live

@@ -7,7 +7,7 @@
 #include <thread>
 
 namespace ksched::live {
-namespace {
+namespace worker_pool_test {
 
 using namespace std::chrono_literals;
 
@@ -32,5 +32,5 @@ TEST(WorkerPool, BoundedWaitThenDropQueued) {
   EXPECT_EQ(pool.pending(), 0u);
 }
 
-}  // namespace
+}  // namespace worker_pool_test
 }  // namespace ksched::live
