@@ -326,7 +326,7 @@ TEST(KeptSpreadAffinityEquivalence, KeptSumsAnswerAsWalksInBothReleases) {
     RandomPods gen(seed);
     const int num_nodes = 6 + static_cast<int>(seed % 7);
     ClusterState cluster =
-        testing::TestCluster(gen.ClusterJson(num_nodes, 6 + static_cast<int>(seed % 9)));
+        ::ksched::testing::TestCluster(gen.ClusterJson(num_nodes, 6 + static_cast<int>(seed % 9)));
     std::vector<Plugins> kept, walked;
     for (SchedulerVersion v : {SchedulerVersion::kV126, SchedulerVersion::kV135}) {
       kept.emplace_back(&cluster, v, true);
@@ -336,17 +336,18 @@ TEST(KeptSpreadAffinityEquivalence, KeptSumsAnswerAsWalksInBothReleases) {
     // sums are found again after other pods.
     std::vector<Pod> recurring;
     for (int i = 0; i < 4; ++i)
-      recurring.push_back(testing::TestPod(gen.PodJson("r" + std::to_string(i), "", true)));
+      recurring.push_back(
+          ::ksched::testing::TestPod(gen.PodJson("r" + std::to_string(i), "", true)));
     for (int step = 0; step < 80; ++step) {
       Pod pod = gen.Pick(2) == 0
                     ? recurring[static_cast<size_t>(gen.Pick(4))]
-                    : testing::TestPod(gen.PodJson("p" + std::to_string(step), "", true));
+                    : ::ksched::testing::TestPod(gen.PodJson("p" + std::to_string(step), "", true));
       std::vector<NodeId> feasible;
       for (NodeId id = 0; id < cluster.num_nodes(); ++id)
         if (gen.Pick(3) != 0) feasible.push_back(id);
       if (feasible.empty()) feasible.push_back(0);
-      const PodInfo extra =
-          MakePodInfo(testing::TestPod(gen.PodJson("x" + std::to_string(step), "", false)));
+      const PodInfo extra = MakePodInfo(
+          ::ksched::testing::TestPod(gen.PodJson("x" + std::to_string(step), "", false)));
       const NodeId extra_node = static_cast<NodeId>(gen.Pick(num_nodes));
       for (size_t v = 0; v < kept.size(); ++v) {
         const std::string where = "seed " + std::to_string(seed) + " step " + std::to_string(step) +
@@ -378,15 +379,15 @@ TEST(KeptSpreadAffinityEquivalence, KeptSumsAnswerAsWalksInBothReleases) {
 // between identical plugins).
 TEST(KeptSpreadAffinityEquivalence, ReleasesDifferOnTheseInputs) {
   RandomPods gen(3);
-  ClusterState cluster = testing::TestCluster(gen.ClusterJson(9, 12));
+  ClusterState cluster = ::ksched::testing::TestCluster(gen.ClusterJson(9, 12));
   Plugins v126(&cluster, SchedulerVersion::kV126, true);
   Plugins v135(&cluster, SchedulerVersion::kV135, true);
   int differ = 0;
   std::vector<NodeId> all;
   for (NodeId id = 0; id < cluster.num_nodes(); ++id) all.push_back(id);
   for (int i = 0; i < 40; ++i) {
-    const Pod pod = testing::TestPod(gen.PodJson("p" + std::to_string(i), "", true));
-    const PodInfo extra = MakePodInfo(testing::TestPod(gen.PodJson("x", "", false)));
+    const Pod pod = ::ksched::testing::TestPod(gen.PodJson("p" + std::to_string(i), "", true));
+    const PodInfo extra = MakePodInfo(::ksched::testing::TestPod(gen.PodJson("x", "", false)));
     differ += Answers(v126.spread.get(), cluster, pod, all, extra, 0, "") !=
               Answers(v135.spread.get(), cluster, pod, all, extra, 0, "");
     differ += Answers(v126.affinity.get(), cluster, pod, all, extra, 0, "") !=

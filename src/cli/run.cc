@@ -12,7 +12,6 @@
 #include <mutex>
 #include <optional>
 #include <random>
-#include <source_location>
 #include <thread>
 #include <tuple>
 
@@ -268,9 +267,9 @@ bool KnownResourceLock(const std::string& lock) { return lock == "leases" || loc
 
 int RunRun(const RunArgs& args) {
   // Errors are log lines too, in klog's format, as kube-scheduler's.
-  auto fail = [](const std::string& message,
-                 std::source_location where = std::source_location::current()) {
-    Log('E', message, where);
+  auto fail = [](const std::string& message, const char* file = __builtin_FILE(),
+                 unsigned line = __builtin_LINE()) {
+    Log('E', message, file, line);
     return kExitBadInput;
   };
   // SIGTERM/SIGINT are blocked before any thread starts (every thread

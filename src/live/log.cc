@@ -25,11 +25,11 @@ std::string FormatLogLine(char level, std::string_view message,
                      message);
 }
 
-void Log(char level, std::string_view message, std::source_location where) {
+void Log(char level, std::string_view message, const char* file, unsigned line) {
   static const int pid = static_cast<int>(getpid());
-  const std::string line = FormatLogLine(level, message, std::chrono::system_clock::now(), pid,
-                                         where.file_name(), where.line());
-  std::fwrite(line.data(), 1, line.size(), stderr);
+  const std::string text =
+      FormatLogLine(level, message, std::chrono::system_clock::now(), pid, file, line);
+  std::fwrite(text.data(), 1, text.size(), stderr);
 }
 
 }  // namespace ksched::live

@@ -6,15 +6,16 @@
 #pragma once
 
 #include <chrono>
-#include <source_location>
 #include <string>
 #include <string_view>
 
 namespace ksched::live {
 
-// level: 'I' info, 'W' warning, 'E' error.
-void Log(char level, std::string_view message,
-         std::source_location where = std::source_location::current());
+// level: 'I' info, 'W' warning, 'E' error. file and line default to the
+// caller's (std::source_location would say the same, but clang 14, the
+// sanitizer build's compiler, cannot use libstdc++ 12's <source_location>).
+void Log(char level, std::string_view message, const char* file = __builtin_FILE(),
+         unsigned line = __builtin_LINE());
 
 // The line Log writes (with its newline), for tests.
 std::string FormatLogLine(char level, std::string_view message,

@@ -8,17 +8,17 @@ namespace ksched::framework::interpodaffinity {
 namespace plugin_hints_test {
 
 std::shared_ptr<const Pod> Labelled(const std::string& node, const std::string& labels) {
-  return std::make_shared<const Pod>(testing::TestPod(
+  return std::make_shared<const Pod>(::ksched::testing::TestPod(
       R"({"kind":"Pod","metadata":{"name":"x","namespace":"default","labels":)" + labels +
       R"(},"spec":{"nodeName":")" + node + R"(","containers":[{"name":"c"}]}})"));
 }
 std::shared_ptr<const Node> Zoned(const std::string& labels) {
-  return std::make_shared<const Node>(
-      testing::TestNode(R"({"kind":"Node","metadata":{"name":"n","labels":)" + labels + "}}"));
+  return std::make_shared<const Node>(::ksched::testing::TestNode(
+      R"({"kind":"Node","metadata":{"name":"n","labels":)" + labels + "}}"));
 }
 
 const Pod& WantsWeb() {
-  static const Pod pod = testing::TestPod(
+  static const Pod pod = ::ksched::testing::TestPod(
       R"({"kind":"Pod","metadata":{"name":"p","namespace":"default"},"spec":{"affinity":)"
       R"({"podAffinity":{"requiredDuringSchedulingIgnoredDuringExecution":[)"
       R"({"labelSelector":{"matchLabels":{"app":"web"}},"topologyKey":"zone"}]}},)"
@@ -26,7 +26,7 @@ const Pod& WantsWeb() {
   return pod;
 }
 const Pod& AvoidsDb() {
-  static const Pod pod = testing::TestPod(
+  static const Pod pod = ::ksched::testing::TestPod(
       R"({"kind":"Pod","metadata":{"name":"p","namespace":"default"},"spec":{"affinity":)"
       R"({"podAntiAffinity":{"requiredDuringSchedulingIgnoredDuringExecution":[)"
       R"({"labelSelector":{"matchLabels":{"app":"db"}},"topologyKey":"zone"}]}},)"

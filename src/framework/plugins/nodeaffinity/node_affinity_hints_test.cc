@@ -8,12 +8,12 @@ namespace ksched::framework::plugins {
 namespace node_affinity_hints_test {
 
 std::shared_ptr<const Node> NodeLabelled(const std::string& labels) {
-  return std::make_shared<const Node>(
-      testing::TestNode(R"({"kind":"Node","metadata":{"name":"n","labels":)" + labels + "}}"));
+  return std::make_shared<const Node>(::ksched::testing::TestNode(
+      R"({"kind":"Node","metadata":{"name":"n","labels":)" + labels + "}}"));
 }
 
 TEST(NodeAffinityHints, QueueWhenTheNodeComesToMatch) {
-  const Pod pod = testing::TestPod(
+  const Pod pod = ::ksched::testing::TestPod(
       R"({"kind":"Pod","metadata":{"name":"p"},"spec":{"nodeSelector":{"disk":"ssd"},)"
       R"("containers":[{"name":"c"}]}})");
   const std::optional<labels::CompiledNodeSelectorTerms> none;

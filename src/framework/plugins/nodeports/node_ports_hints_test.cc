@@ -8,10 +8,10 @@ namespace ksched::framework::plugins {
 namespace node_ports_hints_test {
 
 std::shared_ptr<const Pod> PodWithPort(const std::string& node, int port) {
-  return std::make_shared<const Pod>(
-      testing::TestPod(R"({"kind":"Pod","metadata":{"name":"p"},"spec":{"nodeName":")" + node +
-                       R"(","containers":[{"name":"c","ports":[{"containerPort":80,"hostPort":)" +
-                       std::to_string(port) + "}]}]}}"));
+  return std::make_shared<const Pod>(::ksched::testing::TestPod(
+      R"({"kind":"Pod","metadata":{"name":"p"},"spec":{"nodeName":")" + node +
+      R"(","containers":[{"name":"c","ports":[{"containerPort":80,"hostPort":)" +
+      std::to_string(port) + "}]}]}}"));
 }
 
 TEST(NodePortsHints, QueueWhenABoundPodHoldingAWantedPortGoes) {

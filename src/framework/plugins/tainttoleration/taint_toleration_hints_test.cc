@@ -8,11 +8,11 @@ namespace ksched::framework::plugins {
 namespace taint_toleration_hints_test {
 
 std::shared_ptr<const Node> NodeTainted(const std::string& taints) {
-  return std::make_shared<const Node>(testing::TestNode(
+  return std::make_shared<const Node>(::ksched::testing::TestNode(
       R"({"kind":"Node","metadata":{"name":"n"},"spec":{"taints":)" + taints + "}}"));
 }
 std::shared_ptr<const Pod> PodNamed(const std::string& uid, const std::string& tolerations = "[]") {
-  return std::make_shared<const Pod>(testing::TestPod(
+  return std::make_shared<const Pod>(::ksched::testing::TestPod(
       R"({"kind":"Pod","metadata":{"name":")" + uid + R"(","uid":")" + uid +
       R"("},"spec":{"tolerations":)" + tolerations + R"(,"containers":[{"name":"c"}]}})"));
 }
