@@ -1,6 +1,6 @@
-#Tests against a real kube - apiserver v1 .15.5, v1 .26.0(../ shared / apiserver) and v1 .35.4
-#(built by scripts / k8s - v135.sh, started by the same start.sh) : every
-#tests / cluster/*_test.cc in one binary that starts one server (etcd +
+# Tests against a real kube-apiserver v1.15.5, v1.26.0 (../shared/apiserver) and v1.35.4
+# (built by scripts/k8s-v135.sh, started by the same start.sh): every
+# tests/cluster/*_test.cc in one binary that starts one server (etcd +
 # kube-apiserver, ~10-15 s) and shares it between its tests. Each CTest test
 # below runs the binary once, so its servers start once per run.
 file(GLOB KSCHED_CLUSTER_TESTS CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/tests/cluster/*_test.cc)
