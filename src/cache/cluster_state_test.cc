@@ -66,7 +66,7 @@ TEST(ClusterStateV126Test, V115CountsRegularContainersOnly) {
 }
 
 TEST(ClusterStateV126Test, V126CountsInitContainersAndOverhead) {
-  ClusterState c = Build(kCluster, CacheOptions{.v126 = true});
+  ClusterState c = Build(kCluster, CacheOptions{.v126 = true, .v135 = false, .requests = {}});
   const NodeInfo& n = c.node_info(c.FindNode("n1"));
   // a: max(100m + 200m, 500m) + 50m; memory 1Gi + 10Mi; gpu max(1, 2).
   EXPECT_EQ(n.requested.milli_cpu, 550);
@@ -78,7 +78,7 @@ TEST(ClusterStateV126Test, V126CountsInitContainersAndOverhead) {
   EXPECT_EQ(n.nonzero_requested.memory, 1224 * kMi + 10 * kMi + 200 * kMi);
 
   // Removing a pod takes away what adding it counted.
-  ClusterState c2 = Build(kCluster, CacheOptions{.v126 = true});
+  ClusterState c2 = Build(kCluster, CacheOptions{.v126 = true, .v135 = false, .requests = {}});
   PodId a = c2.node_info(0).pods[0];
   ASSERT_EQ(c2.pod(a).pod.meta.name, "a");
   ASSERT_TRUE(c2.RemovePod(a));
@@ -91,13 +91,15 @@ TEST(ClusterStateV126Test, MakePodInfoTakesTheOptions) {
   ClusterState c = Build(kCluster, CacheOptions{});
   const Pod& a = c.pod(c.node_info(0).pods[0]).pod;
   EXPECT_EQ(MakePodInfo(a).request.milli_cpu, 300);
-  EXPECT_EQ(MakePodInfo(a, CacheOptions{.v126 = true}).request.milli_cpu, 550);
+  EXPECT_EQ(
+      MakePodInfo(a, CacheOptions{.v126 = true, .v135 = false, .requests = {}}).request.milli_cpu,
+      550);
   EXPECT_EQ(PodRequestV126(a).milli_cpu, 550);
   EXPECT_EQ(PodNonZeroRequestV126(a).milli_cpu, 550);
 }
 
 TEST(ClusterStateV126Test, RequiredAntiAffinityLists) {
-  ClusterState c = Build(kCluster, CacheOptions{.v126 = true});
+  ClusterState c = Build(kCluster, CacheOptions{.v126 = true, .v135 = false, .requests = {}});
   const NodeInfo& n = c.node_info(0);
   ASSERT_EQ(n.pods_with_required_anti_affinity.size(), 1u);
   PodId b = n.pods_with_required_anti_affinity[0];
@@ -114,7 +116,7 @@ TEST(ClusterStateV126Test, RequiredAntiAffinityLists) {
 }
 
 TEST(ClusterStateV126Test, NamespacesAndCsi) {
-  ClusterState c = Build(kCluster, CacheOptions{.v126 = true});
+  ClusterState c = Build(kCluster, CacheOptions{.v126 = true, .v135 = false, .requests = {}});
   ASSERT_EQ(c.namespaces().size(), 1u);
   const Labels* shop = c.NamespaceLabels(Intern("shop"));
   ASSERT_NE(shop, nullptr);
@@ -142,7 +144,7 @@ TEST(ClusterStateV126Test, NamespacesAndCsi) {
 }
 
 TEST(ClusterStateV126Test, StateSurvivesAMove) {
-  ClusterState c = Build(kCluster, CacheOptions{.v126 = true});
+  ClusterState c = Build(kCluster, CacheOptions{.v126 = true, .v135 = false, .requests = {}});
   ClusterState moved = std::move(c);
   const CSINode* n1 = moved.CSINodeOf(moved.FindNode("n1"));
   ASSERT_NE(n1, nullptr);
@@ -168,7 +170,7 @@ TEST(ClusterStateV126Test, Zone126IndexFollowsGetZoneKey) {
       "failure-domain.beta.kubernetes.io/zone": "", "topology.kubernetes.io/zone": "a"}}},
     {"kind": "Node", "metadata": {"name": "region-only", "labels": {
       "topology.kubernetes.io/region": "r"}}}]})",
-                         CacheOptions{.v126 = true});
+                         CacheOptions{.v126 = true, .v135 = false, .requests = {}});
   auto zone = [&](const char* name) { return c.zone126_index(c.FindNode(name)); };
   EXPECT_EQ(zone("none"), 0u);
   EXPECT_EQ(zone("ga"), 1u);

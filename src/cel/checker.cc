@@ -169,7 +169,7 @@ struct Scope {
 
 class Checker {
  public:
-  Checker(int64_t next_id, const CheckOptions& opts) : opts_(opts) {
+  Checker(int64_t next_id, const CheckOptions& opts) {
     result_.nodes.resize(static_cast<size_t>(next_id) + 1);
     std::vector<std::pair<std::string, TypePtr>> fields = {
         {"driver", StringType()},
@@ -609,7 +609,6 @@ class Checker {
     SetType(e, Substitute(mapping_, TypeOf(*e.result), false));
   }
 
-  const CheckOptions& opts_;
   CheckResult result_;
   Mapping mapping_;
   int next_var_ = 0;

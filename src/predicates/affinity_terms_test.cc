@@ -57,9 +57,9 @@ TEST(AffinityTermsTest, CompileTerm) {
 
 TEST(AffinityTermsTest, PodMatchesAllTerms) {
   Pod pod = TestPod(R"({"kind":"Pod","metadata":{"name":"p","labels":{"a":"1","b":"2"}}})");
-  PodAffinityTerm a{LabelSelector{{{"a", "1"}}, {}}, {}, "zone", std::nullopt};
-  PodAffinityTerm b{LabelSelector{{{"b", "2"}}, {}}, {}, "zone", std::nullopt};
-  PodAffinityTerm c{LabelSelector{{{"c", "3"}}, {}}, {}, "zone", std::nullopt};
+  PodAffinityTerm a{LabelSelector{{{"a", "1"}}, {}}, {}, "zone", std::nullopt, {}, {}};
+  PodAffinityTerm b{LabelSelector{{{"b", "2"}}, {}}, {}, "zone", std::nullopt, {}, {}};
+  PodAffinityTerm c{LabelSelector{{{"c", "3"}}, {}}, {}, "zone", std::nullopt, {}, {}};
   StrId ns = pod.meta.ns;
   EXPECT_FALSE(PodMatchesAllTerms(pod, {}));
   EXPECT_TRUE(
