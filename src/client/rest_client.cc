@@ -226,9 +226,20 @@ Error ApiError(const RequestTarget& target, long code, std::string_view body) {
   e.http_code = static_cast<int>(code);
   if (code == 403) {
     std::string scope = target.ns.empty() ? "at the cluster scope" : "in namespace " + target.ns;
-    e.message = "forbidden: cannot " + target.verb + " " + target.resource + " " + scope +
-                ": the scheduler's identity needs rule {apiGroups: [\"" + target.group +
-                "\"], resources: [\"" + target.resource + "\"], verbs: [\"" + target.verb + "\"]}";
+    e.message = "forbidden: cannot " + target.verb + " " + target.resource + " " + scope + ": ";
+    // RBAC names a bound role it cannot find: a rule would not help. A
+    // starting API server says so for every role until its bootstrap roles
+    // are loaded, which is not a missing right.
+    if (server_message.find("RBAC: ") != std::string::npos &&
+        server_message.find(" not found") != std::string::npos) {
+      e.message +=
+          "a role bound to the scheduler's identity was not found (an API server that is "
+          "still starting has not loaded its bootstrap roles yet)";
+    } else {
+      e.message += "the scheduler's identity needs rule {apiGroups: [\"" + target.group +
+                   "\"], resources: [\"" + target.resource + "\"], verbs: [\"" + target.verb +
+                   "\"]}";
+    }
     if (!server_message.empty()) e.message += " (server: " + server_message + ")";
     return e;
   }

@@ -35,6 +35,23 @@ TEST(ApiError, ForbiddenNamesTheMissingRbacRule) {
             "[\"poddisruptionbudgets\"], verbs: [\"list\"]}");
 }
 
+// A starting API server answers 403 until its bootstrap roles are loaded:
+// the message must not send the user after a rule the identity has.
+TEST(ApiError, ForbiddenByAMissingRoleDoesNotAskForARule) {
+  RequestTarget t{"watch", "", "pods", "", ""};
+  Error e = ApiError(
+      t, 403,
+      R"({"kind":"Status","message":"pods is forbidden: User \"system:kube-scheduler\" cannot watch resource \"pods\" in API group \"\" at the cluster scope: RBAC: clusterrole.rbac.authorization.k8s.io \"system:kube-scheduler\" not found","reason":"Forbidden","code":403})");
+  EXPECT_TRUE(IsForbidden(e));
+  EXPECT_EQ(e.message.rfind("forbidden: cannot watch pods at the cluster scope: a role bound to "
+                            "the scheduler's identity was not found",
+                            0),
+            0u)
+      << e.message;
+  EXPECT_EQ(e.message.find("needs rule"), std::string::npos) << e.message;
+  EXPECT_NE(e.message.find("(server: pods is forbidden"), std::string::npos) << e.message;
+}
+
 TEST(ApiError, OtherCodesNameVerbResourceObjectAndServerMessage) {
   RequestTarget t{"create", "", "pods/binding", "default", "p"};
   Error conflict = ApiError(
