@@ -722,6 +722,23 @@ class RunE2E126 : public RunE2E {
   }
   // See the definition below.
   void PlacementAgainstUpstream(const std::string& version, uint32_t default_seed);
+  // A token of ServiceAccount kube-system/`sa`, created if missing; with a
+  // `role`, that ClusterRole (named `sa`, replaced) is bound to it first.
+  // "" (and a test failure) when the server refuses.
+  std::string ServiceAccountToken(const std::string& sa, const json* role);
+  // The scheduler's kubeconfig with `token` instead of its own, written to
+  // dir_/`file`; its path.
+  std::string KubeconfigWithToken(const std::string& token, const std::string& file) {
+    std::string kubeconfig = ReadFile(server_->env().scheduler_kubeconfig);
+    const size_t at = kubeconfig.find("token: ");
+    EXPECT_NE(at, std::string::npos);
+    if (at != std::string::npos) {
+      kubeconfig.replace(at, kubeconfig.find('\n', at) - at, "token: " + token);
+    }
+    const std::string path = dir_ + "/" + file;
+    std::ofstream(path) << kubeconfig;
+    return path;
+  }
   // The PodScheduled condition of a pod as "Status Reason: message" ("" if none).
   std::string PodScheduled(const std::string& ns, const std::string& name) {
     auto pod = server_->GetPod(ns, name);
@@ -766,6 +783,37 @@ std::string HttpGet(int port, const std::string& path) {
   size_t sp = out.rfind(' ');
   if (sp == std::string::npos) return out;
   return out.substr(sp + 1) + " " + out.substr(0, sp);
+}
+
+std::string RunE2E126::ServiceAccountToken(const std::string& sa, const json* role) {
+  std::vector<std::pair<std::string, json>> objects = {
+      {"/api/v1/namespaces/kube-system/serviceaccounts",
+       {{"apiVersion", "v1"}, {"kind", "ServiceAccount"}, {"metadata", {{"name", sa}}}}}};
+  if (role != nullptr) {
+    json named = *role;
+    named["metadata"]["name"] = sa;
+    (void)server_->Admin("DELETE", "/apis/rbac.authorization.k8s.io/v1/clusterroles/" + sa);
+    objects.push_back({"/apis/rbac.authorization.k8s.io/v1/clusterroles", named});
+    objects.push_back(
+        {"/apis/rbac.authorization.k8s.io/v1/clusterrolebindings",
+         {{"apiVersion", "rbac.authorization.k8s.io/v1"},
+          {"kind", "ClusterRoleBinding"},
+          {"metadata", {{"name", sa}}},
+          {"roleRef",
+           {{"apiGroup", "rbac.authorization.k8s.io"}, {"kind", "ClusterRole"}, {"name", sa}}},
+          {"subjects",
+           {{{"kind", "ServiceAccount"}, {"name", sa}, {"namespace", "kube-system"}}}}}});
+  }
+  for (const auto& [path, obj] : objects) {
+    auto r = server_->CreateObject(path, obj.dump());
+    EXPECT_TRUE(r.ok() || r.error().http_code == 409) << r.error().message;
+  }
+  auto token = server_->Admin(
+      "POST", "/api/v1/namespaces/kube-system/serviceaccounts/" + sa + "/token",
+      R"({"apiVersion":"authentication.k8s.io/v1","kind":"TokenRequest","spec":{"expirationSeconds":3600}})");
+  EXPECT_TRUE(token.ok()) << token.error().message;
+  if (!token.ok()) return "";
+  return json::parse(*token)["status"]["token"].get<std::string>();
 }
 
 // On v1.26, pods created one at a time are bound, each with a Scheduled
@@ -870,32 +918,9 @@ TEST_F(RunE2E126, UnreadableResourceIsLoggedAndFailsHealthz) {
                  {{"apiGroups", {"storage.k8s.io"}},
                   {"resources", {"storageclasses"}},
                   {"verbs", {"get", "list", "watch"}}}}}};
-  json binding = {
-      {"apiVersion", "rbac.authorization.k8s.io/v1"},
-      {"kind", "ClusterRoleBinding"},
-      {"metadata", {{"name", sa}}},
-      {"roleRef",
-       {{"apiGroup", "rbac.authorization.k8s.io"}, {"kind", "ClusterRole"}, {"name", sa}}},
-      {"subjects", {{{"kind", "ServiceAccount"}, {"name", sa}, {"namespace", "kube-system"}}}}};
-  json account = {{"apiVersion", "v1"}, {"kind", "ServiceAccount"}, {"metadata", {{"name", sa}}}};
-  for (const auto& [path, obj] : std::vector<std::pair<std::string, json>>{
-           {"/apis/rbac.authorization.k8s.io/v1/clusterroles", role},
-           {"/apis/rbac.authorization.k8s.io/v1/clusterrolebindings", binding},
-           {"/api/v1/namespaces/kube-system/serviceaccounts", account}}) {
-    auto r = server_->CreateObject(path, obj.dump());
-    ASSERT_TRUE(r.ok() || r.error().http_code == 409) << r.error().message;
-  }
-  auto token = server_->Admin(
-      "POST", "/api/v1/namespaces/kube-system/serviceaccounts/" + sa + "/token",
-      R"({"apiVersion":"authentication.k8s.io/v1","kind":"TokenRequest","spec":{"expirationSeconds":3600}})");
-  ASSERT_TRUE(token.ok()) << token.error().message;
-  std::string kubeconfig = ReadFile(server_->env().scheduler_kubeconfig);
-  const size_t at = kubeconfig.find("token: ");
-  ASSERT_NE(at, std::string::npos);
-  kubeconfig.replace(at, kubeconfig.find('\n', at) - at,
-                     "token: " + json::parse(*token)["status"]["token"].get<std::string>());
-  const std::string path = dir_ + "/limited.kubeconfig";
-  std::ofstream(path) << kubeconfig;
+  const std::string token = ServiceAccountToken(sa, &role);
+  ASSERT_FALSE(token.empty());
+  const std::string path = KubeconfigWithToken(token, "limited.kubeconfig");
 
   const int port = FreePort();
   Ksched k(LogPath("limited126"), {"--kubeconfig", path, "--scheduler-name", "e2e126-limited",
@@ -1778,36 +1803,12 @@ std::string HttpsGet(int port, const std::string& path, const std::string& token
 // server authenticates (TokenReview) and authorizes (SubjectAccessReview).
 TEST_F(RunE2E126, SecurePortServesMetricsToAuthorizedTokensOnly) {
   // Two ServiceAccounts: one may GET /metrics, one may not.
-  auto token_of = [&](const std::string& sa, bool metrics) -> std::string {
-    json account = {{"apiVersion", "v1"}, {"kind", "ServiceAccount"}, {"metadata", {{"name", sa}}}};
-    auto r =
-        server_->CreateObject("/api/v1/namespaces/kube-system/serviceaccounts", account.dump());
-    EXPECT_TRUE(r.ok() || r.error().http_code == 409) << r.error().message;
-    if (metrics) {
-      json role = {{"apiVersion", "rbac.authorization.k8s.io/v1"},
-                   {"kind", "ClusterRole"},
-                   {"metadata", {{"name", sa}}},
-                   {"rules", {{{"nonResourceURLs", {"/metrics"}}, {"verbs", {"get"}}}}}};
-      json binding = {
-          {"apiVersion", "rbac.authorization.k8s.io/v1"},
-          {"kind", "ClusterRoleBinding"},
-          {"metadata", {{"name", sa}}},
-          {"roleRef",
-           {{"apiGroup", "rbac.authorization.k8s.io"}, {"kind", "ClusterRole"}, {"name", sa}}},
-          {"subjects", {{{"kind", "ServiceAccount"}, {"name", sa}, {"namespace", "kube-system"}}}}};
-      for (const auto& [path, obj] : std::vector<std::pair<std::string, json>>{
-               {"/apis/rbac.authorization.k8s.io/v1/clusterroles", role},
-               {"/apis/rbac.authorization.k8s.io/v1/clusterrolebindings", binding}}) {
-        auto c = server_->CreateObject(path, obj.dump());
-        EXPECT_TRUE(c.ok() || c.error().http_code == 409) << c.error().message;
-      }
-    }
-    auto token = server_->Admin(
-        "POST", "/api/v1/namespaces/kube-system/serviceaccounts/" + sa + "/token",
-        R"({"apiVersion":"authentication.k8s.io/v1","kind":"TokenRequest","spec":{"expirationSeconds":3600}})");
-    EXPECT_TRUE(token.ok()) << token.error().message;
-    if (!token.ok()) return "";
-    return json::parse(*token)["status"]["token"].get<std::string>();
+  const json metrics_role = {{"apiVersion", "rbac.authorization.k8s.io/v1"},
+                             {"kind", "ClusterRole"},
+                             {"metadata", json::object()},
+                             {"rules", {{{"nonResourceURLs", {"/metrics"}}, {"verbs", {"get"}}}}}};
+  auto token_of = [&](const std::string& sa, bool metrics) {
+    return ServiceAccountToken(sa, metrics ? &metrics_role : nullptr);
   };
   const std::string reader = token_of("e2e126-metrics-reader", true);
   const std::string other = token_of("e2e126-metrics-other", false);
@@ -1855,35 +1856,10 @@ void RunE2E126::CheckDocumentedClusterRole(const std::string& prefix) {
   ASSERT_TRUE(role_json.ok()) << role_json.error().message;
   const std::string sa = prefix + "-documented", me = sa + "-sched", ns = sa, node = sa + "-n1",
                     lock = sa + "-lock";
-  json role = json::parse(*role_json);
-  role["metadata"]["name"] = sa;
-  json binding = {
-      {"apiVersion", "rbac.authorization.k8s.io/v1"},
-      {"kind", "ClusterRoleBinding"},
-      {"metadata", {{"name", sa}}},
-      {"roleRef",
-       {{"apiGroup", "rbac.authorization.k8s.io"}, {"kind", "ClusterRole"}, {"name", sa}}},
-      {"subjects", {{{"kind", "ServiceAccount"}, {"name", sa}, {"namespace", "kube-system"}}}}};
-  json account = {{"apiVersion", "v1"}, {"kind", "ServiceAccount"}, {"metadata", {{"name", sa}}}};
-  (void)server_->Admin("DELETE", "/apis/rbac.authorization.k8s.io/v1/clusterroles/" + sa);
-  for (const auto& [path, obj] : std::vector<std::pair<std::string, json>>{
-           {"/apis/rbac.authorization.k8s.io/v1/clusterroles", role},
-           {"/apis/rbac.authorization.k8s.io/v1/clusterrolebindings", binding},
-           {"/api/v1/namespaces/kube-system/serviceaccounts", account}}) {
-    auto r = server_->CreateObject(path, obj.dump());
-    ASSERT_TRUE(r.ok() || r.error().http_code == 409) << r.error().message;
-  }
-  auto token = server_->Admin(
-      "POST", "/api/v1/namespaces/kube-system/serviceaccounts/" + sa + "/token",
-      R"({"apiVersion":"authentication.k8s.io/v1","kind":"TokenRequest","spec":{"expirationSeconds":3600}})");
-  ASSERT_TRUE(token.ok()) << token.error().message;
-  std::string kubeconfig = ReadFile(server_->env().scheduler_kubeconfig);
-  const size_t at = kubeconfig.find("token: ");
-  ASSERT_NE(at, std::string::npos);
-  kubeconfig.replace(at, kubeconfig.find('\n', at) - at,
-                     "token: " + json::parse(*token)["status"]["token"].get<std::string>());
-  const std::string path = dir_ + "/documented.kubeconfig";
-  std::ofstream(path) << kubeconfig;
+  const json role = json::parse(*role_json);
+  const std::string token = ServiceAccountToken(sa, &role);
+  ASSERT_FALSE(token.empty());
+  const std::string path = KubeconfigWithToken(token, "documented.kubeconfig");
 
   ASSERT_TRUE(server_->EnsureNamespace(ns).ok());
   Node(node, "4");
