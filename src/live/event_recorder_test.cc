@@ -14,8 +14,8 @@ namespace event_recorder_test {
 
 using std::chrono::milliseconds;
 
-// Records the events written; everything else is never called.
-class EventSink : public SchedulerApi {
+// The API calls other than events, answered Ok and otherwise ignored.
+class EventsOnlyApi : public SchedulerApi {
  public:
   Status BindPod(std::string_view, std::string_view, std::string_view, std::string_view) override {
     return Status::Ok();
@@ -34,6 +34,11 @@ class EventSink : public SchedulerApi {
                              std::string_view) override {
     return Status::Ok();
   }
+};
+
+// Records the events written; everything else is never called.
+class EventSink : public EventsOnlyApi {
+ public:
   Status CreateEvent(const client::EventRecord& event) override {
     std::unique_lock<std::mutex> lock(mu_);
     cv_.wait(lock, [&] { return !blocked_; });
@@ -173,25 +178,8 @@ namespace ksched::live {
 namespace event_recorder_test {
 
 // An API writing events.k8s.io/v1: creates and series patches, recorded.
-class SeriesApi : public SchedulerApi {
+class SeriesApi : public EventsOnlyApi {
  public:
-  Status BindPod(std::string_view, std::string_view, std::string_view, std::string_view) override {
-    return Status::Ok();
-  }
-  Status DeletePod(std::string_view, std::string_view, std::string_view) override {
-    return Status::Ok();
-  }
-  Status SetNominatedNodeName(std::string_view, std::string_view, std::string_view) override {
-    return Status::Ok();
-  }
-  Status SetPodScheduledCondition(std::string_view, std::string_view, std::string_view,
-                                  std::string_view, std::string_view) override {
-    return Status::Ok();
-  }
-  Status SetDisruptionTarget(std::string_view, std::string_view, std::string_view,
-                             std::string_view) override {
-    return Status::Ok();
-  }
   Status CreateEvent(const client::EventRecord& e) override {
     std::lock_guard<std::mutex> lock(mu);
     created.push_back(e);
